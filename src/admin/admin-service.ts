@@ -1,0 +1,96 @@
+// Administration shared by the CLI and first start: organizations with their primary user,
+// users, tokens and seeding. Keeps the control plane and the organization's crmuser object in step.
+
+import { hashToken, newToken } from '../auth/tokens.js';
+import { AppError } from '../errors.js';
+import type { ControlStore, Organization, PlanName, RecordStore, User } from '../store/types.js';
+import { PLAN_NAMES } from '../store/types.js';
+import { sampleRows } from './sample-data.js';
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function checkEmail(email: string): void {
+  if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
+}
+
+/** "ada.lopez@example.com" → "Ada Lopez": a readable default display name. */
+function nameFromEmail(email: string): string {
+  return email.split('@')[0]!.split(/[._-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') || email;
+}
+
+export interface SeedProgress {
+  (done: number, total: number): void;
+}
+
+export class AdminService {
+  constructor(readonly control: ControlStore, readonly records: RecordStore) {}
+
+  async createOrganization(input: { name: string; plan: string; email: string; minuteLimit?: number | null }): Promise<{ org: Organization; user: User; token: string }> {
+    if (!PLAN_NAMES.includes(input.plan as PlanName)) {
+      throw new AppError('PARAM_INVALID', `Unknown plan '${input.plan}'; use one of ${PLAN_NAMES.join(', ')}.`);
+    }
+    if (input.name.trim() === '') throw new AppError('PARAM_INVALID', 'An organization needs a non-empty name.');
+    checkEmail(input.email);
+    const minuteLimit = input.minuteLimit ?? null;
+    if (minuteLimit !== null && (!Number.isInteger(minuteLimit) || minuteLimit < 1)) {
+      throw new AppError('PARAM_INVALID', `The minute limit must be a whole number of at least 1; got ${minuteLimit}.`);
+    }
+    const org = await this.control.createOrganization({ name: input.name.trim(), plan: input.plan as PlanName, minuteLimit });
+    await this.records.org(org.id); // creates and migrates its database now, not on the first request
+    const { user, token } = await this.createUser({ orgId: org.id, email: input.email, role: 'admin' });
+    await this.control.setPrimaryUser(org.id, user.id);
+    return { org: { ...org, primaryUserId: user.id }, user, token };
+  }
+
+  async createUser(input: { orgId: string; email: string; role?: string; fullname?: string }): Promise<{ user: User; token: string }> {
+    checkEmail(input.email);
+    const org = await this.control.getOrganization(input.orgId);
+    if (!org) throw new AppError('PARAM_INVALID', `No organization has id '${input.orgId}'.`);
+    const user = await this.control.createUser({
+      orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role: input.role ?? 'admin',
+    });
+    await this.records.upsertUser(org.id, { id: user.id, fullname: user.fullname, email: user.email });
+    const token = await this.createToken(user.id);
+    return { user, token };
+  }
+
+  /** A new token for the user; the token itself is returned once and never stored. */
+  async createToken(userId: string): Promise<string> {
+    const user = await this.control.getUser(userId);
+    if (!user) throw new AppError('PARAM_INVALID', `No user has id '${userId}'.`);
+    const token = newToken();
+    await this.control.addToken(user.id, hashToken(token));
+    return token;
+  }
+
+  async revokeToken(token: string): Promise<boolean> {
+    return this.control.revokeToken(hashToken(token));
+  }
+
+  /** Inserts `count` sample records of `object` in batches, owned by the organization's primary user. */
+  async seed(input: { orgId: string; object: string; count: number; now?: Date; seed?: number }, progress?: SeedProgress): Promise<{ inserted: number; object: string }> {
+    const org = await this.control.getOrganization(input.orgId);
+    if (!org || !org.primaryUserId) throw new AppError('PARAM_INVALID', `No organization has id '${input.orgId}'.`);
+    if (!Number.isInteger(input.count) || input.count < 0) throw new AppError('PARAM_INVALID', `--count must be a whole number of at least 0; got ${input.count}.`);
+    const records = await this.records.org(org.id);
+    const obj = (await records.schema()).resolve(input.object);
+    if (obj.readOnly) throw new AppError('PARAM_INVALID', `The ${obj.systemName} object is read-only and cannot be seeded.`);
+    const batch = 5000;
+    const now = input.now ?? new Date();
+    for (let done = 0; done < input.count; done += batch) {
+      const n = Math.min(batch, input.count - done);
+      const rows = sampleRows(obj, n, { ownerId: org.primaryUserId, now, seed: (input.seed ?? Date.now()) + done, startIndex: done });
+      await this.records.bulkInsert(org.id, obj, rows);
+      progress?.(done + n, input.count);
+    }
+    return { inserted: input.count, object: obj.systemName };
+  }
+
+  /** On an empty data directory: a demo organization with 200 sample accounts. Returns it, or null when organizations exist. */
+  async ensureDemo(): Promise<{ org: Organization; token: string } | null> {
+    if ((await this.control.listOrganizations()).length > 0) return null;
+    const { org, token } = await this.createOrganization({ name: 'Demo', plan: 'enterprise', email: 'demo@example.com' });
+    await this.seed({ orgId: org.id, object: 'account', count: 200, seed: 1 });
+    return { org, token };
+  }
+}

@@ -1,0 +1,91 @@
+// buildApp(deps) → a Fastify instance with every route, hook and error mapping; it never
+// listens (server.ts does), so tests drive it with inject().
+
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Authenticator } from './auth/authenticator.js';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { authHook } from './http/auth-hook.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { recordsRoutes } from './http/records-routes.js';
+import type { ControlStore, RecordStore } from './store/types.js';
+
+/** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
+export const BODY_LIMIT = 20 * 1024 * 1024;
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly control: ControlStore;
+  readonly records: RecordStore;
+  /** Milliseconds since the epoch; tests pass a clock they move. */
+  readonly clock: () => number;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** A client-sent X-Request-Id is kept when it is short and plain, so callers can trace their own ids. */
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+    },
+    schemaErrorFormatter: (errors, dataVar) => {
+      const e = errors[0];
+      const where = e?.instancePath ? e.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+      const what = `${where ? `'${where}' ` : ''}${e?.message ?? 'is invalid'}`;
+      return dataVar === 'body'
+        ? new AppError('BODY_INVALID', `The request body is invalid: ${what}. Check your data.`)
+        : new AppError('PARAM_INVALID', `Invalid ${dataVar === 'querystring' ? 'query parameter' : 'path parameter'} ${what}.`);
+    },
+    ajv: { customOptions: { coerceTypes: true, allErrors: false } },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Every body is JSON whatever its content type says; an empty body (GETs and DELETEs
+  // from clients that always send Content-Type: application/json) is no body.
+  const json = app.getDefaultJsonParser('error', 'error');
+  const parseJson = (request: Parameters<typeof json>[0], body: string | Buffer, done: Parameters<typeof json>[2]) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done!(null, undefined);
+    return json(request, text, done!);
+  };
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Orchard — Records and Query API',
+        description: 'Records grouped by object type: paginated reads, queries, writes. Every request carries an API token in the tokenid header.',
+        version: '0.1.0',
+      },
+      servers: [{ url: deps.config.baseUrl }],
+      components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const auth = new Authenticator(deps.control, deps.clock);
+  await app.register(async (api) => {
+    api.addHook('onRequest', authHook(auth));
+    recordsRoutes(api, deps);
+  });
+
+  return app;
+}

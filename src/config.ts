@@ -1,0 +1,57 @@
+// Reads and checks the environment once (DESIGN §6); the result is frozen and passed down,
+// so nothing below reads process.env.
+
+import path from 'node:path';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Public base of the API, used in `Location` headers; no trailing slash. */
+  readonly baseUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly logLevel: string;
+  /** Requests still running after this many milliseconds are answered 408 and their work stopped. */
+  readonly requestTimeoutMs: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}; got '${raw}'.`);
+  }
+  return n;
+}
+
+/** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = overrides.port ?? integer(env, 'PORT', 8080, 0, 65535);
+  const host = overrides.host ?? (env.HOST || '127.0.0.1');
+  const logLevel = overrides.logLevel ?? (env.LOG_LEVEL || 'info');
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);
+  }
+  const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`)).replace(/\/+$/, '');
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new Error(`BASE_URL must be an absolute URL such as https://crm.example.com; got '${baseUrl}'.`);
+  }
+  return Object.freeze({
+    port,
+    host,
+    dataDir: path.resolve(overrides.dataDir ?? (env.DATA_DIR || './data')),
+    baseUrl,
+    databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
+    redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
+    smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
+    logLevel,
+    requestTimeoutMs: overrides.requestTimeoutMs ?? integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
+  });
+}

@@ -1,0 +1,54 @@
+// The one catalogue of error codes. Domain code throws AppError with a code from here;
+// http/error-handler.ts is the only place that turns one into a reply.
+// A code is never reused for another meaning; docs/errors.md lists them all (a test keeps both equal).
+
+/** Every error the server can answer with: code → HTTP status and a one-line summary for docs. */
+export const errorCatalogue = {
+  // 400
+  BODY_INVALID: { status: 400, summary: 'The request body is not valid JSON or not a JSON object.' },
+  PARAM_INVALID: { status: 400, summary: 'A query-string or body parameter is missing or malformed.' },
+  RECORD_ID_MALFORMED: { status: 400, summary: 'A record id is not an RFC 4122 UUID.' },
+  RECORD_ID_TAKEN: { status: 400, summary: 'A record with the id chosen on create already exists.' },
+  FIELD_UNKNOWN: { status: 400, summary: 'A field name does not exist on the object.' },
+  FIELD_TYPE: { status: 400, summary: 'A field value does not have the field\'s type.' },
+  FIELD_REQUIRED: { status: 400, summary: 'A required field is missing or empty.' },
+  FIELD_TOO_LONG: { status: 400, summary: 'A text value is longer than the field\'s maxlength.' },
+  LOOKUP_TARGET_MISSING: { status: 400, summary: 'A lookup value names no record of the target object.' },
+  QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
+  QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
+  SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },
+  // 401
+  TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
+  TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked.' },
+  // 403
+  OBJECT_READ_ONLY: { status: 403, summary: 'The object\'s records cannot be created, updated or deleted through the API.' },
+  // 404
+  ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
+  OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
+  RECORD_NOT_FOUND: { status: 404, summary: 'No record of the object has that id in this organization.' },
+  // 408, 413, 500
+  REQUEST_TIMEOUT: { status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.' },
+  BODY_TOO_LARGE: { status: 413, summary: 'The request body is over the 20 MB limit.' },
+  INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** A failure with a stable code; `message` is shown to the client as `Message`, so it must say what was wrong and how to fix it. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AppError';
+    this.code = code;
+  }
+
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

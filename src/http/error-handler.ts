@@ -1,0 +1,41 @@
+// The one place errors become replies: AppError codes map to their status and a `{Message}`
+// body; Fastify's own errors are translated to catalogue codes; anything else is a 500 that
+// reveals nothing but the request id.
+
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../errors.js';
+
+/** Fastify error codes that are the client's fault, and the catalogue code each becomes. */
+function fromFastify(err: FastifyError): AppError | undefined {
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
+    return new AppError('BODY_TOO_LARGE', 'The request body is over the 20 MB limit. Send fewer records per request.');
+  }
+  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err instanceof SyntaxError) {
+    return new AppError('BODY_INVALID', 'The request body is not valid JSON. Check your data.');
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new AppError('BODY_INVALID', `The request could not be read: ${err.message}`);
+  }
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  return reply.code(err.status).type('application/json; charset=utf-8').send({ Message: err.message });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = isAppError(error) ? error : fromFastify(error);
+    if (known) {
+      if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(reply, known);
+    }
+    request.log.error({ err: error }, 'unexpected failure');
+    return sendError(reply, new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${request.id}.`));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return sendError(reply, new AppError('ROUTE_NOT_FOUND', `No route matches ${request.method} ${path}. The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.`));
+  });
+}

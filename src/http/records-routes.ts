@@ -1,0 +1,173 @@
+// The record routes of spec §4 and DESIGN §3: list, get, create, update and delete records of
+// any object, named by system name or number.
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { prepareCreate, prepareUpdate } from '../schema/record-input.js';
+import type { ObjectDef } from '../schema/types.js';
+import { isUuid } from '../schema/values.js';
+import type { OrgRecords, RecordRow } from '../store/types.js';
+import { ok } from './envelope.js';
+import type { AppDeps } from '../app.js';
+import { commonErrors, envelopeOf, errorBody, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+
+/** GET list: default and largest page (spec §8, DESIGN §3). */
+export const GET_PAGE_SIZE = 50;
+
+const pageQuery = {
+  type: 'object',
+  properties: {
+    pagesize: { type: 'integer', minimum: 1, description: `Records per page; default ${GET_PAGE_SIZE}; larger values are served as ${GET_PAGE_SIZE}.` },
+    pagenumber: { type: 'integer', minimum: 1, description: 'Page to return; 1 is the first.' },
+    ...tokenQuery,
+  },
+} as const;
+
+const listPayload = {
+  type: 'object',
+  properties: {
+    PrimaryKey: { type: 'string' },
+    PrimaryField: { type: 'string' },
+    Total_Records: { type: 'integer' },
+    Page_Size: { type: 'integer' },
+    Page_Number: { type: 'integer' },
+    Records: { type: 'array', items: recordSchema },
+    Record: recordSchema,
+  },
+  required: ['PrimaryKey', 'PrimaryField', 'Total_Records', 'Page_Size', 'Page_Number', 'Records'],
+} as const;
+
+const recordPayload = { type: 'object', properties: { Record: recordSchema }, required: ['Record'] } as const;
+
+interface ObjParams { obj: string }
+interface IdParams { obj: string; id: string }
+interface PageQuery { pagesize?: number; pagenumber?: number }
+
+function checkId(obj: ObjectDef, id: string): string {
+  if (!isUuid(id)) {
+    throw new AppError('RECORD_ID_MALFORMED', `'${id}' is not a valid ${obj.systemName} id: record ids are RFC 4122 UUIDs such as '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'.`);
+  }
+  return id.toLowerCase();
+}
+
+function notFound(obj: ObjectDef, id: string): AppError {
+  return new AppError('RECORD_NOT_FOUND', `No ${obj.systemName} record has id '${id}'.`);
+}
+
+function checkWritable(obj: ObjectDef): void {
+  if (obj.readOnly) {
+    throw new AppError('OBJECT_READ_ONLY', `The ${obj.systemName} object is read-only through the API: its records mirror the organization's users. Manage users with \`orchard user create\`.`);
+  }
+}
+
+export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const resolve = async (request: FastifyRequest<{ Params: ObjParams }>): Promise<{ records: OrgRecords; obj: ObjectDef }> => {
+    const records = await deps.records.org(request.identity.org.id);
+    const obj = (await records.schema()).resolve(request.params.obj);
+    return { records, obj };
+  };
+  const page = (query: PageQuery) => ({
+    size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE),
+    number: query.pagenumber ?? 1,
+  });
+  const listData = (obj: ObjectDef, total: number, size: number, number: number, records: RecordRow[]) => ({
+    PrimaryKey: obj.keyField,
+    PrimaryField: obj.primaryField,
+    Total_Records: total,
+    Page_Size: size,
+    Page_Number: number,
+    Records: records,
+  });
+
+  app.get<{ Params: ObjParams; Querystring: PageQuery }>('/api/record/:obj', {
+    schema: {
+      summary: 'List records of an object, newest first',
+      tags: ['records'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
+      querystring: pageQuery,
+      response: { 200: envelopeOf(listPayload), ...commonErrors },
+    },
+  }, async (request) => {
+    const { records, obj } = await resolve(request);
+    const { size, number } = page(request.query);
+    const { total, records: rows } = await records.list(obj, { limit: size, offset: (number - 1) * size });
+    return ok(listData(obj, total, size, number, rows));
+  });
+
+  app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', {
+    schema: {
+      summary: 'Get one record (as a one-record page, plus Record)',
+      tags: ['records'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
+      querystring: pageQuery,
+      response: { 200: envelopeOf(listPayload), ...commonErrors },
+    },
+  }, async (request) => {
+    const { records, obj } = await resolve(request);
+    const id = checkId(obj, request.params.id);
+    const record = await records.get(obj, id);
+    if (!record) throw notFound(obj, id);
+    const { size, number } = page(request.query);
+    return ok({ ...listData(obj, 1, size, number, number === 1 ? [record] : []), Record: record });
+  });
+
+  app.post<{ Params: ObjParams }>('/api/record/:obj', {
+    schema: {
+      summary: 'Create a record',
+      description: 'Body: a flat map of field names to values. The key may be sent to choose the id. 201 with Location.',
+      tags: ['records'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
+      querystring: { type: 'object', properties: tokenQuery },
+      body: recordSchema,
+      response: { 201: envelopeOf(recordPayload), ...commonErrors, 403: errorBody },
+    },
+  }, async (request, reply) => {
+    const { records, obj } = await resolve(request);
+    checkWritable(obj);
+    const row = prepareCreate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
+    const record = await records.create(obj, row);
+    const id = record[obj.keyField] as string;
+    reply.code(201).header('location', `${deps.config.baseUrl}/api/record/${obj.systemName}/${id}`);
+    return ok({ Record: record });
+  });
+
+  app.put<{ Params: IdParams }>('/api/record/:obj/:id', {
+    schema: {
+      summary: 'Update a record (partial: only the fields sent change)',
+      tags: ['records'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
+      querystring: { type: 'object', properties: tokenQuery },
+      body: recordSchema,
+      response: { 200: envelopeOf(recordPayload), ...commonErrors, 403: errorBody },
+    },
+  }, async (request) => {
+    const { records, obj } = await resolve(request);
+    checkWritable(obj);
+    const id = checkId(obj, request.params.id);
+    const changes = prepareUpdate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
+    const record = await records.update(obj, id, changes);
+    if (!record) throw notFound(obj, id);
+    return ok({ Record: record });
+  });
+
+  app.delete<{ Params: IdParams }>('/api/record/:obj/:id', {
+    schema: {
+      summary: 'Delete a record',
+      tags: ['records'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
+      querystring: { type: 'object', properties: tokenQuery },
+      response: { 200: envelopeOf({ type: 'null' }), ...commonErrors, 403: errorBody },
+    },
+  }, async (request) => {
+    const { records, obj } = await resolve(request);
+    checkWritable(obj);
+    const id = checkId(obj, request.params.id);
+    if (!(await records.delete(obj, id))) throw notFound(obj, id);
+    return ok(null);
+  });
+}

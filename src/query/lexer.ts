@@ -1,0 +1,129 @@
+// Splits filter text into tokens with 0-based positions, on demand from the parser.
+// The parser names what it expects next (a mode) because the grammar is not context-free at the
+// token level: a bare word may hold '=' or '<' (`a = x<y`), yet `a>=2` must split into three tokens.
+
+import { AppError } from '../errors.js';
+
+/** What the parser expects next; it decides how a run of non-space characters is cut. */
+export type LexMode = 'field' | 'op' | 'value';
+
+/** A lexical token; `raw` is the source slice, used in error messages. */
+export interface Token {
+  kind: 'lparen' | 'rparen' | 'quoted' | 'word' | 'eof';
+  /** The exact source text of the token (with quotes, if quoted). */
+  raw: string;
+  /** For quoted tokens the unescaped content; otherwise equal to `raw`. */
+  text: string;
+  /** Set for quoted tokens only. */
+  quote?: 'single' | 'double';
+  /** 0-based offset of the first character. */
+  pos: number;
+  /** 0-based offset just past the last character. */
+  end: number;
+}
+
+const IDENT_CHAR = /[A-Za-z0-9_]/;
+const OP_SYMBOL_CHAR = /[=!<>]/;
+const OP_WORD_CHAR = /[A-Za-z0-9_-]/;
+const SPACE = /\s/;
+
+/** True if `ch` may appear in a bare word (the grammar's definition, shared with the printer). */
+export function isBareChar(ch: string): boolean {
+  return !SPACE.test(ch) && ch !== '(' && ch !== ')' && ch !== "'" && ch !== '"';
+}
+
+/** True if `ch` may appear in a field name. */
+export function isIdentChar(ch: string): boolean {
+  return IDENT_CHAR.test(ch);
+}
+
+/** Shortens a token for display so one huge bare word cannot flood the message. */
+function shown(raw: string): string {
+  return raw.length > 24 ? `${raw.slice(0, 24)}…` : raw;
+}
+
+/**
+ * Builds the QUERY_SYNTAX error; positions in messages are 1-based because people count that way.
+ * `near` is the offending source text, if there is one worth quoting.
+ */
+export function syntaxError(pos: number, detail: string, near?: string): AppError {
+  const where = `Syntax error in query at position ${pos + 1}`;
+  const message = near === undefined ? `${where}: ${detail}.` : `${where} near '${shown(near)}': ${detail}.`;
+  return new AppError('QUERY_SYNTAX', message);
+}
+
+/** Same as syntaxError, pointing at a token (the end of the text reads as such). */
+export function tokenError(token: Token, detail: string): AppError {
+  if (token.kind === 'eof') return syntaxError(token.pos, `unexpected end of query: ${detail}`);
+  return syntaxError(token.pos, detail, token.raw);
+}
+
+/** A cursor over the query text; every step is O(token length) and nothing recurses. */
+export class Lexer {
+  private offset = 0;
+  private cached: { mode: LexMode; offset: number; token: Token } | undefined;
+
+  constructor(private readonly source: string) {}
+
+  /** The next token in `mode`, without consuming it. */
+  peek(mode: LexMode): Token {
+    const hit = this.cached;
+    if (hit !== undefined && hit.mode === mode && hit.offset === this.offset) return hit.token;
+    const token = this.scan(mode);
+    this.cached = { mode, offset: this.offset, token };
+    return token;
+  }
+
+  /** The next token in `mode`, consumed. */
+  next(mode: LexMode): Token {
+    const token = this.peek(mode);
+    this.offset = token.end;
+    return token;
+  }
+
+  private scan(mode: LexMode): Token {
+    const src = this.source;
+    let i = this.offset;
+    while (i < src.length && SPACE.test(src[i]!)) i++;
+    if (i >= src.length) return { kind: 'eof', raw: '', text: '', pos: i, end: i };
+    const ch = src[i]!;
+    if (ch === '(' || ch === ')') {
+      return { kind: ch === '(' ? 'lparen' : 'rparen', raw: ch, text: ch, pos: i, end: i + 1 };
+    }
+    if (ch === "'" || ch === '"') return this.scanQuoted(i, ch);
+    // Cut words by mode so that `a>=2` yields a, >=, 2 while a value keeps any non-space run whole.
+    let accept: (c: string) => boolean = isBareChar;
+    if (mode === 'field' && IDENT_CHAR.test(ch)) accept = (c) => IDENT_CHAR.test(c);
+    else if (mode === 'op' && OP_SYMBOL_CHAR.test(ch)) accept = (c) => OP_SYMBOL_CHAR.test(c);
+    else if (mode === 'op' && OP_WORD_CHAR.test(ch)) accept = (c) => OP_WORD_CHAR.test(c);
+    let end = i + 1;
+    while (end < src.length && accept(src[end]!)) end++;
+    const raw = src.slice(i, end);
+    return { kind: 'word', raw, text: raw, pos: i, end };
+  }
+
+  private scanQuoted(start: number, q: "'" | '"'): Token {
+    const src = this.source;
+    let text = '';
+    let i = start + 1;
+    for (;;) {
+      const close = src.indexOf(q, i);
+      if (close < 0) {
+        const name = q === "'" ? 'single' : 'double';
+        throw syntaxError(
+          start,
+          `unterminated ${name}-quoted value; end it with ${q} (write ${q}${q} for a ${q} inside the value)`,
+        );
+      }
+      text += src.slice(i, close);
+      // A doubled quote is an escaped quote character, not the end of the value.
+      if (src[close + 1] === q) {
+        text += q;
+        i = close + 2;
+        continue;
+      }
+      const end = close + 1;
+      return { kind: 'quoted', raw: src.slice(start, end), text, quote: q === "'" ? 'single' : 'double', pos: start, end };
+    }
+  }
+}

@@ -1,0 +1,126 @@
+// The embedded control plane: organizations, users and token digests in <data>/control.db.
+// The CLI and a running server share the file (WAL), so a revoked token is refused at once.
+
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ControlStore, Organization, PlanName, TokenIdentity, User } from '../types.js';
+import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
+
+/** Versioned migrations of control.db; append only. */
+const CONTROL_MIGRATIONS: readonly Migration[] = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        minute_limit INTEGER,
+        primary_user_id TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY NOT NULL,
+        org_id TEXT NOT NULL REFERENCES organizations (id),
+        email TEXT NOT NULL COLLATE NOCASE,
+        fullname TEXT NOT NULL,
+        role TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (org_id, email)
+      );
+      CREATE TABLE tokens (
+        hash TEXT PRIMARY KEY NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        last_used_at TEXT
+      );
+      CREATE INDEX ix_tokens_user ON tokens (user_id);
+    `);
+  },
+];
+
+interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: string }
+interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: string }
+
+const toOrg = (r: OrgRow): Organization => ({
+  id: r.id, name: r.name, plan: r.plan as PlanName, minuteLimit: r.minute_limit, primaryUserId: r.primary_user_id, createdAt: r.created_at,
+});
+const toUser = (r: UserRow): User => ({
+  id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: r.created_at,
+});
+
+const nowIso = (): string => new Date().toISOString();
+
+export class SqliteControlStore implements ControlStore {
+  readonly db: Db;
+
+  constructor(dataDir: string) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    this.db = openDb(path.join(dataDir, 'control.db'));
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db, CONTROL_MIGRATIONS);
+  }
+
+  async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+    const row: OrgRow = { id: randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: null, created_at: nowIso() };
+    prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at)').run(row);
+    return toOrg(row);
+  }
+
+  async setPrimaryUser(orgId: string, userId: string): Promise<void> {
+    prepared(this.db, 'UPDATE organizations SET primary_user_id = ? WHERE id = ?').run(userId, orgId);
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    const r = prepared(this.db, 'SELECT * FROM organizations WHERE id = ?').get(id) as OrgRow | undefined;
+    return r ? toOrg(r) : null;
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return (prepared(this.db, 'SELECT * FROM organizations ORDER BY created_at, id').all() as OrgRow[]).map(toOrg);
+  }
+
+  async createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+    const row: UserRow = { id: randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso() };
+    prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
+    return toUser(row);
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const r = prepared(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+    return r ? toUser(r) : null;
+  }
+
+  async addToken(userId: string, tokenHash: string): Promise<void> {
+    prepared(this.db, 'INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(tokenHash, userId, nowIso());
+  }
+
+  async revokeToken(tokenHash: string): Promise<boolean> {
+    return prepared(this.db, 'UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(nowIso(), tokenHash).changes > 0;
+  }
+
+  async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
+    const r = prepared(this.db, `
+      SELECT t.last_used_at AS t_last_used_at,
+             u.id AS u_id, u.org_id AS u_org_id, u.email AS u_email, u.fullname AS u_fullname, u.role AS u_role, u.created_at AS u_created_at,
+             o.id, o.name, o.plan, o.minute_limit, o.primary_user_id, o.created_at
+      FROM tokens t JOIN users u ON u.id = t.user_id JOIN organizations o ON o.id = u.org_id
+      WHERE t.hash = ? AND t.revoked_at IS NULL`).get(tokenHash) as (OrgRow & Record<string, string | null>) | undefined;
+    if (!r) return null;
+    return {
+      tokenHash,
+      lastUsedAt: r.t_last_used_at ?? null,
+      user: { id: r.u_id!, orgId: r.u_org_id!, email: r.u_email!, fullname: r.u_fullname!, role: r.u_role!, createdAt: r.u_created_at! },
+      org: toOrg(r),
+    };
+  }
+
+  async touchToken(tokenHash: string, at: string): Promise<void> {
+    prepared(this.db, 'UPDATE tokens SET last_used_at = ? WHERE hash = ?').run(at, tokenHash);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,69 @@
+// Opens a better-sqlite3 database the way every Orchard SQLite file is opened (WAL,
+// synchronous=FULL, a busy timeout for the CLI writing beside a running server), keeps
+// a prepared-statement cache per connection, and applies versioned migrations.
+
+import Database from 'better-sqlite3';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+
+export type Db = Database.Database;
+export type Statement = Database.Statement;
+
+/** A migration runs inside a transaction; its index + 1 is the version it brings the file to. */
+export type Migration = (db: Db) => void;
+
+/** Kysely used only to compile SQL for SQLite; statements run on better-sqlite3 through the cache below. */
+export const sqliteSql = new Kysely<any>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+const statementCaches = new WeakMap<Db, Map<string, Statement>>();
+
+/** The prepared statement for `sql` on this connection, prepared once. */
+export function prepared(db: Db, sql: string): Statement {
+  let cache = statementCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCaches.set(db, cache);
+  }
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    if (cache.size > 500) cache.clear(); // bounded: dynamic filters make many shapes
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}
+
+export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
+  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+  }
+  return db;
+}
+
+/** Brings the file to the latest version; each step is atomic. Returns the version reached. */
+export function migrate(db: Db, migrations: readonly Migration[]): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(`database ${db.name} is at schema version ${current}, newer than this Orchard (${migrations.length}); upgrade Orchard`);
+  }
+  for (let v = current; v < migrations.length; v++) {
+    const step = migrations[v]!;
+    // IMMEDIATE: two processes opening a new file at once must not both migrate it.
+    db.transaction(() => {
+      const now = db.pragma('user_version', { simple: true }) as number;
+      if (now !== v) return;
+      step(db);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+  return migrations.length;
+}

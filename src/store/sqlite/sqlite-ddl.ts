@@ -1,0 +1,48 @@
+// SQLite DDL for object tables and their migrations: one table per object, one typed column per field.
+
+import { buildObject } from '../../schema/build-object.js';
+import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
+import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
+import type { Db, Migration } from './sqlite-db.js';
+
+/** Identifiers come from definitions checked to be [a-z0-9_]; quoting still guards every one. */
+export const q = (id: string): string => `"${id.replace(/"/g, '""')}"`;
+
+/** Text is compared and sorted case-insensitively (NOCASE); ISO dates sort as text; numbers are REAL. */
+export function sqliteColumnType(f: FieldDef): string {
+  if (f.role === 'key') return 'TEXT PRIMARY KEY NOT NULL';
+  if (TEXT_TYPES.has(f.type)) return 'TEXT COLLATE NOCASE';
+  switch (f.type) {
+    case 'number': return 'REAL';
+    case 'picklist': return 'INTEGER';
+    default: return 'TEXT'; // lookup (lowercase UUID), date, datetime
+  }
+}
+
+/** Each indexed field gets (field, key): it serves filters on the field and the stable sort by it with ties by key. */
+export function indexSql(obj: ObjectDef, f: FieldDef): string {
+  return `CREATE INDEX IF NOT EXISTS ${q(`ix_${obj.systemName}_${f.name}`)} ON ${q(obj.systemName)} (${q(f.name)}, ${q(obj.keyField)})`;
+}
+
+export function createTableSql(obj: ObjectDef): string[] {
+  const cols = obj.fields.filter((f) => f.role !== 'derived').map((f) => `${q(f.name)} ${sqliteColumnType(f)}`);
+  return [
+    `CREATE TABLE ${q(obj.systemName)} (${cols.join(', ')})`,
+    ...obj.fields.filter((f) => f.indexed && f.role !== 'derived').map((f) => indexSql(obj, f)),
+  ];
+}
+
+/** Versioned migrations of an organization's database; append only, never edit a released one. */
+export const ORG_MIGRATIONS: readonly Migration[] = [
+  // 1: object definitions and the standard objects.
+  (db: Db) => {
+    db.exec(`CREATE TABLE orchard_objects (object_type INTEGER PRIMARY KEY, spec TEXT NOT NULL)`);
+    db.exec(`CREATE TABLE orchard_meta (id INTEGER PRIMARY KEY CHECK (id = 1), schema_version INTEGER NOT NULL)`);
+    db.exec(`INSERT INTO orchard_meta (id, schema_version) VALUES (1, 1)`);
+    const insert = db.prepare('INSERT INTO orchard_objects (object_type, spec) VALUES (?, ?)');
+    for (const spec of STANDARD_OBJECT_SPECS) {
+      insert.run(spec.objectType, JSON.stringify(spec));
+      for (const stmt of createTableSql(buildObject(spec))) db.exec(stmt);
+    }
+  },
+];

@@ -1,0 +1,180 @@
+// The embedded data plane: one SQLite file per organization under <data>/orgs/, so no query
+// can reach another organization's rows (DESIGN §1, tenancy by construction).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../errors.js';
+import type { ObjectSpec } from '../../schema/build-object.js';
+import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
+import { OrgSchema } from '../../schema/org-schema.js';
+import type { ObjectDef } from '../../schema/types.js';
+import { listOrder, ROW, selectRecords } from '../record-sql.js';
+import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
+import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
+import { migrate, openDb, prepared, sqliteSql, type Db } from './sqlite-db.js';
+
+const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function isConstraint(err: unknown, kind: string): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith(`SQLITE_CONSTRAINT_${kind}`);
+}
+
+class SqliteOrgRecords implements OrgRecords {
+  private cached: OrgSchema | undefined;
+  /** Compiled SQL per (schema version, object): the hot reads never rebuild their SQL. */
+  private readonly sqlCache = new Map<string, string>();
+
+  constructor(readonly db: Db) {}
+
+  async schema(): Promise<OrgSchema> {
+    return this.schemaSync();
+  }
+
+  schemaSync(): OrgSchema {
+    // One indexed read per call, so a field added by another process is seen at once.
+    const { schema_version: version } = prepared(this.db, 'SELECT schema_version FROM orchard_meta WHERE id = 1').get() as { schema_version: number };
+    if (this.cached?.version !== version) {
+      const specs = (prepared(this.db, 'SELECT spec FROM orchard_objects ORDER BY object_type').all() as Array<{ spec: string }>)
+        .map((r) => JSON.parse(r.spec) as ObjectSpec);
+      this.cached = new OrgSchema(specs, version);
+      this.sqlCache.clear();
+    }
+    return this.cached;
+  }
+
+  private sqlFor(kind: string, obj: ObjectDef, build: () => string): string {
+    const key = `${kind}:${obj.objectType}`;
+    let sql = this.sqlCache.get(key);
+    if (sql === undefined) {
+      sql = build();
+      this.sqlCache.set(key, sql);
+    }
+    return sql;
+  }
+
+  private getSync(obj: ObjectDef, id: string): RecordRow | null {
+    const schema = this.schemaSync();
+    const sql = this.sqlFor('get', obj, () =>
+      selectRecords(sqliteSql, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
+    return (prepared(this.db, sql).get(id.toLowerCase()) as RecordRow | undefined) ?? null;
+  }
+
+  async get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
+    return this.getSync(obj, id);
+  }
+
+  async list(obj: ObjectDef, page: PageRequest): Promise<{ total: number; records: RecordRow[] }> {
+    const schema = this.schemaSync();
+    const pageSql = this.sqlFor('list', obj, () =>
+      listOrder(selectRecords(sqliteSql, schema, obj), obj).limit(0).offset(0).compile().sql);
+    const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
+    const read = this.db.transaction(() => ({
+      total: (prepared(this.db, countSql).get() as { n: number }).n,
+      records: prepared(this.db, pageSql).all(page.limit, page.offset) as RecordRow[],
+    }));
+    return read.deferred();
+  }
+
+  /** Every non-null lookup must name an existing record of its target object. */
+  private checkLookups(obj: ObjectDef, values: RecordRow): void {
+    const schema = this.schemaSync();
+    for (const f of obj.fields) {
+      const v = values[f.name];
+      if (f.type !== 'lookup' || f.role === 'key' || v === null || v === undefined) continue;
+      const target = schema.find(f.target!);
+      if (!target) continue;
+      const sql = `SELECT 1 FROM ${q(target.systemName)} WHERE ${q(target.keyField)} = ?`;
+      if (!prepared(this.db, sql).get(v)) {
+        throw new AppError('LOOKUP_TARGET_MISSING', `'${f.name}' refers to ${target.systemName} '${v}', which does not exist. Send the id of an existing ${target.systemName} record.`);
+      }
+    }
+  }
+
+  async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+    const id = row[obj.keyField] as string;
+    return this.db.transaction(() => {
+      this.checkLookups(obj, row);
+      const { sql, parameters } = sqliteSql.insertInto(obj.systemName).values(row).compile();
+      try {
+        prepared(this.db, sql).run(...parameters);
+      } catch (err) {
+        if (isConstraint(err, 'PRIMARYKEY') || isConstraint(err, 'UNIQUE')) {
+          throw new AppError('RECORD_ID_TAKEN', `A ${obj.systemName} with id '${id}' already exists. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
+        }
+        throw err;
+      }
+      return this.getSync(obj, id)!;
+    }).immediate();
+  }
+
+  async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
+    return this.db.transaction(() => {
+      this.checkLookups(obj, changes);
+      const { sql, parameters } = sqliteSql.updateTable(obj.systemName).set(changes)
+        .where(obj.keyField, '=', id.toLowerCase()).compile();
+      const { changes: n } = prepared(this.db, sql).run(...parameters);
+      return n === 0 ? null : this.getSync(obj, id);
+    }).immediate();
+  }
+
+  async delete(obj: ObjectDef, id: string): Promise<boolean> {
+    const sql = this.sqlFor('delete', obj, () => `DELETE FROM ${q(obj.systemName)} WHERE ${q(obj.keyField)} = ?`);
+    return prepared(this.db, sql).run(id.toLowerCase()).changes > 0;
+  }
+
+  bulkInsertSync(obj: ObjectDef, rows: readonly RecordRow[]): void {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const sql = `INSERT INTO ${q(obj.systemName)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    const stmt = prepared(this.db, sql);
+    this.db.transaction(() => {
+      for (const row of rows) stmt.run(...columns.map((c) => row[c] ?? null));
+    }).immediate();
+  }
+}
+
+export class SqliteRecordStore implements RecordStore {
+  private readonly orgs = new Map<string, SqliteOrgRecords>();
+  private readonly dir: string;
+
+  /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
+  constructor(dataDir: string) {
+    this.dir = path.join(dataDir, 'orgs');
+    fs.mkdirSync(this.dir, { recursive: true });
+  }
+
+  private open(orgId: string): SqliteOrgRecords {
+    let org = this.orgs.get(orgId);
+    if (org) return org;
+    if (!ORG_ID_RE.test(orgId)) throw new Error(`not an organization id: ${orgId}`);
+    const db = openDb(path.join(this.dir, `${orgId}.db`));
+    migrate(db, ORG_MIGRATIONS);
+    org = new SqliteOrgRecords(db);
+    this.orgs.set(orgId, org);
+    return org;
+  }
+
+  async org(orgId: string): Promise<OrgRecords> {
+    return this.open(orgId);
+  }
+
+  async upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
+    const org = this.open(orgId);
+    const users = org.schemaSync().resolve(CRMUSER_OBJECT_TYPE);
+    const now = new Date().toISOString().slice(0, 19);
+    prepared(org.db, `INSERT INTO ${q(users.systemName)} (crmuserid, fullname, emailaddress1, ownerid, statecode, statuscode, createdon, modifiedon, createdby, modifiedby)
+      VALUES (@id, @fullname, @email, @id, 1, 1, @now, @now, @id, @id)
+      ON CONFLICT (crmuserid) DO UPDATE SET fullname = excluded.fullname, emailaddress1 = excluded.emailaddress1, modifiedon = excluded.modifiedon`)
+      .run({ id: user.id, fullname: user.fullname, email: user.email, now });
+  }
+
+  async bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+    this.open(orgId).bulkInsertSync(obj, rows);
+  }
+
+  async close(): Promise<void> {
+    for (const org of this.orgs.values()) org.db.close();
+    this.orgs.clear();
+  }
+}

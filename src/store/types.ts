@@ -1,0 +1,94 @@
+// The contracts between the HTTP layer and storage. Each store (sqlite/, later postgres/)
+// implements these; a shared conformance suite in test/store/ runs against every one.
+
+import type { OrgSchema } from '../schema/org-schema.js';
+import type { ObjectDef } from '../schema/types.js';
+import type { FieldValue } from '../schema/values.js';
+
+/** A record as returned to clients: field name → value, every field of the object present (null when unset). */
+export type RecordRow = Record<string, FieldValue>;
+
+export interface PageRequest {
+  /** Rows to return, 1–500. */
+  readonly limit: number;
+  /** Rows to skip. */
+  readonly offset: number;
+}
+
+/** The records of one organization. All methods are safe to call concurrently. */
+export interface OrgRecords {
+  schema(): Promise<OrgSchema>;
+  /** One page in GET-list order (createdon descending, ties by key descending) and the object's record count. */
+  list(obj: ObjectDef, page: PageRequest): Promise<{ total: number; records: RecordRow[] }>;
+  /** The record with that key (already checked to be a UUID), or null. */
+  get(obj: ObjectDef, id: string): Promise<RecordRow | null>;
+  /**
+   * Inserts a record already checked by schema/record-input.ts (every stored field present);
+   * returns it as GET would. Throws AppError RECORD_ID_TAKEN or LOOKUP_TARGET_MISSING.
+   */
+  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow>;
+  /** Applies checked changes (a subset of stored fields); null when no record has that id. Throws like create. */
+  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null>;
+  /** false when no record has that id. */
+  delete(obj: ObjectDef, id: string): Promise<boolean>;
+}
+
+/** The data plane: one isolated database (or schema) per organization. */
+export interface RecordStore {
+  /** Opens (creating and migrating on first use) the organization's records. */
+  org(orgId: string): Promise<OrgRecords>;
+  /** Mirrors a user of the organization into its read-only crmuser object, so lookups to users resolve. */
+  upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void>;
+  /** Inserts many records fast, bypassing per-record checks the caller has already done (seeding). */
+  bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type PlanName = 'free' | 'standard' | 'professional' | 'enterprise';
+export const PLAN_NAMES: readonly PlanName[] = ['free', 'standard', 'professional', 'enterprise'];
+
+export interface Organization {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: PlanName;
+  /** Per-organization override of the requests-per-minute limit; null means the default. */
+  readonly minuteLimit: number | null;
+  readonly primaryUserId: string | null;
+  readonly createdAt: string;
+}
+
+export interface User {
+  readonly id: string;
+  readonly orgId: string;
+  readonly email: string;
+  readonly fullname: string;
+  readonly role: string;
+  readonly createdAt: string;
+}
+
+/** What a valid token resolves to; read on every request. */
+export interface TokenIdentity {
+  readonly tokenHash: string;
+  readonly user: User;
+  readonly org: Organization;
+  readonly lastUsedAt: string | null;
+}
+
+/** The control plane: organizations, users and tokens (only SHA-256 digests of tokens are kept). */
+export interface ControlStore {
+  createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
+  setPrimaryUser(orgId: string, userId: string): Promise<void>;
+  getOrganization(id: string): Promise<Organization | null>;
+  listOrganizations(): Promise<Organization[]>;
+  createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User>;
+  getUser(id: string): Promise<User | null>;
+  /** Stores the digest of a new token for the user. */
+  addToken(userId: string, tokenHash: string): Promise<void>;
+  /** Marks the token revoked; false when no such live token. Takes effect on the next request that presents it. */
+  revokeToken(tokenHash: string): Promise<boolean>;
+  /** The identity of a live token, or null when unknown or revoked. */
+  resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
+  /** Records that a token was used (callers throttle this; it is a write). */
+  touchToken(tokenHash: string, at: string): Promise<void>;
+  close(): Promise<void>;
+}

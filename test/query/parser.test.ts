@@ -1,0 +1,212 @@
+// Example-based tests of the filter language: input → AST and input → error tables, plus printer and suggestName.
+// Tables keep each case on one line so a reader can scan the language at a glance.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isAppError } from '../../src/errors.js';
+import type { Condition, FilterNode, FilterOp, FilterValue } from '../../src/query/ast.js';
+import { FILTER_LIMITS, parseFilter } from '../../src/query/parser.js';
+import { printFilter } from '../../src/query/printer.js';
+import { suggestName } from '../../src/query/suggest.js';
+
+type Shape = { kind: 'and' | 'or'; children: Shape[] } | Omit<Condition, 'pos'>;
+
+const bare = (text: string): FilterValue => ({ text, style: 'bare' });
+const sq = (text: string): FilterValue => ({ text, style: 'single' });
+const dq = (text: string): FilterValue => ({ text, style: 'double' });
+const c = (field: string, op: FilterOp, value: FilterValue | null = null): Shape => ({ kind: 'condition', field, op, value });
+const and = (...children: Shape[]): Shape => ({ kind: 'and', children });
+const or = (...children: Shape[]): Shape => ({ kind: 'or', children });
+
+/** The tree without positions, so tables compare structure only. */
+function shape(node: FilterNode): Shape {
+  if (node.kind === 'condition') return { kind: 'condition', field: node.field, op: node.op, value: node.value };
+  return { kind: node.kind, children: node.children.map(shape) };
+}
+
+function parseShape(text: string): Shape | null {
+  const node = parseFilter(text);
+  return node === null ? null : shape(node);
+}
+
+const parses: Array<[string, Shape]> = [
+  ['(statuscode = 1)', c('statuscode', '=', bare('1'))],
+  ["(accountname = 'Acme')", c('accountname', '=', sq('Acme'))],
+  ['accountname = Acme', c('accountname', '=', bare('Acme'))],
+  ["(createdon >= '2025-01-01')", c('createdon', '>=', sq('2025-01-01'))],
+  ['(emailaddress1 is-null)', c('emailaddress1', 'is-null')],
+  ["(emailaddress1 is-null '')", c('emailaddress1', 'is-null')],
+  ['(x is-not-null 0)', c('x', 'is-not-null')],
+  ["(a = 1 and b = 2) OR (c start-with '%x')", or(and(c('a', '=', bare('1')), c('b', '=', bare('2'))), c('c', 'start-with', sq('%x')))],
+  ['a = 1 AND b = 2 OR c = 3', or(and(c('a', '=', bare('1')), c('b', '=', bare('2'))), c('c', '=', bare('3')))],
+  ['a = 1 OR b = 2 AND c = 3', or(c('a', '=', bare('1')), and(c('b', '=', bare('2')), c('c', '=', bare('3'))))],
+  ['a = 1 and (b = 2 or c = 3)', and(c('a', '=', bare('1')), or(c('b', '=', bare('2')), c('c', '=', bare('3'))))],
+  ['a = 1 Or b = 2', or(c('a', '=', bare('1')), c('b', '=', bare('2')))],
+  ['AccountName = 1 aNd OwnerId_FullName = 2', and(c('accountname', '=', bare('1')), c('ownerid_fullname', '=', bare('2')))],
+  ["name START-WITH 'x'", c('name', 'start-with', sq('x'))],
+  ['name Not-Start-With x', c('name', 'not-start-with', bare('x'))],
+  ['x IS-NOT-NULL', c('x', 'is-not-null')],
+  ['(a=1)', c('a', '=', bare('1'))],
+  ['a>=2', c('a', '>=', bare('2'))],
+  ["a!='x'", c('a', '!=', sq('x'))],
+  ['a<=-3.5', c('a', '<=', bare('-3.5'))],
+  ['a<5 or a>6', or(c('a', '<', bare('5')), c('a', '>', bare('6')))],
+  ['d = 2025-01-01T10:00:00', c('d', '=', bare('2025-01-01T10:00:00'))],
+  ['e = abc@x.com', c('e', '=', bare('abc@x.com'))],
+  ['id = 3f2504e0-4f89-11d3-9a0c-0305e82c3301', c('id', '=', bare('3f2504e0-4f89-11d3-9a0c-0305e82c3301'))],
+  ["name = 'O''Brien'", c('name', '=', sq("O'Brien"))],
+  ['name = "say ""hi"""', c('name', '=', dq('say "hi"'))],
+  ['name = "it\'s"', c('name', '=', dq("it's"))],
+  ["name = ''", c('name', '=', sq(''))],
+  ["name = 'a AND b = (c)'", c('name', '=', sq('a AND b = (c)'))],
+  ['((a = 1))', c('a', '=', bare('1'))],
+  ['(a = 1 and b = 2) and c = 3', and(c('a', '=', bare('1')), c('b', '=', bare('2')), c('c', '=', bare('3')))],
+  ['a = 1 or (b = 2 or c = 3)', or(c('a', '=', bare('1')), c('b', '=', bare('2')), c('c', '=', bare('3')))],
+  ['pcfsystemfield85 = 1', c('pcfsystemfield85', '=', bare('1'))],
+  ["ownerid_fullname = 'Jane Doe'", c('ownerid_fullname', '=', sq('Jane Doe'))],
+  ['   a = 1   ', c('a', '=', bare('1'))],
+  ['a\t=\n1', c('a', '=', bare('1'))],
+  ['x is-null and y = 1', and(c('x', 'is-null'), c('y', '=', bare('1')))],
+  ["x is-null 'dummy' or y = 1", or(c('x', 'is-null'), c('y', '=', bare('1')))],
+  ['a = x<y', c('a', '=', bare('x<y'))],
+  ["a = 'and'", c('a', '=', sq('and'))],
+  ['(a=1)and(b=2)', and(c('a', '=', bare('1')), c('b', '=', bare('2')))],
+  ['a = 😀', c('a', '=', bare('😀'))],
+  ["a = '; DROP TABLE x; --'", c('a', '=', sq('; DROP TABLE x; --'))],
+  ['a = é', c('a', '=', bare('é'))],
+  ['a = =1', c('a', '=', bare('=1'))],
+  ['a = 1 and b = 2 and c = 3 or d = 4 and e = 5', or(and(c('a', '=', bare('1')), c('b', '=', bare('2')), c('c', '=', bare('3'))), and(c('d', '=', bare('4')), c('e', '=', bare('5'))))],
+  ['((a = 1 or b = 2) and c = 3) or d = 4', or(and(or(c('a', '=', bare('1')), c('b', '=', bare('2'))), c('c', '=', bare('3'))), c('d', '=', bare('4')))],
+  ["a = 1 and b is-null and c != 'x'", and(c('a', '=', bare('1')), c('b', 'is-null'), c('c', '!=', sq('x')))],
+];
+
+const fails: Array<[string, RegExp]> = [
+  ['(a=1', /^Syntax error in query at position 5: unexpected end of query: expected '\)' to close '\(' opened at position 1\.$/],
+  ['a = )', /^Syntax error in query at position 5 near '\)': expected a value after '='\.$/],
+  ['a == 1', /position 3 near '==': unknown operator '=='; use one of =, !=, <, >, <=, >=, start-with, not-start-with, is-null, is-not-null\.$/],
+  ['a <> 1', /position 3 near '<>': unknown operator '<>'/],
+  ["a like 'x'", /position 3 near 'like': unknown operator 'like'/],
+  ["a = 'x", /position 5: unterminated single-quoted value; end it with '/],
+  ['a = "x', /position 5: unterminated double-quoted value; end it with "/],
+  ["a = 'it''s", /position 5: unterminated single-quoted/],
+  ['a.b = 1', /position 2 near '\.b': invalid character '\.' in field name 'a\.b'/],
+  ['café = 1', /position 4 near 'é': invalid character 'é'/],
+  ['()', /position 2 near '\)': empty parentheses/],
+  ['a = 1 and ()', /position 12 near '\)': empty parentheses/],
+  ['a = 1)', /position 6 near '\)': unmatched '\)'/],
+  ['(a = 1))', /position 8 near '\)': unmatched '\)'/],
+  ['((a = 1)', /position 9: unexpected end of query: expected '\)' to close '\(' opened at position 1/],
+  ['a = 1 and', /position 10: unexpected end of query: expected a condition .* after 'and'/],
+  ['a = 1 b = 2', /position 7 near 'b': expected AND, OR or the end of the query/],
+  ['(a = 1 b = 2)', /position 8 near 'b': expected AND, OR, '\)' or the end of the query/],
+  ['a', /position 2: unexpected end of query: expected an operator after field 'a'/],
+  ['a =', /position 4: unexpected end of query: expected a value after '='/],
+  ['a = and', /position 5 near 'and': expected a value after '=', but 'and' is a keyword; quote it/],
+  ['= 1', /position 1 near '=': expected a condition/],
+  ["'a' = 1", /position 1 near ''a'': expected a condition/],
+  ['and a = 1', /position 1 near 'and': expected a condition, but 'and' is a keyword/],
+  ['a = 1 or or b = 2', /position 10 near 'or': expected a condition after 'or'/],
+  ['a = 1 && b = 2', /position 7 near '&&': .*write AND instead/],
+  ["a = 'x' 'y'", /position 9 near ''y'': expected AND, OR/],
+  ['a = (b)', /position 5 near '\(': expected a value after '='/],
+  ['a (= 1)', /position 3 near '\(': expected an operator after field 'a'/],
+];
+
+describe('parseFilter', () => {
+  for (const [input, expected] of parses) {
+    test(`parses ${JSON.stringify(input)}`, () => {
+      assert.deepEqual(parseShape(input), expected);
+    });
+  }
+
+  for (const [input, message] of fails) {
+    test(`rejects ${JSON.stringify(input)} with a positioned QUERY_SYNTAX message`, () => {
+      assert.throws(() => parseFilter(input), (err: unknown) => {
+        assert.ok(isAppError(err), 'expected an AppError');
+        assert.equal(err.code, 'QUERY_SYNTAX');
+        assert.match(err.message, message);
+        return true;
+      });
+    });
+  }
+
+  test('treats an empty or whitespace-only text as no filter', () => {
+    assert.equal(parseFilter(''), null);
+    assert.equal(parseFilter(' \t\n '), null);
+  });
+
+  test('binds AND tighter than OR', () => {
+    assert.deepEqual(parseShape('a = 1 or b = 2 and c = 3'), parseShape('a = 1 or (b = 2 and c = 3)'));
+  });
+
+  test('records 0-based positions of field, operator and value', () => {
+    const node = parseFilter("(a = 1 and b = 2) OR (c start-with '%x')");
+    assert.ok(node?.kind === 'or' && node.children[0]?.kind === 'and');
+    const [a, b] = node.children[0].children;
+    assert.deepEqual(a?.kind === 'condition' && a.pos, { field: 1, op: 3, value: 5 });
+    assert.deepEqual(b?.kind === 'condition' && b.pos, { field: 11, op: 13, value: 15 });
+    assert.deepEqual(node.children[1]?.kind === 'condition' && node.children[1].pos, { field: 22, op: 24, value: 35 });
+  });
+
+  test('records positions when nothing separates the tokens', () => {
+    assert.deepEqual((parseFilter('a>=2') as Condition).pos, { field: 0, op: 1, value: 3 });
+    assert.deepEqual((parseFilter("  name!='O''Brien'") as Condition).pos, { field: 2, op: 6, value: 8 });
+  });
+
+  test('records no value position for is-null, even with a dummy operand', () => {
+    assert.deepEqual((parseFilter("x is-null ''") as Condition).pos, { field: 0, op: 2 });
+  });
+
+  test('rejects text longer than the length limit with QUERY_TOO_COMPLEX', () => {
+    const text = `a = '${'x'.repeat(FILTER_LIMITS.maxLength)}'`;
+    assert.throws(() => parseFilter(text), { code: 'QUERY_TOO_COMPLEX', message: /10006 characters long, over the limit of 10000/ });
+  });
+
+  test('accepts 64 nested parentheses and rejects 65 with QUERY_TOO_COMPLEX', () => {
+    const nest = (n: number) => `${'('.repeat(n)}a = 1${')'.repeat(n)}`;
+    assert.deepEqual(parseShape(nest(64)), c('a', '=', bare('1')));
+    assert.throws(() => parseFilter(nest(65)), { code: 'QUERY_TOO_COMPLEX', message: /'\(' at position 65 nests parentheses more than 64 deep/ });
+  });
+
+  test('accepts 200 conditions and rejects 201 with QUERY_TOO_COMPLEX', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `f${i} = ${i}`).join(' or ');
+    assert.equal((parseFilter(many(200)) as { children: unknown[] }).children.length, 200);
+    assert.throws(() => parseFilter(many(201)), { code: 'QUERY_TOO_COMPLEX', message: /more than 200 conditions/ });
+  });
+});
+
+describe('printFilter', () => {
+  test('prints canonical text with upper-case keywords and parenthesized groups', () => {
+    const node = parseFilter("(A = 1 and b = \"x\") or c START-WITH 'O''B' or d is-null ''");
+    assert.equal(printFilter(node!), "(a = 1 AND b = 'x') OR c start-with 'O''B' OR d is-null");
+  });
+
+  test('quotes bare values that would not read back as one bare word', () => {
+    const node = { kind: 'condition', field: 'a', op: '=', value: bare('two words'), pos: { field: 0, op: 0 } } as const;
+    assert.equal(printFilter(node), "a = 'two words'");
+  });
+
+  test('flattens nested groups of the same kind', () => {
+    assert.equal(printFilter(parseFilter('(a = 1 and (b = 2 and c = 3))')!), 'a = 1 AND b = 2 AND c = 3');
+  });
+});
+
+describe('suggestName', () => {
+  const fields = ['accountname', 'accountnumber', 'emailaddress1', 'statuscode'];
+
+  test('suggests the closest candidate within the distance bound', () => {
+    assert.equal(suggestName('acountname', fields), 'accountname');
+    assert.equal(suggestName('acocuntname', fields), 'accountname');
+    assert.equal(suggestName('StatusCod', fields), 'statuscode');
+  });
+
+  test('suggests nothing when every candidate is too far', () => {
+    assert.equal(suggestName('ab', fields), undefined);
+    assert.equal(suggestName('phone', fields), undefined);
+    assert.equal(suggestName('x', []), undefined);
+  });
+
+  test('allows one edit for short names', () => {
+    assert.equal(suggestName('ib', ['id', 'name']), 'id');
+  });
+});
