@@ -24,6 +24,6 @@ if (process.env.CI === 'true') {
   }
 }
 
-const args = ['--test', '--test-concurrency=2', ...process.argv.slice(2), ...files];
+const args = ['--test', '--test-reporter=spec', '--test-concurrency=2', ...process.argv.slice(2), ...files];
 const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
 process.exit(result.status ?? 1);

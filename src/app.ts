@@ -9,8 +9,10 @@ import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
+import { queryRoutes } from './http/query-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
+import { installWorkSignal } from './http/work-signal.js';
 import type { ControlStore, RecordStore } from './store/types.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
@@ -32,6 +34,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel },
     bodyLimit: BODY_LIMIT,
+    // Past the limit Fastify answers (mapped to 408) and aborts request.signal, which stops reads in flight.
+    handlerTimeout: deps.config.requestTimeoutMs,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -46,11 +50,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : new AppError('PARAM_INVALID', `Invalid ${dataVar === 'querystring' ? 'query parameter' : 'path parameter'} ${what}.`);
     },
     ajv: { customOptions: { coerceTypes: true, allErrors: false } },
+    frameworkErrors: frameworkErrorHandler,
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installWorkSignal(app);
 
   // Every body is JSON whatever its content type says; an empty body (GETs and DELETEs
   // from clients that always send Content-Type: application/json) is no body.
@@ -85,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', authHook(auth));
     recordsRoutes(api, deps);
+    queryRoutes(api, deps);
   });
 
   return app;

@@ -52,3 +52,8 @@ export class AppError extends Error {
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
+
+/** The 408 of a request stopped at the time limit (spec §7), wherever the limit is noticed. */
+export function timeoutError(): AppError {
+  return new AppError('REQUEST_TIMEOUT', 'The request did not finish within the time limit and was stopped. Simplify it: fewer filters, fewer fields, or a smaller page.');
+}

@@ -3,10 +3,11 @@
 // reveals nothing but the request id.
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, isAppError, timeoutError } from '../errors.js';
 
 /** Fastify error codes that are the client's fault, and the catalogue code each becomes. */
 function fromFastify(err: FastifyError): AppError | undefined {
+  if (err.code === 'FST_ERR_HANDLER_TIMEOUT') return timeoutError();
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
     return new AppError('BODY_TOO_LARGE', 'The request body is over the 20 MB limit. Send fewer records per request.');
   }
@@ -19,8 +20,29 @@ function fromFastify(err: FastifyError): AppError | undefined {
   return undefined;
 }
 
+/** The one 500 reply: it names the request id to report and nothing of the failure. */
+function internalError(requestId: string): AppError {
+  return new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${requestId}.`);
+}
+
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   return reply.code(err.status).type('application/json; charset=utf-8').send({ Message: err.message });
+}
+
+/**
+ * Errors Fastify raises before routing (a path with malformed percent-encoding, a path segment over
+ * the router's length limit): without this they get Fastify's own body and no X-Request-Id.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    sendError(reply, new AppError('PARAM_INVALID', 'The request path is not a valid URL: it has a malformed percent-encoding. Encode path segments with encodeURIComponent.'));
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendError(reply, new AppError('PARAM_INVALID', 'A path segment is too long to be an object name or a record id. Check the path.'));
+  } else {
+    request.log.error({ err: error }, 'router failure');
+    sendError(reply, internalError(request.id));
+  }
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -31,7 +53,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendError(reply, known);
     }
     request.log.error({ err: error }, 'unexpected failure');
-    return sendError(reply, new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${request.id}.`));
+    return sendError(reply, internalError(request.id));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -9,7 +9,7 @@ import { isUuid } from '../schema/values.js';
 import type { OrgRecords, RecordRow } from '../store/types.js';
 import { ok } from './envelope.js';
 import type { AppDeps } from '../app.js';
-import { commonErrors, envelopeOf, errorBody, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 /** GET list: default and largest page (spec §8, DESIGN §3). */
 export const GET_PAGE_SIZE = 50;
@@ -18,7 +18,8 @@ const pageQuery = {
   type: 'object',
   properties: {
     pagesize: { type: 'integer', minimum: 1, description: `Records per page; default ${GET_PAGE_SIZE}; larger values are served as ${GET_PAGE_SIZE}.` },
-    pagenumber: { type: 'integer', minimum: 1, description: 'Page to return; 1 is the first.' },
+    // The maximum keeps the row offset an exact integer the database accepts (1e20 made SQLite fail with a 500).
+    pagenumber: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Page to return; 1 is the first.' },
     ...tokenQuery,
   },
 } as const;
@@ -86,12 +87,12 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: pageQuery,
-      response: { 200: envelopeOf(listPayload), ...commonErrors },
+      response: { 200: envelopeOf(listPayload, 'One page of records.'), ...commonErrors },
     },
   }, async (request) => {
     const { records, obj } = await resolve(request);
     const { size, number } = page(request.query);
-    const { total, records: rows } = await records.list(obj, { limit: size, offset: (number - 1) * size });
+    const { total, records: rows } = await records.list(obj, { limit: size, offset: (number - 1) * size }, request.work);
     return ok(listData(obj, total, size, number, rows));
   });
 
@@ -102,7 +103,7 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
       querystring: pageQuery,
-      response: { 200: envelopeOf(listPayload), ...commonErrors },
+      response: { 200: envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), ...commonErrors },
     },
   }, async (request) => {
     const { records, obj } = await resolve(request);
@@ -122,7 +123,7 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: { type: 'object', properties: tokenQuery },
       body: recordSchema,
-      response: { 201: envelopeOf(recordPayload), ...commonErrors, 403: errorBody },
+      response: { 201: envelopeOf(recordPayload, 'Created; Location names the new record.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
     const { records, obj } = await resolve(request);
@@ -142,7 +143,7 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
       querystring: { type: 'object', properties: tokenQuery },
       body: recordSchema,
-      response: { 200: envelopeOf(recordPayload), ...commonErrors, 403: errorBody },
+      response: { 200: envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
     const { records, obj } = await resolve(request);
@@ -161,7 +162,7 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
       querystring: { type: 'object', properties: tokenQuery },
-      response: { 200: envelopeOf({ type: 'null' }), ...commonErrors, 403: errorBody },
+      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
     const { records, obj } = await resolve(request);

@@ -28,18 +28,27 @@ export const tokenQuery = {
   tokenid: { type: 'string', description: 'The API token, for clients that cannot send the tokenid header.' },
 } as const;
 
+/** The {Message} body with a description of when it is sent: the OpenAPI document shows it per status. */
+export function errorReply(description: string) {
+  return { ...errorBody, description } as const;
+}
+
 /** Error replies every authenticated route can give. */
 export const commonErrors = {
-  400: errorBody,
-  401: errorBody,
-  404: errorBody,
-  413: errorBody,
-  500: errorBody,
+  400: errorReply('Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type.'),
+  401: errorReply('No API token, or the token is unknown or revoked.'),
+  404: errorReply('Unknown object, or no record has that id.'),
+  413: errorReply('The request body is over 20 MB.'),
+  500: errorReply('The server failed; the Message names the request id to report.'),
 } as const;
 
-export function envelopeOf(data: object) {
+/** Replies of the routes that write: the role may not write this object or a field sent. */
+export const forbiddenError = errorReply('The role of the token may not do this to this object, or may not write a field sent.');
+
+export function envelopeOf(data: object, description = 'Success: the envelope {success, data, message}.') {
   return {
     type: 'object',
+    description,
     properties: { success: { type: 'boolean' }, data, message: { type: 'string' } },
     required: ['success', 'data', 'message'],
   } as const;

@@ -21,10 +21,11 @@ function checkBody(body: unknown): asserts body is Record<string, unknown> {
   }
 }
 
-export function unknownFieldError(obj: ObjectDef, name: string): AppError {
+/** FIELD_UNKNOWN naming the field, where it was found (e.g. " in 'sort_by'") and the nearest real field. */
+export function unknownFieldError(obj: ObjectDef, name: string, where = ''): AppError {
   const near = suggestName(name, obj.fieldsByName.keys());
   const hint = near ? ` Did you mean '${near}'?` : ` The ${obj.systemName} object has no such field.`;
-  return new AppError('FIELD_UNKNOWN', `Invalid field name: '${name}'.${hint}`);
+  return new AppError('FIELD_UNKNOWN', `Invalid field name: '${name}'${where}.${hint}`);
 }
 
 function missing(field: FieldDef): AppError {

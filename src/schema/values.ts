@@ -30,10 +30,25 @@ function typeError(field: FieldDef, raw: unknown, hint: string): AppError {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Proleptic Gregorian leap years; computed, not via Date.UTC, which maps years 0–99 to 1900–1999. */
+function isLeapYear(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}
+
 function validCalendarDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const days = m === 2 && isLeapYear(y) ? 29 : DAYS_IN_MONTH[m - 1]!;
   return d <= days;
+}
+
+/** Milliseconds of a UTC wall time for any year 0–9999 (Date.UTC would read years 0–99 as 1900–1999). */
+function utcMs(y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  const dt = new Date(0);
+  dt.setUTCFullYear(y, mo - 1, d);
+  dt.setUTCHours(h, mi, s, 0);
+  return dt.getTime();
 }
 
 /** Parses `YYYY-MM-DD` or an ISO 8601 datetime (no zone = UTC) to a UTC `YYYY-MM-DDThh:mm:ss`; undefined if not one. */
@@ -53,9 +68,13 @@ export function parseDateTime(s: string): string | undefined {
   }
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
-  const offsetMin = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
-  const ms = Date.UTC(y, mo - 1, day, h, mi, sec) - offsetMin * 60_000;
-  return formatDateTime(new Date(ms));
+  const [zh, zm] = [Number(digits.slice(0, 2)), Number(digits.slice(2, 4))];
+  if (zh > 23 || zm > 59) return undefined; // RFC 3339 offsets: hours 00–23, minutes 00–59
+  const ms = utcMs(y, mo, day, h, mi, sec) - sign * (zh * 60 + zm) * 60_000;
+  const utc = new Date(ms);
+  const year = utc.getUTCFullYear();
+  // Converting to UTC must not leave the four-digit years the stored form can hold.
+  return year < 0 || year > 9999 ? undefined : formatDateTime(utc);
 }
 
 /** `YYYY-MM-DDThh:mm:ss` in UTC, the stored and returned form of datetimes (DESIGN §2). */
@@ -63,13 +82,27 @@ export function formatDateTime(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
-function parseNumber(raw: unknown): number | undefined {
+export function parseNumber(raw: unknown): number | undefined {
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
   if (typeof raw === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(raw)) {
     const n = Number(raw);
     return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
+}
+
+/** `x` × 10^e computed on the decimal text, so 1.005 shifted by 2 is exactly 100.5 (1.005 * 100 is 100.49999…). */
+function shiftDecimal(x: number, e: number): number {
+  const [mantissa, exponent] = String(x).split('e');
+  return Number(`${mantissa}e${Number(exponent ?? 0) + e}`);
+}
+
+/** Rounds to `p` decimal places, halves away from zero, as people round money (1.005 → 1.01, -0.125 → -0.13). */
+function roundTo(n: number, p: number): number {
+  // From 2^52 up a double has no fractional digits, and shifting could overflow to Infinity.
+  if (Math.abs(n) >= 2 ** 52) return n;
+  const rounded = Math.round(shiftDecimal(Math.abs(n), p));
+  return Math.sign(n) * shiftDecimal(rounded, -p) + 0; // + 0 turns -0 into 0
 }
 
 /**
@@ -84,6 +117,10 @@ export function normalizeValue(field: FieldDef, raw: unknown): FieldValue {
       if (typeof raw !== 'string' && typeof raw !== 'number') throw typeError(field, raw, 'Send a JSON string.');
       const s = String(raw);
       if (s === '') return null;
+      // PostgreSQL text cannot hold U+0000; refusing it here keeps every store accepting the same values.
+      if (s.includes('\u0000')) {
+        throw new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${TYPE_WORDS[field.type]}; it contains a NUL character (\\u0000), which text fields cannot hold. Remove it.`);
+      }
       if (field.maxLength !== null && s.length > field.maxLength && [...s].length > field.maxLength) {
         throw new AppError('FIELD_TOO_LONG', `'${field.name}' is ${[...s].length} characters long; its maxlength is ${field.maxLength}. Shorten the value.`);
       }
@@ -94,8 +131,7 @@ export function normalizeValue(field: FieldDef, raw: unknown): FieldValue {
       if (raw === '') return null;
       const n = parseNumber(raw);
       if (n === undefined) throw typeError(field, raw, 'Send a JSON number such as 42 or 3.5.');
-      const p = field.precision;
-      return p === undefined ? n : Math.round(n * 10 ** p) / 10 ** p;
+      return field.precision === undefined ? n : roundTo(n, field.precision);
     }
     case 'picklist': {
       if (raw === '') return null;

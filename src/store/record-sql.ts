@@ -1,38 +1,108 @@
-// Builds the SQL of record reads for any dialect from object definitions: one table per
-// object, derived name fields as LEFT JOINs to the lookup's target. Used by every store.
+// Builds the SQL of record reads for any dialect from object definitions and query plans: one
+// table per object, derived name fields as LEFT JOINs to the lookup's target, filters as bound
+// parameters only. Used by every store; dialects differ only in the Kysely instance passed in.
 
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool, type SelectQueryBuilder } from 'kysely';
+import { isPlanGroup, type PlanNode, type QueryPlan } from '../query/plan.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef, ObjectDef } from '../schema/types.js';
 
 /** Table alias of the record being read. */
 export const ROW = 'r';
 
-/** SELECT of all (or some) fields of an object, derived names joined in; `FROM <table> AS r`. */
-export function selectRecords(
-  k: Kysely<any>,
-  schema: OrgSchema,
-  obj: ObjectDef,
-  fields: readonly FieldDef[] = obj.fields,
-): SelectQueryBuilder<any, any, any> {
-  let q: SelectQueryBuilder<any, any, any> = k.selectFrom(`${obj.systemName} as ${ROW}`);
-  const selections: string[] = [];
-  for (const f of fields) {
-    if (f.role !== 'derived') {
-      selections.push(`${ROW}.${f.name}`);
-      continue;
-    }
+type Select = SelectQueryBuilder<any, any, any>;
+
+/** The SQL column of a field: its own column, or the target's primary field through the lookup's join. */
+function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | undefined {
+  if (f.role !== 'derived') return `${ROW}.${f.name}`;
+  const lookup = obj.fieldsByName.get(f.derivedFrom!)!;
+  const target = schema.find(lookup.target!);
+  return target ? `j_${f.name}.${target.primaryField}` : undefined;
+}
+
+/**
+ * `FROM <table> AS r` with the joins the derived fields in `needed` require.
+ * A derived field whose target object no longer exists reads null.
+ */
+function fromWithJoins(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
+  let q: Select = k.selectFrom(`${obj.systemName} as ${ROW}`);
+  const joined = new Set<string>();
+  for (const f of needed) {
+    if (f.role !== 'derived' || joined.has(f.name)) continue;
+    joined.add(f.name);
     const lookup = obj.fieldsByName.get(f.derivedFrom!)!;
     const target = schema.find(lookup.target!);
-    if (!target) continue; // a lookup to an object that no longer exists names nothing
+    if (!target) continue;
     const alias = `j_${f.name}`;
     q = q.leftJoin(`${target.systemName} as ${alias}`, `${alias}.${target.keyField}`, `${ROW}.${lookup.name}`);
-    selections.push(`${alias}.${target.primaryField} as ${f.name}`);
   }
-  return q.select(selections);
+  return q;
+}
+
+function selectFields(q: Select, obj: ObjectDef, schema: OrgSchema, fields: readonly FieldDef[]): Select {
+  return q.select(fields.map((f) => {
+    const col = columnOf(obj, schema, f);
+    return col === undefined ? sql<null>`null`.as(f.name) : sql.ref(col).as(f.name);
+  }));
+}
+
+/** SELECT of all (or some) fields of an object, derived names joined in. */
+export function selectRecords(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, fields: readonly FieldDef[] = obj.fields): Select {
+  return selectFields(fromWithJoins(k, schema, obj, fields), obj, schema, fields);
 }
 
 /** The GET-list order: newest first, ties by key in the same direction so one (createdon, key) index serves it. */
-export function listOrder(q: SelectQueryBuilder<any, any, any>, obj: ObjectDef): SelectQueryBuilder<any, any, any> {
+export function listOrder(q: Select, obj: ObjectDef): Select {
   return q.orderBy(`${ROW}.createdon`, 'desc').orderBy(`${ROW}.${obj.keyField}`, 'desc');
+}
+
+function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[] {
+  if (!node) return out;
+  if (isPlanGroup(node)) for (const c of node.children) fieldsOfFilter(c, out);
+  else out.push(node.field);
+  return out;
+}
+
+/** The WHERE expression of a plan; every value is a bound parameter. */
+function filterExpression(eb: ExpressionBuilder<any, any>, obj: ObjectDef, schema: OrgSchema, node: PlanNode): Expression<SqlBool> {
+  if (isPlanGroup(node)) {
+    const parts = node.children.map((c) => filterExpression(eb, obj, schema, c));
+    return node.kind === 'and' ? eb.and(parts) : eb.or(parts);
+  }
+  const col = columnOf(obj, schema, node.field);
+  if (col === undefined) return node.kind === 'null' && !node.negate ? sql<SqlBool>`1 = 1` : sql<SqlBool>`1 = 0`;
+  const ref = eb.ref(col);
+  switch (node.kind) {
+    case 'null':
+      return node.negate ? eb(ref, 'is not', null) : eb(ref, 'is', null);
+    case 'compare':
+      // `!=` also matches empty values (DESIGN §3).
+      return node.op === '!=' ? eb.or([eb(ref, '!=', node.value), eb(ref, 'is', null)]) : eb(ref, node.op, node.value);
+    case 'range':
+      return node.negate
+        ? eb.or([eb(ref, '<', node.from), eb(ref, '>=', node.to), eb(ref, 'is', null)])
+        : eb.and([eb(ref, '>=', node.from), eb(ref, '<', node.to)]);
+    case 'prefix':
+      return node.negate ? eb.or([eb(ref, 'not like', node.pattern), eb(ref, 'is', null)]) : eb(ref, 'like', node.pattern);
+  }
+}
+
+/**
+ * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
+ * counting; ordered by the sort field, ties by key in the same direction.
+ */
+export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan): Select {
+  const { obj } = plan;
+  const needed = [...plan.fields, ...fieldsOfFilter(plan.filter), plan.sort.field];
+  let q = selectFields(fromWithJoins(k, schema, obj, needed), obj, schema, plan.fields);
+  if (plan.filter) {
+    const filter = plan.filter;
+    q = q.where((eb) => filterExpression(eb, obj, schema, filter));
+  }
+  const dir = plan.sort.desc ? 'desc' : 'asc';
+  const sortCol = columnOf(obj, schema, plan.sort.field);
+  if (sortCol !== undefined && plan.sort.field.name !== obj.keyField) q = q.orderBy(sortCol, dir);
+  return q.orderBy(`${ROW}.${obj.keyField}`, dir)
+    .limit(plan.pageSize + 1)
+    .offset((plan.pageNumber - 1) * plan.pageSize);
 }

@@ -1,6 +1,7 @@
 // The contracts between the HTTP layer and storage. Each store (sqlite/, later postgres/)
 // implements these; a shared conformance suite in test/store/ runs against every one.
 
+import type { QueryPlan } from '../query/plan.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef } from '../schema/types.js';
 import type { FieldValue } from '../schema/values.js';
@@ -18,8 +19,18 @@ export interface PageRequest {
 /** The records of one organization. All methods are safe to call concurrently. */
 export interface OrgRecords {
   schema(): Promise<OrgSchema>;
-  /** One page in GET-list order (createdon descending, ties by key descending) and the object's record count. */
-  list(obj: ObjectDef, page: PageRequest): Promise<{ total: number; records: RecordRow[] }>;
+  /**
+   * One page in GET-list order (createdon descending, ties by key descending) and the object's
+   * record count, read in one snapshot. Runs where it cannot stall other requests; an aborted
+   * `signal` stops it with REQUEST_TIMEOUT.
+   */
+  list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }>;
+  /**
+   * The page of a checked query plan: rows hold exactly the plan's fields in its order, and
+   * `isLastPage` is exact (one row more than the page is fetched, nothing is counted).
+   * Runs and cancels like `list`.
+   */
+  query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }>;
   /** The record with that key (already checked to be a UUID), or null. */
   get(obj: ObjectDef, id: string): Promise<RecordRow | null>;
   /**

@@ -8,9 +8,11 @@ import type { ObjectSpec } from '../../schema/build-object.js';
 import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef } from '../../schema/types.js';
-import { listOrder, ROW, selectRecords } from '../record-sql.js';
+import type { QueryPlan } from '../../query/plan.js';
+import { listOrder, ROW, selectQueryPage, selectRecords } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
+import { ReadPool } from './read-pool.js';
 import { migrate, openDb, prepared, sqliteSql, type Db } from './sqlite-db.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -25,7 +27,7 @@ class SqliteOrgRecords implements OrgRecords {
   /** Compiled SQL per (schema version, object): the hot reads never rebuild their SQL. */
   private readonly sqlCache = new Map<string, string>();
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db, private readonly file: string, private readonly pool: ReadPool) {}
 
   async schema(): Promise<OrgSchema> {
     return this.schemaSync();
@@ -64,16 +66,24 @@ class SqliteOrgRecords implements OrgRecords {
     return this.getSync(obj, id);
   }
 
-  async list(obj: ObjectDef, page: PageRequest): Promise<{ total: number; records: RecordRow[] }> {
+  async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.schemaSync();
     const pageSql = this.sqlFor('list', obj, () =>
       listOrder(selectRecords(sqliteSql, schema, obj), obj).limit(0).offset(0).compile().sql);
     const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
-    const read = this.db.transaction(() => ({
-      total: (prepared(this.db, countSql).get() as { n: number }).n,
-      records: prepared(this.db, pageSql).all(page.limit, page.offset) as RecordRow[],
-    }));
-    return read.deferred();
+    const [count, records] = await this.pool.run(this.file, [
+      { sql: countSql, parameters: [], first: true },
+      { sql: pageSql, parameters: [page.limit, page.offset] },
+    ], signal);
+    return { total: (count as { n: number }).n, records: records as RecordRow[] };
+  }
+
+  async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
+    const { sql, parameters } = selectQueryPage(sqliteSql, this.schemaSync(), plan).compile();
+    const [rows] = await this.pool.run(this.file, [{ sql, parameters }], signal) as [RecordRow[]];
+    const isLastPage = rows.length <= plan.pageSize;
+    if (!isLastPage) rows.length = plan.pageSize;
+    return { rows, isLastPage };
   }
 
   /** Every non-null lookup must name an existing record of its target object. */
@@ -137,9 +147,13 @@ class SqliteOrgRecords implements OrgRecords {
 export class SqliteRecordStore implements RecordStore {
   private readonly orgs = new Map<string, SqliteOrgRecords>();
   private readonly dir: string;
+  private pool: ReadPool | undefined;
 
-  /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
-  constructor(dataDir: string) {
+  /**
+   * `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`.
+   * `readers` reader threads serve queries, lists and counts; they start on first use.
+   */
+  constructor(dataDir: string, private readonly readers = 2) {
     this.dir = path.join(dataDir, 'orgs');
     fs.mkdirSync(this.dir, { recursive: true });
   }
@@ -148,9 +162,11 @@ export class SqliteRecordStore implements RecordStore {
     let org = this.orgs.get(orgId);
     if (org) return org;
     if (!ORG_ID_RE.test(orgId)) throw new Error(`not an organization id: ${orgId}`);
-    const db = openDb(path.join(this.dir, `${orgId}.db`));
+    const file = path.join(this.dir, `${orgId}.db`);
+    const db = openDb(file);
     migrate(db, ORG_MIGRATIONS);
-    org = new SqliteOrgRecords(db);
+    this.pool ??= new ReadPool(this.readers);
+    org = new SqliteOrgRecords(db, file, this.pool);
     this.orgs.set(orgId, org);
     return org;
   }
@@ -174,6 +190,8 @@ export class SqliteRecordStore implements RecordStore {
   }
 
   async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
     for (const org of this.orgs.values()) org.db.close();
     this.orgs.clear();
   }

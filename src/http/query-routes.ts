@@ -1,0 +1,102 @@
+// POST /api/query (spec §2.4, §2.5, §4.1, DESIGN §3): chosen fields, a filter, a stable sort and
+// a page; IsLastPage is exact without counting.
+
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { planQuery, QUERY_PAGE, type QueryInput } from '../query/plan.js';
+import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.js';
+import { ok } from './envelope.js';
+import { commonErrors, envelopeOf, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+
+const numberLike = { anyOf: [{ type: 'integer' }, { type: 'string' }] } as const;
+
+const queryBody = {
+  type: 'object',
+  properties: {
+    objecttype: { ...numberLike, description: "Object number (1), digit string ('1') or system name ('account')." },
+    fields: { type: 'string', description: "Comma-separated field names, in the order wanted, or '*' (default)." },
+    query: { type: 'string', description: "Filter, e.g. (statecode = 1 AND accountname start-with 'Ac') OR (createdon >= '2025-01-01')." },
+    sort_by: { type: 'string', description: 'Field to sort by; default createdon. Ties are broken by the key.' },
+    sort_type: { type: 'string', description: "'asc' (default) or 'desc', any case." },
+    page_size: { ...numberLike, description: `Rows per page, 1–${QUERY_PAGE.max}; default ${QUERY_PAGE.default}; larger values are served as ${QUERY_PAGE.max}.` },
+    page_number: { ...numberLike, description: 'Page to return; 1 is the first.' },
+  },
+} as const;
+
+const column = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    fieldname: { type: 'string' },
+    systemfieldtypeid: { type: 'string' },
+    fieldobjecttype: { type: 'integer', nullable: true },
+    isprimaryfield: { type: 'boolean' },
+    isrequired: { type: 'boolean' },
+    isreadonly: { type: 'boolean' },
+    maxlength: { type: 'integer', nullable: true },
+  },
+  required: ['name', 'fieldname', 'systemfieldtypeid', 'fieldobjecttype', 'isprimaryfield', 'isrequired', 'isreadonly', 'maxlength'],
+} as const;
+
+const queryPayload = {
+  type: 'object',
+  properties: {
+    ObjectName: { type: 'string' },
+    SystemName: { type: 'string' },
+    PrimaryKey: { type: 'string' },
+    PrimaryField: { type: 'string' },
+    ObjectType: { type: 'integer' },
+    PageNum: { type: 'integer' },
+    SortBy: { type: 'string' },
+    SortBy_Desc: { type: 'boolean' },
+    IsLastPage: { type: 'boolean' },
+    Columns: { type: 'array', items: column },
+    Data: { type: 'array', items: recordSchema },
+  },
+  required: ['ObjectName', 'SystemName', 'PrimaryKey', 'PrimaryField', 'ObjectType', 'PageNum', 'SortBy', 'SortBy_Desc', 'IsLastPage', 'Columns', 'Data'],
+} as const;
+
+/** The §2.5 description of one returned field. */
+export function columnOf(obj: ObjectDef, f: FieldDef) {
+  return {
+    name: f.label,
+    fieldname: f.name,
+    systemfieldtypeid: FIELD_TYPE_IDS[f.type],
+    fieldobjecttype: f.type === 'lookup' ? (f.target ?? null) : null,
+    isprimaryfield: f.name === obj.primaryField,
+    isrequired: f.required,
+    isreadonly: f.role !== 'data',
+    maxlength: f.maxLength,
+  };
+}
+
+export function queryRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post<{ Body: QueryInput | undefined }>('/api/query', {
+    schema: {
+      summary: 'Query records of an object: fields, filter, sort and page',
+      tags: ['query'],
+      security: tokenSecurity,
+      querystring: { type: 'object', properties: tokenQuery },
+      body: queryBody,
+      response: { 200: envelopeOf(queryPayload), ...commonErrors, 408: commonErrors[400] },
+    },
+  }, async (request) => {
+    const records = await deps.records.org(request.identity.org.id);
+    const plan = planQuery(await records.schema(), request.body ?? {});
+    const { rows, isLastPage } = await records.query(plan, request.work);
+    const { obj } = plan;
+    return ok({
+      ObjectName: obj.displayName,
+      SystemName: obj.systemName,
+      PrimaryKey: obj.keyField,
+      PrimaryField: obj.primaryField,
+      ObjectType: obj.objectType,
+      PageNum: plan.pageNumber,
+      SortBy: plan.sort.field.name,
+      SortBy_Desc: plan.sort.desc,
+      IsLastPage: isLastPage,
+      Columns: plan.fields.map((f) => columnOf(obj, f)),
+      Data: rows,
+    });
+  });
+}

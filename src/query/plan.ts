@@ -1,0 +1,198 @@
+// The plan stage: resolves a query's object, fields, filter and sort against an organization's
+// schema and types every filter value by its field (DESIGN §3). What comes out can be turned
+// into SQL by any store without further checks; nothing here knows HTTP or a SQL dialect.
+
+import { AppError } from '../errors.js';
+import type { OrgSchema } from '../schema/org-schema.js';
+import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
+import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
+import type { Condition, FilterNode } from './ast.js';
+import { parseFilter } from './parser.js';
+import { unknownFieldError } from '../schema/record-input.js';
+
+export type CompareOp = '=' | '!=' | '<' | '>' | '<=' | '>=';
+
+/** A typed condition. Values are already in stored form (lowercase UUIDs, UTC datetimes, numbers). */
+export type PlanCondition =
+  | { kind: 'compare'; field: FieldDef; op: CompareOp; value: string | number }
+  /** A whole UTC day of a datetime field: from ≤ v < to; `negate` also matches empty values. */
+  | { kind: 'range'; field: FieldDef; from: string; to: string; negate: boolean }
+  /** LIKE `pattern` (client `%` and `_` are wildcards, a trailing `%` added); `negate` also matches empty values. */
+  | { kind: 'prefix'; field: FieldDef; pattern: string; negate: boolean }
+  | { kind: 'null'; field: FieldDef; negate: boolean };
+
+export interface PlanGroup {
+  kind: 'and' | 'or';
+  children: PlanNode[];
+}
+
+export type PlanNode = PlanGroup | PlanCondition;
+
+export function isPlanGroup(node: PlanNode): node is PlanGroup {
+  return node.kind === 'and' || node.kind === 'or';
+}
+
+export interface QueryPlan {
+  readonly obj: ObjectDef;
+  /** Fields to return, in the order asked. */
+  readonly fields: readonly FieldDef[];
+  readonly filter: PlanNode | null;
+  readonly sort: { readonly field: FieldDef; readonly desc: boolean };
+  readonly pageSize: number;
+  readonly pageNumber: number;
+}
+
+/** DESIGN §3: page_size 1–500, larger served as 500; default 50. */
+export const QUERY_PAGE = { default: 50, max: 500 } as const;
+
+export interface QueryInput {
+  objecttype?: unknown;
+  fields?: unknown;
+  query?: unknown;
+  sort_by?: unknown;
+  sort_type?: unknown;
+  page_size?: unknown;
+  page_number?: unknown;
+}
+
+function param(name: string, expected: string, got: unknown): AppError {
+  return new AppError('PARAM_INVALID', `'${name}' must be ${expected}; got ${JSON.stringify(got)}.`);
+}
+
+/** A whole number from a JSON number or digit string; undefined when absent. */
+function wholeNumber(name: string, raw: unknown): number | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, 'a whole number', raw);
+  return n;
+}
+
+export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
+  if (typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '')) return schema.resolve(raw);
+  if (raw === undefined || raw === null) {
+    throw new AppError('PARAM_INVALID', "'objecttype' is required: the object's number (1) or system name ('account').");
+  }
+  throw param('objecttype', "an object's number or system name", raw);
+}
+
+function resolveFields(obj: ObjectDef, raw: unknown): FieldDef[] {
+  if (raw === undefined || raw === null) return [...obj.fields];
+  if (typeof raw !== 'string') throw param('fields', "a comma-separated string of field names, or '*'", raw);
+  const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+  if (names.length === 0 || names.includes('*')) return [...obj.fields];
+  const seen = new Set<string>();
+  const fields: FieldDef[] = [];
+  for (const name of names) {
+    const f = obj.fieldsByName.get(name);
+    if (!f) throw unknownFieldError(obj, name, " in 'fields'");
+    if (!seen.has(name)) fields.push(f);
+    seen.add(name);
+  }
+  return fields;
+}
+
+function valueError(field: FieldDef, c: Condition, what: string, hint: string): AppError {
+  const at = c.pos.value ?? c.pos.op;
+  return new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${what}; got '${c.value?.text}' at position ${at + 1} of the query. ${hint}`);
+}
+
+const nextDay = (date: string): string => {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+};
+
+/** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
+function planCondition(obj: ObjectDef, c: Condition): PlanCondition {
+  const field = obj.fieldsByName.get(c.field);
+  if (!field) throw unknownFieldError(obj, c.field, ` at position ${c.pos.field + 1} of the query`);
+  if (c.op === 'is-null' || c.op === 'is-not-null') return { kind: 'null', field, negate: c.op === 'is-not-null' };
+  const text = c.value!.text;
+  if (c.op === 'start-with' || c.op === 'not-start-with') {
+    if (field.type === 'number' || field.type === 'picklist') {
+      throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (position ${c.pos.op + 1} of the query). Use =, <, >, <= or >=.`);
+    }
+    return { kind: 'prefix', field, pattern: `${text}%`, negate: c.op === 'not-start-with' };
+  }
+  const op = c.op;
+  if (text === '' && (op === '=' || op === '!=')) return { kind: 'null', field, negate: op === '!=' };
+  if (TEXT_TYPES.has(field.type) || field.role === 'derived') return { kind: 'compare', field, op, value: text };
+  switch (field.type) {
+    case 'number':
+    case 'picklist': {
+      const n = parseNumber(text);
+      if (n === undefined || (field.type === 'picklist' && !Number.isInteger(n))) {
+        throw valueError(field, c, field.type === 'number' ? 'Number' : 'Picklist code', 'Write a number such as 1 or 2.5.');
+      }
+      return { kind: 'compare', field, op, value: n };
+    }
+    case 'lookup':
+      if (!isUuid(text)) throw valueError(field, c, 'Lookup id (a UUID)', 'Write the id of the related record.');
+      return { kind: 'compare', field, op, value: text.toLowerCase() };
+    case 'date': {
+      const dt = parseDateTime(text);
+      if (dt === undefined) throw valueError(field, c, 'Date', "Write a date as 'YYYY-MM-DD'.");
+      return { kind: 'compare', field, op, value: dt.slice(0, 10) };
+    }
+    case 'datetime': {
+      const dt = parseDateTime(text);
+      if (dt === undefined) throw valueError(field, c, 'DateTime', "Write 'YYYY-MM-DD' for a whole day or 'YYYY-MM-DDThh:mm:ss' (UTC).");
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return { kind: 'compare', field, op, value: dt };
+      // A date-only value means the whole UTC day (DESIGN §3): `<= '2025-01-01'` includes that day.
+      const day = dt.slice(0, 10);
+      const from = `${day}T00:00:00`;
+      const to = `${nextDay(day)}T00:00:00`;
+      switch (op) {
+        case '=': return { kind: 'range', field, from, to, negate: false };
+        case '!=': return { kind: 'range', field, from, to, negate: true };
+        case '<': return { kind: 'compare', field, op: '<', value: from };
+        case '>=': return { kind: 'compare', field, op: '>=', value: from };
+        case '<=': return { kind: 'compare', field, op: '<', value: to };
+        case '>': return { kind: 'compare', field, op: '>=', value: to };
+      }
+    }
+  }
+  throw new Error(`unplanned field type ${field.type}`);
+}
+
+function planFilter(obj: ObjectDef, node: FilterNode): PlanNode {
+  // Recursion is safe: the parser bounds nesting at 64.
+  if (node.kind === 'condition') return planCondition(obj, node);
+  return { kind: node.kind, children: node.children.map((child) => planFilter(obj, child)) };
+}
+
+/** Checks and types a query body against the schema; throws AppError (400/404) on anything invalid. */
+export function planQuery(schema: OrgSchema, input: QueryInput): QueryPlan {
+  const obj = resolveObject(schema, input.objecttype);
+  const fields = resolveFields(obj, input.fields);
+
+  let filter: PlanNode | null = null;
+  if (input.query !== undefined && input.query !== null) {
+    if (typeof input.query !== 'string') throw param('query', "a filter expression string such as \"(accountname = 'Acme')\"", input.query);
+    const ast = parseFilter(input.query);
+    filter = ast ? planFilter(obj, ast) : null;
+  }
+
+  const sortName = input.sort_by === undefined || input.sort_by === null || input.sort_by === '' ? 'createdon' : input.sort_by;
+  if (typeof sortName !== 'string') throw param('sort_by', 'a field name', sortName);
+  const sortField = obj.fieldsByName.get(sortName.trim().toLowerCase());
+  if (!sortField) throw unknownFieldError(obj, sortName, " in 'sort_by'");
+  const sortType = input.sort_type === undefined || input.sort_type === null || input.sort_type === '' ? 'asc' : input.sort_type;
+  if (typeof sortType !== 'string' || !/^(asc|desc)$/i.test(sortType.trim())) {
+    throw new AppError('SORT_INVALID', `'sort_type' must be 'asc' or 'desc' (any case); got ${JSON.stringify(sortType)}.`);
+  }
+
+  const size = wholeNumber('page_size', input.page_size) ?? QUERY_PAGE.default;
+  if (size < 1) throw param('page_size', `a whole number from 1 to ${QUERY_PAGE.max}`, input.page_size);
+  const number = wholeNumber('page_number', input.page_number) ?? 1;
+  if (number < 1) throw param('page_number', 'a whole number of at least 1', input.page_number);
+
+  return {
+    obj,
+    fields,
+    filter,
+    sort: { field: sortField, desc: sortType.trim().toLowerCase() === 'desc' },
+    pageSize: Math.min(size, QUERY_PAGE.max),
+    pageNumber: number,
+  };
+}

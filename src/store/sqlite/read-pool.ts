@@ -1,0 +1,117 @@
+// A pool of reader threads for the reads that can be slow (queries, list pages, counts): the
+// main thread keeps serving while they run, and a cancelled read stops because its thread is
+// terminated (better-sqlite3 cannot interrupt a running statement) and replaced.
+
+import { Worker } from 'node:worker_threads';
+import { timeoutError } from '../../errors.js';
+import type { ReadJob, ReadResult } from './read-worker.js';
+
+type Statements = ReadJob['statements'];
+
+interface Pending {
+  job: ReadJob;
+  resolve: (results: unknown[]) => void;
+  reject: (err: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+interface Slot {
+  worker: Worker;
+  running: Pending | undefined;
+}
+
+export class ReadPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(readonly size: number) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL('./read-worker.js', import.meta.url));
+    const slot: Slot = { worker, running: undefined };
+    worker.on('message', (msg: ReadResult) => this.finish(slot, msg));
+    worker.on('error', (err) => this.crashed(slot, err));
+    worker.unref();
+    return slot;
+  }
+
+  /** Runs the statements in one snapshot of `file` on a reader thread. An aborted signal cancels with REQUEST_TIMEOUT. */
+  run(file: string, statements: Statements, signal?: AbortSignal): Promise<unknown[]> {
+    if (this.closed) return Promise.reject(new Error('read pool closed'));
+    if (signal?.aborted) return Promise.reject(timeoutError());
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { job: { id: this.nextId++, file, statements }, resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        pending.onAbort = () => this.abort(pending);
+        signal.addEventListener('abort', pending.onAbort, { once: true });
+      }
+      this.queue.push(pending);
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.running) continue;
+      const next = this.queue.shift()!;
+      slot.running = next;
+      slot.worker.postMessage(next.job);
+    }
+  }
+
+  private settle(p: Pending): void {
+    if (p.signal && p.onAbort) p.signal.removeEventListener('abort', p.onAbort);
+  }
+
+  private finish(slot: Slot, msg: ReadResult): void {
+    const p = slot.running;
+    if (!p || p.job.id !== msg.id) return;
+    slot.running = undefined;
+    this.settle(p);
+    if (msg.ok) p.resolve(msg.results);
+    else p.reject(Object.assign(new Error(msg.message), msg.code ? { code: msg.code } : {}));
+    this.dispatch();
+  }
+
+  private abort(p: Pending): void {
+    const queued = this.queue.indexOf(p);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      p.reject(timeoutError());
+      return;
+    }
+    const i = this.slots.findIndex((s) => s.running === p);
+    if (i < 0) return;
+    // Stop the statement by ending its thread; a fresh one takes the slot.
+    const slot = this.slots[i]!;
+    slot.running = undefined;
+    void slot.worker.terminate();
+    this.slots[i] = this.spawn();
+    p.reject(timeoutError());
+    this.dispatch();
+  }
+
+  private crashed(slot: Slot, err: unknown): void {
+    const i = this.slots.indexOf(slot);
+    const p = slot.running;
+    slot.running = undefined;
+    if (p) {
+      this.settle(p);
+      p.reject(err);
+    }
+    if (i >= 0 && !this.closed) this.slots[i] = this.spawn();
+    this.dispatch();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new Error('read pool closed'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}

@@ -1,0 +1,53 @@
+// A reader thread: runs SELECTs on its own read-only connections, so a slow query never
+// blocks the main event loop. The pool terminates the thread to cancel a query.
+
+import { parentPort } from 'node:worker_threads';
+import { openDb, prepared, type Db } from './sqlite-db.js';
+
+export interface ReadJob {
+  id: number;
+  file: string;
+  /** Statements run in order inside one read transaction (one snapshot); each result is returned. */
+  statements: Array<{ sql: string; parameters: readonly unknown[]; first?: boolean }>;
+}
+
+export type ReadResult =
+  | { id: number; ok: true; results: unknown[] }
+  | { id: number; ok: false; message: string; code?: string };
+
+const MAX_OPEN = 64;
+const connections = new Map<string, Db>();
+
+function connection(file: string): Db {
+  let db = connections.get(file);
+  if (db) {
+    // Most recently used last, so the first entry is the one to close when full.
+    connections.delete(file);
+    connections.set(file, db);
+    return db;
+  }
+  db = openDb(file, { readonly: true });
+  connections.set(file, db);
+  if (connections.size > MAX_OPEN) {
+    const [oldest, old] = connections.entries().next().value as [string, Db];
+    connections.delete(oldest);
+    old.close();
+  }
+  return db;
+}
+
+parentPort!.on('message', (job: ReadJob) => {
+  let reply: ReadResult;
+  try {
+    const db = connection(job.file);
+    const results = db.transaction(() => job.statements.map((s) => {
+      const stmt = prepared(db, s.sql);
+      return s.first ? stmt.get(...s.parameters) : stmt.all(...s.parameters);
+    }))();
+    reply = { id: job.id, ok: true, results };
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    reply = { id: job.id, ok: false, message: String(e.message ?? err), ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+  }
+  parentPort!.postMessage(reply);
+});
