@@ -64,14 +64,15 @@ function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[]
 }
 
 /** The WHERE expression of a plan; every value is a bound parameter. */
-function filterExpression(eb: ExpressionBuilder<any, any>, obj: ObjectDef, schema: OrgSchema, node: PlanNode): Expression<SqlBool> {
+function filterExpression(eb: ExpressionBuilder<any, any>, obj: ObjectDef, schema: OrgSchema, node: PlanNode, noIndex: ReadonlySet<string>): Expression<SqlBool> {
   if (isPlanGroup(node)) {
-    const parts = node.children.map((c) => filterExpression(eb, obj, schema, c));
+    const parts = node.children.map((c) => filterExpression(eb, obj, schema, c, noIndex));
     return node.kind === 'and' ? eb.and(parts) : eb.or(parts);
   }
   const col = columnOf(obj, schema, node.field);
   if (col === undefined) return node.kind === 'null' && !node.negate ? sql<SqlBool>`1 = 1` : sql<SqlBool>`1 = 0`;
-  const ref = eb.ref(col);
+  // Unary + keeps the value but stops SQLite from using the column's index for this term.
+  const ref = noIndex.has(node.field.name) ? sql`+${sql.ref(col)}` : eb.ref(col);
   switch (node.kind) {
     case 'null':
       return node.negate ? eb(ref, 'is not', null) : eb(ref, 'is', null);
@@ -88,16 +89,38 @@ function filterExpression(eb: ExpressionBuilder<any, any>, obj: ObjectDef, schem
 }
 
 /**
+ * Equalities on indexed columns that must hold for every row (top-level AND) when the sort is by
+ * another indexed column: the cases where reading the sort index and filtering can beat the
+ * filter's index plus a sort, depending on how many rows match.
+ */
+export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; value: string | number }> {
+  const { filter, sort, obj } = plan;
+  if (!filter) return [];
+  const sortIndexed = sort.field.role === 'key' || (sort.field.indexed === true && sort.field.role !== 'derived');
+  if (!sortIndexed) return [];
+  const conjuncts = isPlanGroup(filter) ? (filter.kind === 'and' ? filter.children : []) : [filter];
+  const out: Array<{ field: FieldDef; value: string | number }> = [];
+  for (const c of conjuncts) {
+    if (isPlanGroup(c) || c.kind !== 'compare' || c.op !== '=') continue;
+    if (c.field.indexed !== true || c.field.role === 'derived' || c.field.role === 'key' || c.field === sort.field) continue;
+    if (c.field.name === obj.keyField) continue;
+    out.push({ field: c.field, value: c.value });
+  }
+  return out;
+}
+
+/**
  * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
  * counting; ordered by the sort field, ties by key in the same direction.
  */
-export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan): Select {
+export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: { noIndex?: ReadonlySet<string> } = {}): Select {
+  const noIndex = options.noIndex ?? new Set<string>();
   const { obj } = plan;
   const needed = [...plan.fields, ...fieldsOfFilter(plan.filter), plan.sort.field];
   let q = selectFields(fromWithJoins(k, schema, obj, needed), obj, schema, plan.fields);
   if (plan.filter) {
     const filter = plan.filter;
-    q = q.where((eb) => filterExpression(eb, obj, schema, filter));
+    q = q.where((eb) => filterExpression(eb, obj, schema, filter, noIndex));
   }
   const dir = plan.sort.desc ? 'desc' : 'asc';
   const sortCol = columnOf(obj, schema, plan.sort.field);

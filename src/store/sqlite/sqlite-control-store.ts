@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AppError } from '../../errors.js';
 import type { ControlStore, Organization, PlanName, TokenIdentity, User } from '../types.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
 
@@ -83,7 +84,14 @@ export class SqliteControlStore implements ControlStore {
 
   async createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     const row: UserRow = { id: randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso() };
-    prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
+    try {
+      prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new AppError('PARAM_INVALID', `The organization already has a user with the e-mail '${input.email}'; give another e-mail, or create a token for that user with \`orchard token create\`.`);
+      }
+      throw err;
+    }
     return toUser(row);
   }
 

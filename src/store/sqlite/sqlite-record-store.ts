@@ -9,10 +9,11 @@ import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { listOrder, ROW, selectQueryPage, selectRecords } from '../record-sql.js';
+import { indexedEqualities, listOrder, ROW, selectQueryPage, selectRecords } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
+import type { ReadStatement, SqlStatement } from './read-worker.js';
 import { migrate, openDb, prepared, sqliteSql, type Db } from './sqlite-db.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -79,8 +80,26 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
-    const { sql, parameters } = selectQueryPage(sqliteSql, this.schemaSync(), plan).compile();
-    const [rows] = await this.pool.run(this.file, [{ sql, parameters }], signal) as [RecordRow[]];
+    const schema = this.schemaSync();
+    const page = (noIndex?: ReadonlySet<string>): SqlStatement => {
+      const { sql, parameters } = selectQueryPage(sqliteSql, schema, plan, noIndex ? { noIndex } : {}).compile();
+      return { sql, parameters };
+    };
+    const equalities = indexedEqualities(plan);
+    const table = q(plan.obj.systemName);
+    const statement: ReadStatement = equalities.length === 0 ? page() : {
+      choose: {
+        tableRows: `SELECT max(rowid) AS n FROM ${table}`,
+        need: plan.pageNumber * plan.pageSize + 1,
+        probes: equalities.map((e) => ({
+          sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${q(e.field.name)} = ? LIMIT ?)`,
+          parameters: [e.value],
+        })),
+        common: page(new Set(equalities.map((e) => e.field.name))),
+        rare: page(),
+      },
+    };
+    const [rows] = await this.pool.run(this.file, [statement], signal) as [RecordRow[]];
     const isLastPage = rows.length <= plan.pageSize;
     if (!isLastPage) rows.length = plan.pageSize;
     return { rows, isLastPage };
@@ -110,7 +129,7 @@ class SqliteOrgRecords implements OrgRecords {
         prepared(this.db, sql).run(...parameters);
       } catch (err) {
         if (isConstraint(err, 'PRIMARYKEY') || isConstraint(err, 'UNIQUE')) {
-          throw new AppError('RECORD_ID_TAKEN', `A ${obj.systemName} with id '${id}' already exists. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
+          throw new AppError('RECORD_ID_TAKEN', `The ${obj.systemName} id '${id}' is already taken by another record. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
         }
         throw err;
       }
