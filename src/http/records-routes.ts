@@ -67,10 +67,14 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const obj = (await records.schema()).resolve(request.params.obj);
     return { records, obj };
   };
-  const page = (query: PageQuery) => ({
-    size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE),
-    number: query.pagenumber ?? 1,
-  });
+  const page = (query: PageQuery) => {
+    // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
+    for (const name of ['pagesize', 'pagenumber'] as const) {
+      const v = query[name];
+      if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}' must be integer.`);
+    }
+    return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
+  };
   const listData = (obj: ObjectDef, total: number, size: number, number: number, records: RecordRow[]) => ({
     PrimaryKey: obj.keyField,
     PrimaryField: obj.primaryField,
@@ -108,9 +112,9 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     const { records, obj } = await resolve(request);
     const id = checkId(obj, request.params.id);
+    const { size, number } = page(request.query);
     const record = await records.get(obj, id);
     if (!record) throw notFound(obj, id);
-    const { size, number } = page(request.query);
     return ok({ ...listData(obj, 1, size, number, number === 1 ? [record] : []), Record: record });
   });
 

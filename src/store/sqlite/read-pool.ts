@@ -61,6 +61,8 @@ export class ReadPool {
       if (slot.running) continue;
       const next = this.queue.shift()!;
       slot.running = next;
+      // A thread with work keeps the process alive until it answers; an idle one does not.
+      slot.worker.ref();
       slot.worker.postMessage(next.job);
     }
   }
@@ -73,6 +75,7 @@ export class ReadPool {
     const p = slot.running;
     if (!p || p.job.id !== msg.id) return;
     slot.running = undefined;
+    slot.worker.unref();
     this.settle(p);
     if (msg.ok) p.resolve(msg.results);
     else p.reject(Object.assign(new Error(msg.message), msg.code ? { code: msg.code } : {}));

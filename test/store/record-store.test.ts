@@ -1,0 +1,320 @@
+// Conformance suite of the data plane (RecordStore / OrgRecords): the same tests run against
+// every store in `stores` that STORES selects (default: all that need no server).
+// A PostgreSQL store is added here as one more entry.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { OrgSchema } from '../../src/schema/org-schema.js';
+import type { ObjectDef } from '../../src/schema/types.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import type { OrgRecords, RecordRow, RecordStore } from '../../src/store/types.js';
+import { tempDir } from '../helpers.js';
+
+interface StoreUnderTest {
+  readonly name: string;
+  /** Opens the store on `dir` (a fresh temporary directory per suite). */
+  open(dir: string): RecordStore;
+}
+
+const stores: readonly StoreUnderTest[] = [
+  { name: 'sqlite', open: (dir) => new SqliteRecordStore(dir) },
+];
+
+const wanted = (process.env.STORES ?? stores.map((s) => s.name).join(',')).split(',').map((s) => s.trim());
+
+const T0 = Date.parse('2026-03-01T12:00:00Z');
+const stamp = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
+
+/** A row as schema/record-input.ts hands it to the store: every stored field present. */
+function row(obj: ObjectDef, ownerId: string, values: RecordRow, at = T0): RecordRow {
+  const r: RecordRow = {};
+  for (const f of obj.fields) if (f.role !== 'derived') r[f.name] = null;
+  Object.assign(r, {
+    [obj.keyField]: randomUUID(),
+    ownerid: ownerId, statecode: 1, statuscode: 1,
+    createdon: stamp(at), modifiedon: stamp(at), createdby: ownerId, modifiedby: ownerId,
+  }, values);
+  return r;
+}
+
+/** The record as reads return it: the stored row plus every derived name field. */
+function asRead(obj: ObjectDef, stored: RecordRow, names: Record<string, string | null>): RecordRow {
+  const r: RecordRow = { ...stored };
+  for (const f of obj.fields) if (f.role === 'derived') r[f.name] = names[f.name] ?? null;
+  return r;
+}
+
+/** GET-list order: createdon descending, ties by key descending. */
+function listOrder(obj: ObjectDef, rows: readonly RecordRow[]): RecordRow[] {
+  const k = obj.keyField;
+  return [...rows].sort((a, b) =>
+    String(b.createdon).localeCompare(String(a.createdon)) || String(b[k]).localeCompare(String(a[k])));
+}
+
+for (const s of stores) {
+  describe(`${s.name} record store`, { skip: wanted.includes(s.name) ? false : `STORES=${process.env.STORES} leaves ${s.name} out` }, () => {
+    let dir: string;
+    let store: RecordStore;
+    let orgId: string;
+    let records: OrgRecords;
+    let schema: OrgSchema;
+    let account: ObjectDef;
+    let contact: ObjectDef;
+    const owner = { id: randomUUID(), fullname: 'Ada Lopez', email: 'ada@example.com' };
+    const ownerNames = { ownername: 'Ada Lopez', createdbyname: 'Ada Lopez', modifiedbyname: 'Ada Lopez' };
+
+    before(async () => {
+      dir = tempDir('orchard-store-');
+      store = s.open(dir);
+      orgId = randomUUID();
+      await store.upsertUser(orgId, owner);
+      records = await store.org(orgId);
+      schema = await records.schema();
+      account = schema.resolve('account');
+      contact = schema.resolve('contact');
+    });
+
+    after(async () => {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('serves the standard objects by number and by name in any case', () => {
+      assert.equal(schema.find(1), account);
+      assert.equal(schema.find('ACCOUNT'), account);
+      assert.equal(schema.find('2'), contact);
+      assert.equal(schema.find('nosuchobject'), undefined);
+    });
+
+    test('creates, reads, updates and deletes a record', async () => {
+      const stored = row(account, owner.id, { accountname: 'Acme', accountnumber: 'A-1', accounttypecode: 2, pcfsystemfield85: '2025-01-31T14:05:00' });
+      const id = stored.accountid as string;
+      const expected = asRead(account, stored, ownerNames);
+
+      assert.deepEqual(await records.create(account, stored), expected);
+      assert.deepEqual(await records.get(account, id), expected);
+      assert.deepEqual(await records.get(account, id.toUpperCase()), expected, 'ids are matched case-insensitively');
+
+      const later = stamp(T0 + 60_000);
+      const updated = await records.update(account, id, { accountnumber: 'A-2', description: 'Big', modifiedon: later });
+      const expectedAfter = { ...expected, accountnumber: 'A-2', description: 'Big', modifiedon: later };
+      assert.deepEqual(updated, expectedAfter, 'only the fields given change');
+      assert.deepEqual(await records.get(account, id), expectedAfter);
+
+      assert.equal(await records.delete(account, id), true);
+      assert.equal(await records.get(account, id), null);
+      assert.equal(await records.delete(account, id), false, 'a second delete finds nothing');
+    });
+
+    test('keeps text exactly as given, emoji and other scripts included', async () => {
+      const name = 'Caf\u00e9 \u{1F600} \u65e5\u672c \u05e2\u05d1\u05e8\u05d9\u05ea';
+      const stored = row(account, owner.id, { accountname: name, description: 'line 1\nline 2\t"quoted" \'single\'' });
+      const created = await records.create(account, stored);
+      assert.equal(created.accountname, name);
+      assert.equal((await records.get(account, stored.accountid as string))!.description, 'line 1\nline 2\t"quoted" \'single\'');
+      await records.delete(account, stored.accountid as string);
+    });
+
+    test('update and delete of an absent id report nothing found and change nothing', async () => {
+      const absent = randomUUID();
+      assert.equal(await records.update(account, absent, { accountname: 'Ghost' }), null);
+      assert.equal(await records.delete(account, absent), false);
+      assert.equal(await records.get(account, absent), null);
+    });
+
+    test('refuses an id that is taken with RECORD_ID_TAKEN and keeps the first record', async () => {
+      const first = row(account, owner.id, { accountname: 'First' });
+      await records.create(account, first);
+      const second = row(account, owner.id, { accountname: 'Second', accountid: first.accountid as string });
+      await assert.rejects(records.create(account, second), {
+        name: 'AppError',
+        code: 'RECORD_ID_TAKEN',
+        message: `The account id '${first.accountid}' is already taken by another record. Leave 'accountid' out to let the server choose an id, or update the existing record with PUT.`,
+      });
+      assert.equal((await records.get(account, first.accountid as string))!.accountname, 'First');
+      await records.delete(account, first.accountid as string);
+    });
+
+    test('refuses a lookup to a missing record with LOOKUP_TARGET_MISSING, on create and on update', async () => {
+      const missing = randomUUID();
+      const bad = row(account, owner.id, { accountname: 'Orphan', parentaccountid: missing });
+      await assert.rejects(records.create(account, bad), {
+        name: 'AppError',
+        code: 'LOOKUP_TARGET_MISSING',
+        message: `'parentaccountid' refers to account '${missing}', which does not exist. Send the id of an existing account record.`,
+      });
+      assert.equal(await records.get(account, bad.accountid as string), null, 'nothing was written');
+
+      const good = row(account, owner.id, { accountname: 'Kept' });
+      await records.create(account, good);
+      await assert.rejects(records.update(account, good.accountid as string, { accountname: 'Changed', primarycontactid: missing }), {
+        code: 'LOOKUP_TARGET_MISSING',
+        message: new RegExp(`^'primarycontactid' refers to contact '${missing}', which does not exist\\.`),
+      });
+      assert.equal((await records.get(account, good.accountid as string))!.accountname, 'Kept', 'a refused update changes nothing');
+
+      const strangerOwner = randomUUID();
+      await assert.rejects(records.create(account, row(account, strangerOwner, { accountname: 'Owned by nobody' })), {
+        code: 'LOOKUP_TARGET_MISSING',
+        message: new RegExp(`^'ownerid' refers to crmuser '${strangerOwner}'`),
+      });
+      await records.delete(account, good.accountid as string);
+    });
+
+    test('derived names follow the target record\'s primary field, also after a rename', async () => {
+      const parent = row(account, owner.id, { accountname: 'Parent Ltd' });
+      await records.create(account, parent);
+      const person = row(contact, owner.id, { fullname: 'Grace Hopper', accountid: parent.accountid as string });
+      await records.create(contact, person);
+      const child = row(account, owner.id, { accountname: 'Child Ltd', parentaccountid: parent.accountid as string, primarycontactid: person.contactid as string });
+      assert.deepEqual(await records.create(account, child),
+        asRead(account, child, { ...ownerNames, parentaccountname: 'Parent Ltd', primarycontactname: 'Grace Hopper' }));
+
+      await records.update(account, parent.accountid as string, { accountname: 'Parent Renamed' });
+      await records.update(contact, person.contactid as string, { fullname: 'Grace B. Hopper' });
+      const read = await records.get(account, child.accountid as string);
+      assert.equal(read!.parentaccountname, 'Parent Renamed');
+      assert.equal(read!.primarycontactname, 'Grace B. Hopper');
+      assert.equal((await records.get(contact, person.contactid as string))!.accountname, 'Parent Renamed');
+
+      // A deleted target leaves the lookup in place; its name reads null.
+      await records.delete(account, parent.accountid as string);
+      const orphan = await records.get(account, child.accountid as string);
+      assert.equal(orphan!.parentaccountid, parent.accountid);
+      assert.equal(orphan!.parentaccountname, null);
+
+      await records.delete(account, child.accountid as string);
+      await records.delete(contact, person.contactid as string);
+    });
+
+    test('upsertUser adds a crmuser record once and renames it on the next call', async () => {
+      const users = schema.resolve('crmuser');
+      const id = randomUUID();
+      await store.upsertUser(orgId, { id, fullname: 'Lin Wu', email: 'lin@example.com' });
+      const first = await records.get(users, id);
+      assert.equal(first!.fullname, 'Lin Wu');
+      assert.equal(first!.emailaddress1, 'lin@example.com');
+      assert.equal(first!.ownerid, id);
+
+      await store.upsertUser(orgId, { id, fullname: 'Lin Wu-Chen', email: 'lin.chen@example.com' });
+      const second = await records.get(users, id);
+      assert.equal(second!.fullname, 'Lin Wu-Chen');
+      assert.equal(second!.emailaddress1, 'lin.chen@example.com');
+      assert.equal(second!.createdon, first!.createdon, 'an upsert keeps the creation time');
+      const { total } = await records.list(users, { limit: 50, offset: 0 });
+      assert.equal(total, 2, 'the owner and this user, no duplicate');
+
+      // Records owned by the user show the new name at once.
+      const owned = row(account, id, { accountname: 'Owned by Lin' });
+      await records.create(account, owned);
+      await store.upsertUser(orgId, { id, fullname: 'Lin Chen', email: 'lin.chen@example.com' });
+      assert.equal((await records.get(account, owned.accountid as string))!.ownername, 'Lin Chen');
+      await records.delete(account, owned.accountid as string);
+    });
+
+    describe('list and count', () => {
+      // 30 records: ten instants, three records each, so ties on createdon are broken by key.
+      let rows: RecordRow[];
+
+      before(async () => {
+        const project = schema.resolve('project');
+        rows = Array.from({ length: 30 }, (_, i) =>
+          row(project, owner.id, { name: `Project ${i}` }, T0 + Math.floor(i / 3) * 1000));
+        // Inserted in shuffled order, so neither insertion order nor its reverse is the list order.
+        const shuffled = [...rows].sort((a, b) => String(a.name).localeCompare(String(b.name)));
+        for (const r of shuffled.slice(0, 10)) await records.create(project, r);
+        await store.bulkInsert(orgId, project, shuffled.slice(10));
+      });
+
+      test('returns records newest first, ties by key descending, with the count', async () => {
+        const project = schema.resolve('project');
+        const expected = listOrder(project, rows).map((r) => asRead(project, r, ownerNames));
+        const page = await records.list(project, { limit: 50, offset: 0 });
+        assert.equal(page.total, 30);
+        assert.deepEqual(page.records, expected);
+      });
+
+      test('pages with limit and offset, and past the end returns no records but the count', async () => {
+        const project = schema.resolve('project');
+        const expected = listOrder(project, rows).map((r) => asRead(project, r, ownerNames));
+        assert.deepEqual(await records.list(project, { limit: 7, offset: 0 }), { total: 30, records: expected.slice(0, 7) });
+        assert.deepEqual(await records.list(project, { limit: 7, offset: 28 }), { total: 30, records: expected.slice(28) });
+        assert.deepEqual(await records.list(project, { limit: 7, offset: 30 }), { total: 30, records: [] });
+        assert.deepEqual(await records.list(project, { limit: 1, offset: 1_000_000 }), { total: 30, records: [] });
+      });
+
+      test('counts only the object asked for and follows deletes', async () => {
+        const project = schema.resolve('project');
+        assert.deepEqual(await records.list(schema.resolve('invoice'), { limit: 50, offset: 0 }), { total: 0, records: [] });
+        const extra = row(project, owner.id, { name: 'Short-lived' }, T0 + 3_600_000);
+        await records.create(project, extra);
+        const withExtra = await records.list(project, { limit: 1, offset: 0 });
+        assert.equal(withExtra.total, 31);
+        assert.equal(withExtra.records[0]!.projectid, extra.projectid, 'the newest record comes first');
+        await records.delete(project, extra.projectid as string);
+        assert.equal((await records.list(project, { limit: 1, offset: 0 })).total, 30);
+      });
+    });
+
+    test('bulkInsert writes every row so reads return them as created', async () => {
+      const product = schema.resolve('product');
+      const rows = Array.from({ length: 1200 }, (_, i) =>
+        row(product, owner.id, { productname: `Product ${i}`, price: i + 0.5 }, T0 + i * 1000));
+      await store.bulkInsert(orgId, product, rows);
+      await store.bulkInsert(orgId, product, []);
+      const page = await records.list(product, { limit: 3, offset: 0 });
+      assert.equal(page.total, 1200);
+      assert.deepEqual(page.records, listOrder(product, rows).slice(0, 3).map((r) => asRead(product, r, ownerNames)));
+      const some = rows[600]!;
+      assert.deepEqual(await records.get(product, some.productid as string), asRead(product, some, ownerNames));
+    });
+
+    test('organizations do not see each other\'s records, even under the same id', async () => {
+      const otherOrg = randomUUID();
+      const otherOwner = { id: randomUUID(), fullname: 'Other Owner', email: 'other@example.com' };
+      await store.upsertUser(otherOrg, otherOwner);
+      const other = await store.org(otherOrg);
+      const otherAccount = (await other.schema()).resolve('account');
+
+      const mine = row(account, owner.id, { accountname: 'Mine' });
+      await records.create(account, mine);
+      const theirs = row(otherAccount, otherOwner.id, { accountname: 'Theirs', accountid: mine.accountid as string });
+      await other.create(otherAccount, theirs);
+      const theirsOnly = row(otherAccount, otherOwner.id, { accountname: 'Theirs only' });
+      await other.create(otherAccount, theirsOnly);
+
+      assert.equal((await records.get(account, mine.accountid as string))!.accountname, 'Mine');
+      assert.equal((await other.get(otherAccount, mine.accountid as string))!.accountname, 'Theirs');
+      assert.equal(await records.get(account, theirsOnly.accountid as string), null);
+      assert.equal(await records.update(account, theirsOnly.accountid as string, { accountname: 'Hijacked' }), null);
+      assert.equal(await records.delete(account, theirsOnly.accountid as string), false);
+      assert.equal((await other.get(otherAccount, theirsOnly.accountid as string))!.accountname, 'Theirs only');
+
+      const mineList = await records.list(account, { limit: 50, offset: 0 });
+      assert.deepEqual(mineList.records.map((r) => r.accountname), ['Mine']);
+      const theirList = await other.list(otherAccount, { limit: 50, offset: 0 });
+      assert.deepEqual(theirList.records.map((r) => r.accountname).sort(), ['Theirs', 'Theirs only']);
+
+      // A lookup cannot reach the other organization's rows, users included.
+      await assert.rejects(records.create(account, row(account, owner.id, { accountname: 'X', parentaccountid: theirsOnly.accountid as string })), { code: 'LOOKUP_TARGET_MISSING' });
+      await assert.rejects(records.create(account, row(account, otherOwner.id, { accountname: 'X' })), { code: 'LOOKUP_TARGET_MISSING' });
+
+      await records.delete(account, mine.accountid as string);
+      assert.equal((await other.get(otherAccount, mine.accountid as string))!.accountname, 'Theirs', 'deleting in one org leaves the other alone');
+    });
+
+    test('records survive closing and reopening the store', async () => {
+      const kept = row(account, owner.id, { accountname: 'Durable' });
+      await records.create(account, kept);
+      await store.close();
+      store = s.open(dir);
+      records = await store.org(orgId);
+      schema = await records.schema();
+      account = schema.resolve('account');
+      assert.deepEqual(await records.get(account, kept.accountid as string), asRead(account, kept, ownerNames));
+      await records.delete(account, kept.accountid as string);
+    });
+  });
+}
