@@ -1,0 +1,244 @@
+// Throughput of `GET /api/record/account/{id}` (with a token) beside a bare Fastify hello-world
+// in the same run, both loaded by autocannon on loopback; prints per-round figures, the median
+// req/s of each and the ratio orchard/anchor (goal ≥ 0.5).
+//
+// Why child processes: autocannon is itself a busy JavaScript program. Sharing one event loop
+// with the server under test, it would take a share of the server's time that depends on how
+// cheap each reply is, so it would tax the fast anchor and the slower Orchard differently and
+// skew the ratio. Each server therefore runs in its own process (this file with `--serve
+// orchard|anchor`) and the parent only generates load: on the 2-core machine that is one core
+// for autocannon, one for the server under load; the other server idles meanwhile. Rounds
+// alternate anchor / orchard so drift on a shared, noisy machine hits both alike, and medians
+// (not means) discount a disturbed round. `--in-process` runs both servers in this process,
+// to show what the separation changes. Even so, on 2 cores the anchor tends to saturate
+// autocannon's core before its own, so the ratio flatters Orchard; `--profile` (node
+// --cpu-prof in both children; profiles kept under the printed data dir) reports CPU µs per
+// request of each server, the steadier comparison on a noisy machine.
+//
+// Usage: node dist/bench/get-record.js [--rounds 3] [--duration 5] [--warmup 2] [--connections 10]
+//   [--pipelining 1] [--accounts 10000] [--ids 100] [--profile] [--in-process]
+// Latency percentiles come from autocannon's histogram, which has 1 ms resolution (p50 "0 ms"
+// means under 1 ms); the mean is derived by Little's law (connections × pipelining / req/s), as
+// each connection keeps that many requests in flight.
+// Exits 0 whatever the ratio (it is a measurement) but 1 if any request failed (non-2xx, socket
+// error or timeout), since then the figures would measure errors.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
+import { openStores } from '../src/stores.js';
+import {
+  announceAndServe, failures, formatMs, formatRate, median, runLoad, serveInChild, summarizeCpuProfiles,
+  type LoadResult,
+} from './lib.js';
+
+const GOAL_RATIO = 0.5;
+const SCRIPT = fileURLToPath(import.meta.url);
+
+const { values: opts } = parseArgs({
+  options: {
+    serve: { type: 'string' },
+    'data-dir': { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    pipelining: { type: 'string', default: '1' },
+    accounts: { type: 'string', default: '10000' },
+    ids: { type: 'string', default: '100' },
+    profile: { type: 'boolean', default: false },
+    'in-process': { type: 'boolean', default: false },
+  },
+});
+
+function positive(name: keyof typeof opts): number {
+  const n = Number(opts[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1; got '${opts[name]}'.`);
+  return n;
+}
+
+async function startOrchard(dataDir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  // logLevel silent: the figure is the request path, not pino writing a line per request.
+  const server = await startServer(loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent' }), () => {});
+  return { url: server.url, close: () => server.close() };
+}
+
+/** The anchor: the least a Fastify server can do per request, on the same machine and Node. */
+async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
+}
+
+/** Creates an organization (minute limit lifted) holding `count` sample accounts; returns its token. */
+async function seed(dataDir: string, count: number): Promise<string> {
+  const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
+  try {
+    const { org, token } = await stores.admin.createOrganization({
+      name: 'Bench', plan: 'enterprise', email: 'bench@example.com', minuteLimit: 1_000_000_000,
+    });
+    await stores.admin.seed({ orgId: org.id, object: 'account', count, seed: 1 });
+    return token;
+  } finally {
+    await stores.close();
+  }
+}
+
+/**
+ * `idCount` account ids spread evenly over the table, read through the API's own list route
+ * (one record per page), so the ids are whatever a client would see.
+ */
+async function pickIds(url: string, token: string, count: number, idCount: number): Promise<string[]> {
+  const ids: string[] = [];
+  const n = Math.min(idCount, count);
+  for (let i = 0; i < n; i++) {
+    const page = 1 + Math.floor((i * count) / n);
+    const res = await fetch(`${url}/api/record/account?pagesize=1&pagenumber=${page}`, { headers: { tokenid: token } });
+    const body = (await res.json()) as { data?: { PrimaryKey: string; Records: Array<Record<string, unknown>> } };
+    const id = body.data?.Records[0]?.[body.data.PrimaryKey];
+    if (res.status !== 200 || typeof id !== 'string') {
+      throw new Error(`GET /api/record/account?pagesize=1&pagenumber=${page} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+    }
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Fails fast, before any load, if an id does not answer 200 with its own record. */
+async function checkIds(url: string, token: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    const res = await fetch(`${url}/api/record/account/${id}`, { headers: { tokenid: token } });
+    const body = (await res.json()) as { data?: { Record?: { accountid?: string } } };
+    if (res.status !== 200 || body.data?.Record?.accountid !== id) {
+      throw new Error(`GET /api/record/account/${id} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}; not benchmarking errors.`);
+    }
+  }
+}
+
+interface Round {
+  readonly target: 'anchor' | 'orchard';
+  readonly round: number;
+  readonly result: LoadResult;
+}
+
+function printRound(r: Round, inFlight: number): void {
+  const { requests, latency } = r.result;
+  console.log(`  ${r.target.padEnd(8)} round ${r.round}  ${formatRate(requests.average)} req/s  mean ${formatMs((1000 * inFlight) / requests.average)}  p50 ${formatMs(latency.p50)}  p99 ${formatMs(latency.p99)}  ${requests.total.toLocaleString('en-US')} requests${failures(r.result) ? `  FAILED ${failures(r.result)}` : ''}`);
+}
+
+async function drive(): Promise<number> {
+  const rounds = positive('rounds');
+  const duration = positive('duration');
+  const warmup = Number(opts.warmup);
+  if (!Number.isInteger(warmup) || warmup < 0) throw new Error(`--warmup must be a whole number of seconds, 0 or more; got '${opts.warmup}'.`);
+  const connections = positive('connections');
+  const pipelining = positive('pipelining');
+  const accountCount = positive('accounts');
+  const idCount = positive('ids');
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-'));
+  const profileDir = path.join(dataDir, 'profile');
+  const targets: Array<{ name: string; url: string; stop: () => Promise<void> }> = [];
+  try {
+    const started = Date.now();
+    const token = await seed(dataDir, accountCount);
+    console.log(`Seeded ${accountCount.toLocaleString('en-US')} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+
+    const start = async (name: 'anchor' | 'orchard'): Promise<{ url: string; stop: () => Promise<void> }> => {
+      let target: { url: string; stop: () => Promise<void> };
+      if (opts['in-process']) {
+        const { url, close } = name === 'anchor' ? await startAnchor() : await startOrchard(dataDir);
+        target = { url, stop: close };
+      } else {
+        const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', 'orchard', '--data-dir', dataDir];
+        const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
+        target = await serveInChild(name, SCRIPT, args, nodeArgs);
+      }
+      targets.push({ name, ...target });
+      return target;
+    };
+    const anchor = await start('anchor');
+    const orchard = await start('orchard');
+    const ids = await pickIds(orchard.url, token, accountCount, idCount);
+    await checkIds(orchard.url, token, ids);
+    console.log(`Requests to orchard rotate over ${ids.length} account ids spread over the table.`);
+
+    console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`Servers ${opts['in-process'] ? 'in this process (--in-process)' : 'in child processes'}; autocannon: ${connections} connections, pipelining ${pipelining}, ${rounds} rounds of ${duration} s, each after a ${warmup} s warm-up.\n`);
+
+    const common = { connections, pipelining };
+    const load = {
+      anchor: { url: anchor.url, ...common },
+      orchard: { url: orchard.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
+    };
+    const results: Round[] = [];
+    let failed = 0;
+    const statusCodes = new Map<string, number>();
+    const served = { anchor: 0, orchard: 0 };
+    const tally = (target: Round['target'], r: LoadResult) => {
+      served[target] += r.requests.total;
+      failed += failures(r);
+      for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
+    };
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of ['anchor', 'orchard'] as const) {
+        if (warmup > 0) tally(target, await runLoad({ ...load[target], duration: warmup }));
+        const result = await runLoad({ ...load[target], duration });
+        tally(target, result);
+        results.push({ target, round, result });
+        printRound(results.at(-1)!, connections * pipelining);
+      }
+    }
+
+    const medianOf = (target: Round['target']) => median(results.filter((r) => r.target === target).map((r) => r.result.requests.average));
+    const anchorRate = medianOf('anchor');
+    const orchardRate = medianOf('orchard');
+    const ratio = orchardRate / anchorRate;
+    console.log(`\nMedian req/s: anchor ${formatRate(anchorRate).trim()}, orchard ${formatRate(orchardRate).trim()}`);
+    console.log(`Ratio orchard/anchor: ${ratio.toFixed(3)} — goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? 'MET' : 'NOT MET'}`);
+
+    for (const t of targets.splice(0)) await t.stop();
+    if (opts.profile && !opts['in-process']) {
+      // Per-request figures compare the two servers; each idled while the other was loaded.
+      for (const target of ['orchard', 'anchor'] as const) {
+        console.log(`\nCPU profile of the ${target} server (${path.join(profileDir, target)}; warm-ups included):`);
+        console.log(summarizeCpuProfiles(path.join(profileDir, target), target === 'orchard' ? 30 : 10, served[target]));
+      }
+    }
+
+    if (failed > 0) {
+      const codes = [...statusCodes].map(([c, n]) => `${c}: ${n}`).join(', ');
+      console.error(`\n${failed} requests failed (status codes seen: ${codes}); the figures above measured errors.`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    for (const t of targets) await t.stop().catch(() => {});
+    if (!opts.profile) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function serve(kind: string): Promise<void> {
+  if (kind === 'anchor') {
+    const { url, close } = await startAnchor();
+    announceAndServe(url, close);
+  } else if (kind === 'orchard') {
+    if (!opts['data-dir']) throw new Error('--serve orchard needs --data-dir');
+    const { url, close } = await startOrchard(opts['data-dir']);
+    announceAndServe(url, close);
+  } else {
+    throw new Error(`--serve takes anchor or orchard; got '${kind}'`);
+  }
+}
+
+if (opts.serve) {
+  await serve(opts.serve);
+} else {
+  process.exitCode = await drive();
+}
