@@ -71,6 +71,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 
   installErrorHandling(app);
+  // Response schemas document the replies (OpenAPI); the replies are built to those shapes by
+  // the handlers. Records have open-ended fields, where Fastify's generated serializers are about
+  // four times slower than JSON.stringify, so every reply is plain JSON.stringify.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   await app.register(swagger, {
     openapi: {

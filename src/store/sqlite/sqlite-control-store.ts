@@ -55,6 +55,14 @@ const nowIso = (): string => new Date().toISOString();
 
 export class SqliteControlStore implements ControlStore {
   readonly db: Db;
+  /**
+   * Live tokens already resolved, so the hot path reads no rows. Emptied by every write of this
+   * connection and whenever another connection (the CLI, another process) commits to the file,
+   * which SQLite's data_version reveals at the cost of one pragma: a revocation anywhere takes
+   * effect on the next request. Unknown tokens are never cached.
+   */
+  private readonly identities = new Map<string, TokenIdentity>();
+  private dataVersion = -1;
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -64,12 +72,14 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+    this.identities.clear();
     const row: OrgRow = { id: randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: null, created_at: nowIso() };
     prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at)').run(row);
     return toOrg(row);
   }
 
   async setPrimaryUser(orgId: string, userId: string): Promise<void> {
+    this.identities.clear();
     prepared(this.db, 'UPDATE organizations SET primary_user_id = ? WHERE id = ?').run(userId, orgId);
   }
 
@@ -83,6 +93,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+    this.identities.clear();
     const row: UserRow = { id: randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso() };
     try {
       prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
@@ -101,14 +112,32 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async addToken(userId: string, tokenHash: string): Promise<void> {
+    this.identities.clear();
     prepared(this.db, 'INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(tokenHash, userId, nowIso());
   }
 
   async revokeToken(tokenHash: string): Promise<boolean> {
+    this.identities.clear();
     return prepared(this.db, 'UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(nowIso(), tokenHash).changes > 0;
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
+    const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
+    if (version !== this.dataVersion) {
+      this.identities.clear();
+      this.dataVersion = version;
+    }
+    const cached = this.identities.get(tokenHash);
+    if (cached) return cached;
+    const identity = this.readIdentity(tokenHash);
+    if (identity) {
+      if (this.identities.size >= 10_000) this.identities.clear();
+      this.identities.set(tokenHash, identity);
+    }
+    return identity;
+  }
+
+  private readIdentity(tokenHash: string): TokenIdentity | null {
     const r = prepared(this.db, `
       SELECT t.last_used_at AS t_last_used_at,
              u.id AS u_id, u.org_id AS u_org_id, u.email AS u_email, u.fullname AS u_fullname, u.role AS u_role, u.created_at AS u_created_at,

@@ -46,6 +46,14 @@ class SqliteOrgRecords implements OrgRecords {
     return this.cached;
   }
 
+  /**
+   * The schema as last checked. Callers go through schema() once per request (routes resolve the
+   * object with it), so the reads after it need not check the version again.
+   */
+  private current(): OrgSchema {
+    return this.cached ?? this.schemaSync();
+  }
+
   private sqlFor(kind: string, obj: ObjectDef, build: () => string): string {
     const key = `${kind}:${obj.objectType}`;
     let sql = this.sqlCache.get(key);
@@ -57,7 +65,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   private getSync(obj: ObjectDef, id: string): RecordRow | null {
-    const schema = this.schemaSync();
+    const schema = this.current();
     const sql = this.sqlFor('get', obj, () =>
       selectRecords(sqliteSql, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
     return (prepared(this.db, sql).get(id.toLowerCase()) as RecordRow | undefined) ?? null;
@@ -68,7 +76,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
-    const schema = this.schemaSync();
+    const schema = this.current();
     const pageSql = this.sqlFor('list', obj, () =>
       listOrder(selectRecords(sqliteSql, schema, obj), obj).limit(0).offset(0).compile().sql);
     const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
@@ -80,7 +88,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
-    const schema = this.schemaSync();
+    const schema = this.current();
     const page = (noIndex?: ReadonlySet<string>): SqlStatement => {
       const { sql, parameters } = selectQueryPage(sqliteSql, schema, plan, noIndex ? { noIndex } : {}).compile();
       return { sql, parameters };
@@ -107,7 +115,7 @@ class SqliteOrgRecords implements OrgRecords {
 
   /** Every non-null lookup must name an existing record of its target object. */
   private checkLookups(obj: ObjectDef, values: RecordRow): void {
-    const schema = this.schemaSync();
+    const schema = this.current();
     for (const f of obj.fields) {
       const v = values[f.name];
       if (f.type !== 'lookup' || f.role === 'key' || v === null || v === undefined) continue;
