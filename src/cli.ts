@@ -3,13 +3,15 @@
 // and sample data on the same data directory a running server uses. With --json every command
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from './config.js';
-import { isAppError } from './errors.js';
-import { closeOnSignals, startServer } from './server.js';
+import { AppError, isAppError } from './errors.js';
 import { openStores, type Stores } from './stores.js';
+import { PLAN_NAMES } from './store/types.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 interface Out {
   json: boolean;
@@ -19,34 +21,44 @@ function print(out: Out, value: Record<string, unknown>, human: string): void {
   process.stdout.write(out.json ? JSON.stringify(value) + '\n' : human + '\n');
 }
 
-/** A one-line progress bar on stderr, redrawn in place; only when stderr is a terminal. */
-export function progressBar(stream: NodeJS.WriteStream = process.stderr): (done: number, total: number) => void {
-  const started = Date.now();
+/** Where the progress bar draws: stderr, or a fake in tests. */
+export interface ProgressStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/**
+ * A one-line progress bar, `[####------] 40% 2000/5000 1234/s`, redrawn in place at most every
+ * 100 ms and always at the end (then a newline); draws nothing unless the stream is a terminal.
+ */
+export function progressBar(stream: ProgressStream = process.stderr, clock: () => number = Date.now): (done: number, total: number) => void {
+  const started = clock();
   let lastDraw = 0;
   return (done, total) => {
     if (!stream.isTTY) return;
-    const now = Date.now();
+    const now = clock();
     if (done < total && now - lastDraw < 100) return;
     lastDraw = now;
     const width = 30;
     const frac = total === 0 ? 1 : done / total;
     const filled = Math.round(frac * width);
     const rate = done / Math.max((now - started) / 1000, 0.001);
-    stream.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(frac * 100)}% ${done}/${total} ${Math.round(rate)}/s`);
+    // \x1b[K clears what a longer previous drawing left on the line.
+    stream.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(frac * 100)}% ${done}/${total} ${Math.round(rate)}/s\x1b[K`);
     if (done >= total) stream.write('\n');
   };
 }
 
-function positiveInt(name: string) {
+function wholeNumber(name: string) {
   return (raw: string): number => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) throw new Error(`${name} must be a whole number; got '${raw}'.`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number.`);
     return n;
   };
 }
 
-/** Runs an administrative action with the stores open, printing its result or its error. */
-async function withStores(config: Config, out: Out, action: (stores: Stores) => Promise<void>): Promise<void> {
+/** Runs an administrative action with the stores open, and closes them whatever happens. */
+async function withStores(config: Config, action: (stores: Stores) => Promise<void>): Promise<void> {
   const stores = openStores(config);
   try {
     await action(stores);
@@ -55,91 +67,111 @@ async function withStores(config: Config, out: Out, action: (stores: Stores) => 
   }
 }
 
+const EXAMPLES = `
+Examples:
+  $ orchard serve                                   (PORT, DATA_DIR, … from the environment)
+  $ orchard org create --name Acme --plan standard --email ops@acme.example
+  $ orchard user create --org <org id> --email ada@acme.example --role admin
+  $ orchard token create --user <user id>
+  $ orchard token revoke --token <token>
+  $ orchard seed --org <org id> --object account --count 100000
+  $ orchard --json org create --name Acme --plan free --email ops@acme.example
+
+Every command but serve works beside a running server on the same data directory and takes
+effect at once. With --json each prints one JSON object on stdout; a failure prints
+{"error": {"code", "message"}} and exits with status 1.`;
+
 export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   const program = new Command('orchard')
-    .description('Orchard: a self-hostable Records and Query API server.')
-    .addOption(new Option('--data-dir <dir>', 'data directory (default: DATA_DIR or ./data)'))
-    .option('--json', 'print one JSON object on stdout', false)
-    .showHelpAfterError();
+    .description('Orchard: a self-hostable Records and Query API server, and its administration.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .addOption(new Option('--data-dir <dir>', 'data directory (default: DATA_DIR, else ./data)'))
+    .option('--json', 'print one JSON object on stdout (for scripts)')
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError('(add --help for usage)')
+    // Usage errors come back to main() as exceptions, so --json can print them as JSON too.
+    .exitOverride()
+    .addHelpText('after', EXAMPLES);
 
   const ctx = (): { config: Config; out: Out } => {
-    const opts = program.opts<{ dataDir?: string; json: boolean }>();
-    return { config: loadConfig(env, opts.dataDir ? { dataDir: opts.dataDir } : {}), out: { json: opts.json } };
+    const opts = program.opts<{ dataDir?: string; json?: boolean }>();
+    return { config: loadConfig(env, opts.dataDir ? { dataDir: opts.dataDir } : {}), out: { json: opts.json === true } };
   };
 
   program.command('serve')
-    .description('start the HTTP server (PORT, HOST, DATA_DIR, BASE_URL, LOG_LEVEL from the environment)')
+    .summary('start the HTTP server')
+    .description('start the HTTP server; configured by PORT (default 8080), HOST (default 127.0.0.1), DATA_DIR, BASE_URL, LOG_LEVEL. On an empty data directory it first creates a demo organization and prints a ready curl line.')
     .action(async () => {
       const { config } = ctx();
+      // Loaded here so the administrative commands start without Fastify (about a second less).
+      const { closeOnSignals, startServer } = await import('./server.js');
       closeOnSignals(await startServer(config));
     });
 
-  const org = program.command('org').description('organizations');
+  const org = program.command('org').description('manage organizations (org create)');
   org.command('create')
-    .description('create an organization, its primary (admin) user and a token for that user')
-    .requiredOption('--name <name>', 'organization name')
-    .requiredOption('--email <email>', 'e-mail of the primary user (receives usage notices)')
-    .option('--plan <plan>', 'free, standard, professional or enterprise', 'free')
-    .option('--minute-limit <n>', 'requests per rolling minute (default 100)', positiveInt('--minute-limit'))
+    .summary('create an organization, its primary user and a token')
+    .description('create an organization with its primary user (role admin, receives usage notices) and a token for that user; prints the token once')
+    .requiredOption('--name <name>', 'organization name (required)')
+    .requiredOption('--email <email>', 'e-mail of the primary user (required)')
+    .addOption(new Option('--plan <plan>', 'plan: daily request cap and included objects').choices(PLAN_NAMES).default('free'))
+    .option('--minute-limit <n>', 'requests per rolling minute for this organization (default 100)', wholeNumber('--minute-limit'))
     .action(async (o: { name: string; email: string; plan: string; minuteLimit?: number }) => {
       const { config, out } = ctx();
-      await withStores(config, out, async ({ admin }) => {
+      await withStores(config, async ({ admin }) => {
         const r = await admin.createOrganization({ name: o.name, plan: o.plan, email: o.email, minuteLimit: o.minuteLimit ?? null });
         print(out, { id: r.org.id, name: r.org.name, plan: r.org.plan, userId: r.user.id, token: r.token },
           `Organization ${r.org.name} (${r.org.id}), plan ${r.org.plan}\nPrimary user ${r.user.email} (${r.user.id})\nToken (shown once): ${r.token}`);
       });
     });
 
-  program.command('user').description('users').command('create')
-    .description('create a user of an organization and a token for it')
-    .requiredOption('--org <id>', 'organization id')
-    .requiredOption('--email <email>', 'the user\'s e-mail')
+  program.command('user').description('manage users (user create)').command('create')
+    .description('create a user of an organization and a token for it; prints the token once')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--email <email>', 'the user\'s e-mail, unique within the organization (required)')
     .option('--role <role>', 'role name', 'admin')
-    .option('--name <fullname>', 'display name (default: from the e-mail)')
+    .option('--name <fullname>', 'display name (default: from the e-mail, ada.lopez@… → Ada Lopez)')
     .action(async (o: { org: string; email: string; role: string; name?: string }) => {
       const { config, out } = ctx();
-      await withStores(config, out, async ({ admin }) => {
+      await withStores(config, async ({ admin }) => {
         const r = await admin.createUser({ orgId: o.org, email: o.email, role: o.role, ...(o.name ? { fullname: o.name } : {}) });
         print(out, { id: r.user.id, token: r.token }, `User ${r.user.email} (${r.user.id}), role ${r.user.role}\nToken (shown once): ${r.token}`);
       });
     });
 
-  const token = program.command('token').description('API tokens');
+  const token = program.command('token').description('manage API tokens (token create, token revoke)');
   token.command('create')
-    .description('create a new token for a user')
-    .requiredOption('--user <id>', 'user id')
+    .description('create another token for a user; prints it once (only its SHA-256 digest is kept)')
+    .requiredOption('--user <id>', 'user id (required)')
     .action(async (o: { user: string }) => {
       const { config, out } = ctx();
-      await withStores(config, out, async ({ admin }) => {
+      await withStores(config, async ({ admin }) => {
         const t = await admin.createToken(o.user);
         print(out, { token: t }, `Token (shown once): ${t}`);
       });
     });
   token.command('revoke')
-    .description('revoke a token; a running server refuses it on its next use')
-    .requiredOption('--token <token>', 'the token to revoke')
+    .description('revoke a token; a running server refuses it from its next request on')
+    .requiredOption('--token <token>', 'the token to revoke (required)')
     .action(async (o: { token: string }) => {
       const { config, out } = ctx();
-      await withStores(config, out, async ({ admin }) => {
-        const revoked = await admin.revokeToken(o.token);
-        if (!revoked) {
-          process.exitCode = 1;
-          print(out, { error: { code: 'TOKEN_INVALID', message: 'No live token matches; it is unknown or already revoked.' } },
-            'No live token matches; it is unknown or already revoked.');
-          return;
+      await withStores(config, async ({ admin }) => {
+        if (!(await admin.revokeToken(o.token))) {
+          throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked.');
         }
         print(out, { revoked: true }, 'Token revoked.');
       });
     });
 
   program.command('seed')
-    .description('insert sample records into an organization')
-    .requiredOption('--org <id>', 'organization id')
+    .summary('insert sample records into an organization')
+    .description('insert sample records (plausible names, cities, picklist codes, dates) into an organization, owned by its primary user; a progress bar shows on a terminal')
+    .requiredOption('--org <id>', 'organization id (required)')
     .option('--object <name>', 'object system name or number', 'account')
-    .requiredOption('--count <n>', 'how many records', positiveInt('--count'))
+    .requiredOption('--count <n>', 'how many records (required)', wholeNumber('--count'))
     .action(async (o: { org: string; object: string; count: number }) => {
       const { config, out } = ctx();
-      await withStores(config, out, async ({ admin }) => {
+      await withStores(config, async ({ admin }) => {
         const started = Date.now();
         const r = await admin.seed({ orgId: o.org, object: o.object, count: o.count }, out.json ? undefined : progressBar());
         const seconds = (Date.now() - started) / 1000;
@@ -150,16 +182,28 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   return program;
 }
 
+/** Runs the command line; sets process.exitCode (0, or 1 on any failure) rather than exiting. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   const program = buildCli();
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    const json = program.opts<{ json: boolean }>().json;
-    const code = isAppError(err) ? err.code : 'ERROR';
-    const message = err instanceof Error ? err.message : String(err);
+    // --help, `help <command>` and --version end parsing by throwing too, with exit code 0.
+    if (err instanceof CommanderError && err.exitCode === 0) return;
+    // The flag may sit after the bad part of the line, where commander stopped before parsing it.
+    const json = program.opts<{ json?: boolean }>().json === true || argv.slice(2).includes('--json');
+    let code: string;
+    let message: string;
+    if (err instanceof CommanderError) {
+      // Commander has already explained the usage error on stderr.
+      code = 'USAGE';
+      message = err.code === 'commander.help' ? 'A subcommand is missing; see --help.' : err.message.replace(/^error: /, '');
+    } else {
+      code = isAppError(err) ? err.code : 'ERROR';
+      message = err instanceof Error ? err.message : String(err);
+      if (!json) process.stderr.write(`orchard: ${message}\n`);
+    }
     if (json) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
-    else process.stderr.write(`orchard: ${message}\n`);
     process.exitCode = 1;
   }
 }

@@ -4,35 +4,57 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openStores } from './stores.js';
+import { openStores, type Stores } from './stores.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
   /** The address actually bound (useful with port 0). */
   readonly url: string;
+  /** The stores it serves from; closed by close(). */
+  readonly stores: Stores;
   close(): Promise<void>;
 }
 
-/** Where a ready-to-paste example line goes; stdout by default. */
+/** Receives the lines printed on start (one line per call, no newline); stdout by default. */
 export type Announce = (line: string) => void;
 
+/** The URL a local client should use for an address the server bound. */
+function urlFor(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://localhost:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Opens the stores, listens, and creates the demo organization when the data directory holds
+ * none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
+ * only time that token is shown). On failure nothing is left open.
+ */
 export async function startServer(config: Config, announce: Announce = (l) => process.stdout.write(l + '\n')): Promise<RunningServer> {
   const stores = openStores(config);
-  const demo = await stores.admin.ensureDemo();
-  const app = await buildApp({ config, control: stores.control, records: stores.records, clock: Date.now });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
-  if (demo) {
-    announce(`Created a demo organization "${demo.org.name}" (${demo.org.id}) with 200 sample accounts.`);
-    announce(`Its API token is shown once; keep it: ${demo.token}`);
-    announce(`Try it:\n  curl -s -H 'tokenid: ${demo.token}' '${url}/api/record/account?pagesize=2'`);
+  let app: FastifyInstance | undefined;
+  try {
+    app = await buildApp({ config, control: stores.control, records: stores.records, clock: Date.now });
+    await app.listen({ port: config.port, host: config.host });
+    // Only once listening: a demo created before a failed listen (port taken) would never have
+    // its token shown, and the next start, finding an organization, would not make another.
+    const demo = await stores.admin.ensureDemo();
+    const address = app.server.address();
+    const url = urlFor(config.host, typeof address === 'object' && address ? address.port : config.port);
+    if (demo) {
+      announce(`Created a demo organization "${demo.org.name}" (${demo.org.id}) with ${demo.accounts} sample accounts.`);
+      announce('Its API token is shown only now; keep it. Try it:');
+      announce(`  curl -s -H 'tokenid: ${demo.token}' '${url}/api/record/account?pagesize=2'`);
+    }
+    announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs`);
+    const running = app;
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= running.close().then(() => stores.close()));
+    return { app: running, url, stores, close };
+  } catch (err) {
+    await app?.close().catch(() => {});
+    await stores.close().catch(() => {});
+    throw err;
   }
-  announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs`);
-  let closing: Promise<void> | undefined;
-  const close = () => (closing ??= app.close().then(() => stores.close()));
-  return { app, url, close };
 }
 
 /** Closes the server on SIGTERM or SIGINT, then exits. */

@@ -8,7 +8,10 @@ import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.j
 import { ok } from './envelope.js';
 import { commonErrors, envelopeOf, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
-const numberLike = { anyOf: [{ type: 'integer' }, { type: 'string' }] } as const;
+// String first: with coerceTypes an integer branch would turn `true` into 1 and `null` into 0, so
+// `objecttype: true` read the account object and `page_size: null` was refused as 0. As a string,
+// every scalar reaches the plan stage, which accepts digit strings and treats '' (null) as absent.
+const numberLike = { anyOf: [{ type: 'string' }, { type: 'integer' }] } as const;
 
 const queryBody = {
   type: 'object',

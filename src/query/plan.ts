@@ -69,7 +69,7 @@ function wholeNumber(name: string, raw: unknown): number | undefined {
 
 export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
   if (typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '')) return schema.resolve(raw);
-  if (raw === undefined || raw === null) {
+  if (raw === undefined || raw === null || raw === '') {
     throw new AppError('PARAM_INVALID', "'objecttype' is required: the object's number (1) or system name ('account').");
   }
   throw param('objecttype', "an object's number or system name", raw);
@@ -96,10 +96,15 @@ function valueError(field: FieldDef, c: Condition, what: string, hint: string): 
   return new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${what}; got '${c.value?.text}' at position ${at + 1} of the query. ${hint}`);
 }
 
-const nextDay = (date: string): string => {
+/**
+ * The exclusive end of a UTC day, in stored form: the next midnight. After 9999-12-31 there is no
+ * four-digit day (toISOString gives '+010000-01-01', which sorts before every stored value, so
+ * `<= '9999-12-31'` matched nothing); ISO 8601's end-of-day '24:00:00' sorts after that day instead.
+ */
+const dayEnd = (date: string): string => {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
+  return d.getUTCFullYear() > 9999 ? `${date}T24:00:00` : `${d.toISOString().slice(0, 10)}T00:00:00`;
 };
 
 /** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
@@ -108,6 +113,11 @@ function planCondition(obj: ObjectDef, c: Condition): PlanCondition {
   if (!field) throw unknownFieldError(obj, c.field, ` at position ${c.pos.field + 1} of the query`);
   if (c.op === 'is-null' || c.op === 'is-not-null') return { kind: 'null', field, negate: c.op === 'is-not-null' };
   const text = c.value!.text;
+  // No stored value holds U+0000 (writes refuse it), and SQLite's LIKE would end a pattern at one:
+  // `start-with 'Acme\0x'` matched 'Acme'. Refused here, as on writes, so every store agrees.
+  if (text.includes('\u0000')) {
+    throw new AppError('FIELD_TYPE', `'${field.name}' cannot hold a NUL character (\\u0000), but the value at position ${(c.pos.value ?? c.pos.op) + 1} of the query contains one. Remove it.`);
+  }
   if (c.op === 'start-with' || c.op === 'not-start-with') {
     if (field.type === 'number' || field.type === 'picklist') {
       throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (position ${c.pos.op + 1} of the query). Use =, <, >, <= or >=.`);
@@ -141,7 +151,7 @@ function planCondition(obj: ObjectDef, c: Condition): PlanCondition {
       // A date-only value means the whole UTC day (DESIGN §3): `<= '2025-01-01'` includes that day.
       const day = dt.slice(0, 10);
       const from = `${day}T00:00:00`;
-      const to = `${nextDay(day)}T00:00:00`;
+      const to = dayEnd(day);
       switch (op) {
         case '=': return { kind: 'range', field, from, to, negate: false };
         case '!=': return { kind: 'range', field, from, to, negate: true };

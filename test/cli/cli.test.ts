@@ -1,0 +1,273 @@
+// The `orchard` command run as a child process, the way scripts use it: with --json every
+// command prints exactly one JSON object on stdout (failures too, with a non-zero exit), tokens
+// are v4 UUIDs kept only as SHA-256 digests, seeding writes valid records; plus the progress bar.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { progressBar } from '../../src/cli.js';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
+import { openStores } from '../../src/stores.js';
+import { tempDir } from '../helpers.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The test's environment without what would point the CLI elsewhere (CI sets DATABASE_URL, which this build refuses). */
+const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
+  !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function run(args: readonly string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `orchard --data-dir <dir> --json …`; asserts stdout is exactly one JSON object on one line and returns it. */
+async function runJson(dir: string, args: readonly string[]): Promise<{ code: number | null; body: Record<string, unknown>; stderr: string }> {
+  const r = await run(['--data-dir', dir, '--json', ...args]);
+  assert.ok(r.stdout.endsWith('\n'), `stdout ends with a newline: ${JSON.stringify(r.stdout)} (stderr: ${r.stderr})`);
+  assert.equal(r.stdout.trimEnd().split('\n').length, 1, `one line on stdout: ${r.stdout}`);
+  const body: unknown = JSON.parse(r.stdout);
+  assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), 'a JSON object');
+  return { code: r.code, body: body as Record<string, unknown>, stderr: r.stderr };
+}
+
+async function ok(dir: string, args: readonly string[]): Promise<Record<string, unknown>> {
+  const r = await runJson(dir, args);
+  assert.equal(r.code, 0, `exit 0 for ${args.join(' ')}: ${JSON.stringify(r.body)} ${r.stderr}`);
+  return r.body;
+}
+
+async function fails(dir: string, args: readonly string[], code?: string): Promise<{ code: string; message: string }> {
+  const r = await runJson(dir, args);
+  assert.notEqual(r.code, 0, `non-zero exit for ${args.join(' ')}`);
+  assert.deepEqual(Object.keys(r.body), ['error']);
+  const error = r.body.error as { code: string; message: string };
+  assert.deepEqual(Object.keys(error).sort(), ['code', 'message']);
+  assert.equal(typeof error.code, 'string');
+  assert.ok(typeof error.message === 'string' && error.message.length > 0);
+  if (code) assert.equal(error.code, code, error.message);
+  return error;
+}
+
+const keys = (o: object): string[] => Object.keys(o).sort();
+
+describe('orchard with --json', () => {
+  let dir: string;
+  let org: { id: string; name: string; plan: string; userId: string; token: string };
+  const printedTokens: string[] = [];
+
+  before(async () => {
+    dir = tempDir('orchard-cli-');
+    org = await ok(dir, ['org', 'create', '--name', 'Acme', '--plan', 'standard', '--email', 'ops@acme.example', '--minute-limit', '250']) as typeof org;
+    printedTokens.push(org.token);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('org create prints {id, name, plan, userId, token} with a v4 UUID token', () => {
+    assert.deepEqual(keys(org), ['id', 'name', 'plan', 'token', 'userId']);
+    assert.equal(org.name, 'Acme');
+    assert.equal(org.plan, 'standard');
+    assert.match(org.id, UUID_V4);
+    assert.match(org.userId, UUID_V4);
+    assert.match(org.token, UUID_V4);
+  });
+
+  test('org create keeps the minute limit and makes the new user the primary user', async () => {
+    const stores = openStores(loadConfig({}, { dataDir: dir }));
+    try {
+      const stored = await stores.control.getOrganization(org.id);
+      assert.equal(stored?.minuteLimit, 250);
+      assert.equal(stored?.primaryUserId, org.userId);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  test('user create prints {id, token}, token create prints {token}, token revoke prints {revoked: true}', async () => {
+    const user = await ok(dir, ['user', 'create', '--org', org.id, '--email', 'ada.lopez@acme.example', '--role', 'admin']);
+    assert.deepEqual(keys(user), ['id', 'token']);
+    assert.match(user.id as string, UUID_V4);
+    assert.match(user.token as string, UUID_V4);
+    const created = await ok(dir, ['token', 'create', '--user', user.id as string]);
+    assert.deepEqual(keys(created), ['token']);
+    assert.match(created.token as string, UUID_V4);
+    assert.notEqual(created.token, user.token);
+    printedTokens.push(user.token as string, created.token as string);
+    assert.deepEqual(await ok(dir, ['token', 'revoke', '--token', created.token as string]), { revoked: true });
+    // Revoked once; a second revocation finds no live token.
+    await fails(dir, ['token', 'revoke', '--token', created.token as string], 'TOKEN_INVALID');
+  });
+
+  test('stores only the SHA-256 digest of each token it prints, never the token', () => {
+    const db = new Database(path.join(dir, 'control.db'), { readonly: true });
+    let text: string;
+    let hashes: string[];
+    try {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
+      text = tables.map((t) => JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).all())).join('\n').toLowerCase();
+      hashes = (db.prepare('SELECT hash FROM tokens').all() as Array<{ hash: string }>).map((r) => r.hash);
+    } finally {
+      db.close();
+    }
+    assert.ok(printedTokens.length >= 3);
+    for (const token of printedTokens) {
+      assert.ok(!text.includes(token.toLowerCase()), `token ${token} is not stored`);
+      assert.ok(hashes.includes(createHash('sha256').update(token).digest('hex')), `the digest of ${token} is stored`);
+    }
+    // Nor in any file of the data directory, byte for byte (the WAL included, were one left).
+    for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      const full = path.join(dir, file);
+      if (!fs.statSync(full).isFile()) continue;
+      const bytes = fs.readFileSync(full);
+      for (const token of printedTokens) assert.equal(bytes.indexOf(token), -1, `${token} in ${file}`);
+    }
+  });
+
+  test('seed prints {inserted, object, seconds} and writes valid sample records owned by the primary user', async () => {
+    const seeded = await ok(dir, ['seed', '--org', org.id, '--object', 'account', '--count', '2000']);
+    assert.deepEqual(keys(seeded), ['inserted', 'object', 'seconds']);
+    assert.equal(seeded.inserted, 2000);
+    assert.equal(seeded.object, 'account');
+    assert.equal(typeof seeded.seconds, 'number');
+
+    // Read back through the HTTP API of a server on the same directory.
+    const server = await startServer(loadConfig({}, { dataDir: dir, port: 0, host: '127.0.0.1', logLevel: 'silent' }), () => {});
+    try {
+      const records = await server.stores.records.org(org.id);
+      const obj = (await records.schema()).resolve('account');
+      for (const pagenumber of [1, 17, 40]) {
+        const res = await fetch(`${server.url}/api/record/account?pagesize=50&pagenumber=${pagenumber}`, { headers: { tokenid: org.token } });
+        assert.equal(res.status, 200);
+        const data = ((await res.json()) as { data: { Total_Records: number; Records: Array<Record<string, unknown>> } }).data;
+        assert.equal(data.Total_Records, 2000);
+        assert.equal(data.Records.length, 50);
+        for (const record of data.Records) {
+          assert.match(record.accountid as string, UUID_V4);
+          for (const f of obj.fields) {
+            const v = record[f.name];
+            assert.ok(f.name in record, `${f.name} present`);
+            if (f.required) assert.ok(typeof v === 'string' && v.trim() !== '', `required ${f.name} is set`);
+            if (f.type === 'picklist' && v !== null) {
+              assert.ok(f.options!.some((o) => o.value === v), `${f.name}=${String(v)} is one of its codes`);
+            }
+            if (f.type === 'email' && v !== null) assert.match(v as string, /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
+          }
+          assert.equal(record.ownerid, org.userId);
+          assert.equal(record.createdby, org.userId);
+          assert.ok(record.statecode === 1 || record.statecode === 2);
+          assert.ok(!Number.isNaN(Date.parse(record.createdon as string)), `createdon ${String(record.createdon)} is a date`);
+        }
+      }
+      // Numbers run on across the seed's batches: no two accounts share one.
+      const first500 = await records.list(obj, { limit: 500, offset: 0 });
+      assert.equal(new Set(first500.records.map((r) => r.accountnumber)).size, 500);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('prints {error: {code, message}} and exits non-zero for a bad plan, a bad e-mail, an unknown organization, user or token', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const [plan, email, userOrg, seedOrg, user, token, duplicate] = await Promise.all([
+      fails(dir, ['org', 'create', '--name', 'X', '--plan', 'gold', '--email', 'x@example.com']),
+      fails(dir, ['org', 'create', '--name', 'X', '--plan', 'free', '--email', 'not-an-email'], 'PARAM_INVALID'),
+      fails(dir, ['user', 'create', '--org', unknown, '--email', 'x@example.com', '--role', 'admin'], 'PARAM_INVALID'),
+      fails(dir, ['seed', '--org', unknown, '--object', 'account', '--count', '5'], 'PARAM_INVALID'),
+      fails(dir, ['token', 'create', '--user', unknown], 'PARAM_INVALID'),
+      fails(dir, ['token', 'revoke', '--token', unknown], 'TOKEN_INVALID'),
+      fails(dir, ['user', 'create', '--org', org.id, '--email', 'OPS@acme.example', '--role', 'admin'], 'PARAM_INVALID'),
+    ]);
+    assert.match(plan.message, /free, standard, professional, enterprise/);
+    assert.match(email.message, /not-an-email/);
+    assert.match(userOrg.message, new RegExp(unknown));
+    assert.match(seedOrg.message, new RegExp(unknown));
+    assert.match(user.message, new RegExp(unknown));
+    assert.match(token.message, /unknown or already revoked/);
+    assert.match(duplicate.message, /already has a user/);
+  });
+
+  test('prints a USAGE error as JSON for a missing option, a bad number or an unknown command, wherever --json sits', async () => {
+    const [missing, badCount, unknown, jsonLast] = await Promise.all([
+      fails(dir, ['org', 'create', '--name', 'X'], 'USAGE'),
+      fails(dir, ['seed', '--org', org.id, '--count', 'lots'], 'USAGE'),
+      fails(dir, ['frobnicate'], 'USAGE'),
+      run(['org', 'create', '--data-dir', dir, '--name', 'X', '--email', 'bad', '--json']),
+    ]);
+    assert.match(missing.message, /--email/);
+    assert.match(badCount.message, /--count/);
+    assert.match(unknown.message, /frobnicate/);
+    assert.notEqual(jsonLast.code, 0);
+    assert.equal((JSON.parse(jsonLast.stdout) as { error: { code: string } }).error.code, 'PARAM_INVALID');
+  });
+});
+
+describe('orchard --help', () => {
+  test('explains every command and its options, with exit status 0', async () => {
+    const expected: Array<[string[], RegExp[]]> = [
+      [[], [/Usage: orchard /, /serve/, /org/, /user/, /token/, /seed/, /--data-dir/, /--json/, /Examples:/]],
+      [['serve'], [/Usage: orchard serve/, /PORT/, /DATA_DIR/, /curl/]],
+      [['org', 'create'], [/Usage: orchard org create/, /--name/, /--email/, /--plan/, /enterprise/, /--minute-limit/, /--json/]],
+      [['user', 'create'], [/Usage: orchard user create/, /--org/, /--email/, /--role/]],
+      [['token', 'create'], [/Usage: orchard token create/, /--user/]],
+      [['token', 'revoke'], [/Usage: orchard token revoke/, /--token/]],
+      [['seed'], [/Usage: orchard seed/, /--org/, /--object/, /--count/]],
+    ];
+    const runs = await Promise.all(expected.map(([cmd]) => run([...cmd, '--help'])));
+    runs.forEach((r, i) => {
+      const [cmd, patterns] = expected[i]!;
+      assert.equal(r.code, 0, `orchard ${cmd.join(' ')} --help exits 0`);
+      for (const p of patterns) assert.match(r.stdout, p, `orchard ${cmd.join(' ')} --help mentions ${p}`);
+    });
+  });
+});
+
+describe('progressBar', () => {
+  const fakeStream = (isTTY: boolean) => {
+    const writes: string[] = [];
+    return { writes, stream: { isTTY, write: (s: string) => writes.push(s) } };
+  };
+
+  test('draws [###---] NN% done/total in place, at most every 100 ms, and ends with a newline at 100%', () => {
+    let now = 1_000;
+    const { writes, stream } = fakeStream(true);
+    const bar = progressBar(stream, () => now);
+    now += 1_000;
+    bar(0, 4);
+    assert.match(writes.join(''), /^\r\[-{30}\] 0% 0\/4 0\/s\x1b\[K$/);
+    writes.length = 0;
+    now += 50;
+    bar(1, 4); // too soon after the last draw
+    assert.deepEqual(writes, []);
+    now += 200;
+    bar(2, 4);
+    assert.match(writes.join(''), /^\r\[#{15}-{15}\] 50% 2\/4 \d+\/s\x1b\[K$/);
+    writes.length = 0;
+    now += 1; // the last step always draws
+    bar(4, 4);
+    assert.match(writes.join(''), /^\r\[#{30}\] 100% 4\/4 \d+\/s\x1b\[K\n$/);
+  });
+
+  test('writes nothing when the stream is not a terminal', () => {
+    const { writes, stream } = fakeStream(false);
+    const bar = progressBar(stream, () => 0);
+    bar(0, 10);
+    bar(10, 10);
+    assert.deepEqual(writes, []);
+  });
+});

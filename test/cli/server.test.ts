@@ -1,0 +1,186 @@
+// The server and the CLI together: the first start on an empty data directory creates a demo
+// organization and prints a working curl line; CLI commands run beside a live server on the same
+// directory take effect on its very next request; `npm start` serves and closes cleanly on SIGTERM.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { tempDir } from '../helpers.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
+const CLI_JS = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+/** The announced example: curl -s -H 'tokenid: <uuid>' '<url>' */
+const CURL_RE = new RegExp(`curl .*-H 'tokenid: (${UUID})' '(http://[^']+)'`);
+
+/** The test's environment without what would point the child elsewhere (CI sets DATABASE_URL, which this build refuses). */
+const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
+  !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
+
+const serverConfig = (dataDir: string) => loadConfig({}, { dataDir, port: 0, logLevel: 'silent', host: '127.0.0.1' });
+
+/** Runs `orchard --data-dir <dir> --json …` to completion; returns its one JSON object, failing on a non-zero exit. */
+function cli(dir: string, args: readonly string[]): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--data-dir', dir, '--json', ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`orchard ${args.join(' ')} exited ${code}: ${stdout} ${stderr}`));
+      else resolve(JSON.parse(stdout) as Record<string, unknown>);
+    });
+  });
+}
+
+async function listAccounts(url: string, token: string): Promise<{ status: number; total?: number }> {
+  const res = await fetch(`${url}/api/record/account?pagesize=2`, { headers: { tokenid: token } });
+  const body = (await res.json()) as { data?: { Total_Records: number } };
+  return { status: res.status, ...(body.data ? { total: body.data.Total_Records } : {}) };
+}
+
+describe('the first start on an empty data directory', () => {
+  let dir: string;
+  let server: RunningServer | undefined;
+  const lines: string[] = [];
+
+  before(async () => {
+    dir = tempDir('orchard-first-start-');
+    server = await startServer(serverConfig(dir), (line) => lines.push(line));
+  });
+  after(async () => {
+    await server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('announces a curl line with a tokenid and the URL that answers 200 with the 200 demo accounts', async () => {
+    const curl = lines.find((l) => l.includes('curl'));
+    assert.ok(curl, `a curl line among: ${lines.join(' | ')}`);
+    assert.ok(!curl.includes('\n'), 'one line per announcement');
+    const [, token, url] = CURL_RE.exec(curl) ?? [];
+    assert.ok(token && url, curl);
+    assert.ok(url.startsWith(`${server!.url}/`), `${url} is on ${server!.url}`);
+    const res = await fetch(url, { headers: { tokenid: token } });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { data: { Total_Records: number; Records: unknown[] } };
+    assert.equal(body.data.Total_Records, 200);
+    assert.equal(body.data.Records.length, 2);
+    const orgs = await server!.stores.control.listOrganizations();
+    assert.equal(orgs.length, 1);
+    assert.equal(orgs[0]!.name, 'Demo');
+  });
+
+  test('a second start on the same directory creates nothing and prints no token', async () => {
+    await server!.close();
+    server = undefined;
+    const again: string[] = [];
+    server = await startServer(serverConfig(dir), (line) => again.push(line));
+    assert.ok(again.length > 0 && again.some((l) => l.includes(server!.url)), again.join(' | '));
+    assert.ok(again.every((l) => !l.includes('tokenid') && !l.includes('curl') && !new RegExp(UUID).test(l)), again.join(' | '));
+    assert.equal((await server.stores.control.listOrganizations()).length, 1);
+  });
+
+  test('a start that cannot listen (port taken) leaves no demo organization whose token was never shown', async () => {
+    const other = tempDir('orchard-port-taken-');
+    try {
+      const port = Number(new URL(server!.url).port);
+      const announced: string[] = [];
+      await assert.rejects(startServer(loadConfig({}, { dataDir: other, port, logLevel: 'silent', host: '127.0.0.1' }), (l) => announced.push(l)), /EADDRINUSE/);
+      assert.equal(announced.length, 0, announced.join(' | '));
+      // A later start that listens creates the demo and shows its token.
+      const later = await startServer(serverConfig(other), (l) => announced.push(l));
+      await later.close();
+      assert.ok(announced.some((l) => CURL_RE.test(l)), announced.join(' | '));
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('CLI commands beside a running server on the same data directory', () => {
+  let dir: string;
+  let server: RunningServer;
+
+  before(async () => {
+    dir = tempDir('orchard-cli-server-');
+    server = await startServer(serverConfig(dir), () => {});
+  });
+  after(async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('an organization, a user and a token created by the CLI work over HTTP at once; a revoked token is refused on its next request', async () => {
+    const org = await cli(dir, ['org', 'create', '--name', 'Live', '--plan', 'professional', '--email', 'live@example.com']);
+    assert.deepEqual(await listAccounts(server.url, org.token as string), { status: 200, total: 0 });
+
+    const user = await cli(dir, ['user', 'create', '--org', org.id as string, '--email', 'second@example.com', '--role', 'admin']);
+    assert.deepEqual(await listAccounts(server.url, user.token as string), { status: 200, total: 0 });
+
+    const { token } = await cli(dir, ['token', 'create', '--user', user.id as string]) as { token: string };
+    assert.equal((await listAccounts(server.url, token)).status, 200);
+    assert.deepEqual(await cli(dir, ['token', 'revoke', '--token', token]), { revoked: true });
+    // No waiting: the very next request with it is refused; the user's other token still works.
+    assert.equal((await listAccounts(server.url, token)).status, 401);
+    assert.equal((await listAccounts(server.url, user.token as string)).status, 200);
+  });
+
+  test('1,000 accounts seeded by the CLI show in Total_Records at once', async () => {
+    const org = await cli(dir, ['org', 'create', '--name', 'Seeded', '--plan', 'enterprise', '--email', 'seed@example.com']);
+    const token = org.token as string;
+    assert.deepEqual(await listAccounts(server.url, token), { status: 200, total: 0 });
+    const seeded = await cli(dir, ['seed', '--org', org.id as string, '--object', 'account', '--count', '1000']);
+    assert.equal(seeded.inserted, 1000);
+    assert.deepEqual(await listAccounts(server.url, token), { status: 200, total: 1000 });
+  });
+});
+
+describe('npm start (node dist/src/cli.js serve)', () => {
+  let dir: string;
+  let child: ChildProcessWithoutNullStreams | undefined;
+
+  before(() => {
+    dir = tempDir('orchard-npm-start-');
+  });
+  after(() => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('serves the demo on an empty data directory, prints a curl line that works, and exits 0 on SIGTERM', async () => {
+    const proc = spawn(process.execPath, [CLI_JS, 'serve'], { env: { ...childEnv, PORT: '0', DATA_DIR: dir } });
+    child = proc;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      proc.on('exit', (code, signal) => resolve({ code, signal })));
+    let stderr = '';
+    proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+
+    const curl = await new Promise<RegExpExecArray>((resolve, reject) => {
+      let stdout = '';
+      const onData = (d: string) => {
+        stdout += d;
+        const m = CURL_RE.exec(stdout);
+        if (m) {
+          proc.stdout.off('data', onData);
+          resolve(m);
+        }
+      };
+      proc.stdout.setEncoding('utf8').on('data', onData);
+      void exited.then(({ code }) => reject(new Error(`serve exited ${code} before printing a curl line: ${stdout} ${stderr}`)));
+    });
+    proc.stdout.resume(); // keep draining the log lines
+    const [, token, url] = curl;
+    const res = await fetch(url!, { headers: { tokenid: token! } });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { data: { Total_Records: number } }).data.Total_Records, 200);
+
+    proc.kill('SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null }, stderr);
+  });
+});

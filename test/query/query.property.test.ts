@@ -1,0 +1,340 @@
+// Property tests of POST /api/query over the fixture: hostile values stay bound parameters and never
+// reach the SQL text, any query text gets 200 or 400 (never 500), hostile nesting is a clean 400,
+// and random filters return exactly the rows of the plain JS reference (fixture.ts).
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { planQuery } from '../../src/query/plan.js';
+import type { OrgSchema } from '../../src/schema/org-schema.js';
+import { selectQueryPage } from '../../src/store/record-sql.js';
+import { sqliteSql } from '../../src/store/sqlite/sqlite-db.js';
+import { testContext, type TestContext } from '../helpers.js';
+import {
+  CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, REF_FIELDS, accountKey, codePointCompare, defaultOrder, queryLabels, refEval, runQuery, seedFixture,
+  type Fixture, type FixtureAccount, type RefCondition, type RefExpr, type RefField, type RefOp,
+} from './fixture.js';
+
+let ctx: TestContext;
+let fx: Fixture;
+let schema: OrgSchema;
+
+before(async () => {
+  ctx = await testContext();
+  fx = await seedFixture(ctx);
+  schema = await (await ctx.stores.records.org(ctx.orgId)).schema();
+});
+after(async () => ctx.close());
+
+const quote = (v: string): string => `'${v.replace(/'/g, "''")}'`;
+
+/** Pieces of hostile values, plus fixture names so some values match rows. */
+const HOSTILE = ["'", "''", '"', ';', '--', '/*', '*/', '\0', '😀', '\\', '%', '_', ' ', '\t', '\n', '(', ')', 'é', 'OR 1=1', "' OR '1'='1", 'DROP TABLE account', '?', '$1', ':x', '@p', 'Acme', "O'Brien Ltd", 'Semi;colon -- Co', 'Back\\slash Co'];
+const hostileArb = fc
+  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTILE) }, { weight: 1, arbitrary: fc.string({ maxLength: 3 }) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 2 }) }), { minLength: 1, maxLength: 6 })
+  .map((parts) => parts.join(''))
+  .filter((v) => v !== '');
+
+/** Runs a query and insists on 200, or on 400 with exactly a Message: never 500 or anything else. */
+async function okOrBadRequest(query: string): Promise<number> {
+  const r = await runQuery(ctx, { fields: 'accountid', query });
+  if (r.status === 400) {
+    assert.deepEqual(Object.keys(r.body), ['Message'], JSON.stringify(r.body));
+    assert.equal(typeof r.body.Message, 'string');
+  } else {
+    assert.equal(r.status, 200, `${JSON.stringify(query)} → ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return r.status;
+}
+
+describe('hostile values', () => {
+  for (const op of ['=', 'start-with'] as const) {
+    test(`keeps a hostile value of accountname ${op} '…' out of the SQL text and binds it as a parameter`, async () => {
+      const compile = (value: string) => selectQueryPage(sqliteSql, schema, planQuery(schema, { objecttype: 1, fields: 'accountid', query: `accountname ${op} ${quote(value)}` })).compile();
+      const skeleton = compile('x').sql;
+      await fc.assert(
+        fc.asyncProperty(hostileArb, async (value) => {
+          if (value.includes('\0')) {
+            // No stored value can hold U+0000, and SQLite's LIKE would cut a pattern at it: refused.
+            assert.throws(() => compile(value), { code: 'FIELD_TYPE' });
+            const r = await runQuery(ctx, { fields: 'accountid', query: `accountname ${op} ${quote(value)}` });
+            assert.equal(r.status, 400);
+            assert.match(r.body.Message, /^'accountname' cannot hold a NUL character/);
+            return;
+          }
+          const { sql, parameters } = compile(value);
+          // The text of the statement does not depend on the value at all.
+          assert.equal(sql, skeleton);
+          if (!skeleton.includes(value)) assert.ok(!sql.includes(value));
+          assert.ok(parameters.includes(op === '=' ? value : `${value}%`), JSON.stringify(parameters));
+
+          // Over HTTP the value matches what the reference says, and the reply is never a 500.
+          const r = await runQuery(ctx, { fields: 'accountid', query: `accountname ${op} ${quote(value)}` });
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          const cond: RefCondition = { field: 'accountname', op, value };
+          const expected = FIXTURE_ACCOUNTS.filter((a) => refEval(fx, a, cond)).sort(defaultOrder).map((a) => a.accountid);
+          assert.deepEqual(r.body.data.Data.map((row: { accountid: string }) => row.accountid), expected);
+        }),
+        { numRuns: 120 },
+      );
+    });
+  }
+
+  test('keeps hostile values in double quotes and in every field type out of the SQL text', () => {
+    const fields = ['accountname', 'description', 'statecode', 'pcfsystemfield85', 'primarycontactid', 'ownername'];
+    fc.assert(
+      fc.property(hostileArb, fc.constantFrom(...fields), fc.constantFrom('=', '!=', '<', '>=', 'start-with', 'not-start-with'), (value, field, op) => {
+        const query = `${field} ${op} "${value.replace(/"/g, '""')}"`;
+        let plan;
+        try {
+          plan = planQuery(schema, { objecttype: 1, query });
+        } catch (err) {
+          // Typed fields refuse most hostile text; that is a 400, checked over HTTP elsewhere.
+          assert.equal((err as { code?: string }).code, 'FIELD_TYPE', String(err));
+          return;
+        }
+        const { sql } = selectQueryPage(sqliteSql, schema, plan).compile();
+        if (value.length >= 3 && !/^[\s\w.,=()*"-]+$/.test(value)) assert.ok(!sql.includes(value), `${value} in ${sql}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('any query text', () => {
+  const VALID = [
+    "accountname = 'Acme'",
+    "(statecode = 1 AND accounttypecode = 2) OR accountname start-with '%corp'",
+    "pcfsystemfield85 <= '2025-01-01' and description is-null ''",
+    `primarycontactid = '${CONTACT_1}' or ownername != "Owner"`,
+    "((accountnumber not-start-with 'ACC') or (createdon > 2025-02-01T00:00:00))",
+    'statuscode = 1',
+  ];
+  const PIECES = ["'", "''", '"', ';', '--', '\0', '😀', ' ', '(', ')', 'and', 'OR', '=', '!=', '<>', '<=', 'is-null', 'start-with', '%', '_', '\\', 'statecode', 'accountname', '1', '2025-01-01', '9999-12-31', 'x'];
+  const mutationArb = fc.array(
+    fc.record({ kind: fc.constantFrom('insert', 'delete', 'replace', 'duplicate'), at: fc.nat(), len: fc.nat({ max: 12 }), piece: fc.constantFrom(...PIECES) }),
+    { minLength: 1, maxLength: 5 },
+  );
+  const mutate = (text: string, mutations: Array<{ kind: string; at: number; len: number; piece: string }>): string => {
+    let out = text;
+    for (const { kind, at, len, piece } of mutations) {
+      const i = at % (out.length + 1);
+      if (kind === 'insert') out = out.slice(0, i) + piece + out.slice(i);
+      else if (kind === 'delete') out = out.slice(0, i) + out.slice(i + len);
+      else if (kind === 'replace') out = out.slice(0, i) + piece + out.slice(i + 1);
+      else out = out.slice(0, i) + out.slice(i, i + len) + out.slice(i);
+    }
+    return out;
+  };
+
+  test('arbitrary text as query gives 200 or 400 with a Message', async () => {
+    const syntaxy = fc.string({ unit: fc.constantFrom(...PIECES), maxLength: 25 });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 30 }), syntaxy), async (text) => {
+        await okOrBadRequest(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('mutated valid expressions give 200 or 400 with a Message', async () => {
+    for (const text of VALID) assert.equal(await okOrBadRequest(text), 200, text);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...VALID), mutationArb, async (text, mutations) => {
+        await okOrBadRequest(mutate(text, mutations));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('values typed by field give 200 or 400 for any text, including edge numbers and dates', async () => {
+    const values = fc.oneof(
+      fc.constantFrom('1e400', '-0', '1e308', '9007199254740993', '0x10', '1_000', 'NaN', 'Infinity', '0000-01-01', '9999-12-31', '9999-12-31T23:59:59+00:00',
+        '0000-01-01T00:00:00+01:00', '2025-02-29', '2024-02-29', '2025-01-01T24:00:00', '2025-01-01 10:00', CONTACT_2.toUpperCase(), `{${CONTACT_1}}`),
+      fc.string({ maxLength: 12 }),
+    );
+    const fields = fc.constantFrom('statecode', 'accounttypecode', 'pcfsystemfield85', 'createdon', 'primarycontactid', 'ownerid', 'accountid', 'accountname', 'ownername');
+    const ops = fc.constantFrom('=', '!=', '<', '>', '<=', '>=', 'start-with', 'not-start-with', 'is-null', 'is-not-null');
+    await fc.assert(
+      fc.asyncProperty(fields, ops, values, async (field, op, value) => {
+        await okOrBadRequest(`${field} ${op} ${quote(value)}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('hostile nesting', () => {
+  test('answers 100,000 nested parentheses with a 400 QUERY_TOO_COMPLEX message', async () => {
+    const r = await runQuery(ctx, { query: `${'('.repeat(100_000)}accountname = 'x'${')'.repeat(100_000)}` });
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body, { Message: 'Query too complex: the filter is 200017 characters long, over the limit of 10000; send a shorter filter or split the query.' });
+  });
+
+  test('answers nesting within the length limit but past the depth limit with a 400 QUERY_TOO_COMPLEX message', async () => {
+    const r = await runQuery(ctx, { query: `${'('.repeat(4_990)}accountname = 'x'${')'.repeat(4_990)}` });
+    assert.equal(r.status, 400);
+    assert.match(r.body.Message, /^Query too complex: the '\(' at position 65 nests parentheses more than 64 deep/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Model check: random filters against the reference.
+// ---------------------------------------------------------------------------------------------
+
+/** Changes the case of ASCII letters only: SQLite folds no other letters (see the known gap in expressions.test). */
+const asciiCase = (v: string, mode: number): string =>
+  mode === 0 ? v : v.replace(/[A-Za-z]/g, (ch, i: number) => (mode === 1 || i % 2 === 0 ? ch.toUpperCase() : ch.toLowerCase()));
+
+const USER_PREFIX = 'Zoe';
+
+/** Values of a text field in the fixture, their first three characters and a few that match nothing. */
+const textValues = (field: RefField): string[] => {
+  const seen = new Set<string>(['', 'a', 'zzz', 'M', 'Owner', USER_PREFIX]);
+  for (const a of FIXTURE_ACCOUNTS) {
+    const v = field === 'ownername' ? fx.ownerName(a) : field === 'primarycontactname' ? fx.contactName(a) : a[field as keyof FixtureAccount];
+    if (typeof v === 'string') {
+      seen.add(v);
+      seen.add(v.slice(0, 3));
+    }
+  }
+  return [...seen];
+};
+const PATTERNS = ['%', '%corp', '%Ltd', 'acme_', '_e%', '%o%o%', '%😀%', '100%', 'A%C%', '%\\%', "%'%", '%"%'];
+const DATES = ['0000-01-01', '2024-12-31', '2025-01-01', '2025-01-02', '2025-02-01', '2025-03-01', '9999-12-31'];
+const DATETIMES = ['2025-01-01T00:00:00', '2025-01-01T23:59:59', '2025-01-02T00:00:00', '2025-02-01T00:00:00', '2025-03-01T09:00:00', '9999-12-31T23:59:59'];
+
+const COMPARE: RefOp[] = ['=', '!=', '<', '>', '<=', '>='];
+const NULLS: RefOp[] = ['is-null', 'is-not-null'];
+const PREFIX: RefOp[] = ['start-with', 'not-start-with'];
+
+interface GenCondition extends RefCondition {
+  style: 'single' | 'double' | 'bare';
+  paren: boolean;
+  dummy: string | null;
+}
+type GenExpr = GenCondition | { kind: 'and' | 'or'; children: GenExpr[]; paren: boolean };
+
+function conditionArb(): fc.Arbitrary<GenCondition> {
+  const style = fc.constantFrom<'single' | 'double' | 'bare'>('single', 'double', 'bare');
+  const extras = { style, paren: fc.boolean(), dummy: fc.constantFrom(null, null, "''", 'x', "'dummy'") };
+  const text = fc.constantFrom<RefField>('accountname', 'accountnumber', 'billingcity', 'emailaddress1', 'description', 'ownername', 'primarycontactname').chain((field) =>
+    fc.record({
+      field: fc.constant(field),
+      op: fc.constantFrom(...COMPARE, ...NULLS, ...PREFIX),
+      value: fc.oneof(fc.tuple(fc.constantFrom(...textValues(field)), fc.nat({ max: 2 })).map(([v, m]) => asciiCase(v, m)), fc.constantFrom(...PATTERNS)),
+      ...extras,
+    }));
+  const number = fc.record({
+    field: fc.constantFrom<RefField>('statecode', 'accounttypecode'),
+    op: fc.constantFrom(...COMPARE, ...NULLS),
+    value: fc.integer({ min: 0, max: 6 }).map(String),
+    ...extras,
+  });
+  const datetime = fc.oneof(
+    fc.record({
+      field: fc.constantFrom<RefField>('pcfsystemfield85', 'createdon'),
+      op: fc.constantFrom(...COMPARE, ...NULLS),
+      value: fc.constantFrom(...DATES, ...DATETIMES),
+      ...extras,
+    }),
+    fc.record({
+      field: fc.constantFrom<RefField>('pcfsystemfield85', 'createdon'),
+      op: fc.constantFrom(...PREFIX),
+      value: fc.constantFrom('2025-01', '2025-03-01T', '9999', '2025-01-0_T%:00'),
+      ...extras,
+    }),
+  );
+  const lookup = fc.record({
+    field: fc.constantFrom<RefField>('primarycontactid', 'ownerid', 'accountid'),
+    op: fc.constantFrom('=', '!=', '<', '>=', ...NULLS),
+    value: fc.tuple(fc.constantFrom(CONTACT_1, CONTACT_2, 'USER_A', 'USER_B', accountKey(7), accountKey(30)), fc.boolean())
+      .map(([v, upper]) => (upper ? v.toUpperCase() : v)),
+    ...extras,
+  });
+  return fc.oneof({ weight: 4, arbitrary: text }, { weight: 2, arbitrary: number }, { weight: 2, arbitrary: datetime }, { weight: 1, arbitrary: lookup });
+}
+
+/** Built once the fixture is seeded: text values come from it. */
+function exprArbitrary(): fc.Arbitrary<GenExpr> {
+  const condition = conditionArb();
+  return fc.letrec<{ expr: GenExpr; group: GenExpr }>((tie) => ({
+    expr: fc.oneof({ depthSize: 'small', withCrossShrink: true }, condition, tie('group')),
+    group: fc.record({ kind: fc.constantFrom<'and' | 'or'>('and', 'or'), children: fc.array(tie('expr'), { minLength: 2, maxLength: 4 }), paren: fc.boolean() }),
+  })).expr;
+}
+
+const KEYWORDS = { and: ['AND', 'and', 'And', 'aNd'], or: ['OR', 'or', 'Or', 'oR'] };
+
+/** Ids known only once the fixture is seeded. */
+const resolveIds = (v: string): string => v.replace(/USER_A/i, fx.userA).replace(/USER_B/i, fx.userB);
+
+function renderValue(c: GenCondition): string {
+  const v = resolveIds(c.value);
+  if (c.style === 'bare' && /^[^\s()'"]+$/.test(v) && !/^(and|or)$/i.test(v)) return v;
+  if (c.style === 'double') return `"${v.replace(/"/g, '""')}"`;
+  return quote(v);
+}
+
+/** Renders a tree as text, leaving out parentheses only where precedence makes them optional. */
+function render(e: GenExpr, seed: { n: number }, parent?: 'and' | 'or'): string {
+  if ('field' in e) {
+    const operand = NULLS.includes(e.op) ? (e.dummy ? ` ${e.dummy}` : '') : ` ${renderValue(e)}`;
+    const text = `${e.field} ${e.op}${operand}`;
+    return e.paren ? `(${text})` : text;
+  }
+  const words = KEYWORDS[e.kind];
+  const text = e.children.map((c) => render(c, seed, e.kind)).join(` ${words[seed.n++ % words.length]} `);
+  const needed = parent === 'and' && e.kind === 'or';
+  return needed || e.paren ? `(${text})` : text;
+}
+
+function toRef(e: GenExpr): RefExpr {
+  if ('field' in e) return { field: e.field, op: e.op, value: resolveIds(e.value) };
+  return { kind: e.kind, children: e.children.map(toRef) };
+}
+
+const SORTS = ['createdon', 'accountname', 'statecode', 'accountid', 'pcfsystemfield85'] as const;
+
+function sortValue(a: FixtureAccount, field: (typeof SORTS)[number]): string | number | null {
+  return field === 'accountname' ? a.accountname.toLowerCase() : a[field];
+}
+
+/** The reference order: the sort field (empty values first), ties by key, all in the sort direction. */
+function refOrder(field: (typeof SORTS)[number], desc: boolean) {
+  return (a: FixtureAccount, b: FixtureAccount): number => {
+    const [x, y] = [sortValue(a, field), sortValue(b, field)];
+    let c = x === y ? 0 : x === null ? -1 : y === null ? 1 : typeof x === 'number' ? x - (y as number) : codePointCompare(x, y as string);
+    if (c === 0) c = codePointCompare(a.accountid, b.accountid);
+    return desc ? -c : c;
+  };
+}
+
+describe('model check against the reference', () => {
+  test('random filters, keyword cases, quoting and sorts return exactly the reference rows in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(exprArbitrary(), fc.constantFrom(...SORTS), fc.boolean(), async (expr, sortBy, desc) => {
+        const query = render(expr, { n: 0 });
+        const ref = toRef(expr);
+        const expected = FIXTURE_ACCOUNTS.filter((a) => refEval(fx, a, ref)).sort(refOrder(sortBy, desc)).map((a) => a.label);
+        const got = await queryLabels(ctx, { query, sort_by: sortBy, sort_type: desc ? 'desc' : 'asc' });
+        assert.deepEqual(got, expected, query);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('the generator reaches every operator and field kind', () => {
+    const ops = new Set<string>();
+    const kinds = new Set<string>();
+    const walk = (e: GenExpr): void => {
+      if ('field' in e) {
+        ops.add(e.op);
+        kinds.add(REF_FIELDS[e.field]);
+      } else e.children.forEach(walk);
+    };
+    for (const e of fc.sample(exprArbitrary(), { numRuns: 500, seed: 42 })) walk(e);
+    assert.deepEqual([...ops].sort(), [...COMPARE, ...NULLS, ...PREFIX].sort());
+    assert.deepEqual([...kinds].sort(), ['datetime', 'lookup', 'number', 'text']);
+  });
+});
