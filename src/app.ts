@@ -12,7 +12,7 @@ import { authHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { queryRoutes } from './http/query-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
-import { installWorkSignal } from './http/work-signal.js';
+import { installRequestLimit } from './http/request-limit.js';
 import type { ControlStore, RecordStore } from './store/types.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
@@ -34,8 +34,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel },
     bodyLimit: BODY_LIMIT,
-    // Past the limit Fastify answers (mapped to 408) and aborts request.signal, which stops reads in flight.
-    handlerTimeout: deps.config.requestTimeoutMs,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -56,7 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  installWorkSignal(app);
+  installRequestLimit(app, deps.config.requestTimeoutMs);
 
   // Every body is JSON whatever its content type says; an empty body (GETs and DELETEs
   // from clients that always send Content-Type: application/json) is no body.

@@ -3,11 +3,10 @@
 // reveals nothing but the request id.
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, timeoutError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 
 /** Fastify error codes that are the client's fault, and the catalogue code each becomes. */
 function fromFastify(err: FastifyError): AppError | undefined {
-  if (err.code === 'FST_ERR_HANDLER_TIMEOUT') return timeoutError();
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
     return new AppError('BODY_TOO_LARGE', 'The request body is over the 20 MB limit. Send fewer records per request.');
   }
@@ -26,6 +25,8 @@ function internalError(requestId: string): AppError {
 }
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  // A request answered 408 at the time limit may still fail afterwards as its work is stopped.
+  if (reply.sent) return reply;
   return reply.code(err.status).type('application/json; charset=utf-8').send({ Message: err.message });
 }
 

@@ -113,7 +113,14 @@ export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; val
  * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
  * counting; ordered by the sort field, ties by key in the same direction.
  */
-export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: { noIndex?: ReadonlySet<string> } = {}): Select {
+export interface PageOptions {
+  /** Fields whose index the statement must not use (see indexedEqualities). */
+  readonly noIndex?: ReadonlySet<string>;
+  /** An extra WHERE term in the dialect's own SQL, e.g. SQLite's cancellation guard. */
+  readonly guard?: string;
+}
+
+export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions = {}): Select {
   const noIndex = options.noIndex ?? new Set<string>();
   const { obj } = plan;
   const needed = [...plan.fields, ...fieldsOfFilter(plan.filter), plan.sort.field];
@@ -122,6 +129,7 @@ export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPl
     const filter = plan.filter;
     q = q.where((eb) => filterExpression(eb, obj, schema, filter, noIndex));
   }
+  if (options.guard) q = q.where(sql<SqlBool>`${sql.raw(options.guard)}`);
   const dir = plan.sort.desc ? 'desc' : 'asc';
   const sortCol = columnOf(obj, schema, plan.sort.field);
   if (sortCol !== undefined && plan.sort.field.name !== obj.keyField) q = q.orderBy(sortCol, dir);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import { selectQueryPage } from '../../src/store/record-sql.js';
-import { sqliteSql } from '../../src/store/sqlite/sqlite-db.js';
+import { sqliteSql } from '../../src/store/sqlite/sqlite-sql.js';
 import { testContext, type TestContext } from '../helpers.js';
 import {
   CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, REF_FIELDS, accountKey, codePointCompare, defaultOrder, queryLabels, refEval, runQuery, seedFixture,

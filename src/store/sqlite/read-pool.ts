@@ -4,7 +4,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { timeoutError } from '../../errors.js';
-import type { ReadJob, ReadResult } from './read-worker.js';
+import { READY, type ReadJob, type ReadResult } from './read-protocol.js';
 
 type Statements = ReadJob['statements'];
 
@@ -18,6 +18,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** False until the thread has loaded; jobs go to ready threads only. */
+  ready: boolean;
   running: Pending | undefined;
 }
 
@@ -33,10 +35,18 @@ export class ReadPool {
 
   private spawn(): Slot {
     const worker = new Worker(new URL('./read-worker.js', import.meta.url));
-    const slot: Slot = { worker, running: undefined };
-    worker.on('message', (msg: ReadResult) => this.finish(slot, msg));
+    const slot: Slot = { worker, ready: false, running: undefined };
+    worker.on('message', (msg: ReadResult | typeof READY) => {
+      if (msg === READY) {
+        slot.ready = true;
+        worker.unref();
+        this.dispatch();
+      } else {
+        this.finish(slot, msg);
+      }
+    });
     worker.on('error', (err) => this.crashed(slot, err));
-    worker.unref();
+    // Referenced while it loads or works (a queued read waits for it), unreferenced when idle.
     return slot;
   }
 
@@ -58,7 +68,7 @@ export class ReadPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (slot.running) continue;
+      if (slot.running || !slot.ready) continue;
       const next = this.queue.shift()!;
       slot.running = next;
       // A thread with work keeps the process alive until it answers; an idle one does not.
@@ -115,6 +125,10 @@ export class ReadPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new Error('read pool closed'));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    // Referenced so the process waits for the threads to end rather than exit mid-close.
+    await Promise.all(this.slots.map((s) => {
+      s.worker.ref();
+      return s.worker.terminate();
+    }));
   }
 }

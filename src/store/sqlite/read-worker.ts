@@ -2,38 +2,8 @@
 // blocks the main event loop. The pool terminates the thread to cancel a query.
 
 import { parentPort } from 'node:worker_threads';
+import { READY, type ReadJob, type ReadResult, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { openDb, prepared, type Db } from './sqlite-db.js';
-
-export interface SqlStatement {
-  sql: string;
-  parameters: readonly unknown[];
-  /** Return the first row only (or undefined), instead of all rows. */
-  first?: boolean;
-}
-
-/**
- * Runs `common` when every probe finds at least `threshold` rows, else `rare`, where
- * threshold = ceil(sqrt(need × table rows)): the point where scanning the sort index until `need`
- * matches costs as much as sorting all matches. Each probe's SQL ends in `LIMIT ?`, bound here.
- * SQLite's planner does not weigh LIMIT, so it sorts 500,000 matches of a common picklist code
- * rather than read the sort index for the first 51; this choice, made on live counts, fixes that.
- */
-export interface ChooseStatement {
-  choose: { tableRows: string; need: number; probes: SqlStatement[]; common: SqlStatement; rare: SqlStatement };
-}
-
-export type ReadStatement = SqlStatement | ChooseStatement;
-
-export interface ReadJob {
-  id: number;
-  file: string;
-  /** Statements run in order inside one read transaction (one snapshot); each result is returned. */
-  statements: ReadStatement[];
-}
-
-export type ReadResult =
-  | { id: number; ok: true; results: unknown[] }
-  | { id: number; ok: false; message: string; code?: string };
 
 const MAX_OPEN = 64;
 const connections = new Map<string, Db>();
@@ -47,6 +17,7 @@ function connection(file: string): Db {
     return db;
   }
   db = openDb(file, { readonly: true });
+  db.function('orchard_alive', { deterministic: false }, () => 1);
   connections.set(file, db);
   if (connections.size > MAX_OPEN) {
     const [oldest, old] = connections.entries().next().value as [string, Db];
@@ -82,3 +53,5 @@ parentPort!.on('message', (job: ReadJob) => {
   }
   parentPort!.postMessage(reply);
 });
+
+parentPort!.postMessage(READY);

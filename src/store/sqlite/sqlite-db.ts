@@ -1,25 +1,15 @@
 // Opens a better-sqlite3 database the way every Orchard SQLite file is opened (WAL,
 // synchronous=FULL, a busy timeout for the CLI writing beside a running server), keeps
 // a prepared-statement cache per connection, and applies versioned migrations.
+// Reader threads load this file, so it stays free of Kysely (a thread starts in milliseconds).
 
 import Database from 'better-sqlite3';
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
 
 /** A migration runs inside a transaction; its index + 1 is the version it brings the file to. */
 export type Migration = (db: Db) => void;
-
-/** Kysely used only to compile SQL for SQLite; statements run on better-sqlite3 through the cache below. */
-export const sqliteSql = new Kysely<any>({
-  dialect: {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  },
-});
 
 const statementCaches = new WeakMap<Db, Map<string, Statement>>();
 
@@ -42,6 +32,9 @@ export function prepared(db: Db, sql: string): Statement {
 export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   db.pragma('busy_timeout = 5000');
+  // 64 MiB for writers: inserts touch a dozen indexes, and the default 2 MB cache spills
+  // mid-transaction (a 100,000-record seed took 16 s with it, 11 s without). Readers get 16 MiB.
+  db.pragma(`cache_size = ${options.readonly ? -16384 : -65536}`);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');

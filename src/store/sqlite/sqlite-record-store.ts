@@ -2,6 +2,7 @@
 // can reach another organization's rows (DESIGN §1, tenancy by construction).
 
 import fs from 'node:fs';
+import { sql, type SqlBool } from 'kysely';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
 import type { ObjectSpec } from '../../schema/build-object.js';
@@ -13,8 +14,9 @@ import { indexedEqualities, listOrder, ROW, selectQueryPage, selectRecords } fro
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
-import type { ReadStatement, SqlStatement } from './read-worker.js';
-import { migrate, openDb, prepared, sqliteSql, type Db } from './sqlite-db.js';
+import { ALIVE_GUARD, type ReadStatement, type SqlStatement } from './read-protocol.js';
+import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { sqliteSql } from './sqlite-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -28,7 +30,8 @@ class SqliteOrgRecords implements OrgRecords {
   /** Compiled SQL per (schema version, object): the hot reads never rebuild their SQL. */
   private readonly sqlCache = new Map<string, string>();
 
-  constructor(readonly db: Db, private readonly file: string, private readonly pool: ReadPool) {}
+  /** `readers` gives the store's reader threads, started on the first read that needs them. */
+  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool) {}
 
   async schema(): Promise<OrgSchema> {
     return this.schemaSync();
@@ -78,9 +81,9 @@ class SqliteOrgRecords implements OrgRecords {
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.current();
     const pageSql = this.sqlFor('list', obj, () =>
-      listOrder(selectRecords(sqliteSql, schema, obj), obj).limit(0).offset(0).compile().sql);
+      listOrder(selectRecords(sqliteSql, schema, obj).where(sql<SqlBool>`${sql.raw(ALIVE_GUARD)}`), obj).limit(0).offset(0).compile().sql);
     const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
-    const [count, records] = await this.pool.run(this.file, [
+    const [count, records] = await this.readers().run(this.file, [
       { sql: countSql, parameters: [], first: true },
       { sql: pageSql, parameters: [page.limit, page.offset] },
     ], signal);
@@ -90,8 +93,8 @@ class SqliteOrgRecords implements OrgRecords {
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     const schema = this.current();
     const page = (noIndex?: ReadonlySet<string>): SqlStatement => {
-      const { sql, parameters } = selectQueryPage(sqliteSql, schema, plan, noIndex ? { noIndex } : {}).compile();
-      return { sql, parameters };
+      const compiled = selectQueryPage(sqliteSql, schema, plan, { guard: ALIVE_GUARD, ...(noIndex ? { noIndex } : {}) }).compile();
+      return { sql: compiled.sql, parameters: compiled.parameters };
     };
     const equalities = indexedEqualities(plan);
     const table = q(plan.obj.systemName);
@@ -107,7 +110,7 @@ class SqliteOrgRecords implements OrgRecords {
         rare: page(),
       },
     };
-    const [rows] = await this.pool.run(this.file, [statement], signal) as [RecordRow[]];
+    const [rows] = await this.readers().run(this.file, [statement], signal) as [RecordRow[]];
     const isLastPage = rows.length <= plan.pageSize;
     if (!isLastPage) rows.length = plan.pageSize;
     return { rows, isLastPage };
@@ -192,8 +195,7 @@ export class SqliteRecordStore implements RecordStore {
     const file = path.join(this.dir, `${orgId}.db`);
     const db = openDb(file);
     migrate(db, ORG_MIGRATIONS);
-    this.pool ??= new ReadPool(this.readers);
-    org = new SqliteOrgRecords(db, file, this.pool);
+    org = new SqliteOrgRecords(db, file, () => (this.pool ??= new ReadPool(this.readers)));
     this.orgs.set(orgId, org);
     return org;
   }
