@@ -25,7 +25,11 @@ function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | unde
  * A derived field whose target object no longer exists reads null.
  */
 function fromWithJoins(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
-  let q: Select = k.selectFrom(`${obj.systemName} as ${ROW}`);
+  return joinDerived(k.selectFrom(`${obj.systemName} as ${ROW}`), schema, obj, needed);
+}
+
+/** Adds to `q` (which reads the object as `r`) the joins of the derived fields in `needed`. */
+function joinDerived(q: Select, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
   const joined = new Set<string>();
   for (const f of needed) {
     if (f.role !== 'derived' || joined.has(f.name)) continue;
@@ -51,10 +55,6 @@ export function selectRecords(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef,
   return selectFields(fromWithJoins(k, schema, obj, fields), obj, schema, fields);
 }
 
-/** The GET-list order: newest first, ties by key in the same direction so one (createdon, key) index serves it. */
-export function listOrder(q: Select, obj: ObjectDef): Select {
-  return q.orderBy(`${ROW}.createdon`, 'desc').orderBy(`${ROW}.${obj.keyField}`, 'desc');
-}
 
 function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[] {
   if (!node) return out;
@@ -109,10 +109,6 @@ export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; val
   return out;
 }
 
-/**
- * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
- * counting; ordered by the sort field, ties by key in the same direction.
- */
 export interface PageOptions {
   /** Fields whose index the statement must not use (see indexedEqualities). */
   readonly noIndex?: ReadonlySet<string>;
@@ -120,20 +116,65 @@ export interface PageOptions {
   readonly guard?: string;
 }
 
-export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions = {}): Select {
-  const noIndex = options.noIndex ?? new Set<string>();
-  const { obj } = plan;
-  const needed = [...plan.fields, ...fieldsOfFilter(plan.filter), plan.sort.field];
-  let q = selectFields(fromWithJoins(k, schema, obj, needed), obj, schema, plan.fields);
-  if (plan.filter) {
-    const filter = plan.filter;
-    q = q.where((eb) => filterExpression(eb, obj, schema, filter, noIndex));
+export interface PageSpec extends PageOptions {
+  readonly fields: readonly FieldDef[];
+  readonly filter: PlanNode | null;
+  readonly sort: { readonly field: FieldDef; readonly desc: boolean };
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * One page of records: `fields` of the rows that pass `filter`, ordered by the sort field with
+ * ties by key in the same direction (so one (field, key) index serves either direction).
+ *
+ * Built as a deferred join: an inner query finds the page's keys touching only the columns the
+ * filter and sort need (often an index alone), and only those keys are joined back for their
+ * fields and derived names. Skipping 100,000 rows for page 2,000 then costs an index walk, not
+ * 100,000 rows × every lookup join.
+ */
+export function selectPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, spec: PageSpec): Select {
+  const noIndex = spec.noIndex ?? new Set<string>();
+  const dir = spec.sort.desc ? 'desc' : 'asc';
+  const sortCol = columnOf(obj, schema, spec.sort.field);
+  const key = `${ROW}.${obj.keyField}`;
+  const ordered = (q: Select): Select =>
+    (sortCol !== undefined && spec.sort.field.name !== obj.keyField ? q.orderBy(sortCol, dir) : q).orderBy(key, dir);
+
+  let keys = fromWithJoins(k, schema, obj, [...fieldsOfFilter(spec.filter), spec.sort.field]).select(key);
+  if (spec.filter) {
+    const filter = spec.filter;
+    keys = keys.where((eb) => filterExpression(eb, obj, schema, filter, noIndex));
   }
-  if (options.guard) q = q.where(sql<SqlBool>`${sql.raw(options.guard)}`);
-  const dir = plan.sort.desc ? 'desc' : 'asc';
-  const sortCol = columnOf(obj, schema, plan.sort.field);
-  if (sortCol !== undefined && plan.sort.field.name !== obj.keyField) q = q.orderBy(sortCol, dir);
-  return q.orderBy(`${ROW}.${obj.keyField}`, dir)
-    .limit(plan.pageSize + 1)
-    .offset((plan.pageNumber - 1) * plan.pageSize);
+  if (spec.guard) keys = keys.where(sql<SqlBool>`${sql.raw(spec.guard)}`);
+  keys = ordered(keys).limit(spec.limit).offset(spec.offset);
+
+  // CROSS JOIN: SQLite then keeps the written order (the page's keys drive, each finds its row by
+  // key) instead of scanning the table in sort order; other planners take it as a plain join.
+  const page = joinDerived(
+    k.selectFrom(keys.as('p')).crossJoin(`${obj.systemName} as ${ROW}`).whereRef(key, '=', `p.${obj.keyField}`),
+    schema, obj, [...spec.fields, spec.sort.field],
+  );
+  return ordered(selectFields(page, obj, schema, spec.fields));
+}
+
+/** The GET-list page: every field, newest first (createdon descending, ties by key descending). */
+export function selectListPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, page: { limit: number; offset: number }, options: PageOptions = {}): Select {
+  const createdon = obj.fieldsByName.get('createdon')!;
+  return selectPage(k, schema, obj, { ...options, fields: obj.fields, filter: null, sort: { field: createdon, desc: true }, ...page });
+}
+
+/**
+ * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
+ * counting.
+ */
+export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions = {}): Select {
+  return selectPage(k, schema, plan.obj, {
+    ...options,
+    fields: plan.fields,
+    filter: plan.filter,
+    sort: plan.sort,
+    limit: plan.pageSize + 1,
+    offset: (plan.pageNumber - 1) * plan.pageSize,
+  });
 }

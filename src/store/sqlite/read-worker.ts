@@ -2,7 +2,7 @@
 // blocks the main event loop. The pool terminates the thread to cancel a query.
 
 import { parentPort } from 'node:worker_threads';
-import { READY, type ReadJob, type ReadResult, type ReadStatement, type SqlStatement } from './read-protocol.js';
+import { READY, type RawRows, type ReadJob, type ReadResult, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { openDb, prepared, type Db } from './sqlite-db.js';
 
 const MAX_OPEN = 64;
@@ -29,7 +29,14 @@ function connection(file: string): Db {
 
 function runPlain(db: Db, s: SqlStatement): unknown {
   const stmt = prepared(db, s.sql);
-  return s.first ? stmt.get(...s.parameters) : stmt.all(...s.parameters);
+  if (s.first) return stmt.get(...s.parameters);
+  if (!s.raw) return stmt.all(...s.parameters);
+  try {
+    const rows = stmt.raw(true).all(...s.parameters) as unknown[][];
+    return { columns: stmt.columns().map((c) => c.name), rows } satisfies RawRows;
+  } finally {
+    stmt.raw(false);
+  }
 }
 
 function run(db: Db, s: ReadStatement): unknown {

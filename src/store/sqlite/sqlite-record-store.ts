@@ -2,7 +2,6 @@
 // can reach another organization's rows (DESIGN §1, tenancy by construction).
 
 import fs from 'node:fs';
-import { sql, type SqlBool } from 'kysely';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
 import type { ObjectSpec } from '../../schema/build-object.js';
@@ -10,11 +9,11 @@ import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { indexedEqualities, listOrder, ROW, selectQueryPage, selectRecords } from '../record-sql.js';
+import { indexedEqualities, ROW, selectListPage, selectQueryPage, selectRecords } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
-import { ALIVE_GUARD, type ReadStatement, type SqlStatement } from './read-protocol.js';
+import { ALIVE_GUARD, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 
@@ -81,20 +80,20 @@ class SqliteOrgRecords implements OrgRecords {
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.current();
     const pageSql = this.sqlFor('list', obj, () =>
-      listOrder(selectRecords(sqliteSql, schema, obj).where(sql<SqlBool>`${sql.raw(ALIVE_GUARD)}`), obj).limit(0).offset(0).compile().sql);
+      selectListPage(sqliteSql, schema, obj, { limit: 0, offset: 0 }, { guard: ALIVE_GUARD }).compile().sql);
     const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
     const [count, records] = await this.readers().run(this.file, [
       { sql: countSql, parameters: [], first: true },
-      { sql: pageSql, parameters: [page.limit, page.offset] },
+      { sql: pageSql, parameters: [page.limit, page.offset], raw: true },
     ], signal);
-    return { total: (count as { n: number }).n, records: records as RecordRow[] };
+    return { total: (count as { n: number }).n, records: toObjects<RecordRow>(records as RawRows) };
   }
 
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     const schema = this.current();
     const page = (noIndex?: ReadonlySet<string>): SqlStatement => {
       const compiled = selectQueryPage(sqliteSql, schema, plan, { guard: ALIVE_GUARD, ...(noIndex ? { noIndex } : {}) }).compile();
-      return { sql: compiled.sql, parameters: compiled.parameters };
+      return { sql: compiled.sql, parameters: compiled.parameters, raw: true };
     };
     const equalities = indexedEqualities(plan);
     const table = q(plan.obj.systemName);
@@ -110,7 +109,8 @@ class SqliteOrgRecords implements OrgRecords {
         rare: page(),
       },
     };
-    const [rows] = await this.readers().run(this.file, [statement], signal) as [RecordRow[]];
+    const [raw] = await this.readers().run(this.file, [statement], signal) as [RawRows];
+    const rows = toObjects<RecordRow>(raw);
     const isLastPage = rows.length <= plan.pageSize;
     if (!isLastPage) rows.length = plan.pageSize;
     return { rows, isLastPage };

@@ -1,0 +1,238 @@
+// POST /api/query on 1,000,000 accounts made by `orchard seed`, each case beside the same SQL run
+// directly on better-sqlite3 in the same run: (a) equality on an indexed field + sort + a page of
+// 50, (b) a start-with prefix, (c) page 2,000 of an unfiltered sort, (d) a '%x' contains scan.
+// Then the no-stall check: GETs by id while contains scans run.
+//
+// Latency: sequential requests on one connection (medians of --samples runs); throughput:
+// autocannon for --duration seconds with --connections connections. "Direct" runs exactly the SQL
+// Orchard runs for the case (the variant its index choice picks) on a better-sqlite3 connection
+// in this process: the anchor for the ratio. Orchard serves from a child process so the load
+// generator does not share its event loop. The data directory is kept under .bench-data/ and
+// reused (seeding a million records takes minutes); --fresh seeds again.
+//
+// Every case asks for seven typical fields (FIELDS), one of them a derived name; --all-fields
+// asks for every field instead ('*': 45 columns and 6 name joins a row).
+//
+// Usage: node dist/bench/query.js [--accounts 1000000] [--samples 41] [--duration 5]
+//   [--connections 4] [--fresh] [--serve orchard --data-dir D]
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { loadConfig } from '../src/config.js';
+import { planQuery, type QueryInput } from '../src/query/plan.js';
+import { startServer } from '../src/server.js';
+import { indexedEqualities, selectQueryPage } from '../src/store/record-sql.js';
+import { ALIVE_GUARD } from '../src/store/sqlite/read-protocol.js';
+import { sqliteSql } from '../src/store/sqlite/sqlite-sql.js';
+import { openStores } from '../src/stores.js';
+import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const ROOT = path.resolve(path.dirname(SCRIPT), '../..');
+
+const { values: opts } = parseArgs({
+  options: {
+    serve: { type: 'string' },
+    'data-dir': { type: 'string' },
+    accounts: { type: 'string', default: '1000000' },
+    samples: { type: 'string', default: '41' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '4' },
+    fresh: { type: 'boolean', default: false },
+    'all-fields': { type: 'boolean', default: false },
+  },
+});
+
+interface Case {
+  readonly key: string;
+  readonly title: string;
+  readonly body: QueryInput;
+  /** Latency goal for the median, ms; and for the ratio to direct SQL. */
+  readonly goalMs?: number;
+  readonly goalRatio?: number;
+  /** The contains scan is slow by nature: fewer samples. */
+  readonly slow?: boolean;
+}
+
+/** What integrations typically ask for: a handful of fields, one of them a derived name. */
+const FIELDS = 'accountid,accountname,emailaddress1,telephone1,statecode,createdon,ownername';
+
+const CASES: readonly Case[] = [
+  { key: 'a', title: 'equality on an indexed field + sort + page of 50 (statecode = 1, newest first)', body: { objecttype: 1, fields: FIELDS, query: '(statecode = 1)', sort_by: 'createdon', sort_type: 'desc', page_size: 50 }, goalMs: 2, goalRatio: 1.5 },
+  { key: 'b', title: "start-with prefix (accountname start-with 'Summit La'), by name", body: { objecttype: 1, fields: FIELDS, query: "accountname start-with 'Summit La'", sort_by: 'accountname', page_size: 50 }, goalRatio: 1.5 },
+  { key: 'c', title: 'page 2,000 of an unfiltered sort (createdon, page_size 50)', body: { objecttype: 1, fields: FIELDS, sort_by: 'createdon', page_size: 50, page_number: 2000 }, goalRatio: 1.5 },
+  { key: 'd', title: "'%x' contains scan (accountname start-with '%zzz')", body: { objecttype: 1, fields: FIELDS, query: "accountname start-with '%zzz'", page_size: 50 }, slow: true },
+];
+
+function positive(name: 'accounts' | 'samples' | 'duration' | 'connections'): number {
+  const n = Number(opts[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1; got '${opts[name]}'.`);
+  return n;
+}
+
+function orchardCli(dataDir: string, args: string[]): Record<string, unknown> {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/orchard.js'), '--data-dir', dataDir, '--json', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+/** The data set: an organization of `count` accounts made with the CLI, cached with its token. */
+function dataSet(count: number): { dataDir: string; orgId: string; token: string } {
+  const dataDir = path.join(ROOT, '.bench-data', `query-${count}`);
+  const marker = path.join(dataDir, 'bench.json');
+  if (!opts.fresh && fs.existsSync(marker)) return { dataDir, ...(JSON.parse(fs.readFileSync(marker, 'utf8')) as { orgId: string; token: string }) };
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const org = orchardCli(dataDir, ['org', 'create', '--name', 'Bench', '--plan', 'enterprise', '--email', 'bench@example.com', '--minute-limit', '1000000000']);
+  const seeded = orchardCli(dataDir, ['seed', '--org', String(org.id), '--object', 'account', '--count', String(count)]);
+  console.log(`Seeded ${count.toLocaleString('en-US')} accounts with orchard seed in ${Number(seeded.seconds).toFixed(1)} s.`);
+  const set = { orgId: String(org.id), token: String(org.token) };
+  fs.writeFileSync(marker, JSON.stringify(set));
+  return { dataDir, ...set };
+}
+
+/** The SQL Orchard runs for a case, compiled by Orchard's own code: the variant its index choice takes. */
+async function directSql(dataDir: string, orgId: string, body: QueryInput, db: Database.Database): Promise<{ sql: string; parameters: readonly unknown[] }> {
+  const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
+  try {
+    const schema = await (await stores.records.org(orgId)).schema();
+    const plan = planQuery(schema, body);
+    const variants = [undefined, new Set(indexedEqualities(plan).map((e) => e.field.name))].map((noIndex) =>
+      selectQueryPage(sqliteSql, schema, plan, { guard: ALIVE_GUARD, ...(noIndex && noIndex.size > 0 ? { noIndex } : {}) }).compile());
+    if (indexedEqualities(plan).length === 0) return variants[0]!;
+    // Direct gets the better of the two plans, timed here: the most a hand-written query would do.
+    const time = (v: { sql: string; parameters: readonly unknown[] }) => {
+      const t = process.hrtime.bigint();
+      db.prepare(v.sql).all(...v.parameters);
+      return Number(process.hrtime.bigint() - t);
+    };
+    return time(variants[0]!) <= time(variants[1]!) ? variants[0]! : variants[1]!;
+  } finally {
+    await stores.close();
+  }
+}
+
+function timeDirect(db: Database.Database, q: { sql: string; parameters: readonly unknown[] }, samples: number): number[] {
+  const stmt = db.prepare(q.sql);
+  stmt.all(...q.parameters);
+  const out: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t = process.hrtime.bigint();
+    stmt.all(...q.parameters);
+    out.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return out;
+}
+
+async function timeOrchard(url: string, token: string, body: QueryInput, samples: number): Promise<number[]> {
+  const send = async () => {
+    const t = process.hrtime.bigint();
+    const res = await fetch(`${url}/api/query`, { method: 'POST', headers: { tokenid: token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`POST /api/query ${JSON.stringify(body)} answered ${res.status}: ${text.slice(0, 200)}`);
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  await send();
+  const out: number[] = [];
+  for (let i = 0; i < samples; i++) out.push(await send());
+  return out;
+}
+
+/** GETs by id every 10 ms while two contains scans keep the reader threads busy; their latencies. */
+async function noStall(url: string, token: string, id: string, seconds: number): Promise<{ latencies: number[]; scans: number }> {
+  let scanning = true;
+  let scans = 0;
+  const scanBody = JSON.stringify(CASES.find((c) => c.key === 'd')!.body);
+  const scanner = async () => {
+    while (scanning) {
+      await fetch(`${url}/api/query`, { method: 'POST', headers: { tokenid: token, 'content-type': 'application/json' }, body: scanBody }).then((r) => r.text());
+      scans++;
+    }
+  };
+  const scanners = [scanner(), scanner()];
+  await new Promise((r) => setTimeout(r, 200));
+  const latencies: number[] = [];
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    const t = process.hrtime.bigint();
+    const res = await fetch(`${url}/api/record/account/${id}`, { headers: { tokenid: token } });
+    await res.text();
+    if (res.status !== 200) throw new Error(`GET by id answered ${res.status}`);
+    latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  scanning = false;
+  await Promise.all(scanners);
+  return { latencies, scans };
+}
+
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+
+async function drive(): Promise<number> {
+  const count = positive('accounts');
+  const samples = positive('samples');
+  const duration = positive('duration');
+  const connections = positive('connections');
+  const { dataDir, orgId, token } = dataSet(count);
+  const orgFile = path.join(dataDir, 'orgs', `${orgId}.db`);
+  const db = new Database(orgFile, { readonly: true });
+  db.function('orchard_alive', { deterministic: false }, () => 1);
+  const server = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
+  let failed = 0;
+  try {
+    console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${count.toLocaleString('en-US')} accounts.`);
+    console.log(`Fields: ${opts['all-fields'] ? "'*' (every field)" : FIELDS}.`);
+    console.log(`Latency: median of ${samples} sequential runs (contains scan: ${Math.min(samples, 7)}); throughput: autocannon, ${connections} connections, ${duration} s.\n`);
+    for (const base of CASES) {
+      const c = opts['all-fields'] ? { ...base, body: { ...base.body, fields: '*' } } : base;
+      const n = c.slow ? Math.min(samples, 7) : samples;
+      const direct = await directSql(dataDir, orgId, c.body, db);
+      const directMs = median(timeDirect(db, direct, n));
+      const orchardMs = median(await timeOrchard(server.url, token, c.body, n));
+      const load = await runLoad({
+        url: server.url, connections, pipelining: 1, duration: c.slow ? Math.min(duration, 3) : duration,
+        requests: [{ method: 'POST', path: '/api/query', headers: { tokenid: token, 'content-type': 'application/json' }, body: JSON.stringify(c.body) }],
+      });
+      failed += failures(load);
+      const ratio = orchardMs / directMs;
+      const goals = [
+        c.goalMs !== undefined ? `median ≤ ${c.goalMs} ms: ${orchardMs <= c.goalMs ? 'MET' : 'NOT MET'}` : '',
+        c.goalRatio !== undefined ? `ratio ≤ ${c.goalRatio}: ${ratio <= c.goalRatio ? 'MET' : 'NOT MET'}` : '',
+      ].filter(Boolean).join('; ');
+      console.log(`(${c.key}) ${c.title}`);
+      console.log(`    orchard median ${ms(orchardMs)}, ${formatRate(load.requests.average).trim()} req/s${failures(load) ? ` (${failures(load)} FAILED)` : ''}`);
+      console.log(`    direct  median ${ms(directMs)}, ${formatRate(1000 / directMs).trim()} queries/s on one connection`);
+      console.log(`    ratio orchard/direct ${ratio.toFixed(2)}${goals ? `  — ${goals}` : ''}`);
+    }
+    const id = (db.prepare('SELECT accountid FROM account LIMIT 1 OFFSET 12345').pluck().get() as string | undefined) ?? '';
+    const { latencies, scans } = await noStall(server.url, token, id, 5);
+    const worst = Math.max(...latencies);
+    console.log(`\nNo stall: ${latencies.length} GETs by id while ${scans} contains scans ran (two at a time):`);
+    console.log(`    median ${ms(median(latencies))}, p99 ${ms([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)]!)}, max ${ms(worst)} — goal every GET < 50 ms: ${worst < 50 ? 'MET' : 'NOT MET'}`);
+  } finally {
+    db.close();
+    await server.stop();
+  }
+  if (failed > 0) {
+    console.error(`\n${failed} requests failed under load; the throughput figures measured errors.`);
+    return 1;
+  }
+  return 0;
+}
+
+async function serve(): Promise<void> {
+  const dataDir = opts['data-dir'];
+  if (!dataDir) throw new Error('--serve orchard needs --data-dir');
+  const server = await startServer(loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent' }), () => {});
+  announceAndServe(server.url, () => server.close());
+}
+
+if (opts.serve) await serve();
+else process.exitCode = await drive();
