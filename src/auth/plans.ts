@@ -1,0 +1,42 @@
+// The subscription plans (spec §8, DESIGN §4): each plan's daily request cap and the objects and
+// actions it includes. Pure data and lookups; the HTTP layer turns a refusal into a 402.
+
+import type { PlanName } from '../store/types.js';
+
+/** What a request does to records; batch writes are their own action (DESIGN §4: free has no batch). */
+export type Action = 'read' | 'create' | 'update' | 'delete' | 'batch';
+
+export const ACTIONS: readonly Action[] = ['read', 'create', 'update', 'delete', 'batch'];
+
+export interface Plan {
+  readonly name: PlanName;
+  /** Requests per UTC day for the whole organization. */
+  readonly dailyCap: number;
+  /** Standard object system names the plan includes; 'all' includes every standard object. */
+  readonly objects: ReadonlySet<string> | 'all';
+  /** Whether custom objects (numbers from 1000) are included. */
+  readonly customObjects: boolean;
+  readonly actions: ReadonlySet<Action>;
+}
+
+/** Requests per rolling minute when an organization has no override (spec §8). */
+export const DEFAULT_MINUTE_LIMIT = 100;
+
+const EVERY_ACTION: ReadonlySet<Action> = new Set(ACTIONS);
+
+export const PLANS: Readonly<Record<PlanName, Plan>> = {
+  free: {
+    name: 'free',
+    dailyCap: 500,
+    objects: new Set(['account', 'contact', 'lead', 'task', 'note']),
+    customObjects: false,
+    actions: new Set<Action>(['read', 'create', 'update', 'delete']),
+  },
+  standard: { name: 'standard', dailyCap: 10_000, objects: 'all', customObjects: true, actions: EVERY_ACTION },
+  professional: { name: 'professional', dailyCap: 25_000, objects: 'all', customObjects: true, actions: EVERY_ACTION },
+  enterprise: { name: 'enterprise', dailyCap: 50_000, objects: 'all', customObjects: true, actions: EVERY_ACTION },
+};
+
+export function planOf(name: PlanName): Plan {
+  return PLANS[name];
+}
