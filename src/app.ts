@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         description: 'Records grouped by object type: paginated reads, queries, writes. Every request carries an API token in the tokenid header.',
         version: '0.1.0',
       },
-      servers: [{ url: deps.config.baseUrl }],
+      ...(deps.config.baseUrl ? { servers: [{ url: deps.config.baseUrl }] } : {}),
       components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid' } } },
     },
   });

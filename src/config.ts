@@ -7,8 +7,11 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
-  /** Public base of the API, used in `Location` headers; no trailing slash. */
-  readonly baseUrl: string;
+  /**
+   * Public base of the API for `Location` headers, no trailing slash; when unset, each reply
+   * uses the address the request was sent to (its Host header).
+   */
+  readonly baseUrl: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly smtpUrl: string | undefined;
@@ -37,11 +40,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);
   }
-  const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`)).replace(/\/+$/, '');
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new Error(`BASE_URL must be an absolute URL such as https://crm.example.com; got '${baseUrl}'.`);
+  const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || undefined))?.replace(/\/+$/, '');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
+    throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com; got '${baseUrl}'.`);
   }
   return Object.freeze({
     port,

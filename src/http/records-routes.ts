@@ -135,7 +135,8 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const row = prepareCreate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
     const record = await records.create(obj, row);
     const id = record[obj.keyField] as string;
-    reply.code(201).header('location', `${deps.config.baseUrl}/api/record/${obj.systemName}/${id}`);
+    const base = deps.config.baseUrl ?? `${request.protocol}://${request.host}`;
+    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${id}`);
     return ok({ Record: record });
   });
 
