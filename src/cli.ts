@@ -102,10 +102,17 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
     .summary('start the HTTP server')
     .description('start the HTTP server; configured by PORT (default 8080), HOST (default 127.0.0.1), DATA_DIR, BASE_URL, LOG_LEVEL. On an empty data directory it first creates a demo organization and prints a ready curl line.')
     .action(async () => {
-      const { config } = ctx();
+      const { config, out } = ctx();
       // Loaded here so the administrative commands start without Fastify (about a second less).
       const { closeOnSignals, startServer } = await import('./server.js');
-      closeOnSignals(await startServer(config));
+      if (!out.json) {
+        closeOnSignals(await startServer(config));
+        return;
+      }
+      // --json: stdout carries one JSON object once listening; the request log goes to stderr.
+      const server = await startServer(config, () => {}, { logger: { level: config.logLevel, stream: process.stderr } });
+      print(out, { url: server.url, dataDir: config.dataDir, docs: `${server.url}/docs`, demo: server.demo }, '');
+      closeOnSignals(server);
     });
 
   const org = program.command('org').description('manage organizations (org create)');

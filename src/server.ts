@@ -1,7 +1,7 @@
 // Starts the HTTP server: opens the stores, creates the demo organization on an empty data
 // directory, listens, and closes cleanly on SIGTERM/SIGINT.
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openStores, type Stores } from './stores.js';
@@ -12,6 +12,8 @@ export interface RunningServer {
   readonly url: string;
   /** The stores it serves from; closed by close(). */
   readonly stores: Stores;
+  /** The demo organization made on this start (empty data directory), with its one-time token and a ready curl line. */
+  readonly demo: { readonly orgId: string; readonly token: string; readonly accounts: number; readonly curl: string } | null;
   close(): Promise<void>;
 }
 
@@ -29,27 +31,32 @@ function urlFor(host: string, port: number): string {
  * none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
  * only time that token is shown). On failure nothing is left open.
  */
-export async function startServer(config: Config, announce: Announce = (l) => process.stdout.write(l + '\n')): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  announce: Announce = (l) => process.stdout.write(l + '\n'),
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<RunningServer> {
   const stores = openStores(config);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ config, control: stores.control, records: stores.records, clock: Date.now });
+    app = await buildApp({ config, control: stores.control, records: stores.records, clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
     await app.listen({ port: config.port, host: config.host });
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.
     const demo = await stores.admin.ensureDemo();
     const address = app.server.address();
     const url = urlFor(config.host, typeof address === 'object' && address ? address.port : config.port);
+    const curl = demo ? `curl -s -H 'tokenid: ${demo.token}' '${url}/api/record/account?pagesize=2'` : '';
     if (demo) {
       announce(`Created a demo organization "${demo.org.name}" (${demo.org.id}) with ${demo.accounts} sample accounts.`);
       announce('Its API token is shown only now; keep it. Try it:');
-      announce(`  curl -s -H 'tokenid: ${demo.token}' '${url}/api/record/account?pagesize=2'`);
+      announce(`  ${curl}`);
     }
     announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs`);
     const running = app;
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= running.close().then(() => stores.close()));
-    return { app: running, url, stores, close };
+    return { app: running, url, stores, close, demo: demo ? { orgId: demo.org.id, token: demo.token, accounts: demo.accounts, curl } : null };
   } catch (err) {
     await app?.close().catch(() => {});
     await stores.close().catch(() => {});
