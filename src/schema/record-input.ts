@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import type { RecordRow } from '../store/types.js';
 import type { FieldDef, ObjectDef } from './types.js';
 import { formatDateTime, isUuid, normalizeValue } from './values.js';
-import { suggestName } from '../query/suggest.js';
+import { suggestName } from './suggest.js';
 
 /** Who writes and when: becomes createdby/modifiedby, the default ownerid, createdon/modifiedon. */
 export interface WriteContext {

@@ -7,7 +7,7 @@ import { isAppError } from '../../src/errors.js';
 import type { Condition, FilterNode, FilterOp, FilterValue } from '../../src/query/ast.js';
 import { FILTER_LIMITS, parseFilter } from '../../src/query/parser.js';
 import { printFilter } from '../../src/query/printer.js';
-import { suggestName } from '../../src/query/suggest.js';
+import { suggestName } from '../../src/schema/suggest.js';
 
 type Shape = { kind: 'and' | 'or'; children: Shape[] } | Omit<Condition, 'pos'>;
 
