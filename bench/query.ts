@@ -27,8 +27,8 @@ import { loadConfig } from '../src/config.js';
 import { planQuery, type QueryInput } from '../src/query/plan.js';
 import { startServer } from '../src/server.js';
 import { indexedEqualities, selectQueryPage } from '../src/store/record-sql.js';
-import { ALIVE_GUARD } from '../src/store/sqlite/read-protocol.js';
-import { sqliteSql } from '../src/store/sqlite/sqlite-sql.js';
+import { FOLD_FUNCTION, fold } from '../src/store/sqlite/sqlite-db.js';
+import { SQLITE_PAGE, sqliteSql } from '../src/store/sqlite/sqlite-sql.js';
 import { openStores } from '../src/stores.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';
 
@@ -105,7 +105,7 @@ async function directSql(dataDir: string, orgId: string, body: QueryInput, db: D
     const schema = await (await stores.records.org(orgId)).schema();
     const plan = planQuery(schema, body);
     const variants = [undefined, new Set(indexedEqualities(plan).map((e) => e.field.name))].map((noIndex) =>
-      selectQueryPage(sqliteSql, schema, plan, { guard: ALIVE_GUARD, ...(noIndex && noIndex.size > 0 ? { noIndex } : {}) }).compile());
+      selectQueryPage(sqliteSql, schema, plan, { ...SQLITE_PAGE, ...(noIndex && noIndex.size > 0 ? { noIndex } : {}) }).compile());
     if (indexedEqualities(plan).length === 0) return variants[0]!;
     // Direct gets the better of the two plans, timed here: the most a hand-written query would do.
     const time = (v: { sql: string; parameters: readonly unknown[] }) => {
@@ -184,6 +184,7 @@ async function drive(): Promise<number> {
   const orgFile = path.join(dataDir, 'orgs', `${orgId}.db`);
   const db = new Database(orgFile, { readonly: true });
   db.function('orchard_alive', { deterministic: false }, () => 1);
+  db.function(FOLD_FUNCTION, { deterministic: true }, fold);
   const server = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
   let failed = 0;
   try {

@@ -5,7 +5,7 @@
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool, type SelectQueryBuilder } from 'kysely';
 import { isPlanGroup, type PlanNode, type QueryPlan } from '../query/plan.js';
 import type { OrgSchema } from '../schema/org-schema.js';
-import type { FieldDef, ObjectDef } from '../schema/types.js';
+import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
 
 /** Table alias of the record being read. */
 export const ROW = 'r';
@@ -63,28 +63,62 @@ function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[]
   return out;
 }
 
+/**
+ * The dialect's case fold (SQLite: a registered JavaScript toLowerCase; PostgreSQL: lower()).
+ * Text compares and sorts as fold(column) against fold(value), so case-insensitivity covers every
+ * script, not only A–Z, and expression indexes on fold(column) serve it.
+ */
+export type Fold = (e: Expression<unknown>) => Expression<unknown>;
+
+/** Text-like fields and derived names compare without regard to case. */
+function isText(f: FieldDef): boolean {
+  return TEXT_TYPES.has(f.type) || f.role === 'derived';
+}
+
+/** The highest code point: a prefix followed by it bounds every string that starts with the prefix. */
+const TOP = '\u{10FFFF}';
+
+interface FilterContext {
+  readonly eb: ExpressionBuilder<any, any>;
+  readonly obj: ObjectDef;
+  readonly schema: OrgSchema;
+  readonly noIndex: ReadonlySet<string>;
+  readonly fold: Fold;
+}
+
 /** The WHERE expression of a plan; every value is a bound parameter. */
-function filterExpression(eb: ExpressionBuilder<any, any>, obj: ObjectDef, schema: OrgSchema, node: PlanNode, noIndex: ReadonlySet<string>): Expression<SqlBool> {
+function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBool> {
+  const { eb, obj, schema, noIndex, fold } = ctx;
   if (isPlanGroup(node)) {
-    const parts = node.children.map((c) => filterExpression(eb, obj, schema, c, noIndex));
+    const parts = node.children.map((c) => filterExpression(ctx, c));
     return node.kind === 'and' ? eb.and(parts) : eb.or(parts);
   }
   const col = columnOf(obj, schema, node.field);
   if (col === undefined) return node.kind === 'null' && !node.negate ? sql<SqlBool>`1 = 1` : sql<SqlBool>`1 = 0`;
+  const text = isText(node.field);
+  const column = text ? fold(sql.ref(col)) : sql.ref(col);
   // Unary + keeps the value but stops SQLite from using the column's index for this term.
-  const ref = noIndex.has(node.field.name) ? sql`+${sql.ref(col)}` : eb.ref(col);
+  const lhs = noIndex.has(node.field.name) ? sql`+${column}` : column;
+  const val = (v: string | number) => (text ? fold(sql.val(v)) : sql.val(v));
+  const empty = eb(sql.ref(col), 'is', null);
   switch (node.kind) {
     case 'null':
-      return node.negate ? eb(ref, 'is not', null) : eb(ref, 'is', null);
+      return node.negate ? eb(sql.ref(col), 'is not', null) : empty;
     case 'compare':
       // `!=` also matches empty values (DESIGN §3).
-      return node.op === '!=' ? eb.or([eb(ref, '!=', node.value), eb(ref, 'is', null)]) : eb(ref, node.op, node.value);
+      return node.op === '!=' ? eb.or([eb(lhs, '!=', val(node.value)), empty]) : eb(lhs, node.op, val(node.value));
     case 'range':
       return node.negate
-        ? eb.or([eb(ref, '<', node.from), eb(ref, '>=', node.to), eb(ref, 'is', null)])
-        : eb.and([eb(ref, '>=', node.from), eb(ref, '<', node.to)]);
-    case 'prefix':
-      return node.negate ? eb.or([eb(ref, 'not like', node.pattern), eb(ref, 'is', null)]) : eb(ref, 'like', node.pattern);
+        ? eb.or([eb(lhs, '<', val(node.from)), eb(lhs, '>=', val(node.to)), empty])
+        : eb.and([eb(lhs, '>=', val(node.from)), eb(lhs, '<', val(node.to))]);
+    case 'prefix': {
+      const head = node.pattern.slice(0, -1);
+      // A plain prefix is a range on the (folded) index; with inner wildcards it is a LIKE.
+      const match = /[%_]/.test(head)
+        ? eb(lhs, 'like', val(node.pattern))
+        : eb.and([eb(lhs, '>=', val(head)), eb(lhs, '<', val(head + TOP))]);
+      return node.negate ? eb.or([eb.not(match), empty]) : match;
+    }
   }
 }
 
@@ -110,6 +144,8 @@ export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; val
 }
 
 export interface PageOptions {
+  /** The dialect's case fold for text. */
+  readonly fold: Fold;
   /** Fields whose index the statement must not use (see indexedEqualities). */
   readonly noIndex?: ReadonlySet<string>;
   /** An extra WHERE term in the dialect's own SQL, e.g. SQLite's cancellation guard. */
@@ -137,14 +173,15 @@ export function selectPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, sp
   const noIndex = spec.noIndex ?? new Set<string>();
   const dir = spec.sort.desc ? 'desc' : 'asc';
   const sortCol = columnOf(obj, schema, spec.sort.field);
+  const sortExpr = sortCol === undefined ? undefined : isText(spec.sort.field) ? spec.fold(sql.ref(sortCol)) : sql.ref(sortCol);
   const key = `${ROW}.${obj.keyField}`;
   const ordered = (q: Select): Select =>
-    (sortCol !== undefined && spec.sort.field.name !== obj.keyField ? q.orderBy(sortCol, dir) : q).orderBy(key, dir);
+    (sortExpr !== undefined && spec.sort.field.name !== obj.keyField ? q.orderBy(sortExpr, dir) : q).orderBy(key, dir);
 
   let keys = fromWithJoins(k, schema, obj, [...fieldsOfFilter(spec.filter), spec.sort.field]).select(key);
   if (spec.filter) {
     const filter = spec.filter;
-    keys = keys.where((eb) => filterExpression(eb, obj, schema, filter, noIndex));
+    keys = keys.where((eb) => filterExpression({ eb, obj, schema, noIndex, fold: spec.fold }, filter));
   }
   if (spec.guard) keys = keys.where(sql<SqlBool>`${sql.raw(spec.guard)}`);
   keys = ordered(keys).limit(spec.limit).offset(spec.offset);
@@ -159,7 +196,7 @@ export function selectPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, sp
 }
 
 /** The GET-list page: every field, newest first (createdon descending, ties by key descending). */
-export function selectListPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, page: { limit: number; offset: number }, options: PageOptions = {}): Select {
+export function selectListPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, page: { limit: number; offset: number }, options: PageOptions): Select {
   const createdon = obj.fieldsByName.get('createdon')!;
   return selectPage(k, schema, obj, { ...options, fields: obj.fields, filter: null, sort: { field: createdon, desc: true }, ...page });
 }
@@ -168,7 +205,7 @@ export function selectListPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef
  * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
  * counting.
  */
-export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions = {}): Select {
+export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions): Select {
   return selectPage(k, schema, plan.obj, {
     ...options,
     fields: plan.fields,

@@ -3,15 +3,14 @@
 import { buildObject } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
-import type { Db, Migration } from './sqlite-db.js';
+import { FOLD_FUNCTION, type Db, type Migration } from './sqlite-db.js';
 
 /** Identifiers come from definitions checked to be [a-z0-9_]; quoting still guards every one. */
 export const q = (id: string): string => `"${id.replace(/"/g, '""')}"`;
 
-/** Text is compared and sorted case-insensitively (NOCASE); ISO dates sort as text; numbers are REAL. */
+/** ISO dates sort as text; numbers are REAL; text is compared through the fold (see indexSql). */
 export function sqliteColumnType(f: FieldDef): string {
   if (f.role === 'key') return 'TEXT PRIMARY KEY NOT NULL';
-  if (TEXT_TYPES.has(f.type)) return 'TEXT COLLATE NOCASE';
   switch (f.type) {
     case 'number': return 'REAL';
     case 'picklist': return 'INTEGER';
@@ -19,9 +18,13 @@ export function sqliteColumnType(f: FieldDef): string {
   }
 }
 
-/** Each indexed field gets (field, key): it serves filters on the field and the stable sort by it with ties by key. */
+/**
+ * Each indexed field gets (field, key): it serves filters on the field and the stable sort by it
+ * with ties by key. Text fields are indexed on their case fold, which is what queries compare.
+ */
 export function indexSql(obj: ObjectDef, f: FieldDef): string {
-  return `CREATE INDEX IF NOT EXISTS ${q(`ix_${obj.systemName}_${f.name}`)} ON ${q(obj.systemName)} (${q(f.name)}, ${q(obj.keyField)})`;
+  const column = TEXT_TYPES.has(f.type) ? `${FOLD_FUNCTION}(${q(f.name)})` : q(f.name);
+  return `CREATE INDEX IF NOT EXISTS ${q(`ix_${obj.systemName}_${f.name}`)} ON ${q(obj.systemName)} (${column}, ${q(obj.keyField)})`;
 }
 
 export function createTableSql(obj: ObjectDef): string[] {

@@ -7,15 +7,15 @@ import { AppError } from '../../errors.js';
 import type { ObjectSpec } from '../../schema/build-object.js';
 import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
-import type { ObjectDef } from '../../schema/types.js';
+import { TEXT_TYPES, type ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { indexedEqualities, ROW, selectListPage, selectQueryPage, selectRecords } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
-import { ALIVE_GUARD, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
-import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
-import { sqliteSql } from './sqlite-sql.js';
+import { toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
+import { FOLD_FUNCTION, migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -80,7 +80,7 @@ class SqliteOrgRecords implements OrgRecords {
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.current();
     const pageSql = this.sqlFor('list', obj, () =>
-      selectListPage(sqliteSql, schema, obj, { limit: 0, offset: 0 }, { guard: ALIVE_GUARD }).compile().sql);
+      selectListPage(sqliteSql, schema, obj, { limit: 0, offset: 0 }, SQLITE_PAGE).compile().sql);
     const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
     const [count, records] = await this.readers().run(this.file, [
       { sql: countSql, parameters: [], first: true },
@@ -92,7 +92,7 @@ class SqliteOrgRecords implements OrgRecords {
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     const schema = this.current();
     const page = (noIndex?: ReadonlySet<string>): SqlStatement => {
-      const compiled = selectQueryPage(sqliteSql, schema, plan, { guard: ALIVE_GUARD, ...(noIndex ? { noIndex } : {}) }).compile();
+      const compiled = selectQueryPage(sqliteSql, schema, plan, { ...SQLITE_PAGE, ...(noIndex ? { noIndex } : {}) }).compile();
       return { sql: compiled.sql, parameters: compiled.parameters, raw: true };
     };
     const equalities = indexedEqualities(plan);
@@ -101,10 +101,11 @@ class SqliteOrgRecords implements OrgRecords {
       choose: {
         tableRows: `SELECT max(rowid) AS n FROM ${table}`,
         need: plan.pageNumber * plan.pageSize + 1,
-        probes: equalities.map((e) => ({
-          sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${q(e.field.name)} = ? LIMIT ?)`,
-          parameters: [e.value],
-        })),
+        probes: equalities.map((e) => {
+          // The same term the page's WHERE has, so the count reads the same index.
+          const term = TEXT_TYPES.has(e.field.type) ? `${FOLD_FUNCTION}(${q(e.field.name)}) = ${FOLD_FUNCTION}(?)` : `${q(e.field.name)} = ?`;
+          return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${term} LIMIT ?)`, parameters: [e.value] };
+        }),
         common: page(new Set(equalities.map((e) => e.field.name))),
         rare: page(),
       },

@@ -1,7 +1,10 @@
 // Kysely used only to compile SQL for SQLite; statements run on better-sqlite3 through the
 // per-connection cache of sqlite-db.ts. Kept apart so reader threads never load Kysely.
 
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import type { Fold, PageOptions } from '../record-sql.js';
+import { ALIVE_GUARD } from './read-protocol.js';
+import { FOLD_FUNCTION } from './sqlite-db.js';
 
 export const sqliteSql = new Kysely<any>({
   dialect: {
@@ -11,3 +14,9 @@ export const sqliteSql = new Kysely<any>({
     createQueryCompiler: () => new SqliteQueryCompiler(),
   },
 });
+
+/** Case fold through the JavaScript function every connection registers (sqlite-db.ts). */
+export const sqliteFold: Fold = (e) => sql`${sql.raw(FOLD_FUNCTION)}(${e})`;
+
+/** How the SQLite store builds pages: folded text, and the guard that lets a stopped reader abort. */
+export const SQLITE_PAGE: PageOptions = { fold: sqliteFold, guard: ALIVE_GUARD };
