@@ -20,15 +20,24 @@ export const errorCatalogue = {
   // 401
   TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
   TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked.' },
+  // 402
+  PLAN_EXCLUDES: { status: 402, summary: 'The organization\'s plan does not include the object or action.' },
   // 403
   OBJECT_READ_ONLY: { status: 403, summary: 'The object\'s records cannot be created, updated or deleted through the API.' },
+  PERMISSION_DENIED: { status: 403, summary: 'The role of the token\'s user lacks the permission (read, create, update, delete) on the object.' },
+  FIELD_FORBIDDEN: { status: 403, summary: 'A field asked for, filtered, sorted or written is hidden or read-only for the role of the token\'s user.' },
   // 404
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: { status: 404, summary: 'No record of the object has that id in this organization.' },
-  // 408, 413, 500
+  // 408, 413
   REQUEST_TIMEOUT: { status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.' },
   BODY_TOO_LARGE: { status: 413, summary: 'The request body is over the 20 MB limit.' },
+  // 429 (docs/limits.md)
+  LIMIT_MINUTE: { status: 429, summary: 'The organization has made its minute limit of requests in the last 60 seconds (all its tokens together).' },
+  LIMIT_DAY: { status: 429, summary: 'The organization has made its daily cap of requests this UTC day; it resets at 00:00 UTC.' },
+  LIMIT_ADDRESS: { status: 429, summary: 'Too many requests without a valid token from one client address in the last 60 seconds.' },
+  // 500
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
