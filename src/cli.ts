@@ -10,6 +10,7 @@ import { loadConfig, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
 import { openStores, type Stores } from './stores.js';
 import { PLAN_NAMES } from './store/types.js';
+import { DEFAULT_MINUTE_LIMIT } from './auth/plans.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -71,7 +72,10 @@ const EXAMPLES = `
 Examples:
   $ orchard serve                                   (PORT, DATA_DIR, … from the environment)
   $ orchard org create --name Acme --plan standard --email ops@acme.example
-  $ orchard user create --org <org id> --email ada@acme.example --role admin
+  $ orchard org update --id <org id> --plan professional --minute-limit 300
+  $ orchard role set --org <org id> --role sales --grant 'account:read,create,update;contact:read' \\
+      --hide 'account:telephone1' --readonly 'account:emailaddress1'
+  $ orchard user create --org <org id> --email ada@acme.example --role sales
   $ orchard token create --user <user id>
   $ orchard token revoke --token <token>
   $ orchard seed --org <org id> --object account --count 100000
@@ -115,7 +119,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       closeOnSignals(server);
     });
 
-  const org = program.command('org').description('manage organizations (org create)');
+  const org = program.command('org').description('manage organizations (org create, org update)');
   org.command('create')
     .summary('create an organization, its primary user and a token')
     .description('create an organization with its primary user (role admin, receives usage notices) and a token for that user; prints the token once')
@@ -132,11 +136,44 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       });
     });
 
+  org.command('update')
+    .summary('change an organization\'s plan or minute limit')
+    .description('change the plan (daily cap, included objects and actions) and/or the requests-per-minute limit of an organization; a running server applies them from its next request')
+    .requiredOption('--id <id>', 'organization id (required)')
+    .addOption(new Option('--plan <plan>', 'the new plan').choices(PLAN_NAMES))
+    .option('--minute-limit <n>', 'requests per rolling minute for this organization', wholeNumber('--minute-limit'))
+    .action(async (o: { id: string; plan?: string; minuteLimit?: number }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.updateOrganization({ id: o.id, ...(o.plan !== undefined ? { plan: o.plan } : {}), ...(o.minuteLimit !== undefined ? { minuteLimit: o.minuteLimit } : {}) });
+        const minuteLimit = r.minuteLimit ?? DEFAULT_MINUTE_LIMIT;
+        print(out, { id: r.id, name: r.name, plan: r.plan, minuteLimit }, `Organization ${r.name} (${r.id}): plan ${r.plan}, ${minuteLimit} requests a minute`);
+      });
+    });
+
+  program.command('role').description('manage roles (role set)').command('set')
+    .summary('define or replace a role of an organization')
+    .description('define a role, or replace its whole definition: per object the permissions read, create, update, delete; per field hidden or read-only. Objects by system name or number. Users of the role see the change on their next request. The built-in role admin has everything and cannot be redefined.')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--role <name>', 'role name (required)')
+    .requiredOption('--grant <grants>', "object:permission,… separated by ';', e.g. 'account:read,create;contact:read' (* = all four; '' = none)")
+    .option('--hide <fields>', "object:field,… hidden from the role, e.g. 'account:telephone1,contact:emailaddress1'")
+    .option('--readonly <fields>', "object:field,… the role may read but not write, e.g. 'account:emailaddress1'")
+    .action(async (o: { org: string; role: string; grant: string; hide?: string; readonly?: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.setRole({ orgId: o.org, role: o.role, grant: o.grant, hide: o.hide, readonly: o.readonly });
+        const lines = Object.entries(r.grants).map(([obj, g]) =>
+          `  ${obj}: ${g.permissions.join(', ') || 'no permissions'}${g.hidden.length ? `; hidden ${g.hidden.join(', ')}` : ''}${g.readOnly.length ? `; read-only ${g.readOnly.join(', ')}` : ''}`);
+        print(out, { org: r.orgId, role: r.name, grants: r.grants }, [`Role ${r.name} of organization ${r.orgId}:`, ...lines].join('\n'));
+      });
+    });
+
   program.command('user').description('manage users (user create)').command('create')
     .description('create a user of an organization and a token for it; prints the token once')
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--email <email>', 'the user\'s e-mail, unique within the organization (required)')
-    .option('--role <role>', 'role name', 'admin')
+    .option('--role <role>', 'the built-in admin, or a role defined with role set', 'admin')
     .option('--name <fullname>', 'display name (default: from the e-mail, ada.lopez@… → Ada Lopez)')
     .action(async (o: { org: string; email: string; role: string; name?: string }) => {
       const { config, out } = ctx();

@@ -1,17 +1,35 @@
-// Administration shared by the CLI and first start: organizations with their primary user,
-// users, tokens and seeding. Keeps the control plane and the organization's crmuser object in step.
+// Administration shared by the CLI and first start: organizations with their primary user, plans,
+// users, roles, tokens and seeding. Keeps the control plane and the organization's crmuser object in step.
 
 import { setTimeout } from 'node:timers/promises';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
-import type { ControlStore, Organization, PlanName, RecordStore, User } from '../store/types.js';
+import { ADMIN_ROLE } from '../auth/permissions.js';
+import type { ControlStore, Organization, PlanName, RecordStore, RoleDefinition, User } from '../store/types.js';
 import { PLAN_NAMES } from '../store/types.js';
+import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function checkEmail(email: string): void {
   if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
+}
+
+function noOrganization(id: string): AppError {
+  return new AppError('PARAM_INVALID', `No organization has id '${id}'.`);
+}
+
+function checkPlan(plan: string): PlanName {
+  if (!PLAN_NAMES.includes(plan as PlanName)) throw new AppError('PARAM_INVALID', `Unknown plan '${plan}'; use one of ${PLAN_NAMES.join(', ')}.`);
+  return plan as PlanName;
+}
+
+function checkMinuteLimit(minuteLimit: number | null): number | null {
+  if (minuteLimit !== null && (!Number.isInteger(minuteLimit) || minuteLimit < 1)) {
+    throw new AppError('PARAM_INVALID', `The minute limit must be a whole number of at least 1; got ${minuteLimit}.`);
+  }
+  return minuteLimit;
 }
 
 /** "ada.lopez@example.com" → "Ada Lopez": a readable default display name. */
@@ -44,28 +62,50 @@ export class AdminService {
   constructor(readonly control: ControlStore, readonly records: RecordStore) {}
 
   async createOrganization(input: { name: string; plan: string; email: string; minuteLimit?: number | null }): Promise<{ org: Organization; user: User; token: string }> {
-    if (!PLAN_NAMES.includes(input.plan as PlanName)) {
-      throw new AppError('PARAM_INVALID', `Unknown plan '${input.plan}'; use one of ${PLAN_NAMES.join(', ')}.`);
-    }
+    const plan = checkPlan(input.plan);
     if (input.name.trim() === '') throw new AppError('PARAM_INVALID', 'An organization needs a non-empty name.');
     checkEmail(input.email);
-    const minuteLimit = input.minuteLimit ?? null;
-    if (minuteLimit !== null && (!Number.isInteger(minuteLimit) || minuteLimit < 1)) {
-      throw new AppError('PARAM_INVALID', `The minute limit must be a whole number of at least 1; got ${minuteLimit}.`);
-    }
-    const org = await this.control.createOrganization({ name: input.name.trim(), plan: input.plan as PlanName, minuteLimit });
+    const minuteLimit = checkMinuteLimit(input.minuteLimit ?? null);
+    const org = await this.control.createOrganization({ name: input.name.trim(), plan, minuteLimit });
     await this.records.org(org.id); // creates and migrates its database now, not on the first request
     const { user, token } = await this.createUser({ orgId: org.id, email: input.email, role: 'admin' });
     await this.control.setPrimaryUser(org.id, user.id);
     return { org: { ...org, primaryUserId: user.id }, user, token };
   }
 
+  /** Changes an organization's plan and/or minute limit; a running server applies them from its next request. */
+  async updateOrganization(input: { id: string; plan?: string; minuteLimit?: number }): Promise<Organization> {
+    if (input.plan === undefined && input.minuteLimit === undefined) {
+      throw new AppError('PARAM_INVALID', 'Nothing to change: give --plan, --minute-limit or both.');
+    }
+    const changes = {
+      ...(input.plan !== undefined ? { plan: checkPlan(input.plan) } : {}),
+      ...(input.minuteLimit !== undefined ? { minuteLimit: checkMinuteLimit(input.minuteLimit) } : {}),
+    };
+    const org = await this.control.updateOrganization(input.id, changes);
+    if (!org) throw noOrganization(input.id);
+    return org;
+  }
+
+  /** Creates or replaces a role of the organization from the `role set` options, checked against its schema. */
+  async setRole(input: { orgId: string; role: string } & RoleSpecText): Promise<RoleDefinition> {
+    const name = definableRoleName(input.role);
+    const org = await this.control.getOrganization(input.orgId);
+    if (!org) throw noOrganization(input.orgId);
+    const schema = await (await this.records.org(org.id)).schema();
+    return this.control.setRole({ orgId: org.id, name, grants: parseRoleSpec(schema, input) });
+  }
+
   async createUser(input: { orgId: string; email: string; role?: string; fullname?: string }): Promise<{ user: User; token: string }> {
     checkEmail(input.email);
     const org = await this.control.getOrganization(input.orgId);
-    if (!org) throw new AppError('PARAM_INVALID', `No organization has id '${input.orgId}'.`);
+    if (!org) throw noOrganization(input.orgId);
+    const role = roleName(input.role ?? ADMIN_ROLE);
+    if (role !== ADMIN_ROLE && !(await this.control.getRole(org.id, role))) {
+      throw new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${org.id} --role ${role} --grant …, or use the built-in role admin.`);
+    }
     const user = await this.control.createUser({
-      orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role: input.role ?? 'admin',
+      orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role,
     });
     await this.records.upsertUser(org.id, { id: user.id, fullname: user.fullname, email: user.email });
     const token = await this.createToken(user.id);
@@ -88,7 +128,7 @@ export class AdminService {
   /** Inserts `count` sample records of `object` in batches, owned by the organization's primary user. */
   async seed(input: { orgId: string; object: string; count: number; now?: Date; seed?: number }, progress?: SeedProgress): Promise<{ inserted: number; object: string }> {
     const org = await this.control.getOrganization(input.orgId);
-    if (!org || !org.primaryUserId) throw new AppError('PARAM_INVALID', `No organization has id '${input.orgId}'.`);
+    if (!org || !org.primaryUserId) throw noOrganization(input.orgId);
     if (!Number.isInteger(input.count) || input.count < 0) throw new AppError('PARAM_INVALID', `--count must be a whole number of at least 0; got ${input.count}.`);
     const records = await this.records.org(org.id);
     const obj = (await records.schema()).resolve(input.object);

@@ -1,7 +1,7 @@
 // The subscription plans (spec §8, DESIGN §4): each plan's daily request cap and the objects and
 // actions it includes. Pure data and lookups; the HTTP layer turns a refusal into a 402.
 
-import type { PlanName } from '../store/types.js';
+import { PLAN_NAMES, type PlanName } from '../store/types.js';
 
 /** What a request does to records; batch writes are their own action (DESIGN §4: free has no batch). */
 export type Action = 'read' | 'create' | 'update' | 'delete' | 'batch';
@@ -39,4 +39,18 @@ export const PLANS: Readonly<Record<PlanName, Plan>> = {
 
 export function planOf(name: PlanName): Plan {
   return PLANS[name];
+}
+
+/** Custom objects are numbered from here (DESIGN §2). */
+export const FIRST_CUSTOM_OBJECT = 1000;
+
+/** Whether the plan includes the object (by its number and system name). */
+export function planIncludesObject(plan: Plan, obj: { readonly objectType: number; readonly systemName: string }): boolean {
+  if (obj.objectType >= FIRST_CUSTOM_OBJECT) return plan.customObjects;
+  return plan.objects === 'all' || plan.objects.has(obj.systemName);
+}
+
+/** The cheapest plan for which `includes` holds (plans are listed cheapest first), or undefined. */
+export function cheapestPlanWhere(includes: (plan: Plan) => boolean): Plan | undefined {
+  return PLAN_NAMES.map(planOf).find(includes);
 }

@@ -3,6 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.js';
+import { accessOf } from '../auth/permissions.js';
 import { planQuery, QUERY_PAGE, type QueryInput } from '../query/plan.js';
 import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.js';
 import { ok } from './envelope.js';
@@ -85,7 +86,7 @@ export function queryRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request) => {
     const records = await deps.records.org(request.identity.org.id);
-    const plan = planQuery(await records.schema(), request.body ?? {});
+    const plan = planQuery(await records.schema(), request.body ?? {}, accessOf(request.identity));
     const { rows, isLastPage } = await records.query(plan, request.work);
     const { obj } = plan;
     return ok({

@@ -6,7 +6,8 @@ import { AppError } from '../errors.js';
 import { prepareCreate, prepareUpdate } from '../schema/record-input.js';
 import type { ObjectDef } from '../schema/types.js';
 import { isUuid } from '../schema/values.js';
-import type { OrgRecords, RecordRow } from '../store/types.js';
+import type { OrgRecords, Permission, RecordRow } from '../store/types.js';
+import { accessOf, type Access } from '../auth/permissions.js';
 import { ok } from './envelope.js';
 import type { AppDeps } from '../app.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
@@ -55,17 +56,14 @@ function notFound(obj: ObjectDef, id: string): AppError {
   return new AppError('RECORD_NOT_FOUND', `No ${obj.systemName} record has id '${id}'.`);
 }
 
-function checkWritable(obj: ObjectDef): void {
-  if (obj.readOnly) {
-    throw new AppError('OBJECT_READ_ONLY', `The ${obj.systemName} object is read-only through the API: its records mirror the organization's users. Manage users with \`orchard user create\`.`);
-  }
-}
-
 export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const resolve = async (request: FastifyRequest<{ Params: ObjParams }>): Promise<{ records: OrgRecords; obj: ObjectDef }> => {
+  /** The object of the path, once the plan (402) and the role (403) allow `permission` on it. */
+  const resolve = async (request: FastifyRequest<{ Params: ObjParams }>, permission: Permission): Promise<{ records: OrgRecords; obj: ObjectDef; access: Access }> => {
     const records = await deps.records.org(request.identity.org.id);
     const obj = (await records.schema()).resolve(request.params.obj);
-    return { records, obj };
+    const access = accessOf(request.identity);
+    access.require(obj, permission);
+    return { records, obj, access };
   };
   const page = (query: PageQuery) => {
     // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
@@ -94,10 +92,10 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(listPayload, 'One page of records.'), ...commonErrors },
     },
   }, async (request) => {
-    const { records, obj } = await resolve(request);
+    const { records, obj, access } = await resolve(request, 'read');
     const { size, number } = page(request.query);
     const { total, records: rows } = await records.list(obj, { limit: size, offset: (number - 1) * size }, request.work);
-    return ok(listData(obj, total, size, number, rows));
+    return ok(listData(obj, total, size, number, rows.map((row) => access.shown(obj, row))));
   });
 
   app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', {
@@ -110,11 +108,12 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), ...commonErrors },
     },
   }, async (request) => {
-    const { records, obj } = await resolve(request);
+    const { records, obj, access } = await resolve(request, 'read');
     const id = checkId(obj, request.params.id);
     const { size, number } = page(request.query);
-    const record = await records.get(obj, id);
-    if (!record) throw notFound(obj, id);
+    const found = await records.get(obj, id);
+    if (!found) throw notFound(obj, id);
+    const record = access.shown(obj, found);
     return ok({ ...listData(obj, 1, size, number, number === 1 ? [record] : []), Record: record });
   });
 
@@ -130,14 +129,14 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 201: envelopeOf(recordPayload, 'Created; Location names the new record.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
-    const { records, obj } = await resolve(request);
-    checkWritable(obj);
+    const { records, obj, access } = await resolve(request, 'create');
+    access.checkWrite(obj, request.body);
     const row = prepareCreate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
     const record = await records.create(obj, row);
     const id = record[obj.keyField] as string;
     const base = deps.config.baseUrl ?? `${request.protocol}://${request.host}`;
     reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${id}`);
-    return ok({ Record: record });
+    return ok({ Record: access.shown(obj, record) });
   });
 
   app.put<{ Params: IdParams }>('/api/record/:obj/:id', {
@@ -151,13 +150,13 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
-    const { records, obj } = await resolve(request);
-    checkWritable(obj);
+    const { records, obj, access } = await resolve(request, 'update');
     const id = checkId(obj, request.params.id);
+    access.checkWrite(obj, request.body);
     const changes = prepareUpdate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
     const record = await records.update(obj, id, changes);
     if (!record) throw notFound(obj, id);
-    return ok({ Record: record });
+    return ok({ Record: access.shown(obj, record) });
   });
 
   app.delete<{ Params: IdParams }>('/api/record/:obj/:id', {
@@ -170,8 +169,7 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
-    const { records, obj } = await resolve(request);
-    checkWritable(obj);
+    const { records, obj } = await resolve(request, 'delete');
     const id = checkId(obj, request.params.id);
     if (!(await records.delete(obj, id))) throw notFound(obj, id);
     return ok(null);

@@ -37,13 +37,15 @@ export function errorReply(description: string) {
 export const commonErrors = {
   400: errorReply('Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type.'),
   401: errorReply('No API token, or the token is unknown or revoked.'),
+  402: errorReply('The organization\'s plan does not include this object or action; the Message names the plan to upgrade to.'),
+  403: errorReply('The role of the token\'s user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant.'),
   404: errorReply('Unknown object, or no record has that id.'),
   413: errorReply('The request body is over 20 MB.'),
   500: errorReply('The server failed; the Message names the request id to report.'),
 } as const;
 
-/** Replies of the routes that write: the role may not write this object or a field sent. */
-export const forbiddenError = errorReply('The role of the token may not do this to this object, or may not write a field sent.');
+/** Replies of the routes that write: the role may not write this object or a field sent, or the object is read-only. */
+export const forbiddenError = errorReply('The role of the token\'s user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant.');
 
 export function envelopeOf(data: object, description = 'Success: the envelope {success, data, message}.') {
   return {

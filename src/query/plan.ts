@@ -45,6 +45,25 @@ export interface QueryPlan {
 /** DESIGN §3: page_size 1–500, larger served as 500; default 50. */
 export const QUERY_PAGE = { default: 50, max: 500 } as const;
 
+/** The fields of one object hidden from the caller, and the error for asking for one. */
+export interface FieldHiding {
+  /** Names of hidden fields: '*' leaves them out; naming one anywhere is refused. */
+  readonly hidden: ReadonlySet<string>;
+  /** The error for a hidden field named at `where` (e.g. " in 'fields'"). */
+  hiddenError(field: FieldDef, where: string): AppError;
+}
+
+/** What the caller may read (auth/permissions.ts implements it). */
+export interface ReadAccess {
+  /** Throws (402, 403) when the caller may not read the object's records; else its hidden fields. */
+  readObject(obj: ObjectDef): FieldHiding;
+}
+
+const NOTHING_HIDDEN: FieldHiding = { hidden: new Set(), hiddenError: () => new AppError('INTERNAL', 'no field is hidden') };
+
+/** Everything readable: for callers outside a request (tests, tools). */
+export const READ_ALL: ReadAccess = { readObject: () => NOTHING_HIDDEN };
+
 export interface QueryInput {
   objecttype?: unknown;
   fields?: unknown;
@@ -75,16 +94,24 @@ export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
   throw param('objecttype', "an object's number or system name", raw);
 }
 
-function resolveFields(obj: ObjectDef, raw: unknown): FieldDef[] {
-  if (raw === undefined || raw === null) return [...obj.fields];
+/** A field named by the client: unknown → 400, hidden from the caller → 403. */
+function knownField(obj: ObjectDef, name: string, where: string, hiding: FieldHiding, asSent = name): FieldDef {
+  const f = obj.fieldsByName.get(name);
+  if (!f) throw unknownFieldError(obj, asSent, where);
+  if (hiding.hidden.has(f.name)) throw hiding.hiddenError(f, where);
+  return f;
+}
+
+function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): FieldDef[] {
+  const all = () => (hiding.hidden.size === 0 ? [...obj.fields] : obj.fields.filter((f) => !hiding.hidden.has(f.name)));
+  if (raw === undefined || raw === null) return all();
   if (typeof raw !== 'string') throw param('fields', "a comma-separated string of field names, or '*'", raw);
   const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
-  if (names.length === 0 || names.includes('*')) return [...obj.fields];
+  if (names.length === 0 || names.includes('*')) return all();
   const seen = new Set<string>();
   const fields: FieldDef[] = [];
   for (const name of names) {
-    const f = obj.fieldsByName.get(name);
-    if (!f) throw unknownFieldError(obj, name, " in 'fields'");
+    const f = knownField(obj, name, " in 'fields'", hiding);
     if (!seen.has(name)) fields.push(f);
     seen.add(name);
   }
@@ -108,9 +135,8 @@ const dayEnd = (date: string): string => {
 };
 
 /** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
-function planCondition(obj: ObjectDef, c: Condition): PlanCondition {
-  const field = obj.fieldsByName.get(c.field);
-  if (!field) throw unknownFieldError(obj, c.field, ` at position ${c.pos.field + 1} of the query`);
+function planCondition(obj: ObjectDef, c: Condition, hiding: FieldHiding): PlanCondition {
+  const field = knownField(obj, c.field, ` at position ${c.pos.field + 1} of the query`, hiding);
   if (c.op === 'is-null' || c.op === 'is-not-null') return { kind: 'null', field, negate: c.op === 'is-not-null' };
   const text = c.value!.text;
   // No stored value holds U+0000 (writes refuse it), and SQLite's LIKE would end a pattern at one:
@@ -165,28 +191,33 @@ function planCondition(obj: ObjectDef, c: Condition): PlanCondition {
   throw new Error(`unplanned field type ${field.type}`);
 }
 
-function planFilter(obj: ObjectDef, node: FilterNode): PlanNode {
+function planFilter(obj: ObjectDef, node: FilterNode, hiding: FieldHiding): PlanNode {
   // Recursion is safe: the parser bounds nesting at 64.
-  if (node.kind === 'condition') return planCondition(obj, node);
-  return { kind: node.kind, children: node.children.map((child) => planFilter(obj, child)) };
+  if (node.kind === 'condition') return planCondition(obj, node, hiding);
+  return { kind: node.kind, children: node.children.map((child) => planFilter(obj, child, hiding)) };
 }
 
-/** Checks and types a query body against the schema; throws AppError (400/404) on anything invalid. */
-export function planQuery(schema: OrgSchema, input: QueryInput): QueryPlan {
+/**
+ * Checks and types a query body against the schema and what the caller may read; throws AppError
+ * (400/404, and 402/403 from `access`) on anything invalid. Hidden fields are left out of '*'.
+ */
+export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAccess = READ_ALL): QueryPlan {
   const obj = resolveObject(schema, input.objecttype);
-  const fields = resolveFields(obj, input.fields);
+  const hiding = access.readObject(obj);
+  const fields = resolveFields(obj, input.fields, hiding);
 
   let filter: PlanNode | null = null;
   if (input.query !== undefined && input.query !== null) {
     if (typeof input.query !== 'string') throw param('query', "a filter expression string such as \"(accountname = 'Acme')\"", input.query);
     const ast = parseFilter(input.query);
-    filter = ast ? planFilter(obj, ast) : null;
+    filter = ast ? planFilter(obj, ast, hiding) : null;
   }
 
-  const sortName = input.sort_by === undefined || input.sort_by === null || input.sort_by === '' ? 'createdon' : input.sort_by;
+  const sortGiven = !(input.sort_by === undefined || input.sort_by === null || input.sort_by === '');
+  const sortName = sortGiven ? input.sort_by : 'createdon';
   if (typeof sortName !== 'string') throw param('sort_by', 'a field name', sortName);
-  const sortField = obj.fieldsByName.get(sortName.trim().toLowerCase());
-  if (!sortField) throw unknownFieldError(obj, sortName, " in 'sort_by'");
+  // The default order applies even when createdon is hidden: it discloses no value.
+  const sortField = knownField(obj, sortName.trim().toLowerCase(), " in 'sort_by'", sortGiven ? hiding : NOTHING_HIDDEN, sortName);
   const sortType = input.sort_type === undefined || input.sort_type === null || input.sort_type === '' ? 'asc' : input.sort_type;
   if (typeof sortType !== 'string' || !/^(asc|desc)$/i.test(sortType.trim())) {
     throw new AppError('SORT_INVALID', `'sort_type' must be 'asc' or 'desc' (any case); got ${JSON.stringify(sortType)}.`);

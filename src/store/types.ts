@@ -68,6 +68,26 @@ export interface Organization {
   readonly createdAt: string;
 }
 
+/** What a role may do to an object's records (DESIGN §4). */
+export type Permission = 'read' | 'create' | 'update' | 'delete';
+export const PERMISSIONS: readonly Permission[] = ['read', 'create', 'update', 'delete'];
+
+/** A role's rights on one object: its permissions and the fields hidden from it or read-only for it (lowercase names). */
+export interface ObjectGrant {
+  readonly permissions: readonly Permission[];
+  readonly hidden: readonly string[];
+  readonly readOnly: readonly string[];
+}
+
+/** A role of an organization; objects are keyed by lowercase system name. The built-in `admin` is never stored. */
+export interface RoleDefinition {
+  readonly orgId: string;
+  /** Lowercase. */
+  readonly name: string;
+  readonly grants: Readonly<Record<string, ObjectGrant>>;
+  readonly updatedAt: string;
+}
+
 export interface User {
   readonly id: string;
   readonly orgId: string;
@@ -82,17 +102,24 @@ export interface TokenIdentity {
   readonly tokenHash: string;
   readonly user: User;
   readonly org: Organization;
+  /** The definition of the user's role, read with the token; null for the built-in admin or a role not defined. */
+  readonly role: RoleDefinition | null;
   readonly lastUsedAt: string | null;
 }
 
-/** The control plane: organizations, users and tokens (only SHA-256 digests of tokens are kept). */
+/** The control plane: organizations, users, roles and tokens (only SHA-256 digests of tokens are kept). */
 export interface ControlStore {
   createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
   setPrimaryUser(orgId: string, userId: string): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
+  /** Changes the plan and/or the minute limit (null: the default); null when no such organization. Takes effect on the next request. */
+  updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null>;
   listOrganizations(): Promise<Organization[]>;
   createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User>;
   getUser(id: string): Promise<User | null>;
+  /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. */
+  setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition>;
+  getRole(orgId: string, name: string): Promise<RoleDefinition | null>;
   /** Stores the digest of a new token for the user. */
   addToken(userId: string, tokenHash: string): Promise<void>;
   /** Marks the token revoked; false when no such live token. Takes effect on the next request that presents it. */

@@ -4,66 +4,18 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { progressBar } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
+import { fails, ok, run } from './cli-runner.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** The test's environment without what would point the CLI elsewhere (CI sets DATABASE_URL, which this build refuses). */
-const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-  !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function run(args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Runs `orchard --data-dir <dir> --json …`; asserts stdout is exactly one JSON object on one line and returns it. */
-async function runJson(dir: string, args: readonly string[]): Promise<{ code: number | null; body: Record<string, unknown>; stderr: string }> {
-  const r = await run(['--data-dir', dir, '--json', ...args]);
-  assert.ok(r.stdout.endsWith('\n'), `stdout ends with a newline: ${JSON.stringify(r.stdout)} (stderr: ${r.stderr})`);
-  assert.equal(r.stdout.trimEnd().split('\n').length, 1, `one line on stdout: ${r.stdout}`);
-  const body: unknown = JSON.parse(r.stdout);
-  assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), 'a JSON object');
-  return { code: r.code, body: body as Record<string, unknown>, stderr: r.stderr };
-}
-
-async function ok(dir: string, args: readonly string[]): Promise<Record<string, unknown>> {
-  const r = await runJson(dir, args);
-  assert.equal(r.code, 0, `exit 0 for ${args.join(' ')}: ${JSON.stringify(r.body)} ${r.stderr}`);
-  return r.body;
-}
-
-async function fails(dir: string, args: readonly string[], code?: string): Promise<{ code: string; message: string }> {
-  const r = await runJson(dir, args);
-  assert.notEqual(r.code, 0, `non-zero exit for ${args.join(' ')}`);
-  assert.deepEqual(Object.keys(r.body), ['error']);
-  const error = r.body.error as { code: string; message: string };
-  assert.deepEqual(Object.keys(error).sort(), ['code', 'message']);
-  assert.equal(typeof error.code, 'string');
-  assert.ok(typeof error.message === 'string' && error.message.length > 0);
-  if (code) assert.equal(error.code, code, error.message);
-  return error;
-}
 
 const keys = (o: object): string[] => Object.keys(o).sort();
 

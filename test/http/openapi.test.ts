@@ -168,6 +168,16 @@ test('documents 403 for the record routes that write', () => {
   }
 });
 
+test('documents 402 (plan) and 403 (role) as the {Message} body on every record route and the query', () => {
+  for (const [path, method] of [...RECORD_ROUTES, ['/api/query', 'post'] as const]) {
+    for (const status of ['402', '403']) {
+      const op = doc.paths[path]![method]!;
+      assert.deepEqual(Object.keys(jsonSchemaOf(op, status)?.properties ?? {}), ['Message'], `${method.toUpperCase()} ${path} ${status}`);
+      assert.match(op.responses![status]!.description ?? '', status === '402' ? /plan/ : /role/, `${method.toUpperCase()} ${path} ${status} says when`);
+    }
+  }
+});
+
 test('says when each reply of the record routes is sent, not Fastify\'s placeholder', () => {
   for (const [path, method] of RECORD_ROUTES) {
     for (const [status, reply] of Object.entries(doc.paths[path]![method]!.responses ?? {})) {

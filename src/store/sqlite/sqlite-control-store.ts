@@ -1,11 +1,12 @@
-// The embedded control plane: organizations, users and token digests in <data>/control.db.
-// The CLI and a running server share the file (WAL), so a revoked token is refused at once.
+// The embedded control plane: organizations, users, roles and token digests in <data>/control.db.
+// The CLI and a running server share the file (WAL), so a revoked token or a changed role or plan
+// is seen on the next request.
 
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
-import type { ControlStore, Organization, PlanName, TokenIdentity, User } from '../types.js';
+import type { ControlStore, ObjectGrant, Organization, PlanName, RoleDefinition, TokenIdentity, User } from '../types.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
 
 /** Versioned migrations of control.db; append only. */
@@ -39,16 +40,32 @@ const CONTROL_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX ix_tokens_user ON tokens (user_id);
     `);
   },
+  // 2: roles (DESIGN §4). `grants` is JSON: system name → {permissions, hidden, readOnly}.
+  (db) => {
+    db.exec(`
+      CREATE TABLE roles (
+        org_id TEXT NOT NULL REFERENCES organizations (id),
+        name TEXT NOT NULL,
+        grants TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (org_id, name)
+      );
+    `);
+  },
 ];
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: string }
 interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: string }
+interface RoleRow { org_id: string; name: string; grants: string; updated_at: string }
 
 const toOrg = (r: OrgRow): Organization => ({
   id: r.id, name: r.name, plan: r.plan as PlanName, minuteLimit: r.minute_limit, primaryUserId: r.primary_user_id, createdAt: r.created_at,
 });
 const toUser = (r: UserRow): User => ({
   id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: r.created_at,
+});
+const toRole = (r: RoleRow): RoleDefinition => ({
+  orgId: r.org_id, name: r.name, grants: JSON.parse(r.grants) as Record<string, ObjectGrant>, updatedAt: r.updated_at,
 });
 
 const nowIso = (): string => new Date().toISOString();
@@ -88,6 +105,18 @@ export class SqliteControlStore implements ControlStore {
     return r ? toOrg(r) : null;
   }
 
+  async updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null> {
+    this.identities.clear();
+    return this.db.transaction(() => {
+      const r = prepared(this.db, 'SELECT * FROM organizations WHERE id = ?').get(id) as OrgRow | undefined;
+      if (!r) return null;
+      const plan = changes.plan ?? (r.plan as PlanName);
+      const minuteLimit = changes.minuteLimit !== undefined ? changes.minuteLimit : r.minute_limit;
+      prepared(this.db, 'UPDATE organizations SET plan = ?, minute_limit = ? WHERE id = ?').run(plan, minuteLimit, id);
+      return toOrg({ ...r, plan, minute_limit: minuteLimit });
+    }).immediate();
+  }
+
   async listOrganizations(): Promise<Organization[]> {
     return (prepared(this.db, 'SELECT * FROM organizations ORDER BY created_at, id').all() as OrgRow[]).map(toOrg);
   }
@@ -109,6 +138,19 @@ export class SqliteControlStore implements ControlStore {
   async getUser(id: string): Promise<User | null> {
     const r = prepared(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
     return r ? toUser(r) : null;
+  }
+
+  async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {
+    this.identities.clear();
+    const row: RoleRow = { org_id: input.orgId, name: input.name, grants: JSON.stringify(input.grants), updated_at: nowIso() };
+    prepared(this.db, `INSERT INTO roles (org_id, name, grants, updated_at) VALUES (@org_id, @name, @grants, @updated_at)
+      ON CONFLICT (org_id, name) DO UPDATE SET grants = excluded.grants, updated_at = excluded.updated_at`).run(row);
+    return toRole(row);
+  }
+
+  async getRole(orgId: string, name: string): Promise<RoleDefinition | null> {
+    const r = prepared(this.db, 'SELECT * FROM roles WHERE org_id = ? AND name = ?').get(orgId, name) as RoleRow | undefined;
+    return r ? toRole(r) : null;
   }
 
   async addToken(userId: string, tokenHash: string): Promise<void> {
@@ -141,15 +183,21 @@ export class SqliteControlStore implements ControlStore {
     const r = prepared(this.db, `
       SELECT t.last_used_at AS t_last_used_at,
              u.id AS u_id, u.org_id AS u_org_id, u.email AS u_email, u.fullname AS u_fullname, u.role AS u_role, u.created_at AS u_created_at,
-             o.id, o.name, o.plan, o.minute_limit, o.primary_user_id, o.created_at
+             o.id, o.name, o.plan, o.minute_limit, o.primary_user_id, o.created_at,
+             r.grants AS r_grants, r.updated_at AS r_updated_at
       FROM tokens t JOIN users u ON u.id = t.user_id JOIN organizations o ON o.id = u.org_id
+      LEFT JOIN roles r ON r.org_id = u.org_id AND r.name = u.role
       WHERE t.hash = ? AND t.revoked_at IS NULL`).get(tokenHash) as (OrgRow & Record<string, string | null>) | undefined;
     if (!r) return null;
+    // The role is read with the token, so the identity cache (emptied on any change to the file)
+    // never serves a role definition older than the last `orchard role set`.
+    const role = r.r_grants ? toRole({ org_id: r.u_org_id!, name: r.u_role!, grants: r.r_grants, updated_at: r.r_updated_at! }) : null;
     return {
       tokenHash,
       lastUsedAt: r.t_last_used_at ?? null,
       user: { id: r.u_id!, orgId: r.u_org_id!, email: r.u_email!, fullname: r.u_fullname!, role: r.u_role!, createdAt: r.u_created_at! },
       org: toOrg(r),
+      role,
     };
   }
 
