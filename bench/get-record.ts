@@ -29,44 +29,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server.js';
-import { openStores } from '../src/stores.js';
 import {
   announceAndServe, failures, formatMs, formatRate, median, runLoad, serveInChild, summarizeCpuProfiles,
   type LoadResult,
 } from './lib.js';
+import { GET_BY_ID_OPTIONS, checkIds, pickIds, seedAccounts, startOrchard, wholeOption } from './orchard-target.js';
 
 const GOAL_RATIO = 0.5;
 const SCRIPT = fileURLToPath(import.meta.url);
 
 const { values: opts } = parseArgs({
-  options: {
-    serve: { type: 'string' },
-    'data-dir': { type: 'string' },
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '10' },
-    pipelining: { type: 'string', default: '1' },
-    accounts: { type: 'string', default: '10000' },
-    ids: { type: 'string', default: '100' },
-    profile: { type: 'boolean', default: false },
-    'in-process': { type: 'boolean', default: false },
-  },
+  options: { ...GET_BY_ID_OPTIONS, 'in-process': { type: 'boolean', default: false } },
 });
 
-function positive(name: keyof typeof opts): number {
-  const n = Number(opts[name]);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1; got '${opts[name]}'.`);
-  return n;
-}
-
-async function startOrchard(dataDir: string): Promise<{ url: string; close: () => Promise<void> }> {
-  // logLevel silent: the figure is the request path, not pino writing a line per request.
-  const server = await startServer(loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent' }), () => {});
-  return { url: server.url, close: () => server.close() };
-}
+const positive = (name: keyof typeof opts): number => wholeOption(opts, name, 1);
 
 /** The anchor: the least a Fastify server can do per request, on the same machine and Node. */
 async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -74,51 +50,6 @@ async function startAnchor(): Promise<{ url: string; close: () => Promise<void> 
   app.get('/', async () => ({ hello: 'world' }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, close: () => app.close() };
-}
-
-/** Creates an organization (minute limit lifted) holding `count` sample accounts; returns its token. */
-async function seed(dataDir: string, count: number): Promise<string> {
-  const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
-  try {
-    const { org, token } = await stores.admin.createOrganization({
-      name: 'Bench', plan: 'enterprise', email: 'bench@example.com', minuteLimit: 1_000_000_000,
-    });
-    await stores.admin.seed({ orgId: org.id, object: 'account', count, seed: 1 });
-    return token;
-  } finally {
-    await stores.close();
-  }
-}
-
-/**
- * `idCount` account ids spread evenly over the table, read through the API's own list route
- * (one record per page), so the ids are whatever a client would see.
- */
-async function pickIds(url: string, token: string, count: number, idCount: number): Promise<string[]> {
-  const ids: string[] = [];
-  const n = Math.min(idCount, count);
-  for (let i = 0; i < n; i++) {
-    const page = 1 + Math.floor((i * count) / n);
-    const res = await fetch(`${url}/api/record/account?pagesize=1&pagenumber=${page}`, { headers: { tokenid: token } });
-    const body = (await res.json()) as { data?: { PrimaryKey: string; Records: Array<Record<string, unknown>> } };
-    const id = body.data?.Records[0]?.[body.data.PrimaryKey];
-    if (res.status !== 200 || typeof id !== 'string') {
-      throw new Error(`GET /api/record/account?pagesize=1&pagenumber=${page} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-    }
-    ids.push(id);
-  }
-  return ids;
-}
-
-/** Fails fast, before any load, if an id does not answer 200 with its own record. */
-async function checkIds(url: string, token: string, ids: readonly string[]): Promise<void> {
-  for (const id of ids) {
-    const res = await fetch(`${url}/api/record/account/${id}`, { headers: { tokenid: token } });
-    const body = (await res.json()) as { data?: { Record?: { accountid?: string } } };
-    if (res.status !== 200 || body.data?.Record?.accountid !== id) {
-      throw new Error(`GET /api/record/account/${id} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}; not benchmarking errors.`);
-    }
-  }
 }
 
 interface Round {
@@ -147,7 +78,7 @@ async function drive(): Promise<number> {
   const targets: Array<{ name: string; url: string; stop: () => Promise<void> }> = [];
   try {
     const started = Date.now();
-    const token = await seed(dataDir, accountCount);
+    const token = await seedAccounts(dataDir, accountCount);
     console.log(`Seeded ${accountCount.toLocaleString('en-US')} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
     const start = async (name: 'anchor' | 'orchard'): Promise<{ url: string; stop: () => Promise<void> }> => {

@@ -171,6 +171,21 @@ function readCpuProfile(file: string): { byFunction: Map<string, number>; byOrig
   return { byFunction, byOrigin, total: profile.samples.length, us: profile.endTime - profile.startTime };
 }
 
+/** The `.cpuprofile` files `node --cpu-prof` wrote to `dir`, and the main thread's among them. */
+function profileFiles(dir: string): { files: string[]; main: string | undefined } {
+  // File names are CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread.
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  return { files, main: files.find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) };
+}
+
+/** Microseconds the main thread of the profile in `dir` was busy (not idle); NaN without a profile. */
+export function mainThreadBusyMicros(dir: string): number {
+  const { main } = profileFiles(dir);
+  if (!main) return Number.NaN;
+  const { byOrigin, total, us } = readCpuProfile(path.join(dir, main));
+  return ((total - (byOrigin.get('(idle)') ?? 0)) * us) / total;
+}
+
 /**
  * Reports the `.cpuprofile` files `node --cpu-prof` wrote to `dir`: self time of the main thread
  * by origin (package, orchard, node, GC) and its `top` functions, then the busy time of any
@@ -178,9 +193,7 @@ function readCpuProfile(file: string): { byFunction: Map<string, number>; byOrig
  * are also given per request, which compares across servers where shares of busy time do not.
  */
 export function summarizeCpuProfiles(dir: string, top: number, requests?: number): string {
-  // File names are CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread.
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
-  const main = files.find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  const { files, main } = profileFiles(dir);
   if (!main) return `  no main-thread profile in ${dir}`;
   const { byFunction, byOrigin, total, us } = readCpuProfile(path.join(dir, main));
   const usPerSample = us / total;

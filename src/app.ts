@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
+import { installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
 import { installRequestLimit } from './http/request-limit.js';
@@ -90,8 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const auth = new Authenticator(deps.control, deps.clock);
+  const limits = installLimits(app, deps);
   await app.register(async (api) => {
-    api.addHook('onRequest', authHook(auth));
+    api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits) : authHook(auth));
     recordsRoutes(api, deps);
     queryRoutes(api, deps);
   });

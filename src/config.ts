@@ -18,6 +18,14 @@ export interface Config {
   readonly logLevel: string;
   /** Requests still running after this many milliseconds are answered 408 and their work stopped. */
   readonly requestTimeoutMs: number;
+  /** Rate limits and usage notices (docs/limits.md); false only for benchmarks or behind a gateway that limits. */
+  readonly rateLimits: boolean;
+  /** Replaces every plan's daily cap when set (a self-hosted instance without quotas; benchmarks). */
+  readonly dailyCap: number | null;
+  /** Requests a minute from one client address whose token does not resolve. */
+  readonly addressMinuteLimit: number;
+  /** The From of usage notices. */
+  readonly mailFrom: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -30,6 +38,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new Error(`${name} must be a whole number from ${min} to ${max}; got '${raw}'.`);
   }
   return n;
+}
+
+/** The largest quota: the RateLimit header fields carry quotas as structured-field integers (15 digits). */
+const MAX_QUOTA = 999_999_999_999_999;
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new Error(`${name} must be on or off; got '${raw}'.`);
 }
 
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
@@ -54,5 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
     logLevel,
     requestTimeoutMs: overrides.requestTimeoutMs ?? integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    rateLimits: overrides.rateLimits ?? onOff(env, 'RATE_LIMITS', true),
+    dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? integer(env, 'DAILY_CAP', 0, 1, MAX_QUOTA) : null,
+    addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
+    mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
   });
 }

@@ -36,12 +36,20 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function testContext(options: { config?: Partial<Config>; plan?: string } = {}): Promise<TestContext> {
+/**
+ * Tests that are not about limits send hundreds of requests while the test clock stands still, so by
+ * default the organization's minute limit and the per-address limit are out of reach; limit tests
+ * pass real values (minuteLimit null: the default 100). The enterprise plan's daily cap stays real.
+ */
+const UNREACHABLE = 1_000_000_000;
+
+export async function testContext(options: { config?: Partial<Config>; plan?: string; minuteLimit?: number | null } = {}): Promise<TestContext> {
   const dir = tempDir();
-  const config = loadConfig({}, { dataDir: dir, baseUrl: 'http://orchard.test', logLevel: 'silent', ...options.config });
+  const config = loadConfig({}, { dataDir: dir, baseUrl: 'http://orchard.test', logLevel: 'silent', addressMinuteLimit: UNREACHABLE, ...options.config });
   const stores = openStores(config);
   const clock = new TestClock();
-  const { org, user, token } = await stores.admin.createOrganization({ name: 'Test Org', plan: options.plan ?? 'enterprise', email: 'owner@example.com' });
+  const { org, user, token } = await stores.admin.createOrganization({ name: 'Test Org', plan: options.plan ?? 'enterprise', email: 'owner@example.com',
+    minuteLimit: options.minuteLimit === undefined ? UNREACHABLE : options.minuteLimit });
   const app = await buildApp({ config, control: stores.control, records: stores.records, clock: clock.now, logger: false });
   await app.ready();
   return {

@@ -126,8 +126,12 @@ export class ReadPool {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new Error('read pool closed'));
     // Referenced so the process waits for the threads to end rather than exit mid-close.
-    await Promise.all(this.slots.map((s) => {
+    await Promise.all(this.slots.map(async (s) => {
       s.worker.ref();
+      // On Node 20, terminate() of a thread still loading its modules can leave a promise that never
+      // settles and no handle, so the process exits mid-close (seen as tests cancelled at random):
+      // such a thread is let finish loading (or fail) first.
+      if (!s.ready) await new Promise((settle) => ['message', 'error', 'exit'].forEach((e) => s.worker.once(e, settle)));
       return s.worker.terminate();
     }));
   }

@@ -1,0 +1,93 @@
+// Shared by the benchmark scripts that load an Orchard server: its configuration, an organization
+// seeded with sample accounts, and account ids a client would see.
+
+import type { ParseArgsConfig } from 'node:util';
+import { loadConfig, type Config } from '../src/config.js';
+import { startServer } from '../src/server.js';
+import { openStores } from '../src/stores.js';
+
+/** Command-line options of the benchmarks that load GET by id: a child serving (`--serve`) and the load. */
+export const GET_BY_ID_OPTIONS = {
+  serve: { type: 'string' },
+  'data-dir': { type: 'string' },
+  rounds: { type: 'string', default: '3' },
+  duration: { type: 'string', default: '5' },
+  warmup: { type: 'string', default: '2' },
+  connections: { type: 'string', default: '10' },
+  pipelining: { type: 'string', default: '1' },
+  accounts: { type: 'string', default: '10000' },
+  ids: { type: 'string', default: '100' },
+  profile: { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/** The whole number an option holds, at least `min`; throws naming the option otherwise. */
+export function wholeOption(opts: Readonly<Record<string, unknown>>, name: string, min: number): number {
+  const n = Number(opts[name]);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}; got '${String(opts[name])}'.`);
+  return n;
+}
+
+/**
+ * The daily cap of bench servers: far above any run (a run sends about 500,000 requests), and like
+ * real caps a small integer (V8 Smi), so writing the RateLimit field costs what it does in production.
+ */
+export const BENCH_DAILY_CAP = 1_000_000_000;
+
+export function benchConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent', dailyCap: BENCH_DAILY_CAP, ...overrides });
+}
+
+/**
+ * An Orchard server on `dataDir` as the benchmarks run it. logLevel silent: the figure is the request
+ * path, not pino writing a line per request. The daily cap is lifted (DAILY_CAP) but still counted and
+ * checked on every request: a run sends more requests to one organization than any plan allows a day.
+ */
+export async function startOrchard(dataDir: string, overrides: Partial<Config> = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = await startServer(benchConfig(dataDir, overrides), () => {});
+  return { url: server.url, close: () => server.close() };
+}
+
+/** Creates an enterprise organization (minute limit lifted) holding `count` sample accounts; returns its token. */
+export async function seedAccounts(dataDir: string, count: number): Promise<string> {
+  const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
+  try {
+    const { org, token } = await stores.admin.createOrganization({
+      name: 'Bench', plan: 'enterprise', email: 'bench@example.com', minuteLimit: 1_000_000_000,
+    });
+    await stores.admin.seed({ orgId: org.id, object: 'account', count, seed: 1 });
+    return token;
+  } finally {
+    await stores.close();
+  }
+}
+
+/**
+ * `idCount` account ids spread evenly over the table, read through the API's own list route
+ * (one record per page), so the ids are whatever a client would see.
+ */
+export async function pickIds(url: string, token: string, count: number, idCount: number): Promise<string[]> {
+  const ids: string[] = [];
+  const n = Math.min(idCount, count);
+  for (let i = 0; i < n; i++) {
+    const page = 1 + Math.floor((i * count) / n);
+    const res = await fetch(`${url}/api/record/account?pagesize=1&pagenumber=${page}`, { headers: { tokenid: token } });
+    const body = (await res.json()) as { data?: { PrimaryKey: string; Records: Array<Record<string, unknown>> } };
+    const id = body.data?.Records[0]?.[body.data.PrimaryKey];
+    if (res.status !== 200 || typeof id !== 'string') {
+      throw new Error(`GET /api/record/account?pagesize=1&pagenumber=${page} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+    }
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Fails fast, before any load, if an id does not answer 200 with its own record. */
+export async function checkIds(url: string, token: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    const res = await fetch(`${url}/api/record/account/${id}`, { headers: { tokenid: token } });
+    const body = (await res.json()) as { data?: { Record?: { accountid?: string } } };
+    if (res.status !== 200 || body.data?.Record?.accountid !== id) {
+      throw new Error(`GET /api/record/account/${id} answered ${res.status} ${JSON.stringify(body).slice(0, 200)}; not benchmarking errors.`);
+    }
+  }
+}

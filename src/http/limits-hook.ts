@@ -1,0 +1,94 @@
+// Rate limits at the HTTP edge (DESIGN §5): once the token resolves, the organization's two windows
+// are checked and counted before the request is handled; a token that does not resolve counts
+// against the client address instead. Sets the RateLimit fields and answers 429 with Retry-After;
+// opens the limits with the app and closes them with it.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../errors.js';
+import { addressKey, openLimits, orgKey, type Limits, type LimitsDeps } from '../limits/limits.js';
+import type { Quotas, WindowState } from '../limits/rate-limit-store.js';
+import type { Organization } from '../store/types.js';
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * The fields follow draft-ietf-httpapi-ratelimit-headers-11 (docs/limits.md): structured-field lists
+ * of named policies; RateLimit-Policy gives each one's quota `q` and window `w` in seconds, RateLimit
+ * its remaining quota `r` and the seconds `t` until it gives quota back.
+ */
+const policyItem = (name: string, quota: number, seconds: number) => `"${name}";q=${quota};w=${seconds}`;
+const limitItem = (name: string, w: WindowState) => `"${name}";r=${w.remaining};t=${w.resetSeconds}`;
+
+/** What the hot path needs of an organization, made once per organization object (a new one comes with a changed plan or limit). */
+interface OrgLimits {
+  readonly key: string;
+  readonly quotas: Quotas;
+  readonly policy: string;
+}
+
+/**
+ * The auth hook with limits, in the order of DESIGN §1 (auth → limits). A request whose token
+ * resolves is counted against its organization before it is handled: 429 LIMIT_MINUTE or LIMIT_DAY
+ * when over either window. One that `auth` refuses with 401 counts against the client address
+ * instead, and past the address's minute limit the answer is 429 LIMIT_ADDRESS, so guessing tokens
+ * is slow; it counts against no organization. One hook rather than two, and no await when the store
+ * answers at once: each costs on the hot path (bench/limits.ts).
+ */
+export function limitedAuthHook(auth: Hook, limits: Limits): Hook {
+  const cache = new WeakMap<Organization, OrgLimits>();
+  const limitsOf = (org: Organization): OrgLimits => {
+    let entry = cache.get(org);
+    if (!entry) {
+      const quotas = limits.quotasOf(org);
+      const policy = [policyItem('minute', quotas.minute, 60), ...(quotas.day === null ? [] : [policyItem('day', quotas.day, 86_400)])].join(', ');
+      cache.set(org, (entry = { key: orgKey(org.id), quotas, policy }));
+    }
+    return entry;
+  };
+
+  const refuseAddress = async (request: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
+    if (!isAppError(err) || err.status !== 401) throw err;
+    const result = await limits.store.hit(addressKey(request.ip), limits.addressQuotas);
+    reply.header('ratelimit-policy', policyItem('address', result.minute.quota, 60));
+    reply.header('ratelimit', limitItem('address', result.minute));
+    if (result.allowed) throw err;
+    reply.header('retry-after', String(result.retryAfter));
+    throw new AppError('LIMIT_ADDRESS', `Too many requests without a valid API token from this address: at most ${result.minute.quota} in any 60 seconds. Retry after ${result.retryAfter} seconds, with a valid token in the tokenid header.`);
+  };
+
+  return async (request, reply) => {
+    try {
+      await auth(request, reply);
+    } catch (err) {
+      return refuseAddress(request, reply, err);
+    }
+    const { org } = request.identity;
+    const { key, quotas, policy } = limitsOf(org);
+    const answer = limits.store.hit(key, quotas);
+    const result = answer instanceof Promise ? await answer : answer;
+    const { minute, day } = result;
+    reply.header('ratelimit-policy', policy);
+    reply.header('ratelimit', day ? `${limitItem('minute', minute)}, ${limitItem('day', day)}` : limitItem('minute', minute));
+    if (day) limits.notices.observe(org.id, day);
+    if (result.allowed) return;
+    reply.header('retry-after', String(result.retryAfter));
+    throw result.exceeded === 'day'
+      ? new AppError('LIMIT_DAY', `Daily request limit reached: this organization may make ${day?.quota} requests per UTC day, across all its tokens, and has made them all. The count resets at 00:00 UTC; retry after ${result.retryAfter} seconds.`)
+      : new AppError('LIMIT_MINUTE', `Too many requests: this organization may make ${minute.quota} requests in any 60 seconds, across all its tokens. Retry after ${result.retryAfter} seconds.`);
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's limits (null when RATE_LIMITS is off); tests wait on `limits.notices.idle()`. */
+    limits: Limits | null;
+  }
+}
+
+/** Opens the limits the configuration asks for, exposes them as `app.limits` and closes them with the app. */
+export function installLimits(app: FastifyInstance, deps: Omit<LimitsDeps, 'log'>): Limits | null {
+  const limits = deps.config.rateLimits ? openLimits({ ...deps, log: app.log }) : null;
+  app.decorate('limits', limits);
+  if (limits) app.addHook('onClose', () => limits.close());
+  return limits;
+}

@@ -1,0 +1,182 @@
+// Usage notices (DESIGN §5, spec §6): at 90 % and at 100 % of the day's cap, one e-mail to the
+// organization's primary user per threshold per UTC day. A durable claim in the ledger decides who
+// sends; a queue keeps sending off the request path; claims whose mail failed are retried.
+
+import type { ControlStore } from '../store/types.js';
+import type { Mailer, MailMessage } from './mailer.js';
+import { DAY_MS, isoDay, utcDay } from './rate-limit-store.js';
+
+/** Percentages of the daily cap that send a notice, ascending. */
+export const NOTICE_THRESHOLDS = [90, 100] as const;
+/** Sends tried per notice before it is given up (each failure is logged). */
+export const MAX_ATTEMPTS = 10;
+/** How often unsent notices of the current UTC day are retried. */
+export const RETRY_EVERY_MS = 5 * 60_000;
+
+export interface Notice {
+  readonly orgId: string;
+  /** The UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** A member of NOTICE_THRESHOLDS. */
+  readonly threshold: number;
+  /** Requests counted that day when the threshold was reached. */
+  readonly used: number;
+  readonly cap: number;
+}
+
+/** Durable, shared record of notices: one per (organization, day, threshold), whoever writes it. */
+export interface NoticeLedger {
+  /** Records the notice unless it exists; true only for the one caller that recorded it, who must send it. */
+  claim(notice: Notice, at: string): Promise<boolean>;
+  markSent(notice: Notice, at: string): Promise<void>;
+  /** Counts a failed attempt; the notice stays unsent. */
+  markFailed(notice: Notice, error: string): Promise<void>;
+  /** Claimed notices of `day` not yet sent, with fewer than `maxAttempts` attempts. */
+  unsent(day: string, maxAttempts: number): Promise<Notice[]>;
+  close(): Promise<void>;
+}
+
+/** The part of pino (Fastify's logger) notices use. */
+export interface NoticeLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface UsageNoticesOptions {
+  readonly ledger: NoticeLedger;
+  readonly mailer: Mailer;
+  /** Where the organization's name and primary user's address are read at sending time. */
+  readonly directory: Pick<ControlStore, 'getOrganization' | 'getUser'>;
+  readonly clock: () => number;
+  readonly log: NoticeLog;
+  readonly retryEveryMs?: number;
+}
+
+const keyOf = (n: Notice) => `${n.orgId} ${n.day} ${n.threshold}`;
+
+export class UsageNotices {
+  /** Thresholds this process has already handled today (org id + threshold), so observe() stays cheap. */
+  private readonly seen = new Set<string>();
+  private seenDay = -1;
+  private readonly inFlight = new Set<string>();
+  private tail: Promise<void> = Promise.resolve();
+  private closing = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: UsageNoticesOptions) {
+    this.timer = setInterval(() => void this.retryUnsent(), options.retryEveryMs ?? RETRY_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Told the day's usage of an organization after each of its requests (counted or refused). Queues a
+   * notice for each threshold reached that this process has not handled today; never blocks or throws.
+   */
+  observe(orgId: string, day: { readonly used: number; readonly quota: number; readonly dayNumber: number }): void {
+    if (day.used * 100 < NOTICE_THRESHOLDS[0] * day.quota) return;
+    if (day.dayNumber !== this.seenDay) {
+      this.seen.clear();
+      this.seenDay = day.dayNumber;
+    }
+    for (const threshold of NOTICE_THRESHOLDS) {
+      if (day.used * 100 < threshold * day.quota) return;
+      const key = `${orgId} ${threshold}`;
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      this.enqueue({ orgId, day: isoDay(day.dayNumber), threshold, used: day.used, cap: day.quota }, true);
+    }
+  }
+
+  /**
+   * Queues the notices of the current UTC day that were claimed but not sent (on start, then
+   * periodically). Runs in the queue, so idle() also waits for what it finds.
+   */
+  retryUnsent(): Promise<void> {
+    const step = this.tail.then(async () => {
+      if (this.closing) return;
+      try {
+        const today = isoDay(utcDay(this.options.clock()));
+        for (const notice of await this.options.ledger.unsent(today, MAX_ATTEMPTS)) this.enqueue(notice, false);
+      } catch (err) {
+        this.options.log.error({ err }, 'could not read the unsent usage notices');
+      }
+    });
+    this.tail = step;
+    return step;
+  }
+
+  /** Resolves once every queued notice has been handled. */
+  async idle(): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = this.tail;
+      await tail;
+    } while (tail !== this.tail);
+  }
+
+  /** Finishes the notice being sent, drops the queued ones (their claims, if any, are retried on the next start). */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.timer);
+    await this.idle();
+    this.options.mailer.close();
+    await this.options.ledger.close();
+  }
+
+  private enqueue(notice: Notice, claim: boolean): void {
+    const key = keyOf(notice);
+    if (this.inFlight.has(key)) return;
+    this.inFlight.add(key);
+    this.tail = this.tail.then(() => this.deliver(notice, claim)).finally(() => this.inFlight.delete(key));
+  }
+
+  private async deliver(notice: Notice, claim: boolean): Promise<void> {
+    if (this.closing) return;
+    const { ledger, log } = this.options;
+    const now = () => new Date(this.options.clock()).toISOString();
+    try {
+      if (claim && !(await ledger.claim(notice, now()))) return; // claimed before: by an earlier run or another process
+      const to = await this.recipientOf(notice.orgId);
+      await this.options.mailer.send(composeNotice(notice, to));
+      await ledger.markSent(notice, now());
+      log.info({ notice, to: to.email }, 'usage notice sent');
+    } catch (err) {
+      log.error({ err, notice }, 'usage notice not sent; it is retried');
+      await ledger.markFailed(notice, err instanceof Error ? err.message : String(err)).catch(() => {});
+    }
+  }
+
+  private async recipientOf(orgId: string): Promise<{ email: string; orgName: string }> {
+    const { directory } = this.options;
+    const org = await directory.getOrganization(orgId);
+    const user = org?.primaryUserId ? await directory.getUser(org.primaryUserId) : null;
+    if (!org || !user) throw new Error(`organization ${orgId} has no primary user to notify`);
+    return { email: user.email, orgName: org.name };
+  }
+}
+
+/** The e-mail of a notice: the usage, the cap, and when it resets. */
+export function composeNotice(notice: Notice, to: { email: string; orgName: string }): MailMessage {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const resets = isoDay(utcDay(Date.parse(`${notice.day}T00:00:00Z`) + DAY_MS));
+  const full = notice.threshold >= 100;
+  const percent = Math.floor((notice.used * 100) / notice.cap);
+  const subject = full
+    ? `Orchard: ${to.orgName} has reached its daily cap of ${n(notice.cap)} API requests`
+    : `Orchard: ${to.orgName} has used ${percent} % of its daily API requests`;
+  const text = [
+    'Hello,',
+    '',
+    `The organization "${to.orgName}" (${notice.orgId}) has made ${n(notice.used)} API requests on ${notice.day} (UTC): ${percent} % of its daily cap of ${n(notice.cap)}.`,
+    full
+      ? 'Further requests are refused with 429 Too Many Requests until the cap resets.'
+      : `Once ${n(notice.cap)} requests are reached, further requests are refused with 429 Too Many Requests until the cap resets.`,
+    `The cap resets at 00:00 UTC on ${resets}.`,
+    '',
+    'A plan with a larger daily cap avoids this; requests per minute are limited separately.',
+    '',
+    'Orchard',
+    '',
+  ].join('\n');
+  return { to: to.email, subject, text };
+}

@@ -1,0 +1,89 @@
+// The exact limiter of one key, in memory: the accepted timestamps of the last 60 s (a sliding log)
+// and the count of the current UTC day. Pure decisions on a state and an instant; keeping and
+// persisting the states is the store's job.
+
+import { MINUTE_MS, DAY_MS, secondsUntil, utcDay, type HitResult, type Quotas } from './rate-limit-store.js';
+
+export interface KeyWindows {
+  /** Accepted timestamps (ms), ascending; entries before `head` have left the minute window. */
+  log: number[];
+  head: number;
+  /** The UTC day `dayCount` counts (days since the epoch). */
+  day: number;
+  dayCount: number;
+}
+
+export function emptyWindows(now: number): KeyWindows {
+  return { log: [], head: 0, day: utcDay(now), dayCount: 0 };
+}
+
+/** Drops the timestamps that have left the window at `now`: a request at t is inside while t > now − 60 s. */
+export function prune(w: KeyWindows, now: number): number {
+  const cutoff = now - MINUTE_MS;
+  const { log } = w;
+  let head = w.head;
+  while (head < log.length && log[head]! <= cutoff) head++;
+  // Amortized O(1): copy the live tail once the dead prefix is over half the array.
+  if (head > 64 && head * 2 > log.length) {
+    w.log = log.slice(head);
+    head = 0;
+  }
+  w.head = head;
+  return w.log.length - head;
+}
+
+/**
+ * Decides a request at `now` against `quotas` and, when it fits in both windows, counts it.
+ * Returns the result and the timestamp recorded (null when refused), which the store persists.
+ * A clock that steps back never lets more through: the timestamp recorded is never before the
+ * newest one already in the log, and a day already counted is not left for an earlier one.
+ */
+export function hitWindows(w: KeyWindows, now: number, quotas: Quotas): { result: HitResult; countedAt: number | null } {
+  let inWindow = prune(w, now);
+  const today = utcDay(now);
+  if (today > w.day) {
+    w.day = today;
+    w.dayCount = 0;
+  }
+  const minuteOver = inWindow >= quotas.minute;
+  const dayOver = quotas.day !== null && w.dayCount >= quotas.day;
+  let countedAt: number | null = null;
+  if (!minuteOver && !dayOver) {
+    countedAt = inWindow > 0 ? Math.max(now, w.log[w.log.length - 1]!) : now;
+    w.log.push(countedAt);
+    if (quotas.day !== null) w.dayCount++;
+    inWindow++;
+  }
+
+  const dayReset = secondsUntil((w.day + 1) * DAY_MS, now);
+  // The minute gives quota back when its oldest request leaves; an empty log holds the whole quota for a full window.
+  const minuteReset = inWindow > 0 ? secondsUntil(w.log[w.head]! + MINUTE_MS, now) : MINUTE_MS / 1000;
+  let retryAfter = 0;
+  if (dayOver) retryAfter = dayReset;
+  if (minuteOver) {
+    // Enough requests must leave for one more to fit: more than one if the quota was lowered since.
+    const leaving = w.log[w.head + inWindow - quotas.minute]!;
+    retryAfter = Math.max(retryAfter, secondsUntil(leaving + MINUTE_MS, now));
+  }
+  return {
+    countedAt,
+    result: {
+      allowed: countedAt !== null,
+      exceeded: dayOver ? 'day' : minuteOver ? 'minute' : null,
+      retryAfter,
+      minute: { quota: quotas.minute, remaining: Math.max(0, quotas.minute - inWindow), resetSeconds: minuteReset },
+      day: quotas.day === null ? null : {
+        quota: quotas.day,
+        remaining: Math.max(0, quotas.day - w.dayCount),
+        resetSeconds: dayReset,
+        used: w.dayCount,
+        dayNumber: w.day,
+      },
+    },
+  };
+}
+
+/** Whether the key holds nothing a decision at `now` or later could need (it may be forgotten). */
+export function isIdle(w: KeyWindows, now: number): boolean {
+  return prune(w, now) === 0 && (w.dayCount === 0 || w.day < utcDay(now));
+}

@@ -1,0 +1,43 @@
+// The embedded notice ledger: one row per (organization, UTC day, threshold) in <data>/limits.db,
+// on a connection of its own with synchronous=FULL, so a claim is on disk before its mail leaves.
+
+import type { Db } from '../store/sqlite/sqlite-db.js';
+import { prepared } from '../store/sqlite/sqlite-db.js';
+import { openLimitsDb } from './limits-db.js';
+import type { Notice, NoticeLedger } from './notices.js';
+
+interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number; attempts: number }
+
+export class SqliteNoticeLedger implements NoticeLedger {
+  private readonly db: Db;
+
+  constructor(dataDir: string) {
+    this.db = openLimitsDb(dataDir, 'full');
+  }
+
+  async claim(notice: Notice, at: string): Promise<boolean> {
+    const { changes } = prepared(this.db, 'INSERT INTO notices (org_id, day, threshold, used, cap, claimed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      .run(notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at);
+    return changes === 1;
+  }
+
+  async markSent(notice: Notice, at: string): Promise<void> {
+    prepared(this.db, 'UPDATE notices SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE org_id = ? AND day = ? AND threshold = ?')
+      .run(at, notice.orgId, notice.day, notice.threshold);
+  }
+
+  async markFailed(notice: Notice, error: string): Promise<void> {
+    prepared(this.db, 'UPDATE notices SET attempts = attempts + 1, last_error = ? WHERE org_id = ? AND day = ? AND threshold = ?')
+      .run(error, notice.orgId, notice.day, notice.threshold);
+  }
+
+  async unsent(day: string, maxAttempts: number): Promise<Notice[]> {
+    const rows = prepared(this.db, 'SELECT org_id, day, threshold, used, cap, attempts FROM notices WHERE day = ? AND sent_at IS NULL AND attempts < ? ORDER BY claimed_at')
+      .all(day, maxAttempts) as NoticeRow[];
+    return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,167 @@
+// The embedded rate-limit store: exact windows in memory are the authority (sliding-windows.ts), and
+// what they count is written behind to <data>/limits.db in one transaction every flush period and
+// on close; a key is loaded from the file the first time it is hit, so counters survive a restart.
+// The file keeps the sliding log to the second: a restored request counts as made at the end of its
+// second, which can only keep it in the window longer (at most 1 s), never let one more through.
+
+import type { Db } from '../store/sqlite/sqlite-db.js';
+import { prepared } from '../store/sqlite/sqlite-db.js';
+import { openLimitsDb } from './limits-db.js';
+import { MINUTE_MS, utcDay, type HitResult, type Quotas, type RateLimitStore } from './rate-limit-store.js';
+import { emptyWindows, hitWindows, isIdle, type KeyWindows } from './sliding-windows.js';
+
+export interface SqliteRateLimitStoreOptions {
+  readonly dataDir: string;
+  /** Milliseconds since the epoch. */
+  readonly clock: () => number;
+  /** Write-behind period in ms (default 100): at most this much counting is lost if the process dies. */
+  readonly flushEveryMs?: number;
+  /** Told about a failed flush (the counts stay pending and are retried on the next one). */
+  readonly onError?: (err: unknown) => void;
+}
+
+/** Counted but not yet written, for one key: requests per second (ascending) and per day. */
+interface Pending {
+  /** The last millisecond of each second with requests (what the file stores), and their counts. */
+  seconds: number[];
+  counts: number[];
+  days: Map<number, number>;
+}
+
+/** The instant a request is restored at: the last millisecond of its second. */
+const endOfSecond = (ms: number): number => ms - (ms % 1000) + 999;
+
+/** How often idle keys are forgotten from memory (in clock time). */
+const SWEEP_EVERY_MS = MINUTE_MS;
+
+export class SqliteRateLimitStore implements RateLimitStore {
+  private readonly db: Db;
+  private readonly clock: () => number;
+  private readonly onError: (err: unknown) => void;
+  private readonly windows = new Map<string, KeyWindows>();
+  private pending = new Map<string, Pending>();
+  private readonly timer: NodeJS.Timeout;
+  private lastSweep: number;
+  private closed = false;
+
+  constructor(options: SqliteRateLimitStoreOptions) {
+    this.clock = options.clock;
+    this.onError = options.onError ?? (() => {});
+    this.db = openLimitsDb(options.dataDir, 'normal');
+    this.lastSweep = this.clock();
+    this.removeStale(this.lastSweep);
+    this.timer = setInterval(() => this.flushQuietly(), options.flushEveryMs ?? 100);
+    this.timer.unref();
+  }
+
+  hit(key: string, quotas: Quotas): HitResult {
+    if (this.closed) throw new Error('the rate-limit store is closed');
+    const now = this.clock();
+    const windows = this.windows.get(key) ?? this.load(key, now);
+    const { result, countedAt } = hitWindows(windows, now, quotas);
+    if (countedAt !== null) {
+      let p = this.pending.get(key);
+      if (!p) this.pending.set(key, (p = { seconds: [], counts: [], days: new Map() }));
+      const second = endOfSecond(countedAt);
+      const last = p.seconds.length - 1;
+      if (last >= 0 && p.seconds[last] === second) p.counts[last]!++;
+      else {
+        p.seconds.push(second);
+        p.counts.push(1);
+      }
+      if (quotas.day !== null) p.days.set(windows.day, (p.days.get(windows.day) ?? 0) + 1);
+    }
+    return result;
+  }
+
+  /** Writes everything counted since the last flush, in one transaction. Throws if the write fails (nothing is lost). */
+  flush(): void {
+    const now = this.clock();
+    const cutoff = now - MINUTE_MS;
+    if (this.pending.size > 0) {
+      const batch = this.pending;
+      try {
+        this.db.transaction(() => {
+          const addMinute = prepared(this.db, 'INSERT INTO minute_log (key, ts, n) VALUES (?, ?, ?) ON CONFLICT (key, ts) DO UPDATE SET n = n + excluded.n');
+          const addDay = prepared(this.db, 'INSERT INTO day_counts (key, day, count) VALUES (?, ?, ?) ON CONFLICT (key, day) DO UPDATE SET count = count + excluded.count');
+          const expire = prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts <= ?');
+          for (const [key, p] of batch) {
+            // Seconds already out of the window are not written.
+            p.seconds.forEach((second, i) => {
+              if (second > cutoff) addMinute.run(key, second, p.counts[i]);
+            });
+            for (const [day, n] of p.days) addDay.run(key, day, n);
+            expire.run(key, cutoff);
+          }
+        })();
+        this.pending = new Map();
+      } catch (err) {
+        // Kept for the next flush; the seconds that expire meanwhile are dropped, so a long outage
+        // of the disk costs at most a minute of seconds in memory.
+        for (const p of batch.values()) {
+          const keep = p.seconds.findIndex((second) => second > cutoff);
+          p.seconds.splice(0, keep < 0 ? p.seconds.length : keep);
+          p.counts.splice(0, p.counts.length - p.seconds.length);
+        }
+        throw err;
+      }
+    }
+    if (now - this.lastSweep >= SWEEP_EVERY_MS) this.sweep(now);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    try {
+      this.flush();
+    } finally {
+      this.db.close();
+    }
+  }
+
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  /** The windows of a key not in memory, as the file has them (nothing: a fresh key). */
+  private load(key: string, now: number): KeyWindows {
+    const windows = emptyWindows(now);
+    const rows = prepared(this.db, 'SELECT ts, n FROM minute_log WHERE key = ? AND ts > ? ORDER BY ts').all(key, now - MINUTE_MS) as Array<{ ts: number; n: number }>;
+    for (const { ts, n } of rows) for (let i = 0; i < n; i++) windows.log.push(ts);
+    const day = prepared(this.db, 'SELECT count FROM day_counts WHERE key = ? AND day = ?').get(key, windows.day) as { count: number } | undefined;
+    windows.dayCount = day?.count ?? 0;
+    this.windows.set(key, windows);
+    return windows;
+  }
+
+  /**
+   * Forgets keys whose windows are empty (a later hit reloads the same nothing) with their expired
+   * rows, so memory holds only keys in use; index lookups only, so the event loop never stalls here.
+   */
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    this.db.transaction(() => {
+      const expire = prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts <= ?');
+      for (const [key, windows] of this.windows) {
+        if (this.pending.has(key) || !isIdle(windows, now)) continue;
+        this.windows.delete(key);
+        expire.run(key, now - MINUTE_MS);
+      }
+      // A small table: one row per key counted today or yesterday.
+      prepared(this.db, 'DELETE FROM day_counts WHERE day < ?').run(utcDay(now));
+    })();
+  }
+
+  /** At open: rows no decision can need any more (timestamps out of the window, days before today). */
+  private removeStale(now: number): void {
+    this.db.transaction(() => {
+      prepared(this.db, 'DELETE FROM minute_log WHERE ts <= ?').run(now - MINUTE_MS);
+      prepared(this.db, 'DELETE FROM day_counts WHERE day < ?').run(utcDay(now));
+    })();
+  }
+}
