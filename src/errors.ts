@@ -37,8 +37,9 @@ export const errorCatalogue = {
   LIMIT_MINUTE: { status: 429, summary: 'The organization has made its minute limit of requests in the last 60 seconds (all its tokens together).' },
   LIMIT_DAY: { status: 429, summary: 'The organization has made its daily cap of requests this UTC day; it resets at 00:00 UTC.' },
   LIMIT_ADDRESS: { status: 429, summary: 'Too many requests without a valid token from one client address in the last 60 seconds.' },
-  // 500
+  // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
+  STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,0 +1,153 @@
+// What every PostgreSQL store shares: one connection pool per DATABASE_URL, identifier quoting,
+// versioned migrations of a schema (run once even when many processes start together), and the
+// translation of "the database is unreachable" into 503 STORE_UNAVAILABLE.
+
+import pg from 'pg';
+import { AppError } from '../../errors.js';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+/** Settings of a pool; `max` connections per process. */
+export interface PoolOptions {
+  readonly max?: number;
+  /** Milliseconds to wait for a connection before the request fails with 503. */
+  readonly connectTimeoutMs?: number;
+}
+
+/**
+ * A pool on `url`. Numbers come back as JavaScript numbers (numeric and bigint counts included),
+ * and an idle connection that dies (a server restart) is dropped, never thrown at the process.
+ */
+export function createPool(url: string, options: PoolOptions = {}): Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    types: { getTypeParser: typeParser },
+  });
+  // Without a listener an idle client's error (server restart) would crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+const NUMERIC_OIDS = new Set([20 /* int8 */, 1700 /* numeric */]);
+
+function typeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (NUMERIC_OIDS.has(oid)) return Number;
+  return (pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown)(oid, format);
+}
+
+/** Quotes an identifier; definitions are checked to be [a-z0-9_], quoting still guards every one. */
+export const qi = (id: string): string => `"${id.replace(/"/g, '""')}"`;
+
+/** A migration runs inside a transaction on `client`, with `schema` created and on the search path. */
+export type PgMigration = (client: PoolClient, schema: string) => Promise<void>;
+
+/** A 64-bit advisory-lock key for a schema name, so concurrent starts migrate it once. */
+function lockKey(schema: string): string {
+  let h = 0n;
+  for (const ch of schema) h = (h * 31n + BigInt(ch.codePointAt(0)!)) & 0x7fff_ffff_ffff_ffffn;
+  return h.toString();
+}
+
+/**
+ * Creates `schema` when missing and brings it to the latest of `migrations` (its version is the
+ * count applied, kept in `<schema>.orchard_version`). Each step is atomic; processes starting at
+ * once wait on one advisory lock, so a step never runs twice. Returns the version reached.
+ */
+export async function migrateSchema(pool: Pool, schema: string, migrations: readonly PgMigration[]): Promise<number> {
+  const client = await connect(pool);
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [lockKey(schema)]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${qi(schema)}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${qi(schema)}.orchard_version (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`);
+      const res = await client.query(`SELECT version FROM ${qi(schema)}.orchard_version WHERE id = 1`);
+      let version = (res.rows[0]?.version as number | undefined) ?? 0;
+      if (version > migrations.length) {
+        throw new Error(`schema ${schema} is at version ${version}, newer than this Orchard (${migrations.length}); upgrade Orchard`);
+      }
+      for (; version < migrations.length; version++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(`SET LOCAL search_path TO ${qi(schema)}`);
+          await migrations[version]!(client, schema);
+          await client.query(
+            `INSERT INTO ${qi(schema)}.orchard_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+            [version + 1],
+          );
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+      }
+      return version;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [lockKey(schema)]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** SQLSTATE classes and codes that mean the database cannot be reached or is going away. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/** Whether `err` says the database is unreachable (not that a statement was wrong). */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || e.code.startsWith('08') || UNAVAILABLE_ERRNOS.has(e.code))) return true;
+  const msg = typeof e.message === 'string' ? e.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated|connection to server .* failed|Client has encountered a connection error/i.test(msg);
+}
+
+/** The 503 of a request the database could not serve; the process keeps running and recovers by itself. */
+export function unavailableError(cause?: unknown): AppError {
+  return new AppError('STORE_UNAVAILABLE', 'The database is unreachable at the moment. Retry the request in a few seconds.', { cause });
+}
+
+/** Rethrows an unreachable-database failure as STORE_UNAVAILABLE, anything else as it was. */
+export function translate(err: unknown): never {
+  throw isUnavailable(err) ? unavailableError(err) : err;
+}
+
+/** A client from the pool, or STORE_UNAVAILABLE. */
+export async function connect(pool: Pool): Promise<PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (err) {
+    return translate(err);
+  }
+}
+
+/** Runs `work` in a transaction on one client; failures roll back and unreachable ones become 503. */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await connect(pool);
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    broken = isUnavailable(err);
+    if (!broken) await client.query('ROLLBACK').catch(() => { broken = true; });
+    return translate(err);
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** One statement on any pooled connection; unreachable → 503. */
+export async function run<R extends pg.QueryResultRow = any>(pool: Pool, text: string, values: readonly unknown[] = []): Promise<pg.QueryResult<R>> {
+  try {
+    return await pool.query<R>(text, values as unknown[]);
+  } catch (err) {
+    return translate(err);
+  }
+}
