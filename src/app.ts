@@ -12,7 +12,10 @@ import { authHook } from './http/auth-hook.js';
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
+import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
+import { v2Routes } from './http/v2-routes.js';
+import { v3Routes } from './http/v3-routes.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { ControlStore, RecordStore } from './store/types.js';
 
@@ -96,6 +99,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits) : authHook(auth));
     recordsRoutes(api, deps);
     queryRoutes(api, deps);
+    metadataRoutes(api, deps);
+    v2Routes(api, deps);
+    v3Routes(api, deps);
   });
 
   return app;

@@ -14,6 +14,7 @@ export const errorCatalogue = {
   FIELD_REQUIRED: { status: 400, summary: 'A required field is missing or empty.' },
   FIELD_TOO_LONG: { status: 400, summary: 'A text value is longer than the field\'s maxlength.' },
   LOOKUP_TARGET_MISSING: { status: 400, summary: 'A lookup value names no record of the target object.' },
+  DEFINITION_INVALID: { status: 400, summary: 'A custom object or field definition is invalid (name, label, type, options, precision or related object).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
   SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },

@@ -2,6 +2,7 @@
 // body; Fastify's own errors are translated to catalogue codes; anything else is a 500 that
 // reveals nothing but the request id.
 
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
 
@@ -24,10 +25,19 @@ function internalError(requestId: string): AppError {
   return new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${requestId}.`);
 }
 
+/** v3 routes answer errors as `{status, error, message}` (COMPAT: their clients show `message`). */
+const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
+
+/** The error body: `{Message}` (DESIGN §3), or on v3 routes `{status, error, message}`. */
+export function errorBodyOf(url: string, err: AppError): object {
+  if (V3_PATH.test(url)) return { status: err.status, error: STATUS_CODES[err.status] ?? 'Error', message: err.message };
+  return { Message: err.message };
+}
+
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   // A request answered 408 at the time limit may still fail afterwards as its work is stopped.
   if (reply.sent) return reply;
-  return reply.code(err.status).type('application/json; charset=utf-8').send({ Message: err.message });
+  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBodyOf(reply.request.url, err));
 }
 
 /**

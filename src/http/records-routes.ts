@@ -3,11 +3,9 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { prepareCreate, prepareUpdate } from '../schema/record-input.js';
 import type { ObjectDef } from '../schema/types.js';
-import { isUuid } from '../schema/values.js';
-import type { OrgRecords, Permission, RecordRow } from '../store/types.js';
-import { accessOf, type Access } from '../auth/permissions.js';
+import type { Permission, RecordRow } from '../store/types.js';
+import { checkId, createOne, notFound, resolveTarget, updateOne } from './record-writes.js';
 import { ok } from './envelope.js';
 import type { AppDeps } from '../app.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
@@ -45,26 +43,9 @@ interface ObjParams { obj: string }
 interface IdParams { obj: string; id: string }
 interface PageQuery { pagesize?: number; pagenumber?: number }
 
-function checkId(obj: ObjectDef, id: string): string {
-  if (!isUuid(id)) {
-    throw new AppError('RECORD_ID_MALFORMED', `'${id}' is not a valid ${obj.systemName} id: record ids are RFC 4122 UUIDs such as '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'.`);
-  }
-  return id.toLowerCase();
-}
-
-function notFound(obj: ObjectDef, id: string): AppError {
-  return new AppError('RECORD_NOT_FOUND', `No ${obj.systemName} record has id '${id}'.`);
-}
-
 export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  /** The object of the path, once the plan (402) and the role (403) allow `permission` on it. */
-  const resolve = async (request: FastifyRequest<{ Params: ObjParams }>, permission: Permission): Promise<{ records: OrgRecords; obj: ObjectDef; access: Access }> => {
-    const records = await deps.records.org(request.identity.org.id);
-    const obj = (await records.schema()).resolve(request.params.obj);
-    const access = accessOf(request.identity);
-    access.require(obj, permission);
-    return { records, obj, access };
-  };
+  const resolve = (request: FastifyRequest<{ Params: ObjParams }>, permission: Permission) =>
+    resolveTarget(deps, request, request.params.obj, permission);
   const page = (query: PageQuery) => {
     // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
     for (const name of ['pagesize', 'pagenumber'] as const) {
@@ -129,14 +110,12 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 201: envelopeOf(recordPayload, 'Created; Location names the new record.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
-    const { records, obj, access } = await resolve(request, 'create');
-    access.checkWrite(obj, request.body);
-    const row = prepareCreate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
-    const record = await records.create(obj, row);
-    const id = record[obj.keyField] as string;
+    const target = await resolve(request, 'create');
+    const record = await createOne(deps, request, target, request.body);
+    const { obj } = target;
     const base = deps.config.baseUrl ?? `${request.protocol}://${request.host}`;
-    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${id}`);
-    return ok({ Record: access.shown(obj, record) });
+    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`);
+    return ok({ Record: record });
   });
 
   app.put<{ Params: IdParams }>('/api/record/:obj/:id', {
@@ -150,13 +129,8 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
-    const { records, obj, access } = await resolve(request, 'update');
-    const id = checkId(obj, request.params.id);
-    access.checkWrite(obj, request.body);
-    const changes = prepareUpdate(obj, request.body, { userId: request.identity.user.id, now: new Date(deps.clock()) });
-    const record = await records.update(obj, id, changes);
-    if (!record) throw notFound(obj, id);
-    return ok({ Record: access.shown(obj, record) });
+    const target = await resolve(request, 'update');
+    return ok({ Record: await updateOne(deps, request, target, request.params.id, request.body) });
   });
 
   app.delete<{ Params: IdParams }>('/api/record/:obj/:id', {

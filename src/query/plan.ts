@@ -118,9 +118,24 @@ function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): Field
   return fields;
 }
 
-function valueError(field: FieldDef, c: Condition, what: string, hint: string): AppError {
-  const at = c.pos.value ?? c.pos.op;
-  return new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${what}; got '${c.value?.text}' at position ${at + 1} of the query. ${hint}`);
+/** A condition to type, from the filter language or from a v3 body. */
+export interface ConditionInput {
+  /** Lower-cased field name. */
+  readonly field: string;
+  readonly op: Condition['op'];
+  /** null for is-null / is-not-null. */
+  readonly value: string | null;
+}
+
+/** Where a condition's parts were written, as phrases for error messages (" at position 5 of the query"). */
+export interface ConditionSite {
+  readonly field: string;
+  readonly op: string;
+  readonly value: string;
+}
+
+function valueError(field: FieldDef, c: ConditionInput, site: ConditionSite, what: string, hint: string): AppError {
+  return new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${what}; got '${c.value}'${site.value}. ${hint}`);
 }
 
 /**
@@ -134,19 +149,29 @@ const dayEnd = (date: string): string => {
   return d.getUTCFullYear() > 9999 ? `${date}T24:00:00` : `${d.toISOString().slice(0, 10)}T00:00:00`;
 };
 
-/** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
+/** The sites of a parsed condition: positions in the query text. */
+function siteOf(c: Condition): ConditionSite {
+  const at = (n: number) => ` at position ${n + 1} of the query`;
+  return { field: at(c.pos.field), op: at(c.pos.op), value: at(c.pos.value ?? c.pos.op) };
+}
+
 function planCondition(obj: ObjectDef, c: Condition, hiding: FieldHiding): PlanCondition {
-  const field = knownField(obj, c.field, ` at position ${c.pos.field + 1} of the query`, hiding);
+  return typeCondition(obj, { field: c.field, op: c.op, value: c.value?.text ?? null }, siteOf(c), hiding);
+}
+
+/** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
+export function typeCondition(obj: ObjectDef, c: ConditionInput, site: ConditionSite, hiding: FieldHiding): PlanCondition {
+  const field = knownField(obj, c.field, site.field, hiding);
   if (c.op === 'is-null' || c.op === 'is-not-null') return { kind: 'null', field, negate: c.op === 'is-not-null' };
-  const text = c.value!.text;
+  const text = c.value!;
   // No stored value holds U+0000 (writes refuse it), and SQLite's LIKE would end a pattern at one:
   // `start-with 'Acme\0x'` matched 'Acme'. Refused here, as on writes, so every store agrees.
   if (text.includes('\u0000')) {
-    throw new AppError('FIELD_TYPE', `'${field.name}' cannot hold a NUL character (\\u0000), but the value at position ${(c.pos.value ?? c.pos.op) + 1} of the query contains one. Remove it.`);
+    throw new AppError('FIELD_TYPE', `'${field.name}' cannot hold a NUL character (\\u0000), but the value${site.value} contains one. Remove it.`);
   }
   if (c.op === 'start-with' || c.op === 'not-start-with') {
     if (field.type === 'number' || field.type === 'picklist') {
-      throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (position ${c.pos.op + 1} of the query). Use =, <, >, <= or >=.`);
+      throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (the operator${site.op}). Use =, <, >, <= or >=.`);
     }
     return { kind: 'prefix', field, pattern: `${text}%`, negate: c.op === 'not-start-with' };
   }
@@ -158,21 +183,21 @@ function planCondition(obj: ObjectDef, c: Condition, hiding: FieldHiding): PlanC
     case 'picklist': {
       const n = parseNumber(text);
       if (n === undefined || (field.type === 'picklist' && !Number.isInteger(n))) {
-        throw valueError(field, c, field.type === 'number' ? 'Number' : 'Picklist code', 'Write a number such as 1 or 2.5.');
+        throw valueError(field, c, site, field.type === 'number' ? 'Number' : 'Picklist code', 'Write a number such as 1 or 2.5.');
       }
       return { kind: 'compare', field, op, value: n };
     }
     case 'lookup':
-      if (!isUuid(text)) throw valueError(field, c, 'Lookup id (a UUID)', 'Write the id of the related record.');
+      if (!isUuid(text)) throw valueError(field, c, site, 'Lookup id (a UUID)', 'Write the id of the related record.');
       return { kind: 'compare', field, op, value: text.toLowerCase() };
     case 'date': {
       const dt = parseDateTime(text);
-      if (dt === undefined) throw valueError(field, c, 'Date', "Write a date as 'YYYY-MM-DD'.");
+      if (dt === undefined) throw valueError(field, c, site, 'Date', "Write a date as 'YYYY-MM-DD'.");
       return { kind: 'compare', field, op, value: dt.slice(0, 10) };
     }
     case 'datetime': {
       const dt = parseDateTime(text);
-      if (dt === undefined) throw valueError(field, c, 'DateTime', "Write 'YYYY-MM-DD' for a whole day or 'YYYY-MM-DDThh:mm:ss' (UTC).");
+      if (dt === undefined) throw valueError(field, c, site, 'DateTime', "Write 'YYYY-MM-DD' for a whole day or 'YYYY-MM-DDThh:mm:ss' (UTC).");
       if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return { kind: 'compare', field, op, value: dt };
       // A date-only value means the whole UTC day (DESIGN §3): `<= '2025-01-01'` includes that day.
       const day = dt.slice(0, 10);

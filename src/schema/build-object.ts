@@ -36,6 +36,10 @@ export interface ObjectSpec {
   keyField: string;
   primaryField: string;
   readOnly?: boolean;
+  /** Plural display name (custom objects: the `collectionname` sent); default: displayName + 's'. */
+  collectionName?: string;
+  /** The `_id` of a custom object's definition (the record of object 58 that created it). */
+  definitionId?: string;
   /** Data fields, the primary field among them; the key and system fields are added. */
   fields: readonly FieldSpec[];
 }
@@ -119,6 +123,8 @@ export function buildObject(spec: ObjectSpec): ObjectDef {
     keyField: spec.keyField,
     primaryField: spec.primaryField,
     readOnly: spec.readOnly ?? false,
+    collectionName: spec.collectionName ?? `${spec.displayName}s`,
+    ...(spec.definitionId ? { definitionId: spec.definitionId } : {}),
     fields,
     fieldsByName: byName,
   };

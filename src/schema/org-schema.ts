@@ -10,7 +10,7 @@ export class OrgSchema {
   private readonly byName = new Map<string, ObjectDef>();
 
   /** `version` changes whenever an object or field is added, so caches keyed by it stay right. */
-  constructor(specs: readonly ObjectSpec[], readonly version: number) {
+  constructor(readonly specs: readonly ObjectSpec[], readonly version: number) {
     this.objects = specs.map(buildObject);
     for (const o of this.objects) {
       this.byType.set(o.objectType, o);

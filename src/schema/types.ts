@@ -69,6 +69,10 @@ export interface ObjectDef {
   readonly primaryField: string;
   /** Clients may not create, update or delete records (crmuser mirrors the organization's users). */
   readonly readOnly: boolean;
+  /** Plural display name. */
+  readonly collectionName: string;
+  /** Custom objects: the id of the definition record (object 58) that created it. */
+  readonly definitionId?: string;
   /** Fields in display order: key first, then data fields, then system and derived fields. */
   readonly fields: readonly FieldDef[];
   readonly fieldsByName: ReadonlyMap<string, FieldDef>;

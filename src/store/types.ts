@@ -1,7 +1,9 @@
 // The contracts between the HTTP layer and storage. Each store (sqlite/, later postgres/)
 // implements these; a shared conformance suite in test/store/ runs against every one.
 
+import type { AppError } from '../errors.js';
 import type { QueryPlan } from '../query/plan.js';
+import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef } from '../schema/types.js';
 import type { FieldValue } from '../schema/values.js';
@@ -42,6 +44,24 @@ export interface OrgRecords {
   update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null>;
   /** false when no record has that id. */
   delete(obj: ObjectDef, id: string): Promise<boolean>;
+  /**
+   * Batch writes (v3): each item is written or refused on its own (create and update refuse with
+   * the AppErrors of create and update), all in one transaction, so one bad item never stops the
+   * others. Results are in the order of the items: the record as GET returns it, null for an
+   * update or delete of a missing id (false for delete), or the AppError that refused the item.
+   */
+  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>>;
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>>;
+  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]>;
+  /**
+   * Adds a custom object. `define` is called with the current schema while the store holds its
+   * write lock, so concurrent definitions (any process) never take one number or name; it returns
+   * the spec or throws an AppError, which aborts. The table and its indexes are created and the
+   * schema version is bumped in one transaction; every process sees the object on its next request.
+   */
+  addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<OrgSchema>;
+  /** Adds a field to an object (a column, and an index when the field is indexed) on the same terms as addObject. */
+  addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema>;
 }
 
 /** The data plane: one isolated database (or schema) per organization. */

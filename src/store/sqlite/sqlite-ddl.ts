@@ -35,6 +35,14 @@ export function createTableSql(obj: ObjectDef): string[] {
   ];
 }
 
+/** Adds a field's column (and its index) to an existing table. */
+export function addColumnSql(obj: ObjectDef, f: FieldDef): string[] {
+  return [
+    `ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`,
+    ...(f.indexed ? [indexSql(obj, f)] : []),
+  ];
+}
+
 /** Versioned migrations of an organization's database; append only, never edit a released one. */
 export const ORG_MIGRATIONS: readonly Migration[] = [
   // 1: object definitions and the standard objects.

@@ -4,20 +4,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
-import type { ObjectSpec } from '../../schema/build-object.js';
-import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
+import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
+import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import { TEXT_TYPES, type ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { indexedEqualities, ROW, selectListPage, selectQueryPage, selectRecords } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
-import { ORG_MIGRATIONS, q } from './sqlite-ddl.js';
+import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { FOLD_FUNCTION, migrate, openDb, prepared, type Db } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function idTaken(obj: ObjectDef, id: string): AppError {
+  return new AppError('RECORD_ID_TAKEN', `The ${obj.systemName} id '${id}' is already taken by another record. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
+}
 
 function isConstraint(err: unknown, kind: string): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -132,36 +136,100 @@ class SqliteOrgRecords implements OrgRecords {
     }
   }
 
-  async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+  /** Inserts one checked row; call inside a transaction. */
+  private insertOne(obj: ObjectDef, row: RecordRow): RecordRow {
     const id = row[obj.keyField] as string;
-    return this.db.transaction(() => {
-      this.checkLookups(obj, row);
-      const { sql, parameters } = sqliteSql.insertInto(obj.systemName).values(row).compile();
-      try {
-        prepared(this.db, sql).run(...parameters);
-      } catch (err) {
-        if (isConstraint(err, 'PRIMARYKEY') || isConstraint(err, 'UNIQUE')) {
-          throw new AppError('RECORD_ID_TAKEN', `The ${obj.systemName} id '${id}' is already taken by another record. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
-        }
-        throw err;
-      }
-      return this.getSync(obj, id)!;
-    }).immediate();
+    this.checkLookups(obj, row);
+    const { sql, parameters } = sqliteSql.insertInto(obj.systemName).values(row).compile();
+    try {
+      prepared(this.db, sql).run(...parameters);
+    } catch (err) {
+      if (isConstraint(err, 'PRIMARYKEY') || isConstraint(err, 'UNIQUE')) throw idTaken(obj, id);
+      throw err;
+    }
+    return this.getSync(obj, id)!;
+  }
+
+  /** Applies checked changes; null when no record has the id. Call inside a transaction. */
+  private updateOne(obj: ObjectDef, id: string, changes: RecordRow): RecordRow | null {
+    this.checkLookups(obj, changes);
+    const { sql, parameters } = sqliteSql.updateTable(obj.systemName).set(changes)
+      .where(obj.keyField, '=', id.toLowerCase()).compile();
+    const { changes: n } = prepared(this.db, sql).run(...parameters);
+    return n === 0 ? null : this.getSync(obj, id);
+  }
+
+  private deleteOne(obj: ObjectDef, id: string): boolean {
+    const sql = this.sqlFor('delete', obj, () => `DELETE FROM ${q(obj.systemName)} WHERE ${q(obj.keyField)} = ?`);
+    return prepared(this.db, sql).run(id.toLowerCase()).changes > 0;
+  }
+
+  async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+    return this.db.transaction(() => this.insertOne(obj, row)).immediate();
   }
 
   async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return this.db.transaction(() => {
-      this.checkLookups(obj, changes);
-      const { sql, parameters } = sqliteSql.updateTable(obj.systemName).set(changes)
-        .where(obj.keyField, '=', id.toLowerCase()).compile();
-      const { changes: n } = prepared(this.db, sql).run(...parameters);
-      return n === 0 ? null : this.getSync(obj, id);
-    }).immediate();
+    return this.db.transaction(() => this.updateOne(obj, id, changes)).immediate();
   }
 
   async delete(obj: ObjectDef, id: string): Promise<boolean> {
-    const sql = this.sqlFor('delete', obj, () => `DELETE FROM ${q(obj.systemName)} WHERE ${q(obj.keyField)} = ?`);
-    return prepared(this.db, sql).run(id.toLowerCase()).changes > 0;
+    return this.deleteOne(obj, id);
+  }
+
+  /**
+   * Runs `one` for each item in one IMMEDIATE transaction (one fsync for the batch), each item
+   * inside a savepoint of its own: an AppError undoes that item alone and becomes its result.
+   */
+  private each<I, R>(items: readonly I[], one: (item: I) => R): Array<R | AppError> {
+    const item = this.db.transaction(one);
+    return this.db.transaction(() => items.map((it) => {
+      try {
+        return item(it);
+      } catch (err) {
+        if (err instanceof AppError) return err;
+        throw err;
+      }
+    })).immediate();
+  }
+
+  async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
+    return this.each(rows, (row) => this.insertOne(obj, row));
+  }
+
+  async updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
+    return this.each(items, ({ id, changes }) => this.updateOne(obj, id, changes));
+  }
+
+  async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
+    return this.each(ids, (id) => this.deleteOne(obj, id)) as boolean[];
+  }
+
+  /** Runs a schema change under the write lock and bumps the version; returns the new schema. */
+  private changeSchema(change: (schema: OrgSchema) => void): OrgSchema {
+    this.db.transaction(() => {
+      change(this.schemaSync());
+      prepared(this.db, 'UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1').run();
+    }).immediate();
+    return this.schemaSync();
+  }
+
+  async addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<OrgSchema> {
+    return this.changeSchema((schema) => {
+      const spec = define(schema);
+      prepared(this.db, 'INSERT INTO orchard_objects (object_type, spec) VALUES (?, ?)').run(spec.objectType, JSON.stringify(spec));
+      for (const stmt of createTableSql(buildObject(spec))) this.db.exec(stmt);
+    });
+  }
+
+  async addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
+    return this.changeSchema((schema) => {
+      const obj = schema.resolve(objectType);
+      const field = define(obj, schema);
+      const spec = withField(schema.specs.find((s) => s.objectType === objectType)!, field);
+      prepared(this.db, 'UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(spec), objectType);
+      const def = buildObject(spec).fieldsByName.get(field.name)!;
+      for (const stmt of addColumnSql(obj, def)) this.db.exec(stmt);
+    });
   }
 
   bulkInsertSync(obj: ObjectDef, rows: readonly RecordRow[]): void {

@@ -1,0 +1,115 @@
+// The v2 routes clients of the public service call (COMPAT §Endpoints): create and update replying
+// `{success, record, _id}` without the data envelope, custom objects through object 58, and custom
+// fields through /api/v2/system-field.
+
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { accessOf } from '../auth/permissions.js';
+import { FIRST_CUSTOM_OBJECT } from '../auth/plans.js';
+import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
+import type { ObjectDef } from '../schema/types.js';
+import { ok } from './envelope.js';
+import { createOne, resolveTarget, updateOne } from './record-writes.js';
+import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+
+/** Creating a record of this object number defines a custom object (COMPAT). */
+export const OBJECT_DEFINITIONS = 58;
+
+const v2Reply = (description: string) => ({
+  type: 'object',
+  description,
+  properties: { success: { type: 'boolean' }, _id: { type: 'string' }, record: recordSchema },
+  required: ['success', '_id', 'record'],
+} as const);
+
+const errors = { ...commonErrors, 403: forbiddenError };
+const query = { type: 'object', properties: tokenQuery } as const;
+
+/** The record of object 58 that describes a custom object. */
+function definitionRecord(obj: ObjectDef) {
+  return {
+    objecttypecode: obj.objectType,
+    name: obj.displayName,
+    collectionname: obj.collectionName,
+    systemname: obj.systemName,
+    primarykey: obj.keyField,
+    primaryfield: obj.primaryField,
+  };
+}
+
+interface OtParams { ot: string }
+
+export function v2Routes(app: FastifyInstance, deps: AppDeps): void {
+  app.post<{ Params: OtParams }>('/api/v2/record/:ot', {
+    schema: {
+      summary: 'Create a record (v2 reply); on object 58, define a custom object',
+      description: `Body: a flat map of field names to values. On object ${OBJECT_DEFINITIONS}, {name, collectionname} defines a custom object, numbered from ${FIRST_CUSTOM_OBJECT}; record.objecttypecode is its number.`,
+      tags: ['v2'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { ot: objParam }, required: ['ot'] },
+      querystring: query,
+      body: recordSchema,
+      response: { 200: v2Reply('Created: the record as stored, and its id.'), ...errors },
+    },
+  }, async (request) => {
+    if (request.params.ot.trim() === String(OBJECT_DEFINITIONS)) {
+      const access = accessOf(request.identity);
+      access.requirePlan({ objectType: FIRST_CUSTOM_OBJECT, systemName: `customobject${FIRST_CUSTOM_OBJECT}` } as ObjectDef, 'create');
+      access.requireAdmin('define custom objects');
+      const records = await deps.records.org(request.identity.org.id);
+      const definitionId = randomUUID();
+      const schema = await records.addObject((current) => customObjectSpec(current, request.body, definitionId));
+      const obj = schema.objects.find((o) => o.definitionId === definitionId)!;
+      return { success: true, _id: definitionId, record: definitionRecord(obj) };
+    }
+    const target = await resolveTarget(deps, request, request.params.ot, 'create');
+    const record = await createOne(deps, request, target, request.body);
+    return { success: true, _id: record[target.obj.keyField], record };
+  });
+
+  app.put<{ Params: OtParams & { id: string } }>('/api/v2/record/:ot/:id', {
+    schema: {
+      summary: 'Update a record (partial; v2 reply)',
+      tags: ['v2'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { ot: objParam, id: idParam }, required: ['ot', 'id'] },
+      querystring: query,
+      body: recordSchema,
+      response: { 200: v2Reply('Updated: the whole record as it now is.'), ...errors },
+    },
+  }, async (request) => {
+    const target = await resolveTarget(deps, request, request.params.ot, 'update');
+    const record = await updateOne(deps, request, target, request.params.id, request.body);
+    return { success: true, _id: record[target.obj.keyField], record };
+  });
+
+  app.post<{ Params: OtParams & { type: string } }>('/api/v2/system-field/:ot/:type', {
+    schema: {
+      summary: 'Add a custom field to an object',
+      description: 'type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType (lookup) or options [{label, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.',
+      tags: ['v2'],
+      security: tokenSecurity,
+      params: { type: 'object', properties: { ot: objParam, type: { type: 'string' } }, required: ['ot', 'type'] },
+      querystring: query,
+      body: { type: 'object', additionalProperties: true },
+      response: {
+        200: envelopeOf({ type: 'object', properties: { systemField: { type: 'array', items: { type: 'object', properties: { fieldname: { type: 'string' } }, required: ['fieldname'] } } }, required: ['systemField'] }),
+        ...errors,
+      },
+    },
+  }, async (request) => {
+    const records = await deps.records.org(request.identity.org.id);
+    const obj = (await records.schema()).resolve(request.params.ot);
+    const access = accessOf(request.identity);
+    access.requirePlan(obj, 'update');
+    access.requireAdmin('define fields');
+    let name = '';
+    await records.addField(obj.objectType, (current, schema) => {
+      const spec = customFieldSpec(schema, current, request.params.type, request.body);
+      name = spec.name;
+      return spec;
+    });
+    return ok({ systemField: [{ fieldname: name }] });
+  });
+}

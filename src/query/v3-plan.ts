@@ -1,0 +1,151 @@
+// The plan of a v3 query body (COMPAT §Endpoints): `{objectType, fields: [{name}], filter: [{type,
+// conditions: [{fieldName, operator, value}]}], orderBy: [{name, order}], pageNumber, pageSize}`.
+// Everything but the filter goes through planQuery; conditions are typed by the same rules as the
+// filter language, so both routes agree on every value.
+
+import { AppError } from '../errors.js';
+import type { FilterOp } from './ast.js';
+import { FILTER_LIMITS } from './parser.js';
+import { planQuery, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+
+/** v3 operator → the filter language's; eq-in, not-in, between and userid expand to several. */
+const SIMPLE_OPS: Readonly<Record<string, FilterOp>> = {
+  eq: '=', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=',
+  'start-with': 'start-with', 'not-start-with': 'not-start-with', 'is-null': 'is-null', 'is-not-null': 'is-not-null',
+};
+export const V3_OPERATORS = [...Object.keys(SIMPLE_OPS), 'eq-in', 'not-in', 'between', 'userid'] as const;
+
+/** Values in one eq-in / not-in list. */
+export const V3_LIST_MAX = 500;
+
+export interface V3Context {
+  /** The caller, for the `userid` operator (the caller's own records). */
+  readonly userId: string;
+}
+
+function bad(message: string): AppError {
+  return new AppError('PARAM_INVALID', message);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `[{name}]` or `['name']` → the filter language's comma list; absent or empty → '*'. */
+function fieldList(raw: unknown): string {
+  if (raw === undefined || raw === null) return '*';
+  if (!Array.isArray(raw)) throw bad("'fields' must be an array of {\"name\": \"<field>\"}.");
+  const names = raw.map((f, i) => {
+    const name = isObject(f) ? f.name : f;
+    if (typeof name !== 'string' || name.trim() === '' || name.includes(',')) throw bad(`'fields[${i}]' must be {"name": "<field>"}; got ${JSON.stringify(f)}.`);
+    return name;
+  });
+  return names.length === 0 ? '*' : names.join(',');
+}
+
+/** A scalar condition value as the filter language would have it: numbers as digits, null as ''. */
+function scalar(v: unknown, where: string): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  throw bad(`${where} must be a string or a number; got ${JSON.stringify(v)}.`);
+}
+
+/** eq-in / not-in / between operands: a JSON array, or a comma-separated string. */
+function list(v: unknown, where: string): string[] {
+  const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : undefined;
+  if (!items || items.length === 0) throw bad(`${where} must be a non-empty array of values.`);
+  if (items.length > V3_LIST_MAX) throw bad(`${where} has ${items.length} values; the most is ${V3_LIST_MAX}.`);
+  return items.map((x, i) => scalar(x, `${where}[${i}]`));
+}
+
+interface Planning {
+  readonly plan: QueryPlan;
+  readonly access: ReadAccess;
+  readonly ctx: V3Context;
+  count: number;
+}
+
+function planOne(p: Planning, raw: unknown, where: string): PlanNode {
+  if (!isObject(raw)) throw bad(`${where} must be {"fieldName", "operator", "value"}; got ${JSON.stringify(raw)}.`);
+  const field = raw.fieldName ?? raw.fieldname;
+  if (typeof field !== 'string' || field.trim() === '') throw bad(`${where}.fieldName must be a field name.`);
+  const operator = typeof raw.operator === 'string' ? raw.operator.trim().toLowerCase() : raw.operator;
+  const site: ConditionSite = { field: ` in ${where}.fieldName`, op: ` in ${where}.operator`, value: ` in ${where}.value` };
+  const hiding = p.access.readObject(p.plan.obj);
+  const one = (op: FilterOp, value: string | null): PlanNode => {
+    if (++p.count > FILTER_LIMITS.maxConditions) {
+      throw new AppError('QUERY_TOO_COMPLEX', `The filter has more than ${FILTER_LIMITS.maxConditions} conditions (each value of eq-in and not-in counts as one). Split the query.`);
+    }
+    return typeCondition(p.plan.obj, { field: field.trim().toLowerCase(), op, value }, site, hiding);
+  };
+  if (typeof operator === 'string' && operator in SIMPLE_OPS) {
+    const op = SIMPLE_OPS[operator]!;
+    return one(op, op === 'is-null' || op === 'is-not-null' ? null : scalar(raw.value, `${where}.value`));
+  }
+  switch (operator) {
+    case 'eq-in':
+    case 'not-in': {
+      const parts = list(raw.value, `${where}.value`).map((v) => one(operator === 'eq-in' ? '=' : '!=', v));
+      return parts.length === 1 ? parts[0]! : { kind: operator === 'eq-in' ? 'or' : 'and', children: parts };
+    }
+    case 'between': {
+      const bounds = list(raw.value, `${where}.value`);
+      if (bounds.length !== 2) throw bad(`${where}.value of 'between' must be two values [from, to]; got ${bounds.length}.`);
+      return { kind: 'and', children: [one('>=', bounds[0]!), one('<=', bounds[1]!)] };
+    }
+    case 'userid':
+      return one('=', p.ctx.userId);
+    default:
+      throw bad(`${where}.operator ${JSON.stringify(raw.operator)} is not an operator. Use one of: ${V3_OPERATORS.join(', ')}.`);
+  }
+}
+
+/** `filter: [{type: 'AND'|'OR', conditions: [...]}, ...]`: groups hold together (AND), each joined by its type. */
+function planFilter(p: Planning, raw: unknown): PlanNode | null {
+  if (raw === undefined || raw === null) return null;
+  const groups = Array.isArray(raw) ? raw : [raw];
+  const nodes: PlanNode[] = [];
+  groups.forEach((g, i) => {
+    const where = `filter[${i}]`;
+    if (!isObject(g)) throw bad(`${where} must be {"type": "AND" or "OR", "conditions": [...]}.`);
+    const type = g.type === undefined || g.type === null ? 'and' : String(g.type).trim().toLowerCase();
+    if (type !== 'and' && type !== 'or') throw bad(`${where}.type must be 'AND' or 'OR'; got ${JSON.stringify(g.type)}.`);
+    if (!Array.isArray(g.conditions)) throw bad(`${where}.conditions must be an array of conditions.`);
+    const children = g.conditions.map((c, j) => planOne(p, c, `${where}.conditions[${j}]`));
+    if (children.length === 1) nodes.push(children[0]!);
+    else if (children.length > 1) nodes.push({ kind: type, children });
+  });
+  if (nodes.length === 0) return null;
+  return nodes.length === 1 ? nodes[0]! : { kind: 'and', children: nodes };
+}
+
+/**
+ * Checks and types a v3 query body. The object's key is always among the plan's fields (rows carry
+ * `_id`); `keyAsked` says whether the client asked for it by name too.
+ */
+export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknown, access: ReadAccess, ctx: V3Context): { plan: QueryPlan; keyAsked: boolean } {
+  if (!isObject(raw)) throw new AppError('BODY_INVALID', 'The request body must be a JSON object such as {"objectType": 1, "fields": [{"name": "accountname"}], "pageSize": 50}.');
+  const orderBy = raw.orderBy ?? raw.orderby;
+  let sort: Record<string, unknown> = {};
+  if (orderBy !== undefined && orderBy !== null) {
+    const first = Array.isArray(orderBy) ? orderBy : [orderBy];
+    if (first.length > 1) throw new AppError('SORT_INVALID', "'orderBy' may name one field; ties are broken by the record's key.");
+    if (first.length === 1) {
+      if (!isObject(first[0])) throw new AppError('SORT_INVALID', "'orderBy' must be [{\"name\": \"<field>\", \"order\": \"asc\" or \"desc\"}].");
+      sort = { sort_by: first[0].name, sort_type: first[0].order };
+    }
+  }
+  const base = planQuery(schema, {
+    objecttype: raw.objectType ?? raw.objecttype,
+    fields: fieldList(raw.fields),
+    ...sort,
+    page_size: raw.pageSize ?? raw.pagesize,
+    page_number: raw.pageNumber ?? raw.pagenumber,
+  }, access);
+  const key = base.obj.fieldsByName.get(base.obj.keyField)!;
+  const keyAsked = base.fields.includes(key);
+  const plan: QueryPlan = { ...base, fields: keyAsked ? base.fields : [...base.fields, key] };
+  const filter = planFilter({ plan, access, ctx, count: 0 }, raw.filter);
+  return { plan: { ...plan, filter }, keyAsked };
+}

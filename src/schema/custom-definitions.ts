@@ -1,0 +1,169 @@
+// Checks the definition of a custom object or field sent by a client and turns it into the spec a
+// store persists (DESIGN §2, COMPAT): custom objects are numbered from 1000 as customobject{N},
+// custom fields are named pcf… (pcfsystemfield{N} when the client gives no name).
+
+import { AppError } from '../errors.js';
+import { FIRST_CUSTOM_OBJECT } from '../auth/plans.js';
+import { buildObject, DEFAULT_MAX_LENGTH, type FieldSpec, type ObjectSpec } from './build-object.js';
+import type { OrgSchema } from './org-schema.js';
+import type { FieldType, ObjectDef, PicklistOption } from './types.js';
+
+/** COMPAT limits: labels ≤ 200 characters, field names ≤ 50, object names ≤ 100. */
+export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10 } as const;
+
+/**
+ * The `{type}` of `POST /api/v2/system-field/{ot}/{type}`: the names the official client sends
+ * (emailaddress, phonenumber) and the type names themselves (email, telephone, html…).
+ */
+export const FIELD_TYPE_ALIASES: Readonly<Record<string, FieldType>> = {
+  text: 'text', number: 'number', date: 'date', datetime: 'datetime', picklist: 'picklist', lookup: 'lookup',
+  email: 'email', emailaddress: 'email', telephone: 'telephone', phonenumber: 'telephone', phone: 'telephone',
+  url: 'url', textarea: 'textarea', html: 'html', richtext: 'html',
+};
+
+function invalid(message: string): AppError {
+  return new AppError('DEFINITION_INVALID', message);
+}
+
+function body(raw: unknown, example: string): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new AppError('BODY_INVALID', `The request body must be a JSON object such as ${example}.`);
+  }
+  return raw as Record<string, unknown>;
+}
+
+/** A trimmed string of at most `max` characters; undefined when absent and not required. */
+function text(b: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
+  const v = b[key];
+  if (v === undefined || v === null) {
+    if (required) throw invalid(`'${key}' is required.`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw invalid(`'${key}' must be a string; got ${JSON.stringify(v)}.`);
+  const s = v.trim();
+  if (required && s === '') throw invalid(`'${key}' must not be empty.`);
+  if (s.length > max) throw invalid(`'${key}' is ${s.length} characters long; the most is ${max}.`);
+  return s;
+}
+
+/** A whole number from a JSON number or digit string; undefined when absent. */
+function whole(b: Record<string, unknown>, key: string): number | undefined {
+  const v = b[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw invalid(`'${key}' must be a whole number; got ${JSON.stringify(v)}.`);
+  return n;
+}
+
+/** The number the next custom object gets: one past the highest, from 1000. */
+export function nextObjectType(schema: OrgSchema): number {
+  return schema.objects.reduce((n, o) => (o.objectType >= n ? o.objectType + 1 : n), FIRST_CUSTOM_OBJECT);
+}
+
+/** `POST /api/v2/record/58 {name, collectionname}`: the spec of a new custom object. */
+export function customObjectSpec(schema: OrgSchema, raw: unknown, definitionId: string): ObjectSpec {
+  const b = body(raw, '{"name": "Project Phase", "collectionname": "Project Phases"}');
+  const name = text(b, 'name', DEFINITION_LIMITS.objectName, true)!;
+  const collectionName = text(b, 'collectionname', DEFINITION_LIMITS.objectName, false) || `${name}s`;
+  const taken = schema.objects.find((o) => o.displayName.toLowerCase() === name.toLowerCase());
+  if (taken) throw invalid(`An object named '${taken.displayName}' already exists (${taken.systemName}, number ${taken.objectType}). Choose another name.`);
+  const objectType = nextObjectType(schema);
+  const systemName = `customobject${objectType}`;
+  return {
+    objectType,
+    systemName,
+    displayName: name,
+    collectionName,
+    definitionId,
+    keyField: `${systemName}id`,
+    primaryField: 'name',
+    fields: [{ name: 'name', type: 'text', label: 'Name', required: true, maxLength: DEFAULT_MAX_LENGTH.text ?? 200 }],
+  };
+}
+
+/** The highest N of the object's `pcfsystemfield{N}` fields, plus one. */
+function nextFieldName(obj: ObjectDef): string {
+  let n = 0;
+  for (const f of obj.fields) {
+    const m = /^pcfsystemfield(\d+)$/.exec(f.name);
+    if (m) n = Math.max(n, Number(m[1]));
+  }
+  return `pcfsystemfield${n + 1}`;
+}
+
+function picklistOptions(raw: unknown): PicklistOption[] {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    throw invalid("A picklist needs 'options': a non-empty array such as [{\"label\": \"Gold\", \"value\": 1}].");
+  }
+  if (raw.length > DEFINITION_LIMITS.options) throw invalid(`A picklist has at most ${DEFINITION_LIMITS.options} options; got ${raw.length}.`);
+  const seen = new Set<number>();
+  return raw.map((o: unknown, i) => {
+    const opt = body(o, '{"label": "Gold", "value": 1}');
+    const label = text(opt, 'label', DEFINITION_LIMITS.label, true)!;
+    const value = whole(opt, 'value') ?? i + 1;
+    if (value < 0) throw invalid(`Option '${label}': 'value' must be 0 or more; got ${value}.`);
+    if (seen.has(value)) throw invalid(`Two options have the value ${value}; each option needs its own value.`);
+    seen.add(value);
+    return { value, label };
+  });
+}
+
+/**
+ * `POST /api/v2/system-field/{ot}/{type}`: the spec of a new field of `obj`. The name is the
+ * client's (lowercased; it must start with `pcf`) or the next `pcfsystemfield{N}`.
+ */
+export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: string, raw: unknown): FieldSpec {
+  const type = FIELD_TYPE_ALIASES[typeName.toLowerCase()];
+  if (!type) {
+    throw invalid(`'${typeName}' is not a field type. Use one of: ${Object.keys(FIELD_TYPE_ALIASES).join(', ')}.`);
+  }
+  if (obj.readOnly) throw invalid(`The ${obj.systemName} object is read-only through the API, so a field added to it could never be written. Add fields to other objects.`);
+  const b = body(raw, '{"label": "Region", "fieldName": "pcfregion"}');
+  const given = text(b, 'fieldName', DEFINITION_LIMITS.fieldName, false) ?? text(b, 'fieldname', DEFINITION_LIMITS.fieldName, false);
+  let name: string;
+  if (given) {
+    name = given.toLowerCase();
+    if (!/^pcf[a-z0-9_]*$/.test(name)) {
+      throw invalid(`'fieldName' must start with 'pcf' and hold only letters, digits and '_'; got '${given}'. Leave it out to get the next pcfsystemfield name.`);
+    }
+  } else {
+    name = nextFieldName(obj);
+  }
+  if (obj.fieldsByName.has(name)) throw invalid(`The ${obj.systemName} object already has a field named '${name}'. Choose another fieldName.`);
+  const label = text(b, 'label', DEFINITION_LIMITS.label, false) ?? name;
+  const spec: FieldSpec = { name, type, label };
+  if (type === 'number') {
+    const precision = whole(b, 'precision') ?? 2;
+    if (precision < 0 || precision > DEFINITION_LIMITS.precision) throw invalid(`'precision' must be from 0 to ${DEFINITION_LIMITS.precision}; got ${precision}.`);
+    spec.precision = precision;
+  } else if (type === 'picklist') {
+    spec.options = picklistOptions(b.options);
+  } else if (type === 'lookup') {
+    const ref = b.relatedObjectType ?? b.relatedobjecttype;
+    if (ref === undefined || ref === null || ref === '' || (typeof ref !== 'string' && typeof ref !== 'number')) {
+      throw invalid("A lookup needs 'relatedObjectType': the number or system name of the object it refers to, such as 1 or 'account'.");
+    }
+    const target = schema.find(ref);
+    if (!target) throw invalid(`'relatedObjectType' ${JSON.stringify(ref)} is not an object of this organization.`);
+    spec.target = target.objectType;
+  } else {
+    const maxLength = whole(b, 'maxLength') ?? whole(b, 'maxlength');
+    const most = DEFAULT_MAX_LENGTH[type];
+    if (maxLength !== undefined && most !== undefined) {
+      if (maxLength < 1 || maxLength > most) throw invalid(`'maxLength' of a ${type} field must be from 1 to ${most}; got ${maxLength}.`);
+      spec.maxLength = maxLength;
+    }
+  }
+  return spec;
+}
+
+/** The object as it would be with `field` added; a clash (e.g. of derived name fields) is a 400, not a failure later. */
+export function withField(obj: ObjectSpec, field: FieldSpec): ObjectSpec {
+  const next = { ...obj, fields: [...obj.fields, field] };
+  try {
+    buildObject(next);
+  } catch (err) {
+    throw invalid(`The field '${field.name}' cannot be added to ${obj.systemName}: ${(err as Error).message}. Choose another fieldName.`);
+  }
+  return next;
+}
