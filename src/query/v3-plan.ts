@@ -126,6 +126,11 @@ function planFilter(p: Planning, raw: unknown): PlanNode | null {
  */
 export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknown, access: ReadAccess, ctx: V3Context): { plan: QueryPlan; keyAsked: boolean } {
   if (!isObject(raw)) throw new AppError('BODY_INVALID', 'The request body must be a JSON object such as {"objectType": 1, "fields": [{"name": "accountname"}], "pageSize": 50}.');
+  const groupBy = raw.groupBy ?? raw.groupby;
+  if (groupBy !== undefined && groupBy !== null && !(Array.isArray(groupBy) && groupBy.length === 0)) {
+    // Answering a grouped query with plain rows would be silently wrong: refuse it.
+    throw bad("'groupBy' (grouped queries with SUM, COUNT, MIN, MAX) is not supported by Orchard; query the rows and aggregate them in the client.");
+  }
   const orderBy = raw.orderBy ?? raw.orderby;
   let sort: Record<string, unknown> = {};
   if (orderBy !== undefined && orderBy !== null) {

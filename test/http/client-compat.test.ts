@@ -1,0 +1,141 @@
+// Replays what real clients of the public service do (COMPAT §Habits, §MCP), over real HTTP with
+// fetch, so header spellings, doubled slashes and content types reach the server as they are sent:
+// the SDKs' credential check and paging, "contains" as start-with '%x', data.Record after a create,
+// and the MCP bridge's session (metadata, v2 writes, custom object and field, v3 query).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testContext, type TestContext } from '../helpers.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('a client written for the public service', () => {
+  let ctx: TestContext;
+  let base: string;
+
+  /** One request as the clients send it: JSON content type always, the token under `header` spelling. */
+  const call = async (method: string, path: string, payload?: unknown, header = 'tokenid') => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', [header]: ctx.token },
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+    });
+    return { status: res.status, body: await res.json() as any };
+  };
+
+  before(async () => {
+    ctx = await testContext();
+    await ctx.stores.admin.seed({ orgId: ctx.orgId, object: 'account', count: 1234, seed: 7 });
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => ctx.close());
+
+  test('passes the SDKs\' credential check: a one-row query of account ids', async () => {
+    const { status, body } = await call('POST', '/api/query', { objecttype: 1, page_size: 1, page_number: 1, fields: 'accountid' });
+    assert.equal(status, 200);
+    assert.equal(body.success, true);
+    assert.equal(body.data.Data.length, 1);
+    assert.deepEqual(Object.keys(body.data.Data[0]), ['accountid']);
+    assert.equal(body.data.IsLastPage, false);
+  });
+
+  test('accepts the token header as tokenid, tokenId and TokenID, and as ?tokenid= in the URL', async () => {
+    for (const header of ['tokenid', 'tokenId', 'TokenID']) {
+      assert.equal((await call('GET', '/api/record/account?pagesize=1', undefined, header)).status, 200, header);
+    }
+    const res = await fetch(`${base}/api/record/account?pagesize=1&tokenid=${ctx.token}`);
+    assert.equal(res.status, 200);
+  });
+
+  test('pages with page_size 500 until IsLastPage and sees every record exactly once', async () => {
+    const seen = new Set<string>();
+    let page = 1;
+    for (;;) {
+      const { status, body } = await call('POST', '/api/query', { objecttype: 'account', page_size: 500, page_number: page, fields: 'accountid,accountname', sort_by: 'accountname' });
+      assert.equal(status, 200);
+      for (const row of body.data.Data) seen.add(row.accountid);
+      if (body.data.IsLastPage || body.data.Data.length < 500) break;
+      page++;
+    }
+    assert.equal(page, 3);
+    assert.equal(seen.size, 1234);
+  });
+
+  test('finds text anywhere in a field with start-with \'%x\' through a doubled slash', async () => {
+    const created = await call('POST', '/api/record/account', { accountname: 'Northwind Traders' });
+    assert.equal(created.status, 201);
+    const { status, body } = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname', query: "(accountname start-with '%WIND trad')" }, 'tokenId');
+    assert.equal(status, 200);
+    assert.ok(body.data.Data.some((r: { accountname: string }) => r.accountname === 'Northwind Traders'));
+    const doubled = await call('POST', '/api//query', { objecttype: 1, fields: 'accountname', query: "accountname start-with '%wind trad'" });
+    assert.deepEqual(doubled.body.data.Data, body.data.Data);
+  });
+
+  test('reads data.Record after a create and after a GET', async () => {
+    const created = await call('POST', '/api/record/account', { accountname: 'Record Reader', telephone1: '555' });
+    assert.equal(created.body.data.Record.accountname, 'Record Reader');
+    const id = created.body.data.Record.accountid;
+    const got = await call('GET', `/api/record/account/${id}`);
+    assert.equal(got.body.data.Record.telephone1, '555');
+    assert.deepEqual(got.body.data.Records, [got.body.data.Record]);
+  });
+
+  test('writes filters as clients do: bare codes, quoted strings and dates, is-null with a dummy operand, keywords in any case', async () => {
+    const { status, body } = await call('POST', '/api/query', {
+      objecttype: 1, fields: 'accountname', page_size: 500,
+      query: "(statecode = 1) and (createdon <= '2030-01-01') AND (accountname is-null '') or (accountname = 'record reader') OR accountid = 00000000-0000-4000-8000-000000000000",
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Record Reader' }]);
+  });
+
+  test('runs the MCP bridge\'s session: base URL with a trailing slash, every reply in the shape it checks', async () => {
+    const mcp = (method: string, path: string, payload?: unknown) => call(method, `/${path}`, payload); // base + '/' + '/path'
+    const objects = await mcp('GET', '/metadata/records');
+    assert.equal(objects.status, 200);
+    assert.ok(objects.body.data.length > 0 && objects.body.data.every((o: { objectType: unknown }) => typeof o.objectType === 'string' && /^\d+$/.test(o.objectType as string)));
+
+    const fields = await mcp('GET', '/metadata/records/1/fields');
+    assert.ok(fields.body.data.every((f: Record<string, unknown>) => ['label', 'fieldName', 'systemName', 'systemFieldTypeId'].every((k) => typeof f[k] === 'string')));
+
+    const values = await mcp('GET', '/metadata/records/1/fields/industrycode/values');
+    assert.equal(typeof values.body.data.fieldObjectType, 'string');
+    assert.ok(values.body.data.values.every((v: { value: unknown }) => typeof v.value === 'string' && /^\d+$/.test(v.value as string)));
+
+    const obj = await mcp('POST', '/api/v2/record/58', { name: 'Ticket', collectionname: 'Tickets' });
+    assert.deepEqual([obj.body.success, typeof obj.body.record.objecttypecode], [true, 'number']);
+    assert.match(obj.body._id, UUID_RE);
+    const ot = obj.body.record.objecttypecode as number;
+
+    const field = await mcp('POST', `/api/v2/system-field/${ot}/number`, { label: 'Severity', precision: 0 });
+    assert.deepEqual(field.body, { success: true, message: '', data: { systemField: [{ fieldname: 'pcfsystemfield1' }] } });
+    assert.ok(!('Message' in field.body));
+
+    const created = await mcp('POST', `/api/v2/record/${ot}`, { name: 'Printer on fire', pcfsystemfield1: 5 });
+    assert.equal(created.body.success, true);
+    assert.match(created.body._id, UUID_RE);
+    const updated = await mcp('PUT', `/api/v2/record/${ot}/${created.body._id}`, { pcfsystemfield1: 4 });
+    assert.deepEqual([updated.body.success, updated.body.record.pcfsystemfield1], [true, 4]);
+
+    const query = await mcp('POST', '/api/v3/query', {
+      objectType: ot, fields: [{ name: 'name' }, { name: 'pcfsystemfield1' }],
+      filter: [{ type: 'AND', conditions: [{ fieldName: 'pcfsystemfield1', operator: 'between', value: [1, 4] }, { fieldName: 'ownerid', operator: 'userid' }] }],
+      orderBy: [{ name: 'name', order: 'asc' }], pageNumber: 1, pageSize: 500,
+    });
+    assert.equal(query.status, 200);
+    assert.deepEqual(query.body, {
+      data: [{ name: 'Printer on fire', pcfsystemfield1: 4, _id: created.body._id }],
+      isLastPage: true, pageNumber: 1, pageSize: 500, message: '',
+    });
+
+    const grouped = await mcp('POST', '/api/v3/query', { objectType: ot, groupBy: [{ name: 'name' }], fields: [{ name: 'pcfsystemfield1', aggrFunc: 'SUM', alias: 'total' }] });
+    assert.equal(grouped.status, 400);
+    assert.match(grouped.body.message, /'groupBy' .* is not supported by Orchard/);
+
+    const error = await mcp('POST', '/api/v3/query', { objectType: ot, fields: [{ name: 'nosuch' }] });
+    assert.equal(error.status, 400);
+    assert.deepEqual(Object.keys(error.body), ['status', 'error', 'message']);
+    assert.deepEqual([error.body.status, error.body.error], [400, 'Bad Request']);
+    assert.match(error.body.message, /Invalid field name: 'nosuch'/);
+  });
+});
