@@ -33,9 +33,10 @@ const PROBE_EVERY_MS = 1_000;
 
 /**
  * Options for an ioredis client fit for the hot path: no offline queue, so a call made while the
- * connection is down fails at once instead of waiting for a reconnection, and a command timeout.
- * ioredis keeps reconnecting by itself (its default back-off, at most every 2 s). A hit in flight
- * when the connection drops is not sent again after it is back: it was decided in memory meanwhile.
+ * connection is down fails at once instead of waiting for a reconnection; a command timeout; and
+ * calls in flight when the connection drops fail at once (no retries) and are not sent again once
+ * it is back, as they were decided in memory meanwhile. ioredis keeps reconnecting by itself (its
+ * default back-off, at most every 2 s).
  */
 export function redisClientOptions(commandTimeoutMs = DEFAULT_TIMEOUT_MS) {
   return { enableOfflineQueue: false, commandTimeout: commandTimeoutMs, connectTimeout: 2_000, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false } as const;
