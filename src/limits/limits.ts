@@ -1,5 +1,6 @@
 // The limits of a running server (DESIGN §5), opened from the configuration: the quotas of an
-// organization and of a client address, the store that counts them, and the usage notices.
+// organization and of a client address, the store that counts them (<data>/limits.db, or Redis with
+// REDIS_URL), and the usage notices.
 
 import path from 'node:path';
 import { DEFAULT_MINUTE_LIMIT, planOf } from '../auth/plans.js';
@@ -8,6 +9,7 @@ import type { ControlStore, Organization } from '../store/types.js';
 import { createMailer } from './mailer.js';
 import { UsageNotices, type NoticeLog } from './notices.js';
 import type { Quotas, RateLimitStore } from './rate-limit-store.js';
+import { RedisRateLimitStore } from './redis-rate-limit-store.js';
 import { SqliteNoticeLedger } from './sqlite-notice-ledger.js';
 import { SqliteRateLimitStore } from './sqlite-rate-limit-store.js';
 
@@ -26,6 +28,18 @@ export interface Limits {
 export const orgKey = (orgId: string): string => `org:${orgId}`;
 export const addressKey = (ip: string): string => `addr:${ip}`;
 
+/**
+ * With REDIS_URL every process counts in Redis, on Redis's clock (`TIME`) so they all agree; while
+ * Redis does not answer each counts in its own memory (docs/limits.md § Redis unreachable).
+ */
+function openRedisStore(url: string, log: NoticeLog): RateLimitStore {
+  return new RedisRateLimitStore({
+    redis: url,
+    onError: (err) => log.error({ err }, 'Redis does not answer: rate limits are counted in this process\'s memory until it does'),
+    onRecovered: (outageMs) => log.info({ outageMs }, 'Redis answers again: rate limits are counted in Redis'),
+  });
+}
+
 export interface LimitsDeps {
   readonly config: Config;
   readonly control: ControlStore;
@@ -34,10 +48,7 @@ export interface LimitsDeps {
 }
 
 export function openLimits({ config, control, clock, log }: LimitsDeps): Limits {
-  if (config.redisUrl) {
-    throw new Error('REDIS_URL is set, but this build of Orchard keeps rate-limit counters in <data>/limits.db only; unset REDIS_URL.');
-  }
-  const store = new SqliteRateLimitStore({
+  const store = config.redisUrl ? openRedisStore(config.redisUrl, log) : new SqliteRateLimitStore({
     dataDir: config.dataDir,
     clock,
     onError: (err) => log.error({ err }, 'rate-limit counters not written to limits.db; retrying'),

@@ -1,6 +1,6 @@
 // The contract of a rate-limit store (DESIGN §5): one atomic check-and-count of a key's two windows,
-// an exact rolling minute and a UTC calendar day. Embedded: sqlite-rate-limit-store.ts; shared: a
-// Redis store later. test/limits/rate-limit-store.test.ts runs the same suite against each.
+// an exact rolling minute and a UTC calendar day. Embedded: sqlite-rate-limit-store.ts; shared:
+// redis-rate-limit-store.ts. test/limits/rate-limit-store.test.ts runs the same suite against each.
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;

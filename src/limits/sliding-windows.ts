@@ -54,31 +54,61 @@ export function hitWindows(w: KeyWindows, now: number, quotas: Quotas): { result
     if (quotas.day !== null) w.dayCount++;
     inWindow++;
   }
-
-  const dayReset = secondsUntil((w.day + 1) * DAY_MS, now);
-  // The minute gives quota back when its oldest request leaves; an empty log holds the whole quota for a full window.
-  const minuteReset = inWindow > 0 ? secondsUntil(w.log[w.head]! + MINUTE_MS, now) : MINUTE_MS / 1000;
-  let retryAfter = 0;
-  if (dayOver) retryAfter = dayReset;
-  if (minuteOver) {
-    // Enough requests must leave for one more to fit: more than one if the quota was lowered since.
-    const leaving = w.log[w.head + inWindow - quotas.minute]!;
-    retryAfter = Math.max(retryAfter, secondsUntil(leaving + MINUTE_MS, now));
-  }
   return {
     countedAt,
-    result: {
-      allowed: countedAt !== null,
-      exceeded: dayOver ? 'day' : minuteOver ? 'minute' : null,
-      retryAfter,
-      minute: { quota: quotas.minute, remaining: Math.max(0, quotas.minute - inWindow), resetSeconds: minuteReset },
-      day: quotas.day === null ? null : {
-        quota: quotas.day,
-        remaining: Math.max(0, quotas.day - w.dayCount),
-        resetSeconds: dayReset,
-        used: w.dayCount,
-        dayNumber: w.day,
-      },
+    result: windowResult({
+      now, quotas, allowed: countedAt !== null, inWindow,
+      oldest: inWindow > 0 ? w.log[w.head]! : null,
+      leaving: minuteOver ? w.log[w.head + inWindow - quotas.minute]! : null,
+      day: w.day, dayCount: w.dayCount,
+    }),
+  };
+}
+
+/**
+ * What a decision found about a key's windows, from which its HitResult follows. The in-memory
+ * windows and the Redis script (redis-rate-limit-store.ts) find the same facts, so one function
+ * turns them into results and the two stores cannot drift apart.
+ */
+export interface WindowFacts {
+  readonly now: number;
+  readonly quotas: Quotas;
+  /** Whether the request was counted; when not, the counts below are those that refused it. */
+  readonly allowed: boolean;
+  /** Requests in the minute window after this hit (this one included when allowed). */
+  readonly inWindow: number;
+  /** The oldest timestamp in the window; null when it is empty. */
+  readonly oldest: number | null;
+  /** When the minute refused: the timestamp that must leave for one more to fit (the quota-th newest). */
+  readonly leaving: number | null;
+  /** The UTC day counted (days since the epoch) and its count after this hit. */
+  readonly day: number;
+  readonly dayCount: number;
+}
+
+/** The result of a hit, in the terms of the RateLimit header fields, from what the decision found. */
+export function windowResult(f: WindowFacts): HitResult {
+  const { now, quotas, inWindow } = f;
+  const minuteOver = !f.allowed && inWindow >= quotas.minute;
+  const dayOver = !f.allowed && quotas.day !== null && f.dayCount >= quotas.day;
+  const dayReset = secondsUntil((f.day + 1) * DAY_MS, now);
+  // The minute gives quota back when its oldest request leaves; an empty log holds the whole quota for a full window.
+  const minuteReset = f.oldest !== null ? secondsUntil(f.oldest + MINUTE_MS, now) : MINUTE_MS / 1000;
+  let retryAfter = 0;
+  if (dayOver) retryAfter = dayReset;
+  // Enough requests must leave for one more to fit: more than one if the quota was lowered since.
+  if (minuteOver) retryAfter = Math.max(retryAfter, secondsUntil(f.leaving! + MINUTE_MS, now));
+  return {
+    allowed: f.allowed,
+    exceeded: dayOver ? 'day' : minuteOver ? 'minute' : null,
+    retryAfter,
+    minute: { quota: quotas.minute, remaining: Math.max(0, quotas.minute - inWindow), resetSeconds: minuteReset },
+    day: quotas.day === null ? null : {
+      quota: quotas.day,
+      remaining: Math.max(0, quotas.day - f.dayCount),
+      resetSeconds: dayReset,
+      used: f.dayCount,
+      dayNumber: f.day,
     },
   };
 }

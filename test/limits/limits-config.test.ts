@@ -3,10 +3,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
-import { openLimits } from '../../src/limits/limits.js';
+import { openLimits, orgKey, type Limits } from '../../src/limits/limits.js';
 import { tempDir } from '../helpers.js';
+import { needsRedis, REDIS_URL } from '../services.js';
 
 test('reads the limit settings from the environment, with their defaults', () => {
   const defaults = loadConfig({});
@@ -28,14 +31,30 @@ test('refuses malformed limit settings with a message naming the variable', () =
   assert.throws(() => loadConfig({ ADDRESS_MINUTE_LIMIT: '2.5' }), /^Error: ADDRESS_MINUTE_LIMIT must be a whole number/);
 });
 
-test('refuses REDIS_URL, as this build keeps the counters in limits.db only', () => {
+test('counts in Redis when REDIS_URL is set, where every process sees the same counts', { skip: needsRedis }, async () => {
   const dir = tempDir();
+  const orgId = randomUUID(); // its keys are this test's own: orchard:{org:<id>}:m and :d
+  const redis = new Redis(REDIS_URL!);
+  const opened: Limits[] = [];
   try {
-    const config = loadConfig({}, { dataDir: dir, redisUrl: 'redis://localhost:6379' });
-    const deps = { config, control: {} as never, clock: Date.now, log: { info() {}, error() {} } };
-    assert.throws(() => openLimits(deps), /REDIS_URL is set, but this build of Orchard keeps rate-limit counters in <data>\/limits\.db only/);
-    assert.deepEqual(fs.readdirSync(dir), [], 'and opens nothing');
+    const config = loadConfig({}, { dataDir: dir, redisUrl: REDIS_URL });
+    const open = () => {
+      const limits = openLimits({ config, control: {} as never, clock: Date.now, log: { info() {}, error() {} } });
+      opened.push(limits);
+      return limits;
+    };
+    const quotas = { minute: 5, day: 10 };
+    const first = await open().store.hit(orgKey(orgId), quotas);
+    const second = await open().store.hit(orgKey(orgId), quotas); // another process on the same Redis
+    assert.deepEqual([first.day?.used, second.day?.used, second.minute.remaining], [1, 2, 3]);
+    assert.equal(await redis.zcard(`orchard:{${orgKey(orgId)}}:m`), 2);
+    assert.equal(await redis.hget(`orchard:{${orgKey(orgId)}}:d`, 'n'), '2');
+    await opened[0]!.close();
+    await assert.rejects(async () => opened[0]!.store.hit(orgKey(orgId), quotas), /closed/, 'closing the limits closes the store');
   } finally {
+    for (const limits of opened) await limits.close();
+    await redis.del(`orchard:{${orgKey(orgId)}}:m`, `orchard:{${orgKey(orgId)}}:d`);
+    await redis.quit();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,0 +1,240 @@
+// The shared rate-limit store (DESIGN §5): every process counts in Redis, where one Lua script checks
+// and counts both windows of a key atomically on Redis's own clock. While Redis cannot be reached,
+// each process counts in its own memory with the same windows (docs/limits.md § Redis unreachable).
+
+import { createHash } from 'node:crypto';
+import { Redis, type Cluster } from 'ioredis';
+import { MINUTE_MS, type HitResult, type Quotas, type RateLimitStore } from './rate-limit-store.js';
+import { emptyWindows, hitWindows, isIdle, windowResult, type KeyWindows } from './sliding-windows.js';
+
+export interface RedisRateLimitStoreOptions {
+  /**
+   * A Redis URL (the store connects and disconnects on close), or a client the caller owns and
+   * closes; create such a client with `redisClientOptions` so a lost Redis fails calls fast.
+   */
+  readonly redis: string | Redis | Cluster;
+  /** Put before every key (default `orchard:`); deployments or test suites sharing one Redis use their own. */
+  readonly keyPrefix?: string;
+  /**
+   * Milliseconds since the epoch, for tests: passed to the script instead of Redis `TIME`, and used
+   * by the in-memory fallback. Without it the script reads `TIME`, so all processes share one clock.
+   */
+  readonly clock?: () => number;
+  /** How long a call may wait for Redis before the hit is decided in memory (default 250 ms). */
+  readonly commandTimeoutMs?: number;
+  /** Told once when Redis stops answering (hits are then counted in this process's memory). */
+  readonly onError?: (err: unknown) => void;
+  /** Told once when Redis answers again (hits are counted in Redis again), with how long it did not, in ms. */
+  readonly onRecovered?: (outageMs: number) => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 250;
+const PROBE_EVERY_MS = 1_000;
+
+/**
+ * Options for an ioredis client fit for the hot path: no offline queue, so a call made while the
+ * connection is down fails at once instead of waiting for a reconnection; a command timeout; and
+ * calls in flight when the connection drops fail at once (no retries) and are not sent again once
+ * it is back, as they were decided in memory meanwhile. ioredis keeps reconnecting by itself (its
+ * default back-off, at most every 2 s).
+ */
+export function redisClientOptions(commandTimeoutMs = DEFAULT_TIMEOUT_MS) {
+  return { enableOfflineQueue: false, commandTimeout: commandTimeoutMs, connectTimeout: 2_000, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false } as const;
+}
+
+/**
+ * KEYS[1]: the minute log, a sorted set (score: the instant a request was counted, in ms; member:
+ * that instant and a sequence number, unique even for hits in the same millisecond).
+ * KEYS[2]: the day, a hash {day: days since the epoch, n: requests counted on it}; one key rather
+ * than one per day, because a script must be given its keys and the day comes from `TIME` inside it.
+ * ARGV: minute quota, day quota ('' for none), now in ms ('' to read Redis `TIME`).
+ * The same decision as hitWindows (sliding-windows.ts): a request at t is in the minute while
+ * t > now − 60 s; a counted instant is never before the newest one in the log and a day already
+ * counted is not left for an earlier one, so a clock that steps back never lets more through.
+ * Returns {allowed 0|1, in window, oldest or −1, leaving or −1, day, day count, now}: the facts
+ * windowResult turns into a HitResult. Each key expires once no decision can need it.
+ */
+const HIT_SCRIPT = `
+local log, daykey = KEYS[1], KEYS[2]
+local minuteQuota, dayQuota, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+redis.call('ZREMRANGEBYSCORE', log, '-inf', now - ${MINUTE_MS})
+local inWindow = redis.call('ZCARD', log)
+local day, dayCount = math.floor(now / ${24 * 3600 * 1000}), 0
+if dayQuota then
+  local stored = redis.call('HMGET', daykey, 'day', 'n')
+  local storedDay = tonumber(stored[1])
+  if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2]) end
+end
+local allowed = inWindow < minuteQuota and not (dayQuota and dayCount >= dayQuota)
+if allowed then
+  local at, seq = now, 0
+  if inWindow > 0 then
+    local last = tonumber(redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')[2])
+    if last >= now then at, seq = last, redis.call('ZCOUNT', log, last, last) end
+  end
+  redis.call('ZADD', log, at, string.format('%d:%d', at, seq))
+  redis.call('PEXPIRE', log, at + ${MINUTE_MS} - now + 1000)
+  inWindow = inWindow + 1
+  if dayQuota then
+    dayCount = dayCount + 1
+    redis.call('HSET', daykey, 'day', day, 'n', dayCount)
+    redis.call('PEXPIRE', daykey, (day + 1) * ${24 * 3600 * 1000} - now + 1000)
+  end
+end
+local oldest, leaving = -1, -1
+if inWindow > 0 then oldest = tonumber(redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')[2]) end
+if not allowed and inWindow >= minuteQuota then
+  local i = inWindow - minuteQuota
+  leaving = tonumber(redis.call('ZRANGE', log, i, i, 'WITHSCORES')[2])
+end
+return {allowed and 1 or 0, inWindow, oldest, leaving, day, dayCount, now}
+`;
+const HIT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
+
+type Reply = [number, number, number, number, number, number, number];
+
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly client: Redis | Cluster;
+  private readonly owned: boolean;
+  private readonly prefix: string;
+  private readonly clock: (() => number) | undefined;
+  private readonly timeoutMs: number;
+  private readonly onError: (err: unknown) => void;
+  private readonly onRecovered: (outageMs: number) => void;
+  /** When Redis stopped answering (wall clock, ms); null while it answers. */
+  private outageSince: number | null = null;
+  /** During an outage, one hit at a time tries Redis again; the others do not wait for it. */
+  private probing = false;
+  /** Wall-clock ms (not the store's clock, which tests stop) before which no hit tries Redis again. */
+  private nextProbe = 0;
+  /** The windows counted in memory during an outage, forgotten when Redis answers again. */
+  private readonly local = new Map<string, KeyWindows>();
+  private lastSweep = 0;
+  private connecting: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(options: RedisRateLimitStoreOptions) {
+    this.timeoutMs = options.commandTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.owned = typeof options.redis === 'string';
+    if (typeof options.redis === 'string') {
+      this.client = new Redis(options.redis, redisClientOptions(this.timeoutMs));
+      // Connection errors are reported once per outage through onError; ioredis would print each one.
+      this.client.on('error', () => {});
+    } else {
+      this.client = options.redis;
+    }
+    this.prefix = options.keyPrefix ?? 'orchard:';
+    this.clock = options.clock;
+    this.onError = options.onError ?? (() => {});
+    this.onRecovered = options.onRecovered ?? (() => {});
+  }
+
+  /** The keys of `key`: hash-tagged by it, so both windows land in one Redis Cluster slot. */
+  keysOf(key: string): { minute: string; day: string } {
+    return { minute: `${this.prefix}{${key}}:m`, day: `${this.prefix}{${key}}:d` };
+  }
+
+  /** One round trip (EVALSHA) when Redis answers; never rejects for Redis's sake (see the file header). */
+  async hit(key: string, quotas: Quotas): Promise<HitResult> {
+    if (this.closed) throw new Error('the rate-limit store is closed');
+    const probe = this.outageSince !== null;
+    if (probe) {
+      // Redis is tried again once it is connected, by one hit at a time and at most every PROBE_EVERY_MS,
+      // so a Redis that accepts connections but does not answer costs a timeout a second, not one a hit.
+      if (this.probing || this.client.status !== 'ready' || Date.now() < this.nextProbe) return this.hitLocally(key, quotas);
+      this.probing = true;
+      this.nextProbe = Date.now() + PROBE_EVERY_MS;
+    }
+    try {
+      if (this.client.status !== 'ready') await this.connected();
+      const [allowed, inWindow, oldest, leaving, day, dayCount, now] = await this.run(key, quotas);
+      if (this.outageSince !== null) this.recovered();
+      return windowResult({
+        now, quotas, allowed: allowed === 1, inWindow,
+        oldest: oldest < 0 ? null : oldest, leaving: leaving < 0 ? null : leaving, day, dayCount,
+      });
+    } catch (err) {
+      if (this.closed) throw err;
+      this.lost(err);
+      return this.hitLocally(key, quotas);
+    } finally {
+      if (probe) this.probing = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.owned) return;
+    try {
+      if (this.client.status === 'ready') await this.client.quit();
+    } catch {
+      // Redis went away meanwhile: nothing is pending on our side, so dropping the socket loses nothing.
+    } finally {
+      this.client.disconnect();
+    }
+  }
+
+  /** The script by its digest; sent whole once when Redis does not have it (a new or restarted server). */
+  private async run(key: string, quotas: Quotas): Promise<Reply> {
+    const { minute, day } = this.keysOf(key);
+    const args = [minute, day, quotas.minute, quotas.day ?? '', this.clock ? this.clock() : ''];
+    try {
+      return (await this.client.evalsha(HIT_SHA, 2, ...args)) as Reply;
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return (await this.client.eval(HIT_SCRIPT, 2, ...args)) as Reply;
+    }
+  }
+
+  /** Waits for a connection being made (at start, or a reconnection) at most the command timeout. */
+  private connected(): Promise<void> {
+    return (this.connecting ??= new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        this.connecting = null;
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = () => done();
+      const timer = setTimeout(() => done(new Error(`Redis is not reachable (connection ${this.client.status} after ${this.timeoutMs} ms)`)), this.timeoutMs);
+      this.client.once('ready', onReady);
+    }));
+  }
+
+  private lost(err: unknown): void {
+    if (this.outageSince !== null) return;
+    this.nextProbe = Date.now() + PROBE_EVERY_MS;
+    this.outageSince = Date.now();
+    this.onError(err);
+  }
+
+  private recovered(): void {
+    const outageMs = Date.now() - this.outageSince!;
+    this.outageSince = null;
+    // What was counted locally is not carried into Redis (docs/limits.md § Redis unreachable).
+    this.local.clear();
+    this.onRecovered(outageMs);
+  }
+
+  private now(): number {
+    return this.clock ? this.clock() : Date.now();
+  }
+
+  /** The embedded windows, in this process's memory only; idle keys are forgotten every minute. */
+  private hitLocally(key: string, quotas: Quotas): HitResult {
+    const now = this.now();
+    if (now - this.lastSweep >= MINUTE_MS) {
+      this.lastSweep = now;
+      for (const [k, w] of this.local) if (isIdle(w, now)) this.local.delete(k);
+    }
+    let windows = this.local.get(key);
+    if (!windows) this.local.set(key, (windows = emptyWindows(now)));
+    return hitWindows(windows, now, quotas).result;
+  }
+}
