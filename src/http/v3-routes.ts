@@ -182,7 +182,7 @@ export function v3Routes(app: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request) => {
     const records = await deps.records.org(request.identity.org.id);
-    const { plan, keyAsked } = planV3Query(await records.schema(), request.body ?? {}, accessOf(request.identity), { userId: request.identity.user.id });
+    const { plan, keyAsked } = planV3Query(await records.schema(), request.body ?? {}, accessOf(request.identity), { userId: request.identity.user.id, now: deps.clock() });
     const { rows, isLastPage } = await records.query(plan, request.work);
     const key = plan.obj.keyField;
     const data = rows.map((row) => {

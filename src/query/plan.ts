@@ -95,7 +95,7 @@ export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
 }
 
 /** A field named by the client: unknown → 400, hidden from the caller → 403. */
-function knownField(obj: ObjectDef, name: string, where: string, hiding: FieldHiding, asSent = name): FieldDef {
+export function knownField(obj: ObjectDef, name: string, where: string, hiding: FieldHiding, asSent = name): FieldDef {
   const f = obj.fieldsByName.get(name);
   if (!f) throw unknownFieldError(obj, asSent, where);
   if (hiding.hidden.has(f.name)) throw hiding.hiddenError(f, where);
@@ -116,6 +116,21 @@ function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): Field
     seen.add(name);
   }
   return fields;
+}
+
+/**
+ * A comparison with a span of time [from, to) (a whole day, or a relative span such as 'this-week'):
+ * `=` is within it, `<` before it, `<=` up to its end, `>` after it, `>=` from its start.
+ */
+export function spanCondition(field: FieldDef, op: CompareOp, from: string, to: string): PlanCondition {
+  switch (op) {
+    case '=': return { kind: 'range', field, from, to, negate: false };
+    case '!=': return { kind: 'range', field, from, to, negate: true };
+    case '<': return { kind: 'compare', field, op: '<', value: from };
+    case '>=': return { kind: 'compare', field, op: '>=', value: from };
+    case '<=': return { kind: 'compare', field, op: '<', value: to };
+    case '>': return { kind: 'compare', field, op: '>=', value: to };
+  }
 }
 
 /** A condition to type, from the filter language or from a v3 body. */
@@ -201,16 +216,7 @@ export function typeCondition(obj: ObjectDef, c: ConditionInput, site: Condition
       if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return { kind: 'compare', field, op, value: dt };
       // A date-only value means the whole UTC day (DESIGN §3): `<= '2025-01-01'` includes that day.
       const day = dt.slice(0, 10);
-      const from = `${day}T00:00:00`;
-      const to = dayEnd(day);
-      switch (op) {
-        case '=': return { kind: 'range', field, from, to, negate: false };
-        case '!=': return { kind: 'range', field, from, to, negate: true };
-        case '<': return { kind: 'compare', field, op: '<', value: from };
-        case '>=': return { kind: 'compare', field, op: '>=', value: from };
-        case '<=': return { kind: 'compare', field, op: '<', value: to };
-        case '>': return { kind: 'compare', field, op: '>=', value: to };
-      }
+      return spanCondition(field, op, `${day}T00:00:00`, dayEnd(day));
     }
   }
   throw new Error(`unplanned field type ${field.type}`);

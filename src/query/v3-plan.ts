@@ -6,7 +6,9 @@
 import { AppError } from '../errors.js';
 import type { FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
-import { planQuery, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import type { FieldDef } from '../schema/types.js';
+import { knownField, planQuery, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { relativeDays, type DaySpan } from './relative-dates.js';
 
 /** v3 operator → the filter language's; eq-in, not-in, between and userid expand to several. */
 const SIMPLE_OPS: Readonly<Record<string, FilterOp>> = {
@@ -21,6 +23,8 @@ export const V3_LIST_MAX = 500;
 export interface V3Context {
   /** The caller, for the `userid` operator (the caller's own records). */
   readonly userId: string;
+  /** The request's instant (ms since the epoch), for relative dates such as `today`. */
+  readonly now: number;
 }
 
 function bad(message: string): AppError {
@@ -59,6 +63,15 @@ function list(v: unknown, where: string): string[] {
   return items.map((x, i) => scalar(x, `${where}[${i}]`));
 }
 
+/** A comparison with a span of days, by the whole-day rules of date-only values (docs/query.md). */
+function daySpanCondition(field: FieldDef, op: FilterOp, span: DaySpan): PlanNode {
+  const at = (day: string) => (field.type === 'datetime' ? `${day}T00:00:00` : day);
+  if (op === 'start-with' || op === 'not-start-with' || op === 'is-null' || op === 'is-not-null') {
+    throw bad(`'${op}' cannot take a relative date; use eq, ne, lt, le, gt, ge or between.`);
+  }
+  return spanCondition(field, op, at(span.from), at(span.to));
+}
+
 interface Planning {
   readonly plan: QueryPlan;
   readonly access: ReadAccess;
@@ -73,11 +86,14 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   const operator = typeof raw.operator === 'string' ? raw.operator.trim().toLowerCase() : raw.operator;
   const site: ConditionSite = { field: ` in ${where}.fieldName`, op: ` in ${where}.operator`, value: ` in ${where}.value` };
   const hiding = p.access.readObject(p.plan.obj);
+  const name = field.trim().toLowerCase();
   const one = (op: FilterOp, value: string | null): PlanNode => {
     if (++p.count > FILTER_LIMITS.maxConditions) {
       throw new AppError('QUERY_TOO_COMPLEX', `The filter has more than ${FILTER_LIMITS.maxConditions} conditions (each value of eq-in and not-in counts as one). Split the query.`);
     }
-    return typeCondition(p.plan.obj, { field: field.trim().toLowerCase(), op, value }, site, hiding);
+    const f = knownField(p.plan.obj, name, site.field, hiding);
+    const span = value !== null && (f.type === 'date' || f.type === 'datetime') ? relativeDays(value, p.ctx.now) : undefined;
+    return span ? daySpanCondition(f, op, span) : typeCondition(p.plan.obj, { field: name, op, value }, site, hiding);
   };
   if (typeof operator === 'string' && operator in SIMPLE_OPS) {
     const op = SIMPLE_OPS[operator]!;
