@@ -5,6 +5,7 @@ import { setTimeout } from 'node:timers/promises';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { ADMIN_ROLE } from '../auth/permissions.js';
+import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, Organization, PlanName, RecordStore, RoleDefinition, User } from '../store/types.js';
 import { PLAN_NAMES } from '../store/types.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
@@ -14,10 +15,6 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function checkEmail(email: string): void {
   if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
-}
-
-function noOrganization(id: string): AppError {
-  return new AppError('PARAM_INVALID', `No organization has id '${id}'.`);
 }
 
 function checkPlan(plan: string): PlanName {
@@ -115,7 +112,7 @@ export class AdminService {
   /** A new token for the user; the token itself is returned once and never stored. */
   async createToken(userId: string): Promise<string> {
     const user = await this.control.getUser(userId);
-    if (!user) throw new AppError('PARAM_INVALID', `No user has id '${userId}'.`);
+    if (!user) throw noUser(userId);
     const token = newToken();
     await this.control.addToken(user.id, hashToken(token));
     return token;

@@ -32,7 +32,7 @@ export class SqliteNoticeLedger implements NoticeLedger {
   }
 
   async unsent(day: string, maxAttempts: number): Promise<Notice[]> {
-    const rows = prepared(this.db, 'SELECT org_id, day, threshold, used, cap, attempts FROM notices WHERE day = ? AND sent_at IS NULL AND attempts < ? ORDER BY claimed_at')
+    const rows = prepared(this.db, 'SELECT org_id, day, threshold, used, cap, attempts FROM notices WHERE day = ? AND sent_at IS NULL AND attempts < ? ORDER BY claimed_at, org_id, threshold')
       .all(day, maxAttempts) as NoticeRow[];
     return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
   }

@@ -127,26 +127,37 @@ export interface TokenIdentity {
   readonly lastUsedAt: string | null;
 }
 
-/** The control plane: organizations, users, roles and tokens (only SHA-256 digests of tokens are kept). */
+/**
+ * The control plane: organizations, users, roles and tokens (only SHA-256 digests of tokens are kept).
+ * Every store returns the same values for the same calls: timestamps as `Date.toISOString()` text
+ * (UTC, milliseconds), ids as lowercase UUIDs, lists in the same order; a lookup by an id that is
+ * not a lowercase UUID finds nothing. Failures named below are AppError PARAM_INVALID with the
+ * messages of store/control-errors.ts; a shared store that cannot be reached throws STORE_UNAVAILABLE.
+ * Several store objects (a CLI beside servers) may share one database: a write through one is seen
+ * by every other on its next call. The conformance suite is test/store/control-store.test.ts.
+ */
 export interface ControlStore {
   createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
+  /** Makes a user of the organization its primary user; throws when the organization does not exist or the user is not one of its users. */
   setPrimaryUser(orgId: string, userId: string): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
   /** Changes the plan and/or the minute limit (null: the default); null when no such organization. Takes effect on the next request. */
   updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null>;
+  /** Every organization, oldest first (ties by id). */
   listOrganizations(): Promise<Organization[]>;
+  /** Throws when the organization does not exist, or already has a user whose e-mail equals this one ignoring the case of A–Z. */
   createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User>;
   getUser(id: string): Promise<User | null>;
-  /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. */
+  /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. Throws when the organization does not exist. */
   setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition>;
   getRole(orgId: string, name: string): Promise<RoleDefinition | null>;
-  /** Stores the digest of a new token for the user. */
+  /** Stores the digest of a new token for the user; throws when the user does not exist. */
   addToken(userId: string, tokenHash: string): Promise<void>;
   /** Marks the token revoked; false when no such live token. Takes effect on the next request that presents it. */
   revokeToken(tokenHash: string): Promise<boolean>;
-  /** The identity of a live token, or null when unknown or revoked. */
+  /** The identity of a live token, or null when unknown or revoked; read on every request, so never older than the last write through any store object. */
   resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
-  /** Records that a token was used (callers throttle this; it is a write). */
+  /** Records that a token was used (callers throttle this; it is a write). `at` is ISO 8601 UTC text as toISOString gives. */
   touchToken(tokenHash: string, at: string): Promise<void>;
   close(): Promise<void>;
 }

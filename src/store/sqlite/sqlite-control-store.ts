@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../../errors.js';
+import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore, ObjectGrant, Organization, PlanName, RoleDefinition, TokenIdentity, User } from '../types.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
 
@@ -97,7 +97,9 @@ export class SqliteControlStore implements ControlStore {
 
   async setPrimaryUser(orgId: string, userId: string): Promise<void> {
     this.identities.clear();
-    prepared(this.db, 'UPDATE organizations SET primary_user_id = ? WHERE id = ?').run(userId, orgId);
+    const { changes } = prepared(this.db, 'UPDATE organizations SET primary_user_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM users WHERE id = ? AND org_id = ?)')
+      .run(userId, orgId, userId, orgId);
+    if (changes === 0) throw (await this.getOrganization(orgId)) ? noUser(userId, orgId) : noOrganization(orgId);
   }
 
   async getOrganization(id: string): Promise<Organization | null> {
@@ -127,10 +129,7 @@ export class SqliteControlStore implements ControlStore {
     try {
       prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new AppError('PARAM_INVALID', `The organization already has a user with the e-mail '${input.email}'; give another e-mail, or create a token for that user with \`orchard token create\`.`);
-      }
-      throw err;
+      rethrowAs({ SQLITE_CONSTRAINT_UNIQUE: () => emailTaken(input.email), SQLITE_CONSTRAINT_FOREIGNKEY: () => noOrganization(input.orgId) })(err);
     }
     return toUser(row);
   }
@@ -143,8 +142,12 @@ export class SqliteControlStore implements ControlStore {
   async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {
     this.identities.clear();
     const row: RoleRow = { org_id: input.orgId, name: input.name, grants: JSON.stringify(input.grants), updated_at: nowIso() };
-    prepared(this.db, `INSERT INTO roles (org_id, name, grants, updated_at) VALUES (@org_id, @name, @grants, @updated_at)
-      ON CONFLICT (org_id, name) DO UPDATE SET grants = excluded.grants, updated_at = excluded.updated_at`).run(row);
+    try {
+      prepared(this.db, `INSERT INTO roles (org_id, name, grants, updated_at) VALUES (@org_id, @name, @grants, @updated_at)
+        ON CONFLICT (org_id, name) DO UPDATE SET grants = excluded.grants, updated_at = excluded.updated_at`).run(row);
+    } catch (err) {
+      rethrowAs({ SQLITE_CONSTRAINT_FOREIGNKEY: () => noOrganization(input.orgId) })(err);
+    }
     return toRole(row);
   }
 
@@ -155,7 +158,11 @@ export class SqliteControlStore implements ControlStore {
 
   async addToken(userId: string, tokenHash: string): Promise<void> {
     this.identities.clear();
-    prepared(this.db, 'INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(tokenHash, userId, nowIso());
+    try {
+      prepared(this.db, 'INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(tokenHash, userId, nowIso());
+    } catch (err) {
+      rethrowAs({ SQLITE_CONSTRAINT_FOREIGNKEY: () => noUser(userId) })(err);
+    }
   }
 
   async revokeToken(tokenHash: string): Promise<boolean> {

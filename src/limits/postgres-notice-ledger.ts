@@ -1,0 +1,46 @@
+// The shared notice ledger: one row per (organization, UTC day, threshold) in the control schema's
+// `notices` table. Its primary key makes exactly one of several processes win a claim, and a
+// claim is committed (durable) before the mail that follows it leaves.
+
+import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA } from '../store/postgres/postgres-control-ddl.js';
+import { qi, schemaRunner, type Pool, type SchemaRunner } from '../store/postgres/pg-db.js';
+import type { Notice, NoticeLedger } from './notices.js';
+
+interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number }
+
+export class PostgresNoticeLedger implements NoticeLedger {
+  private readonly sql: SchemaRunner;
+  private readonly table: string;
+
+  /** A ledger in `schema` (migrated on first use, as PostgresControlStore does); close() leaves the pool to its owner. */
+  constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA) {
+    this.sql = schemaRunner(pool, schema, CONTROL_MIGRATIONS);
+    this.table = `${qi(schema)}.notices`;
+  }
+
+  async claim(notice: Notice, at: string): Promise<boolean> {
+    const { rowCount } = await this.sql(`INSERT INTO ${this.table} (org_id, day, threshold, used, cap, claimed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      [notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at]);
+    return rowCount === 1;
+  }
+
+  async markSent(notice: Notice, at: string): Promise<void> {
+    await this.sql(`UPDATE ${this.table} SET sent_at = $4, attempts = attempts + 1, last_error = NULL WHERE org_id = $1 AND day = $2 AND threshold = $3`,
+      [notice.orgId, notice.day, notice.threshold, at]);
+  }
+
+  async markFailed(notice: Notice, error: string): Promise<void> {
+    await this.sql(`UPDATE ${this.table} SET attempts = attempts + 1, last_error = $4 WHERE org_id = $1 AND day = $2 AND threshold = $3`,
+      [notice.orgId, notice.day, notice.threshold, error]);
+  }
+
+  async unsent(day: string, maxAttempts: number): Promise<Notice[]> {
+    // The day as text (a date column would come back as a local-time Date).
+    const { rows } = await this.sql<NoticeRow>(`SELECT org_id, to_char(day, 'YYYY-MM-DD') AS day, threshold, used, cap FROM ${this.table}
+      WHERE day = $1 AND sent_at IS NULL AND attempts < $2 ORDER BY claimed_at, org_id, threshold`, [day, maxAttempts]);
+    return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
+  }
+
+  /** Nothing to release: the pool is the caller's. */
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,30 @@
+// The errors every control store throws for the same failures, worded once so that the embedded
+// and the PostgreSQL store (and the admin service, checking before it writes) say the same thing.
+
+import { AppError } from '../errors.js';
+
+/** An organization id that names no organization. */
+export function noOrganization(id: string): AppError {
+  return new AppError('PARAM_INVALID', `No organization has id '${id}'.`);
+}
+
+/** A user id that names no user (of the organization, where one is given). */
+export function noUser(id: string, orgId?: string): AppError {
+  return new AppError('PARAM_INVALID', orgId === undefined ? `No user has id '${id}'.` : `No user of organization '${orgId}' has id '${id}'.`);
+}
+
+/** A second user with the same e-mail (compared ignoring the case of A–Z) in one organization. */
+export function emailTaken(email: string): AppError {
+  return new AppError('PARAM_INVALID', `The organization already has a user with the e-mail '${email}'; give another e-mail, or create a token for that user with \`orchard token create\`.`);
+}
+
+/**
+ * A rethrower for a failed write: the AppError `errors` names for the failure's code (a SQLite
+ * extended code such as SQLITE_CONSTRAINT_UNIQUE, or a PostgreSQL SQLSTATE), else the failure as it was.
+ */
+export function rethrowAs(errors: Readonly<Record<string, () => AppError>>): (err: unknown) => never {
+  return (err) => {
+    const code = (err as { code?: unknown } | null)?.code;
+    throw typeof code === 'string' && Object.hasOwn(errors, code) ? errors[code]!() : err;
+  };
+}

@@ -1,0 +1,152 @@
+// The shared control plane: organizations, users, roles and token digests in one PostgreSQL schema,
+// behaving as SqliteControlStore does (same values, errors and order). Every API process and the
+// CLI share it; nothing is cached across calls, so a revoke or a role or plan change is seen at once.
+
+import { randomUUID } from 'node:crypto';
+import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
+import type { ControlStore, ObjectGrant, Organization, PlanName, RoleDefinition, TokenIdentity, User } from '../types.js';
+import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';
+import { prepared, qi, schemaRunner, type Pool, type Prepared, type SchemaRunner } from './pg-db.js';
+
+interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: Date }
+interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: Date }
+interface RoleRow { org_id: string; name: string; grants: Record<string, ObjectGrant>; updated_at: Date }
+
+const toOrg = (r: OrgRow): Organization => ({
+  id: r.id, name: r.name, plan: r.plan as PlanName, minuteLimit: r.minute_limit, primaryUserId: r.primary_user_id, createdAt: iso(r.created_at),
+});
+const toUser = (r: UserRow): User => ({
+  id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: iso(r.created_at),
+});
+const toRole = (r: RoleRow): RoleDefinition => ({ orgId: r.org_id, name: r.name, grants: r.grants, updatedAt: iso(r.updated_at) });
+
+/** The SQLSTATEs of the constraint violations the contract names. */
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+const nowIso = (): string => new Date().toISOString();
+
+export class PostgresControlStore implements ControlStore {
+  private readonly sql: SchemaRunner;
+  private readonly t: { orgs: string; users: string; tokens: string; roles: string };
+  /** The two statements of every request, prepared once per connection. */
+  private readonly identitySql: Prepared;
+  private readonly touchSql: Prepared;
+
+  /**
+   * A store on `schema` through `pool`; the schema is created and migrated on first use (and again
+   * on the next call if the database could not be reached). The pool stays the caller's: close()
+   * does not end it, so a control store and a notice ledger may share one (openPostgresControl).
+   */
+  constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA) {
+    this.sql = schemaRunner(pool, schema, CONTROL_MIGRATIONS);
+    const s = qi(schema);
+    this.t = { orgs: `${s}.organizations`, users: `${s}.users`, tokens: `${s}.tokens`, roles: `${s}.roles` };
+    // One statement, four primary-key probes: the whole identity of a request in one round trip.
+    this.identitySql = prepared(`
+      SELECT t.last_used_at AS t_last_used_at,
+             u.id AS u_id, u.org_id AS u_org_id, u.email AS u_email, u.fullname AS u_fullname, u.role AS u_role, u.created_at AS u_created_at,
+             o.id, o.name, o.plan, o.minute_limit, o.primary_user_id, o.created_at,
+             r.grants AS r_grants, r.updated_at AS r_updated_at
+      FROM ${this.t.tokens} t JOIN ${this.t.users} u ON u.id = t.user_id JOIN ${this.t.orgs} o ON o.id = u.org_id
+      LEFT JOIN ${this.t.roles} r ON r.org_id = u.org_id AND r.name = u.role
+      WHERE t.hash = $1 AND t.revoked_at IS NULL`);
+    this.touchSql = prepared(`UPDATE ${this.t.tokens} SET last_used_at = $2 WHERE hash = $1`);
+  }
+
+  async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+    const org: Organization = { id: randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: null, createdAt: nowIso() };
+    await this.sql(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)`,
+      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt]);
+    return org;
+  }
+
+  async setPrimaryUser(orgId: string, userId: string): Promise<void> {
+    if (!isId(orgId)) throw noOrganization(orgId);
+    const rowCount = isId(userId)
+      ? await this.sql(`UPDATE ${this.t.orgs} SET primary_user_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM ${this.t.users} WHERE id = $2 AND org_id = $1)`, [orgId, userId]).then((r) => r.rowCount)
+      : 0;
+    if (rowCount === 0) throw (await this.getOrganization(orgId)) ? noUser(userId, orgId) : noOrganization(orgId);
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    if (!isId(id)) return null;
+    const { rows } = await this.sql<OrgRow>(`SELECT * FROM ${this.t.orgs} WHERE id = $1`, [id]);
+    return rows[0] ? toOrg(rows[0]) : null;
+  }
+
+  async updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null> {
+    if (!isId(id)) return null;
+    // One statement, so two concurrent updates of different fields both land (SQLite: one transaction).
+    const { rows } = await this.sql<OrgRow>(`
+      UPDATE ${this.t.orgs} SET plan = coalesce($2, plan), minute_limit = CASE WHEN $3 THEN $4::integer ELSE minute_limit END
+      WHERE id = $1 RETURNING *`, [id, changes.plan ?? null, changes.minuteLimit !== undefined, changes.minuteLimit ?? null]);
+    return rows[0] ? toOrg(rows[0]) : null;
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return (await this.sql<OrgRow>(`SELECT * FROM ${this.t.orgs} ORDER BY created_at, id`)).rows.map(toOrg);
+  }
+
+  async createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+    if (!isId(input.orgId)) throw noOrganization(input.orgId);
+    const user: User = { id: randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso() };
+    await this.sql(`INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt])
+      .catch(rethrowAs({ [UNIQUE_VIOLATION]: () => emailTaken(input.email), [FOREIGN_KEY_VIOLATION]: () => noOrganization(input.orgId) }));
+    return user;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    if (!isId(id)) return null;
+    const { rows } = await this.sql<UserRow>(`SELECT * FROM ${this.t.users} WHERE id = $1`, [id]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {
+    if (!isId(input.orgId)) throw noOrganization(input.orgId);
+    const grants = JSON.stringify(input.grants);
+    const role: RoleDefinition = { orgId: input.orgId, name: input.name, grants: JSON.parse(grants) as Record<string, ObjectGrant>, updatedAt: nowIso() };
+    await this.sql(`INSERT INTO ${this.t.roles} (org_id, name, grants, updated_at) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (org_id, name) DO UPDATE SET grants = excluded.grants, updated_at = excluded.updated_at`, [role.orgId, role.name, grants, role.updatedAt])
+      .catch(rethrowAs({ [FOREIGN_KEY_VIOLATION]: () => noOrganization(input.orgId) }));
+    return role;
+  }
+
+  async getRole(orgId: string, name: string): Promise<RoleDefinition | null> {
+    if (!isId(orgId)) return null;
+    const { rows } = await this.sql<RoleRow>(`SELECT * FROM ${this.t.roles} WHERE org_id = $1 AND name = $2`, [orgId, name]);
+    return rows[0] ? toRole(rows[0]) : null;
+  }
+
+  async addToken(userId: string, tokenHash: string): Promise<void> {
+    if (!isId(userId)) throw noUser(userId);
+    await this.sql(`INSERT INTO ${this.t.tokens} (hash, user_id, created_at) VALUES ($1, $2, $3)`, [tokenHash, userId, nowIso()])
+      .catch(rethrowAs({ [FOREIGN_KEY_VIOLATION]: () => noUser(userId) }));
+  }
+
+  async revokeToken(tokenHash: string): Promise<boolean> {
+    const { rowCount } = await this.sql(`UPDATE ${this.t.tokens} SET revoked_at = $2 WHERE hash = $1 AND revoked_at IS NULL`, [tokenHash, nowIso()]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
+    const { rows: [r] } = await this.sql<OrgRow & Record<string, unknown>>(this.identitySql, [tokenHash]);
+    if (!r) return null;
+    const user = toUser({ id: r.u_id as string, org_id: r.u_org_id as string, email: r.u_email as string, fullname: r.u_fullname as string, role: r.u_role as string, created_at: r.u_created_at as Date });
+    return {
+      tokenHash,
+      lastUsedAt: isoOrNull(r.t_last_used_at as Date | null),
+      user,
+      org: toOrg(r),
+      role: r.r_grants ? toRole({ org_id: user.orgId, name: user.role, grants: r.r_grants as Record<string, ObjectGrant>, updated_at: r.r_updated_at as Date }) : null,
+    };
+  }
+
+  async touchToken(tokenHash: string, at: string): Promise<void> {
+    await this.sql(this.touchSql, [tokenHash, at]);
+  }
+
+  /** Nothing to release: the pool is the caller's (see the constructor). */
+  async close(): Promise<void> {}
+}

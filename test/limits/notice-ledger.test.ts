@@ -1,0 +1,107 @@
+// The NoticeLedger contract (src/limits/notices.ts), run against every ledger in control-kinds.ts:
+// one claim per (organization, UTC day, threshold) whoever makes it — several ledger objects
+// (processes) claiming at once, or a ledger opened again after a restart — and the unsent list that
+// failed and sent marks move notices in and out of. End-to-end notices are in notices.test.ts.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Notice, NoticeLedger } from '../../src/limits/notices.js';
+import { CONTROL_KINDS } from '../store/control-kinds.js';
+
+const AT = '2026-03-01T12:00:00.000Z';
+const notice = (orgId: string, threshold = 90, day = '2026-03-01'): Notice => ({ orgId, day, threshold, used: threshold * 100, cap: 10_000 });
+
+for (const kind of CONTROL_KINDS) {
+  describe(`the ${kind.name} notice ledger`, { skip: kind.skip }, () => {
+    let place: string;
+    const opened: NoticeLedger[] = [];
+    /** A ledger on the suite's place, as another process (or a restart) opens one. */
+    const open = () => {
+      const ledger = kind.ledger(place);
+      opened.push(ledger);
+      return ledger;
+    };
+
+    before(() => {
+      place = kind.newPlace();
+    });
+    after(async () => {
+      for (const ledger of opened.splice(0)) await ledger.close();
+      await kind.removePlace(place);
+    });
+
+    test('grants a claim once: the first claim is true, every later one false', async () => {
+      const ledger = open();
+      const n = notice(randomUUID());
+      assert.equal(await ledger.claim(n, AT), true);
+      assert.equal(await ledger.claim(n, AT), false);
+      assert.equal(await ledger.claim({ ...n, used: n.used + 5 }, AT), false, 'the same organization, day and threshold, whatever the usage');
+    });
+
+    test('keeps thresholds, days and organizations apart', async () => {
+      const ledger = open();
+      const orgId = randomUUID();
+      assert.equal(await ledger.claim(notice(orgId, 90), AT), true);
+      assert.equal(await ledger.claim(notice(orgId, 100), AT), true);
+      assert.equal(await ledger.claim(notice(orgId, 90, '2026-03-02'), AT), true);
+      assert.equal(await ledger.claim(notice(randomUUID(), 90), AT), true);
+    });
+
+    test('lets exactly one of several processes claiming the same notice at once win', async () => {
+      const ledgers = [open(), open(), open()];
+      for (let round = 0; round < 5; round++) {
+        const n = notice(randomUUID());
+        const claims = await Promise.all(ledgers.flatMap((ledger) => [ledger.claim(n, AT), ledger.claim(n, AT)]));
+        assert.equal(claims.filter(Boolean).length, 1, `round ${round}: ${claims.join(', ')}`);
+      }
+    });
+
+    test('keeps a claim across a restart: a new ledger object neither claims it again nor forgets it is unsent', async () => {
+      const orgId = randomUUID();
+      const day = '2026-04-01';
+      const first = open();
+      assert.equal(await first.claim(notice(orgId, 90, day), AT), true);
+      await first.close();
+      opened.splice(opened.indexOf(first), 1);
+      const again = open();
+      assert.equal(await again.claim(notice(orgId, 90, day), AT), false);
+      assert.deepEqual(await again.unsent(day, 10), [notice(orgId, 90, day)]);
+    });
+
+    test('lists the unsent notices of a day in the order they were claimed, until sent or out of attempts', async () => {
+      const ledger = open();
+      const other = open();
+      const day = '2026-05-01';
+      const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+      await ledger.claim(notice(a, 100, day), '2026-05-01T10:00:02.000Z');
+      await other.claim(notice(b, 90, day), '2026-05-01T10:00:01.000Z');
+      await ledger.claim(notice(c, 90, day), '2026-05-01T10:00:03.000Z');
+      await ledger.claim(notice(a, 90, '2026-05-02'), '2026-05-01T10:00:00.000Z');
+      assert.deepEqual(await other.unsent(day, 3), [notice(b, 90, day), notice(a, 100, day), notice(c, 90, day)]);
+
+      await ledger.markFailed(notice(b, 90, day), 'Mailbox busy');
+      await other.markFailed(notice(b, 90, day), 'Mailbox busy');
+      assert.deepEqual(await ledger.unsent(day, 3), [notice(b, 90, day), notice(a, 100, day), notice(c, 90, day)], 'two failures, fewer than three attempts');
+      assert.deepEqual(await ledger.unsent(day, 2), [notice(a, 100, day), notice(c, 90, day)], 'two attempts made: given up at two');
+
+      await other.markSent(notice(a, 100, day), '2026-05-01T10:01:00.000Z');
+      assert.deepEqual(await ledger.unsent(day, 3), [notice(b, 90, day), notice(c, 90, day)]);
+      await ledger.markSent(notice(b, 90, day), '2026-05-01T10:02:00.000Z');
+      assert.deepEqual(await ledger.unsent(day, 10), [notice(c, 90, day)], 'sent after failures: no longer listed, however many attempts are allowed');
+      assert.deepEqual(await ledger.unsent('2026-05-02', 1), [notice(a, 90, '2026-05-02')]);
+      assert.deepEqual(await ledger.unsent('2026-05-03', 10), []);
+    });
+
+    test('ignores marks of a notice nobody claimed: it can still be claimed, and is listed only then', async () => {
+      const ledger = open();
+      const day = '2026-06-01';
+      const n = notice(randomUUID(), 90, day);
+      await ledger.markFailed(n, 'Mailbox busy');
+      await ledger.markSent(n, AT);
+      assert.deepEqual(await ledger.unsent(day, 10), []);
+      assert.equal(await ledger.claim(n, AT), true);
+      assert.deepEqual(await ledger.unsent(day, 1), [n], 'no attempt was counted before the claim');
+    });
+  });
+}

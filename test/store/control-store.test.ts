@@ -1,0 +1,436 @@
+// The ControlStore contract (src/store/types.ts), run against every control store in
+// control-kinds.ts: each method, its errors and its order; two store objects on one database (a CLI
+// beside a server) see each other's writes on the next call; and every store answers the same calls
+// with the same JSON. Then what only one store has: control.db migrations, PostgreSQL outages.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { hashToken, newToken } from '../../src/auth/tokens.js';
+import { AppError } from '../../src/errors.js';
+import { PostgresControlStore } from '../../src/store/postgres/postgres-control-store.js';
+import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
+import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
+import type { ControlStore, ObjectGrant } from '../../src/store/types.js';
+import { tempDir } from '../helpers.js';
+import { DATABASE_URL, needsPostgres, uniqueName } from '../services.js';
+import { CONTROL_KINDS, dropSchema, type ControlKind } from './control-kinds.js';
+
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const LOWER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ABSENT = '00000000-0000-4000-8000-000000000000';
+
+/** The AppError PARAM_INVALID with exactly this message. */
+const paramInvalid = (message: string) => (err: unknown) => err instanceof AppError && err.code === 'PARAM_INVALID' && err.message === message;
+
+/** Grants whose keys are deliberately not in sorted order: they must come back in the order written. */
+const SALES: Record<string, ObjectGrant> = {
+  lead: { permissions: ['read', 'delete'], hidden: [], readOnly: ['telephone1'] },
+  account: { permissions: ['read'], hidden: ['telephone1'], readOnly: [] },
+};
+
+/** A user with a live token in a new organization of `store`. */
+async function orgWithToken(store: ControlStore, role = 'admin') {
+  const org = await store.createOrganization({ name: 'O', plan: 'free', minuteLimit: null });
+  const user = await store.createUser({ orgId: org.id, email: 'rep@example.com', fullname: 'Rep', role });
+  const hash = hashToken(newToken());
+  await store.addToken(user.id, hash);
+  return { org, user, hash };
+}
+
+for (const kind of CONTROL_KINDS) {
+  describe(`the ${kind.name} control store`, { skip: kind.skip }, () => {
+    let place: string;
+    /** The server's store and, on the same database through a connection of its own, the CLI's. */
+    let server: ControlStore;
+    let cli: ControlStore;
+
+    before(() => {
+      place = kind.newPlace();
+      server = kind.control(place);
+      cli = kind.control(place);
+    });
+    after(async () => {
+      await server.close();
+      await cli.close();
+      await kind.removePlace(place);
+    });
+
+    describe('organizations', () => {
+      test('creates an organization with a new lowercase UUID and returns it as it reads it back', async () => {
+        const org = await server.createOrganization({ name: 'Acme', plan: 'standard', minuteLimit: 250 });
+        assert.match(org.id, LOWER_UUID);
+        assert.match(org.createdAt, ISO_MS);
+        assert.deepEqual({ ...org, id: '', createdAt: '' }, { id: '', name: 'Acme', plan: 'standard', minuteLimit: 250, primaryUserId: null, createdAt: '' });
+        assert.equal(JSON.stringify(await cli.getOrganization(org.id)), JSON.stringify(org));
+      });
+
+      test('finds no organization for an unknown id, an upper-case id or text that is not a UUID', async () => {
+        const org = await server.createOrganization({ name: 'Case', plan: 'free', minuteLimit: null });
+        assert.equal(await server.getOrganization(ABSENT), null);
+        assert.equal(await server.getOrganization(org.id.toUpperCase()), null);
+        assert.equal(await server.getOrganization('not-a-uuid'), null);
+        assert.equal(await server.getOrganization(''), null);
+      });
+
+      test('lists every organization oldest first, ties by id, as getOrganization returns each', async () => {
+        const created = [];
+        for (const name of ['L1', 'L2', 'L3']) created.push(await cli.createOrganization({ name, plan: 'free', minuteLimit: null }));
+        const listed = await server.listOrganizations();
+        const sorted = [...listed].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+        assert.deepEqual(listed.map((o) => o.id), sorted.map((o) => o.id));
+        for (const org of created) assert.equal(JSON.stringify(listed.find((o) => o.id === org.id)), JSON.stringify(org));
+      });
+
+      test('updates the plan, the minute limit or both, keeps what is not given, and answers null for an unknown organization', async () => {
+        const org = await server.createOrganization({ name: 'U', plan: 'free', minuteLimit: null });
+        const both = await cli.updateOrganization(org.id, { plan: 'professional', minuteLimit: 300 });
+        assert.deepEqual(both, { ...org, plan: 'professional', minuteLimit: 300 });
+        assert.deepEqual(await server.getOrganization(org.id), both);
+        assert.deepEqual(await cli.updateOrganization(org.id, { plan: 'enterprise' }), { ...org, plan: 'enterprise', minuteLimit: 300 });
+        assert.deepEqual(await cli.updateOrganization(org.id, { minuteLimit: null }), { ...org, plan: 'enterprise', minuteLimit: null });
+        assert.deepEqual(await cli.updateOrganization(org.id, {}), { ...org, plan: 'enterprise', minuteLimit: null });
+        assert.equal(await cli.updateOrganization(ABSENT, { plan: 'free' }), null);
+        assert.equal(await cli.updateOrganization('nope', { plan: 'free' }), null);
+      });
+
+      test('sets a user of the organization as its primary user, and refuses an unknown organization or a user of another', async () => {
+        const org = await server.createOrganization({ name: 'P', plan: 'free', minuteLimit: null });
+        const user = await server.createUser({ orgId: org.id, email: 'boss@example.com', fullname: 'Boss', role: 'admin' });
+        await server.setPrimaryUser(org.id, user.id);
+        assert.equal((await cli.getOrganization(org.id))?.primaryUserId, user.id);
+
+        const other = await server.createOrganization({ name: 'Other', plan: 'free', minuteLimit: null });
+        await assert.rejects(server.setPrimaryUser(other.id, user.id), paramInvalid(`No user of organization '${other.id}' has id '${user.id}'.`));
+        await assert.rejects(server.setPrimaryUser(other.id, 'nope'), paramInvalid(`No user of organization '${other.id}' has id 'nope'.`));
+        await assert.rejects(server.setPrimaryUser(ABSENT, user.id), paramInvalid(`No organization has id '${ABSENT}'.`));
+        await assert.rejects(server.setPrimaryUser('nope', user.id), paramInvalid(`No organization has id 'nope'.`));
+        assert.equal((await server.getOrganization(other.id))?.primaryUserId, null);
+      });
+    });
+
+    describe('users', () => {
+      test('creates a user and reads it back by id; an unknown or malformed id finds none', async () => {
+        const org = await server.createOrganization({ name: 'Users', plan: 'free', minuteLimit: null });
+        const user = await server.createUser({ orgId: org.id, email: 'Ada.Lopez@Example.com', fullname: 'Ada Lopez', role: 'sales' });
+        assert.match(user.id, LOWER_UUID);
+        assert.match(user.createdAt, ISO_MS);
+        assert.deepEqual({ ...user, id: '', createdAt: '' }, { id: '', orgId: org.id, email: 'Ada.Lopez@Example.com', fullname: 'Ada Lopez', role: 'sales', createdAt: '' });
+        assert.equal(JSON.stringify(await cli.getUser(user.id)), JSON.stringify(user));
+        assert.equal(await cli.getUser(ABSENT), null);
+        assert.equal(await cli.getUser(user.id.toUpperCase()), null);
+        assert.equal(await cli.getUser('nope'), null);
+      });
+
+      test('refuses a second user whose e-mail differs only in the case of A–Z, in that organization only', async () => {
+        const org = await server.createOrganization({ name: 'Dup', plan: 'free', minuteLimit: null });
+        await server.createUser({ orgId: org.id, email: 'rep@example.com', fullname: 'Rep', role: 'admin' });
+        await assert.rejects(
+          cli.createUser({ orgId: org.id, email: 'REP@Example.COM', fullname: 'Again', role: 'admin' }),
+          paramInvalid("The organization already has a user with the e-mail 'REP@Example.COM'; give another e-mail, or create a token for that user with `orchard token create`."),
+        );
+        const other = await server.createOrganization({ name: 'Dup2', plan: 'free', minuteLimit: null });
+        assert.equal((await cli.createUser({ orgId: other.id, email: 'rep@example.com', fullname: 'Rep', role: 'admin' })).orgId, other.id);
+      });
+
+      test('compares e-mails as SQLite NOCASE does: letters beyond A–Z keep their case', async () => {
+        const org = await server.createOrganization({ name: 'Accents', plan: 'free', minuteLimit: null });
+        await server.createUser({ orgId: org.id, email: 'élise@example.com', fullname: 'Élise', role: 'admin' });
+        const upper = await server.createUser({ orgId: org.id, email: 'Élise@example.com', fullname: 'Élise', role: 'admin' });
+        assert.equal((await server.getUser(upper.id))?.email, 'Élise@example.com');
+      });
+
+      test('refuses a user of an unknown organization', async () => {
+        await assert.rejects(server.createUser({ orgId: ABSENT, email: 'a@example.com', fullname: 'A', role: 'admin' }), paramInvalid(`No organization has id '${ABSENT}'.`));
+        await assert.rejects(server.createUser({ orgId: 'nope', email: 'a@example.com', fullname: 'A', role: 'admin' }), paramInvalid(`No organization has id 'nope'.`));
+      });
+    });
+
+    describe('roles', () => {
+      test('creates and replaces a role, its grants coming back with their keys in the order written', async () => {
+        const org = await server.createOrganization({ name: 'Roles', plan: 'free', minuteLimit: null });
+        const first = await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
+        assert.match(first.updatedAt, ISO_MS);
+        assert.equal(JSON.stringify(first), JSON.stringify({ orgId: org.id, name: 'sales', grants: SALES, updatedAt: first.updatedAt }));
+        assert.equal(JSON.stringify(await server.getRole(org.id, 'sales')), JSON.stringify(first));
+
+        const replaced = await cli.setRole({ orgId: org.id, name: 'sales', grants: {} });
+        assert.deepEqual(replaced.grants, {});
+        assert.ok(replaced.updatedAt >= first.updatedAt);
+        assert.equal(JSON.stringify(await server.getRole(org.id, 'sales')), JSON.stringify(replaced));
+      });
+
+      test('finds no role of another name, of another organization or of a malformed id; refuses a role of an unknown organization', async () => {
+        const org = await server.createOrganization({ name: 'Roles2', plan: 'free', minuteLimit: null });
+        await server.setRole({ orgId: org.id, name: 'sales', grants: SALES });
+        const other = await server.createOrganization({ name: 'Roles3', plan: 'free', minuteLimit: null });
+        assert.equal(await server.getRole(org.id, 'other'), null);
+        assert.equal(await server.getRole(org.id, 'SALES'), null);
+        assert.equal(await server.getRole(other.id, 'sales'), null);
+        assert.equal(await server.getRole('nope', 'sales'), null);
+        await assert.rejects(server.setRole({ orgId: ABSENT, name: 'sales', grants: {} }), paramInvalid(`No organization has id '${ABSENT}'.`));
+        await assert.rejects(server.setRole({ orgId: 'nope', name: 'sales', grants: {} }), paramInvalid(`No organization has id 'nope'.`));
+      });
+    });
+
+    describe('tokens', () => {
+      test('resolves a token to its user, organization and role, all as the getters return them', async () => {
+        const { org, user, hash } = await orgWithToken(cli, 'sales');
+        assert.deepEqual(await server.resolveToken(hash), { tokenHash: hash, lastUsedAt: null, user, org, role: null });
+        const role = await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
+        const identity = await server.resolveToken(hash);
+        assert.equal(JSON.stringify(identity), JSON.stringify({ tokenHash: hash, lastUsedAt: null, user, org, role }));
+        assert.equal(JSON.stringify(identity?.role), JSON.stringify(await server.getRole(org.id, 'sales')));
+      });
+
+      test('resolves an unknown token to null, and refuses a token for an unknown user', async () => {
+        assert.equal(await server.resolveToken(hashToken(newToken())), null);
+        await assert.rejects(server.addToken(ABSENT, hashToken(newToken())), paramInvalid(`No user has id '${ABSENT}'.`));
+        await assert.rejects(server.addToken('nope', hashToken(newToken())), paramInvalid(`No user has id 'nope'.`));
+      });
+
+      test('keeps the last use of a token as it was given', async () => {
+        const { hash } = await orgWithToken(cli);
+        await server.touchToken(hash, '2026-03-01T12:00:00.123Z');
+        assert.equal((await cli.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:00:00.123Z');
+        await server.touchToken(hash, '2026-03-01T12:01:00.000Z');
+        assert.equal((await server.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:01:00.000Z');
+        await server.touchToken(hashToken(newToken()), '2026-03-01T12:01:00.000Z'); // an unknown token: nothing to do
+      });
+
+      test('revokes a live token once: true, then false, and false for an unknown token', async () => {
+        const { hash } = await orgWithToken(cli);
+        assert.equal(await cli.revokeToken(hash), true);
+        assert.equal(await cli.revokeToken(hash), false);
+        assert.equal(await server.revokeToken(hash), false);
+        assert.equal(await cli.revokeToken(hashToken(newToken())), false);
+        assert.equal(await server.resolveToken(hash), null);
+      });
+
+      test('gives every token of a user its own life: revoking one leaves the other live', async () => {
+        const { user, hash } = await orgWithToken(cli);
+        const second = hashToken(newToken());
+        await cli.addToken(user.id, second);
+        await cli.revokeToken(hash);
+        assert.equal(await server.resolveToken(hash), null);
+        assert.equal((await server.resolveToken(second))?.user.id, user.id);
+      });
+    });
+
+    describe('a CLI beside a running server (two store objects on one database)', () => {
+      test('a token revoked through the CLI is refused by the server on its next resolve', async () => {
+        const { hash } = await orgWithToken(cli);
+        assert.ok(await server.resolveToken(hash));
+        assert.ok(await server.resolveToken(hash)); // whatever the server keeps between requests
+        assert.equal(await cli.revokeToken(hash), true);
+        assert.equal(await server.resolveToken(hash), null);
+      });
+
+      test('an identity carries no role until the role is defined, then its definition, then its replacement', async () => {
+        const { org, hash } = await orgWithToken(cli, 'sales');
+        assert.equal((await server.resolveToken(hash))?.role, null);
+        await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
+        assert.deepEqual((await server.resolveToken(hash))?.role?.grants, SALES);
+        const grants = { lead: { permissions: ['read' as const, 'delete' as const], hidden: [], readOnly: [] } };
+        await cli.setRole({ orgId: org.id, name: 'sales', grants });
+        const identity = await server.resolveToken(hash);
+        assert.deepEqual([identity?.role?.name, identity?.role?.grants], ['sales', grants]);
+      });
+
+      test('a plan or minute limit updated through the CLI is seen by the next resolve', async () => {
+        const { org, hash } = await orgWithToken(cli);
+        assert.equal((await server.resolveToken(hash))?.org.plan, 'free');
+        await cli.updateOrganization(org.id, { plan: 'professional', minuteLimit: 300 });
+        const seen = (await server.resolveToken(hash))?.org;
+        assert.deepEqual([seen?.plan, seen?.minuteLimit], ['professional', 300]);
+        await cli.updateOrganization(org.id, { minuteLimit: null });
+        assert.equal((await server.resolveToken(hash))?.org.minuteLimit, null);
+      });
+
+      test('a user and token created through the CLI resolve at once on the server', async () => {
+        const { org } = await orgWithToken(cli);
+        const user = await cli.createUser({ orgId: org.id, email: 'new@example.com', fullname: 'New', role: 'admin' });
+        const hash = hashToken(newToken());
+        await cli.addToken(user.id, hash);
+        assert.equal((await server.resolveToken(hash))?.user.email, 'new@example.com');
+      });
+    });
+  });
+}
+
+/** The JSON of `value` with every UUID numbered by first appearance and every timestamp checked and blanked. */
+function normalized(value: unknown): string {
+  const ids = new Map<string, string>();
+  return JSON.stringify(value)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
+      if (!ids.has(id)) ids.set(id, `<id${ids.size + 1}>`);
+      return ids.get(id)!;
+    })
+    .replace(/"\d{4}-\d\d-\d\dT[^"]*"/g, (t) => {
+      assert.match(JSON.parse(t) as string, ISO_MS);
+      return '"<time>"';
+    });
+}
+
+/** One run of every method, errors included, in an empty control plane; what each call answered. */
+async function transcript(store: ControlStore): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const note = async (call: Promise<unknown>) => {
+    out.push(await call.then((v) => v ?? null, (err: AppError) => ({ code: err.code, message: err.message })));
+  };
+  const org = await store.createOrganization({ name: 'Same', plan: 'standard', minuteLimit: null });
+  out.push(org);
+  await note(store.listOrganizations());
+  const admin = await store.createUser({ orgId: org.id, email: 'owner@example.com', fullname: 'Owner', role: 'admin' });
+  out.push(admin);
+  await note(store.setPrimaryUser(org.id, admin.id));
+  await note(store.getOrganization(org.id));
+  await note(store.createUser({ orgId: org.id, email: 'OWNER@example.com', fullname: 'Twice', role: 'admin' }));
+  await note(store.createUser({ orgId: ABSENT, email: 'x@example.com', fullname: 'X', role: 'admin' }));
+  await note(store.setRole({ orgId: org.id, name: 'sales', grants: SALES }));
+  const rep = await store.createUser({ orgId: org.id, email: 'rep@example.com', fullname: 'Rep', role: 'sales' });
+  await note(store.getUser(rep.id));
+  const hash = 'f'.repeat(64);
+  await note(store.addToken(rep.id, hash));
+  await note(store.resolveToken(hash));
+  await note(store.touchToken(hash, '2026-03-01T12:00:00.000Z'));
+  await note(store.updateOrganization(org.id, { plan: 'enterprise', minuteLimit: 20 }));
+  await note(store.resolveToken(hash));
+  await note(store.revokeToken(hash));
+  await note(store.revokeToken(hash));
+  await note(store.resolveToken(hash));
+  const other = await store.createOrganization({ name: 'Other', plan: 'free', minuteLimit: 5 });
+  await note(store.setPrimaryUser(other.id, rep.id));
+  await note(store.addToken(ABSENT, 'e'.repeat(64)));
+  await note(store.getRole(org.id, 'none'));
+  await note(store.getOrganization('not-a-uuid'));
+  await note(store.updateOrganization(ABSENT, { plan: 'free' }));
+  return out;
+}
+
+describe('every control store', { skip: needsPostgres }, () => {
+  test('answers the same calls with the same JSON, ids and times aside', async () => {
+    const answers: string[] = [];
+    for (const kind of CONTROL_KINDS) {
+      const place = kind.newPlace();
+      const store = kind.control(place);
+      try {
+        answers.push(normalized(await transcript(store)));
+      } finally {
+        await store.close();
+        await kind.removePlace(place);
+      }
+    }
+    assert.equal(answers.length, 2);
+    assert.equal(answers[1], answers[0]);
+  });
+});
+
+describe('the sqlite control store alone', () => {
+  test('migrates a control.db at version 1 (before roles) with its data kept', async () => {
+    const old = tempDir('orchard-control-v1-');
+    try {
+      const first = new SqliteControlStore(old);
+      const org = await first.createOrganization({ name: 'Kept', plan: 'standard', minuteLimit: null });
+      await first.close();
+      const db = new Database(path.join(old, 'control.db'));
+      db.exec('DROP TABLE roles');
+      db.pragma('user_version = 1');
+      db.close();
+      const again = new SqliteControlStore(old);
+      try {
+        assert.equal((await again.getOrganization(org.id))?.name, 'Kept');
+        await again.setRole({ orgId: org.id, name: 'sales', grants: {} });
+        assert.deepEqual((await again.getRole(org.id, 'sales'))?.grants, {});
+      } finally {
+        await again.close();
+      }
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the postgres control store alone', { skip: needsPostgres }, () => {
+  const schemas: string[] = [];
+  const pools: Pool[] = [];
+  const pool = (url = DATABASE_URL!, max = 2) => {
+    const p = createPool(url, { max, connectTimeoutMs: 2_000 });
+    pools.push(p);
+    return p;
+  };
+  after(async () => {
+    for (const p of pools) await p.end();
+    for (const s of schemas) await dropSchema(s);
+  });
+
+  test('answers 503 STORE_UNAVAILABLE when the database cannot be reached', async () => {
+    const store = new PostgresControlStore(pool('postgres://postgres@127.0.0.1:1/test'), uniqueName('orchard_ctl'));
+    const unavailable = (err: unknown) => err instanceof AppError && err.code === 'STORE_UNAVAILABLE' && err.status === 503;
+    await assert.rejects(store.resolveToken(hashToken(newToken())), unavailable);
+    await assert.rejects(store.touchToken('a', '2026-03-01T12:00:00.000Z'), unavailable);
+    await assert.rejects(store.createOrganization({ name: 'X', plan: 'free', minuteLimit: null }), unavailable);
+  });
+
+  test('migrates on the first call after the database comes back, not only at construction', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const real = pool();
+    let down = true;
+    // A pool that refuses connections while `down`, as one does while PostgreSQL restarts.
+    const flaky = {
+      connect: () => (down ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) : real.connect()),
+      query: (...args: Parameters<Pool['query']>) => (down ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) : real.query(...args)),
+    } as unknown as Pool;
+    const store = new PostgresControlStore(flaky, schema);
+    await assert.rejects(store.listOrganizations(), (err) => err instanceof AppError && err.code === 'STORE_UNAVAILABLE');
+    down = false;
+    assert.deepEqual(await store.listOrganizations(), []);
+  });
+
+  test('lets several processes start on a new schema at once: it is migrated once, and each works', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const stores = [0, 1, 2].map(() => new PostgresControlStore(pool(), schema));
+    const orgs = await Promise.all(stores.map((s, i) => s.createOrganization({ name: `P${i}`, plan: 'free', minuteLimit: null })));
+    assert.equal((await stores[0]!.listOrganizations()).length, 3);
+    assert.equal(orgs.length, 3);
+    const version = await pool().query(`SELECT version FROM "${schema}".orchard_version`);
+    assert.deepEqual(version.rows, [{ version: 2 }]);
+  });
+
+  test('keeps the prepared statements of two schemas apart on one connection', async () => {
+    const one = pool(DATABASE_URL, 1);
+    const [a, b] = [uniqueName('orchard_ctl'), uniqueName('orchard_ctl')];
+    schemas.push(a, b);
+    const stores = [new PostgresControlStore(one, a), new PostgresControlStore(one, b)];
+    const tokens = [];
+    for (const store of stores) tokens.push((await orgWithToken(store)).hash);
+    for (let round = 0; round < 2; round++) {
+      assert.ok(await stores[0]!.resolveToken(tokens[0]!));
+      assert.ok(await stores[1]!.resolveToken(tokens[1]!));
+      assert.equal(await stores[0]!.resolveToken(tokens[1]!), null);
+    }
+  });
+
+  test('resolves a token with one statement that probes only primary keys', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const p = pool();
+    const store = new PostgresControlStore(p, schema);
+    const { hash } = await orgWithToken(store);
+    const client = await p.connect();
+    try {
+      await client.query('SET enable_seqscan = off'); // a table without a usable index would still show a Seq Scan
+      const identitySql = (store as unknown as { identitySql: { text: string } }).identitySql.text;
+      const plan = (await client.query(`EXPLAIN (FORMAT JSON) ${identitySql}`, [hash])).rows[0]['QUERY PLAN'] as unknown;
+      const text = JSON.stringify(plan);
+      assert.doesNotMatch(text, /Seq Scan/);
+      for (const index of ['tokens_pkey', 'users_pkey', 'organizations_pkey', 'roles_pkey']) assert.match(text, new RegExp(index));
+    } finally {
+      client.release();
+    }
+  });
+});
