@@ -17,6 +17,7 @@ import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { installRequestLimit } from './http/request-limit.js';
+import type { NoticeLedger } from './limits/notices.js';
 import type { ControlStore, RecordStore } from './store/types.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
@@ -26,6 +27,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly control: ControlStore;
   readonly records: RecordStore;
+  /** The stores' shared notice ledger, when they have one (PostgreSQL); see openLimits. */
+  readonly ledger?: NoticeLedger;
   /** Milliseconds since the epoch; tests pass a clock they move. */
   readonly clock: () => number;
   readonly logger?: FastifyServerOptions['logger'];

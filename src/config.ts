@@ -13,6 +13,12 @@ export interface Config {
    */
   readonly baseUrl: string | undefined;
   readonly databaseUrl: string | undefined;
+  /**
+   * With DATABASE_URL: the schema of the control plane; each organization's records live in a
+   * schema named after it and the organization (`<schema>_org_<id>`). Several Orchard instances
+   * can share one database under different names.
+   */
+  readonly databaseSchema: string;
   readonly redisUrl: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly logLevel: string;
@@ -50,6 +56,15 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   throw new Error(`${name} must be on or off; got '${raw}'.`);
 }
 
+/** DATABASE_SCHEMA: lowercase letters, digits and '_', starting with a letter; PostgreSQL's 63-byte names leave room for the org suffix. */
+function schemaName(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'orchard';
+  if (!/^[a-z][a-z0-9_]{0,19}$/.test(raw)) {
+    throw new Error(`DATABASE_SCHEMA must be 1 to 20 lowercase letters, digits or '_', starting with a letter; got '${raw}'.`);
+  }
+  return raw;
+}
+
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? integer(env, 'PORT', 8080, 0, 65535);
@@ -68,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(overrides.dataDir ?? (env.DATA_DIR || './data')),
     baseUrl,
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
+    databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
     logLevel,

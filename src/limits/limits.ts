@@ -7,7 +7,7 @@ import { DEFAULT_MINUTE_LIMIT, planOf } from '../auth/plans.js';
 import type { Config } from '../config.js';
 import type { ControlStore, Organization } from '../store/types.js';
 import { createMailer } from './mailer.js';
-import { UsageNotices, type NoticeLog } from './notices.js';
+import { UsageNotices, type NoticeLedger, type NoticeLog } from './notices.js';
 import type { Quotas, RateLimitStore } from './rate-limit-store.js';
 import { RedisRateLimitStore } from './redis-rate-limit-store.js';
 import { SqliteNoticeLedger } from './sqlite-notice-ledger.js';
@@ -43,18 +43,23 @@ function openRedisStore(url: string, log: NoticeLog): RateLimitStore {
 export interface LimitsDeps {
   readonly config: Config;
   readonly control: ControlStore;
+  /**
+   * Where notices are claimed: the stores' shared ledger (PostgreSQL, so several processes send
+   * each notice once); by default one in <data>/limits.db. Owned by the stores, not closed here.
+   */
+  readonly ledger?: NoticeLedger;
   readonly clock: () => number;
   readonly log: NoticeLog;
 }
 
-export function openLimits({ config, control, clock, log }: LimitsDeps): Limits {
+export function openLimits({ config, control, clock, log, ledger }: LimitsDeps): Limits {
   const store = config.redisUrl ? openRedisStore(config.redisUrl, log) : new SqliteRateLimitStore({
     dataDir: config.dataDir,
     clock,
     onError: (err) => log.error({ err }, 'rate-limit counters not written to limits.db; retrying'),
   });
   const notices = new UsageNotices({
-    ledger: new SqliteNoticeLedger(config.dataDir),
+    ledger: ledger ?? new SqliteNoticeLedger(config.dataDir),
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, clock }),
     directory: control,
     clock,
