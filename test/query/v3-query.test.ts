@@ -6,33 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LightMyRequestResponse } from 'fastify';
 import { testContext, type TestContext } from '../helpers.js';
+import { assertV3Error, postV3, type V3Reply } from '../http/v3-reply.js';
 import {
   CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, expectLabels, keyOf, labelOf, refMatches, runQuery, seedFixture,
   type Fixture, type FixtureAccount, type RefField, type RefOp,
 } from './fixture.js';
 
-interface V3Reply {
-  status: number;
-  body: any;
-  res: LightMyRequestResponse;
-}
-
-async function v3(ctx: TestContext, payload: unknown, token?: string | null): Promise<V3Reply> {
-  const res = await ctx.request({ method: 'POST', url: '/api/v3/query', payload: payload as object, ...(token === undefined ? {} : { token }) });
-  return { status: res.statusCode, body: JSON.parse(res.body), res };
-}
-
-/** A v3 error: the status, a JSON content type, exactly {status, error, message}, and the message. */
-function assertV3Error(r: V3Reply, status: number, error: string, message: RegExp): void {
-  assert.equal(r.status, status, JSON.stringify(r.body));
-  assert.match(r.res.headers['content-type'] as string, /^application\/json/);
-  assert.deepEqual(Object.keys(r.body), ['status', 'error', 'message']);
-  assert.equal(r.body.status, status);
-  assert.equal(r.body.error, error);
-  assert.match(r.body.message, message);
-}
+const v3 = (ctx: TestContext, payload: unknown, token?: string | null): Promise<V3Reply> => postV3(ctx, '/api/v3/query', payload, token);
 
 /** The one group of a body with these conditions. */
 const where = (...conditions: object[]) => [{ type: 'AND', conditions }];
