@@ -19,19 +19,19 @@ export interface Target {
 }
 
 /** The object named by `ref`, once the plan (402) and the role (403) allow `permission` on it. */
-export async function resolveTarget(deps: AppDeps, request: FastifyRequest, ref: string, permission: Permission): Promise<Target> {
+export async function resolveTarget(deps: AppDeps, request: FastifyRequest, ref: string, permission: Permission, batch = false): Promise<Target> {
   const records = await deps.records.org(request.identity.org.id);
   const obj = (await records.schema()).resolve(ref);
   const access = accessOf(request.identity);
+  // The plan before the role (DESIGN §4): a batch on the free plan is 402 whatever the role.
+  if (batch) access.requirePlan(obj, 'batch' satisfies Action);
   access.require(obj, permission);
   return { records, obj, access };
 }
 
 /** Like resolveTarget for a batch: the plan must also include batch requests (402 on free). */
-export async function resolveBatchTarget(deps: AppDeps, request: FastifyRequest, ref: string, permission: Permission): Promise<Target> {
-  const target = await resolveTarget(deps, request, ref, permission);
-  target.access.requirePlan(target.obj, 'batch' satisfies Action);
-  return target;
+export function resolveBatchTarget(deps: AppDeps, request: FastifyRequest, ref: string, permission: Permission): Promise<Target> {
+  return resolveTarget(deps, request, ref, permission, true);
 }
 
 /** The lowercase id, or 400 RECORD_ID_MALFORMED. */

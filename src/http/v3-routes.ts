@@ -70,6 +70,20 @@ function batchReplyOf(results: ItemResult[]) {
   };
 }
 
+/**
+ * Item schemas carry no type: an item of the wrong shape is skipped and reported like any other
+ * invalid item (COMPAT: the others are still written) instead of failing the whole batch.
+ */
+const createItem = { description: 'A record: field name → value (string, number or null).' } as const;
+const updateItem = { description: 'A change: {"id": "<uuid>", "record": {field name → value}}; only the fields sent change.' } as const;
+const deleteItem = { description: idParam.description } as const;
+
+const isRecordBody = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function notAnObject(what: string, obj: Target['obj'], got: unknown): AppError {
+  return new AppError('BODY_INVALID', `${what} must be a JSON object of field names and values, such as {"${obj.primaryField}": "…"}; got ${JSON.stringify(got)}.`);
+}
+
 /** The `data` array of a batch body, 1–500 items. */
 function itemsOf(body: unknown, example: string): unknown[] {
   const data = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
@@ -85,7 +99,7 @@ function itemsOf(body: unknown, example: string): unknown[] {
  */
 async function runBatch<P, W>(
   items: readonly unknown[],
-  prepare: (item: unknown) => P,
+  prepare: (item: unknown, index: number) => P,
   write: (prepared: P[]) => Promise<W[]>,
   result: (index: number, written: W, prepared: P) => ItemResult,
 ): Promise<ItemResult[]> {
@@ -93,7 +107,7 @@ async function runBatch<P, W>(
   const ready: Array<{ index: number; prepared: P }> = [];
   items.forEach((item, index) => {
     try {
-      ready.push({ index, prepared: prepare(item) });
+      ready.push({ index, prepared: prepare(item, index) });
     } catch (err) {
       if (!isAppError(err)) throw err;
       results[index] = failed(index, err);
@@ -125,23 +139,30 @@ export function v3Routes(app: FastifyInstance, deps: AppDeps): void {
     resolveBatchTarget(deps, request, request.params.obj, permission);
 
   app.post<{ Params: ObjParams }>('/api/v3/record/:obj/batch/create', batchRoute(`Create up to ${BATCH_MAX} records; invalid ones are skipped and reported`, {
-    type: 'object', properties: { data: { type: 'array', items: recordSchema } },
+    type: 'object', properties: { data: { type: 'array', items: createItem } },
   }), async (request) => {
     const t = await target(request, 'create');
     const items = itemsOf(request.body, '{"data": [{"accountname": "Acme"}]}');
-    const results = await runBatch(items, (item) => rowToCreate(deps, request, t, item), (rows) => t.records.createMany(t.obj, rows),
+    const results = await runBatch(items, (item, i) => {
+      if (!isRecordBody(item)) throw notAnObject(`data[${i}]`, t.obj, item);
+      return rowToCreate(deps, request, t, item);
+    }, (rows) => t.records.createMany(t.obj, rows),
       (index, record) => ({ index, success: true, _id: (record as RecordRow)[t.obj.keyField] as string, record: t.access.shown(t.obj, record as RecordRow) }));
     return batchReplyOf(results);
   });
 
   app.post<{ Params: ObjParams }>('/api/v3/record/:obj/batch/update', batchRoute(`Update up to ${BATCH_MAX} records (partial); invalid or missing ones are skipped and reported`, {
-    type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: idParam, record: recordSchema } } } },
+    type: 'object', properties: { data: { type: 'array', items: updateItem } },
   }), async (request) => {
     const t = await target(request, 'update');
     const items = itemsOf(request.body, '{"data": [{"id": "<uuid>", "record": {"accountname": "Acme"}}]}');
-    const results = await runBatch(items, (item) => {
-      const { id, record } = (item ?? {}) as { id?: unknown; record?: unknown };
-      return { id: checkId(t.obj, id), changes: changesOf(deps, request, t, record) };
+    const results = await runBatch(items, (item, i) => {
+      const shape = `{"id": "<uuid>", "record": {"${t.obj.primaryField}": "…"}}`;
+      if (!isRecordBody(item)) throw new AppError('BODY_INVALID', `data[${i}] must be ${shape}; got ${JSON.stringify(item)}.`);
+      if (item.id === undefined || item.id === null) throw new AppError('RECORD_ID_MALFORMED', `data[${i}].id is missing: each item is ${shape}.`);
+      const id = checkId(t.obj, item.id);
+      if (!isRecordBody(item.record)) throw notAnObject(`data[${i}].record`, t.obj, item.record);
+      return { id, changes: changesOf(deps, request, t, item.record) };
     }, (prepared) => t.records.updateMany(t.obj, prepared), (index, record, prepared) => {
       if (record === null) return failed(index, notFound(t.obj, prepared.id));
       return { index, success: true, _id: prepared.id, record: t.access.shown(t.obj, record as RecordRow) };
@@ -150,7 +171,7 @@ export function v3Routes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.post<{ Params: ObjParams }>('/api/v3/record/:obj/batch/delete', batchRoute(`Delete up to ${BATCH_MAX} records; missing ones are reported`, {
-    type: 'object', properties: { data: { type: 'array', items: idParam } },
+    type: 'object', properties: { data: { type: 'array', items: deleteItem } },
   }), async (request) => {
     const t = await target(request, 'delete');
     const items = itemsOf(request.body, '{"data": ["<uuid>", "<uuid>"]}');

@@ -6,8 +6,9 @@
 import { AppError } from '../errors.js';
 import type { FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
+import { unknownFieldError } from '../schema/record-input.js';
 import type { FieldDef } from '../schema/types.js';
-import { knownField, planQuery, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { knownField, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
 
 /** v3 operator → the filter language's; eq-in, not-in, between and userid expand to several. */
@@ -112,8 +113,10 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
     }
     case 'userid':
       return one('=', p.ctx.userId);
-    default:
-      throw bad(`${where}.operator ${JSON.stringify(raw.operator)} is not an operator. Use one of: ${V3_OPERATORS.join(', ')}.`);
+    default: {
+      const what = raw.operator === undefined ? 'is missing' : `${JSON.stringify(raw.operator)} is not an operator`;
+      throw bad(`${where}.operator ${what}. Use one of: ${V3_OPERATORS.join(', ')}.`);
+    }
   }
 }
 
@@ -136,6 +139,39 @@ function planFilter(p: Planning, raw: unknown): PlanNode | null {
   return nodes.length === 1 ? nodes[0]! : { kind: 'and', children: nodes };
 }
 
+/** pageSize / pageNumber: a whole number (or digit string) of at least 1, checked here so the message names the member as sent. */
+function pageParam(raw: unknown, name: string, expected: string): number | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw bad(`'${name}' must be ${expected}; got ${JSON.stringify(raw)}.`);
+  return n;
+}
+
+/**
+ * `orderBy: [{name, order}]` as planQuery's sort_by / sort_type, checked here (name known and not
+ * hidden, order asc or desc) so that a message names `orderBy[0]` rather than the filter language's members.
+ */
+function sortOf(schema: Parameters<typeof planQuery>[0], objectType: unknown, raw: unknown, access: ReadAccess): { sort_by?: string; sort_type?: string } {
+  if (raw === undefined || raw === null) return {};
+  const entries = Array.isArray(raw) ? raw : [raw];
+  if (entries.length > 1) throw new AppError('SORT_INVALID', "'orderBy' may name one field; ties are broken by the record's key.");
+  if (entries.length === 0) return {};
+  const entry = entries[0];
+  if (!isObject(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') {
+    throw new AppError('SORT_INVALID', `'orderBy' must be [{"name": "<field>", "order": "asc" or "desc"}]; got ${JSON.stringify(raw)}.`);
+  }
+  const order = entry.order ?? 'asc';
+  if (typeof order !== 'string' || !/^\s*(asc|desc)\s*$/i.test(order)) {
+    throw new AppError('SORT_INVALID', `orderBy[0].order must be 'asc' or 'desc' (any case); got ${JSON.stringify(entry.order)}.`);
+  }
+  const obj = resolveObject(schema, objectType);
+  const field = obj.fieldsByName.get(entry.name.trim().toLowerCase());
+  if (!field) throw unknownFieldError(obj, entry.name, ' in orderBy[0].name');
+  const hiding = access.readObject(obj);
+  if (hiding.hidden.has(field.name)) throw hiding.hiddenError(field, ' in orderBy[0].name');
+  return { sort_by: field.name, sort_type: order };
+}
+
 /**
  * Checks and types a v3 query body. The object's key is always among the plan's fields (rows carry
  * `_id`); `keyAsked` says whether the client asked for it by name too.
@@ -147,22 +183,17 @@ export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknow
     // Answering a grouped query with plain rows would be silently wrong: refuse it.
     throw bad("'groupBy' (grouped queries with SUM, COUNT, MIN, MAX) is not supported by Orchard; query the rows and aggregate them in the client.");
   }
-  const orderBy = raw.orderBy ?? raw.orderby;
-  let sort: Record<string, unknown> = {};
-  if (orderBy !== undefined && orderBy !== null) {
-    const first = Array.isArray(orderBy) ? orderBy : [orderBy];
-    if (first.length > 1) throw new AppError('SORT_INVALID', "'orderBy' may name one field; ties are broken by the record's key.");
-    if (first.length === 1) {
-      if (!isObject(first[0])) throw new AppError('SORT_INVALID', "'orderBy' must be [{\"name\": \"<field>\", \"order\": \"asc\" or \"desc\"}].");
-      sort = { sort_by: first[0].name, sort_type: first[0].order };
-    }
+  const objectType = raw.objectType ?? raw.objecttype;
+  if (objectType === undefined || objectType === null || objectType === '') {
+    throw bad("'objectType' is required: the object's number (1) or system name ('account').");
   }
+  if (typeof objectType !== 'number' && typeof objectType !== 'string') throw bad(`'objectType' must be an object's number or system name; got ${JSON.stringify(objectType)}.`);
   const base = planQuery(schema, {
-    objecttype: raw.objectType ?? raw.objecttype,
+    objecttype: objectType,
     fields: fieldList(raw.fields),
-    ...sort,
-    page_size: raw.pageSize ?? raw.pagesize,
-    page_number: raw.pageNumber ?? raw.pagenumber,
+    ...sortOf(schema, objectType, raw.orderBy ?? raw.orderby, access),
+    page_size: pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`),
+    page_number: pageParam(raw.pageNumber ?? raw.pagenumber, 'pageNumber', 'a whole number of at least 1'),
   }, access);
   const key = base.obj.fieldsByName.get(base.obj.keyField)!;
   const keyAsked = base.fields.includes(key);

@@ -163,6 +163,36 @@ for (const s of stores) {
       await records.delete(account, good.accountid as string);
     });
 
+    test('batch writes refuse each bad item alone and write the others, with one result per item in order', async () => {
+      const missing = randomUUID();
+      const parent = row(account, owner.id, { accountname: 'Parent' });
+      const child = row(account, owner.id, { accountname: 'Child', parentaccountid: parent.accountid as string });
+      const twin = row(account, owner.id, { accountname: 'Twin', accountid: parent.accountid as string });
+      const orphan = row(account, owner.id, { accountname: 'Orphan', parentaccountid: missing });
+      const created = await records.createMany(account, [parent, twin, child, orphan]);
+      assert.deepEqual(created.map((r) => (r instanceof Error ? (r as { code?: string }).code : r.accountname)),
+        ['Parent', 'RECORD_ID_TAKEN', 'Child', 'LOOKUP_TARGET_MISSING'], 'a lookup may name a record created earlier in the batch');
+      assert.deepEqual(created[0], await records.get(account, parent.accountid as string));
+      assert.equal((created[2] as RecordRow).parentaccountname, 'Parent');
+      assert.equal(await records.get(account, orphan.accountid as string), null);
+
+      const [p, c] = [parent.accountid as string, child.accountid as string];
+      const updated = await records.updateMany(account, [
+        { id: p, changes: { description: 'first' } },
+        { id: randomUUID(), changes: { description: 'ghost' } },
+        { id: c, changes: { description: 'refused', primarycontactid: missing } },
+        { id: p.toUpperCase(), changes: { accountnumber: 'P-2' } },
+      ]);
+      assert.equal(updated[1], null);
+      assert.equal((updated[2] as { code?: string }).code, 'LOOKUP_TARGET_MISSING');
+      assert.deepEqual(updated[3], await records.get(account, p), 'later items see earlier ones');
+      assert.deepEqual([(updated[3] as RecordRow).description, (updated[3] as RecordRow).accountnumber], ['first', 'P-2']);
+      assert.equal((await records.get(account, c))!.description, null, 'a refused item changes nothing');
+
+      assert.deepEqual(await records.deleteMany(account, [c, randomUUID(), c, p]), [true, false, false, true]);
+      assert.equal(await records.get(account, p), null);
+    });
+
     test('derived names follow the target record\'s primary field, also after a rename', async () => {
       const parent = row(account, owner.id, { accountname: 'Parent Ltd' });
       await records.create(account, parent);
