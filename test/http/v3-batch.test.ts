@@ -318,7 +318,6 @@ describe('v3 batch writes on the free plan', () => {
   test('answer 402 before the role is consulted: the plan comes first (DESIGN §4)', async () => {
     await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'viewer', grant: 'account:read' });
     const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'viewer@example.com', role: 'viewer' });
-    const res = await ctx.request({ method: 'POST', url: '/api/v3/record/account/batch/create', payload: { data: [{ accountname: 'x' }] }, token });
-    assertV3Error(res, 402, 'Payment Required', 'The free plan does not include batch requests; upgrade to standard or higher.');
+    assertV3Error(await postV3(ctx, '/api/v3/record/account/batch/create', { data: [{ accountname: 'x' }] }, token), 402, 'Payment Required', 'The free plan does not include batch requests; upgrade to standard or higher.');
   });
 });

@@ -1,0 +1,183 @@
+// The scale-out benchmark (issue 5): GET by id and query (a) — equality on an indexed field, sort,
+// a page of 50 — on SQLite beside PostgreSQL, and on one PostgreSQL process beside two, all in one
+// run with a bare Fastify hello-world as the anchor. Same data in both stores (`--accounts` accounts
+// made by the admin seed), cached under .bench-data/ (SQLite) and in DATABASE_SCHEMA `orchbench`
+// (PostgreSQL); --fresh seeds again. Needs DATABASE_URL; with REDIS_URL the PostgreSQL processes
+// count their limits in Redis, as a deployment would.
+//
+// Throughput: autocannon, --connections connections for --duration seconds, rounds alternating the
+// targets; two processes are loaded at once, half the connections each, and their rates summed.
+// Latency of query (a): --samples sequential requests on one connection, median. On the 2-core
+// machine the two-process figure shares those cores with PostgreSQL and the load generator, so it
+// shows the cost of coordination more than a gain: read it as "no loss", not as scaling.
+//
+// Usage: node dist/bench/scale.js [--accounts 100000] [--duration 5] [--rounds 3] [--connections 10]
+//   [--samples 41] [--fresh]
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.js';
+import { openStores } from '../src/stores.js';
+import { announceAndServe, failures, formatRate, median, runLoad, serveInChild, type LoadRequest, type ServedTarget } from './lib.js';
+import { BENCH_DAILY_CAP, checkIds, pickIds, startOrchard, wholeOption } from './orchard-target.js';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const ROOT = path.resolve(path.dirname(SCRIPT), '../..');
+const PG_SCHEMA = 'orchbench';
+
+const { values: opts } = parseArgs({
+  options: {
+    serve: { type: 'string' },
+    'data-dir': { type: 'string' },
+    accounts: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    samples: { type: 'string', default: '41' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+
+const QUERY_A = { objecttype: 1, fields: 'accountid,accountname,emailaddress1,telephone1,statecode,createdon,ownername', query: '(statecode = 1)', sort_by: 'createdon', sort_type: 'desc', page_size: 50 };
+
+/** The configuration of a bench server on `store`. */
+function configOf(store: 'sqlite' | 'postgres', dataDir: string): Partial<Config> {
+  if (store === 'sqlite') return { databaseUrl: undefined, redisUrl: undefined };
+  return { databaseUrl: process.env.DATABASE_URL, databaseSchema: PG_SCHEMA, redisUrl: process.env.REDIS_URL || undefined, dataDir };
+}
+
+/** An organization of `count` accounts on `store`, made once and cached; its token. */
+async function dataSet(store: 'sqlite' | 'postgres', count: number): Promise<{ dataDir: string; token: string }> {
+  const dataDir = path.join(ROOT, '.bench-data', `scale-${store}-${count}`);
+  const marker = path.join(dataDir, 'bench.json');
+  const config = loadConfig({}, { dataDir, logLevel: 'silent', ...configOf(store, dataDir) });
+  if (!opts.fresh && fs.existsSync(marker)) {
+    const set = JSON.parse(fs.readFileSync(marker, 'utf8')) as { orgId: string; token: string };
+    const stores = openStores(config);
+    const found = await stores.control.getOrganization(set.orgId).finally(() => stores.close());
+    if (found) return { dataDir, token: set.token };
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (store === 'postgres') {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    const { rows } = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname = $1 OR nspname LIKE $1 || '\\_org\\_%'", [PG_SCHEMA]);
+    for (const r of rows) await client.query(`DROP SCHEMA "${r.nspname}" CASCADE`);
+    await client.end();
+  }
+  const stores = openStores(config);
+  try {
+    const started = Date.now();
+    const { org, token } = await stores.admin.createOrganization({ name: 'Bench', plan: 'enterprise', email: 'bench@example.com', minuteLimit: 1_000_000_000 });
+    await stores.admin.seed({ orgId: org.id, object: 'account', count, seed: 1 });
+    console.log(`Seeded ${count.toLocaleString('en-US')} accounts on ${store} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    fs.writeFileSync(marker, JSON.stringify({ orgId: org.id, token }));
+    return { dataDir, token };
+  } finally {
+    await stores.close();
+  }
+}
+
+async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), close: () => app.close() };
+}
+
+if (opts.serve) {
+  const dataDir = opts['data-dir']!;
+  const server = opts.serve === 'anchor'
+    ? await startAnchor()
+    : await startOrchard(dataDir, { ...configOf(opts.serve as 'sqlite' | 'postgres', dataDir), dailyCap: BENCH_DAILY_CAP });
+  announceAndServe(server.url, server.close);
+} else {
+  await main();
+}
+
+interface Target {
+  readonly name: string;
+  readonly servers: ServedTarget[];
+  readonly token: string;
+  readonly ids: string[];
+}
+
+/** req/s of `requests` spread over the target's processes at once (connections split between them). */
+async function throughput(t: Target, requests: (t: Target) => LoadRequest[], connections: number, duration: number): Promise<number> {
+  const each = Math.max(1, Math.floor(connections / t.servers.length));
+  const results = await Promise.all(t.servers.map((s) => runLoad({
+    url: s.url, connections: each, pipelining: 1, duration, headers: { tokenid: t.token, 'content-type': 'application/json' }, requests: requests(t),
+  })));
+  const failed = results.reduce((n, r) => n + failures(r), 0);
+  if (failed > 0) throw new Error(`${t.name}: ${failed} requests failed; not reporting figures of errors.`);
+  return results.reduce((n, r) => n + r.requests.total / r.duration, 0);
+}
+
+/** Median ms of query (a), sequential on one connection to the first process. */
+async function queryLatency(t: Target, samples: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < samples + 3; i++) {
+    const start = process.hrtime.bigint();
+    const res = await fetch(`${t.servers[0]!.url}/api/query`, { method: 'POST', headers: { tokenid: t.token, 'content-type': 'application/json' }, body: JSON.stringify(QUERY_A) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${t.name}: query (a) answered ${res.status}`);
+    if (i >= 3) times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
+async function main(): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    console.error('bench/scale needs DATABASE_URL (and, for the two-process case as deployed, REDIS_URL).');
+    process.exit(2);
+  }
+  const accounts = wholeOption(opts, 'accounts', 1);
+  const duration = wholeOption(opts, 'duration', 1);
+  const rounds = wholeOption(opts, 'rounds', 1);
+  const connections = wholeOption(opts, 'connections', 2);
+  const samples = wholeOption(opts, 'samples', 1);
+
+  const sqlite = await dataSet('sqlite', accounts);
+  const postgres = await dataSet('postgres', accounts);
+  const serve = (name: string, store: string, dataDir: string) => serveInChild(name, SCRIPT, ['--serve', store, '--data-dir', dataDir]);
+  const anchor = await serve('anchor', 'anchor', sqlite.dataDir);
+  const targets: Target[] = [];
+  for (const [name, store, set, n] of [['sqlite, 1 process', 'sqlite', sqlite, 1], ['postgres, 1 process', 'postgres', postgres, 1], ['postgres, 2 processes', 'postgres', postgres, 2]] as const) {
+    const servers: ServedTarget[] = [];
+    for (let i = 0; i < n; i++) servers.push(await serve(`${name} #${i + 1}`, store, set.dataDir));
+    const ids = await pickIds(servers[0]!.url, set.token, accounts, 100);
+    for (const s of servers) await checkIds(s.url, set.token, ids.slice(0, 5));
+    targets.push({ name, servers, token: set.token, ids });
+  }
+
+  const getById = (t: Target): LoadRequest[] => t.ids.map((id) => ({ path: `/api/record/account/${id}` }));
+  const queryA = (): LoadRequest[] => [{ method: 'POST', path: '/api/query', body: JSON.stringify(QUERY_A) }];
+  const rates: Record<string, { get: number[]; query: number[] }> = {};
+  const anchorRates: number[] = [];
+  const anchorTarget: Target = { name: 'anchor', servers: [anchor], token: '', ids: [] };
+  for (let round = 1; round <= rounds; round++) {
+    anchorRates.push(await throughput(anchorTarget, () => [{ path: '/' }], connections, duration));
+    for (const t of targets) {
+      const r = (rates[t.name] ??= { get: [], query: [] });
+      r.get.push(await throughput(t, getById, connections, duration));
+      r.query.push(await throughput(t, queryA, connections, duration));
+    }
+    console.log(`round ${round}: anchor ${formatRate(anchorRates.at(-1)!)} req/s; ${targets.map((t) => `${t.name}: GET ${formatRate(rates[t.name]!.get.at(-1)!)}, query ${formatRate(rates[t.name]!.query.at(-1)!)}`).join('; ')}`);
+  }
+  const latencies = new Map<string, number>();
+  for (const t of targets) latencies.set(t.name, await queryLatency(t, samples));
+
+  const anchorMedian = median(anchorRates);
+  console.log(`\n${accounts.toLocaleString('en-US')} accounts; ${connections} connections; medians of ${rounds} rounds of ${duration} s; anchor (Fastify hello-world) ${formatRate(anchorMedian).trim()} req/s\n`);
+  console.log('| target | GET by id req/s | ratio to anchor | query (a) req/s | query (a) median ms |');
+  console.log('|---|---|---|---|---|');
+  for (const t of targets) {
+    const g = median(rates[t.name]!.get);
+    console.log(`| ${t.name} | ${formatRate(g).trim()} | ${(g / anchorMedian).toFixed(2)} | ${formatRate(median(rates[t.name]!.query)).trim()} | ${latencies.get(t.name)!.toFixed(2)} |`);
+  }
+  for (const s of [anchor, ...targets.flatMap((t) => t.servers)]) await s.stop();
+}
