@@ -16,3 +16,9 @@ export const needsRedis: false | string = REDIS_URL ? false : 'REDIS_URL is unse
 export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
+
+/** Drops every schema whose name starts with `prefix` (a suite's uniqueName), with all it holds. */
+export async function dropSchemas(pool: { query(text: string, values?: unknown[]): Promise<{ rows: any[] }> }, prefix: string): Promise<void> {
+  const { rows } = await pool.query('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix]);
+  for (const { nspname } of rows) await pool.query(`DROP SCHEMA "${String(nspname).replace(/"/g, '""')}" CASCADE`);
+}

@@ -1,11 +1,47 @@
 // Builds the SQL of record reads for any dialect from object definitions and query plans: one
 // table per object, derived name fields as LEFT JOINs to the lookup's target, filters as bound
-// parameters only. Used by every store; dialects differ only in the Kysely instance passed in.
+// parameters only. Used by every store; dialects differ in the Kysely instance passed in and in
+// the few hooks of PageOptions (fold, LIKE, where empty values sort).
 
-import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool, type SelectQueryBuilder } from 'kysely';
+import {
+  DummyDriver, Kysely, sql, type DatabaseIntrospector, type DialectAdapter, type Expression, type ExpressionBuilder, type OrderByModifiers,
+  type QueryCompiler, type SelectQueryBuilder, type SqlBool,
+} from 'kysely';
 import { isPlanGroup, type PlanNode, type QueryPlan } from '../query/plan.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
+
+/** A Kysely that only compiles (statements run on the store's own driver), for one dialect. */
+export function compileOnly(dialect: { adapter: DialectAdapter; introspector: (db: Kysely<any>) => DatabaseIntrospector; compiler: () => QueryCompiler }): Kysely<any> {
+  return new Kysely<any>({
+    dialect: {
+      createAdapter: () => dialect.adapter,
+      createDriver: () => new DummyDriver(),
+      createIntrospector: dialect.introspector,
+      createQueryCompiler: dialect.compiler,
+    },
+  });
+}
+
+/** Compiled SQL per (kind, object) for one schema version, so the hot reads never rebuild it. */
+export class SqlCache {
+  private readonly compiled = new Map<string, string>();
+
+  get(kind: string, obj: ObjectDef, build: () => string): string {
+    const key = `${kind}:${obj.objectType}`;
+    let text = this.compiled.get(key);
+    if (text === undefined) {
+      text = build();
+      this.compiled.set(key, text);
+    }
+    return text;
+  }
+
+  /** On a schema change. */
+  clear(): void {
+    this.compiled.clear();
+  }
+}
 
 /** Table alias of the record being read. */
 export const ROW = 'r';
@@ -70,6 +106,13 @@ function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[]
  */
 export type Fold = (e: Expression<unknown>) => Expression<unknown>;
 
+/**
+ * The dialect's `start-with` pattern match. What every store must give is SQLite's plain LIKE:
+ * `%` and `_` are the only special characters (no escape character) and A–Z match either case.
+ * `folded` says both sides went through the fold already.
+ */
+export type Like = (lhs: Expression<unknown>, pattern: Expression<unknown>, folded: boolean) => Expression<SqlBool>;
+
 /** Text-like fields and derived names compare without regard to case. */
 function isText(f: FieldDef): boolean {
   return TEXT_TYPES.has(f.type) || f.role === 'derived';
@@ -84,11 +127,12 @@ interface FilterContext {
   readonly schema: OrgSchema;
   readonly noIndex: ReadonlySet<string>;
   readonly fold: Fold;
+  readonly like: Like | undefined;
 }
 
 /** The WHERE expression of a plan; every value is a bound parameter. */
 function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBool> {
-  const { eb, obj, schema, noIndex, fold } = ctx;
+  const { eb, obj, schema, noIndex, fold, like } = ctx;
   if (isPlanGroup(node)) {
     const parts = node.children.map((c) => filterExpression(ctx, c));
     return node.kind === 'and' ? eb.and(parts) : eb.or(parts);
@@ -115,7 +159,7 @@ function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBoo
       const head = node.pattern.slice(0, -1);
       // A plain prefix is a range on the (folded) index; with inner wildcards it is a LIKE.
       const match = /[%_]/.test(head)
-        ? eb(lhs, 'like', val(node.pattern))
+        ? (like ? like(lhs, val(node.pattern), text) : eb(lhs, 'like', val(node.pattern)))
         : eb.and([eb(lhs, '>=', val(head)), eb(lhs, '<', val(head + TOP))]);
       return node.negate ? eb.or([eb.not(match), empty]) : match;
     }
@@ -150,6 +194,14 @@ export interface PageOptions {
   readonly noIndex?: ReadonlySet<string>;
   /** An extra WHERE term in the dialect's own SQL, e.g. SQLite's cancellation guard. */
   readonly guard?: string;
+  /** The dialect's pattern match when its LIKE differs from SQLite's (PostgreSQL's takes a backslash as an escape and minds case). */
+  readonly like?: Like;
+  /**
+   * Says where empty values sort, for dialects whose default differs from SQLite's: empty values
+   * come first in ascending order and last in descending order on every store. (PostgreSQL's
+   * default is the opposite; its indexes are built NULLS FIRST to match.)
+   */
+  readonly nullsFirstAscending?: boolean;
 }
 
 export interface PageSpec extends PageOptions {
@@ -175,13 +227,16 @@ export function selectPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, sp
   const sortCol = columnOf(obj, schema, spec.sort.field);
   const sortExpr = sortCol === undefined ? undefined : isText(spec.sort.field) ? spec.fold(sql.ref(sortCol)) : sql.ref(sortCol);
   const key = `${ROW}.${obj.keyField}`;
+  // The key is never null: it keeps the plain direction, which its primary-key index serves.
+  const sortDir: OrderByModifiers = !spec.nullsFirstAscending ? dir
+    : spec.sort.desc ? (ob) => ob.desc().nullsLast() : (ob) => ob.asc().nullsFirst();
   const ordered = (q: Select): Select =>
-    (sortExpr !== undefined && spec.sort.field.name !== obj.keyField ? q.orderBy(sortExpr, dir) : q).orderBy(key, dir);
+    (sortExpr !== undefined && spec.sort.field.name !== obj.keyField ? q.orderBy(sortExpr, sortDir) : q).orderBy(key, dir);
 
   let keys = fromWithJoins(k, schema, obj, [...fieldsOfFilter(spec.filter), spec.sort.field]).select(key);
   if (spec.filter) {
     const filter = spec.filter;
-    keys = keys.where((eb) => filterExpression({ eb, obj, schema, noIndex, fold: spec.fold }, filter));
+    keys = keys.where((eb) => filterExpression({ eb, obj, schema, noIndex, fold: spec.fold, like: spec.like }, filter));
   }
   if (spec.guard) keys = keys.where(sql<SqlBool>`${sql.raw(spec.guard)}`);
   keys = ordered(keys).limit(spec.limit).offset(spec.offset);

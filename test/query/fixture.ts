@@ -3,7 +3,7 @@
 // language (DESIGN §3) written without looking at the SQL, to compute expected rows independently.
 
 import type { LightMyRequestResponse } from 'fastify';
-import type { RecordRow } from '../../src/store/types.js';
+import type { RecordRow, RecordStore } from '../../src/store/types.js';
 import type { TestContext } from '../helpers.js';
 
 /** Fixed keys: the expected rows of every test are named by these. `nn` is 1–99. */
@@ -131,21 +131,28 @@ export interface Fixture {
  */
 export async function seedFixture(ctx: TestContext): Promise<Fixture> {
   const { user: userB } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'zoe.second@example.com', fullname: USER_B_NAME });
-  const records = await ctx.stores.records.org(ctx.orgId);
+  return seedFixtureRecords(ctx.stores.records, ctx.orgId, ctx.userId, userB.id);
+}
+
+/**
+ * Seeds the contacts and accounts into `orgId` of a record store whose users A and B exist
+ * (named 'Owner' and USER_B_NAME), the way seedFixture does.
+ */
+export async function seedFixtureRecords(store: RecordStore, orgId: string, userA: string, userBId: string): Promise<Fixture> {
+  const records = await store.org(orgId);
   const schema = await records.schema();
   const account = schema.resolve('account');
   const contact = schema.resolve('contact');
-  const userA = ctx.userId;
   const stamp = (row: RecordRow, obj: typeof account, createdon: string, owner: string): RecordRow => {
     const full: RecordRow = {};
     for (const f of obj.fields) if (f.role !== 'derived') full[f.name] = null;
     return { ...full, statuscode: 1, createdon, modifiedon: createdon, createdby: userA, modifiedby: userA, ownerid: owner, ...row };
   };
-  await ctx.stores.records.bulkInsert(ctx.orgId, contact, [
+  await store.bulkInsert(orgId, contact, [
     stamp({ contactid: CONTACT_1, fullname: CONTACT_NAMES[CONTACT_1]!, statecode: 1 }, contact, '2025-01-01T00:00:00', userA),
     stamp({ contactid: CONTACT_2, fullname: CONTACT_NAMES[CONTACT_2]!, statecode: 1 }, contact, '2025-01-01T00:00:00', userA),
   ]);
-  const owner = (a: FixtureAccount): string => (a.owner === 'A' ? userA : userB.id);
+  const owner = (a: FixtureAccount): string => (a.owner === 'A' ? userA : userBId);
   const rows = [...FIXTURE_ACCOUNTS].reverse().map((a) => stamp({
     accountid: a.accountid,
     accountname: a.accountname,
@@ -158,10 +165,10 @@ export async function seedFixture(ctx: TestContext): Promise<Fixture> {
     pcfsystemfield85: a.pcfsystemfield85,
     primarycontactid: a.primarycontactid,
   }, account, a.createdon, owner(a)));
-  await ctx.stores.records.bulkInsert(ctx.orgId, account, rows);
+  await store.bulkInsert(orgId, account, rows);
   return {
     userA,
-    userB: userB.id,
+    userB: userBId,
     ownerId: owner,
     ownerName: (a) => (a.owner === 'A' ? 'Owner' : USER_B_NAME),
     contactName: (a) => (a.primarycontactid === null ? null : CONTACT_NAMES[a.primarycontactid]!),

@@ -11,9 +11,10 @@ import { selectQueryPage } from '../../src/store/record-sql.js';
 import { SQLITE_PAGE, sqliteSql } from '../../src/store/sqlite/sqlite-sql.js';
 import { testContext, type TestContext } from '../helpers.js';
 import {
-  CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, REF_FIELDS, accountKey, codePointCompare, defaultOrder, queryLabels, refEval, runQuery, seedFixture,
-  type Fixture, type FixtureAccount, type RefCondition, type RefExpr, type RefField, type RefOp,
+  CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, REF_FIELDS, codePointCompare, defaultOrder, queryLabels, refEval, runQuery, seedFixture,
+  type Fixture, type FixtureAccount, type RefCondition,
 } from './fixture.js';
+import { COMPARE, NULLS, PREFIX, queryGenerators, quote, type GenExpr } from './query-generators.js';
 
 let ctx: TestContext;
 let fx: Fixture;
@@ -25,8 +26,6 @@ before(async () => {
   schema = await (await ctx.stores.records.org(ctx.orgId)).schema();
 });
 after(async () => ctx.close());
-
-const quote = (v: string): string => `'${v.replace(/'/g, "''")}'`;
 
 /** Pieces of hostile values, plus fixture names so some values match rows. */
 const HOSTILE = ["'", "''", '"', ';', '--', '/*', '*/', '\0', '😀', '\\', '%', '_', ' ', '\t', '\n', '(', ')', 'é', 'OR 1=1', "' OR '1'='1", 'DROP TABLE account', '?', '$1', ':x', '@p', 'Acme', "O'Brien Ltd", 'Semi;colon -- Co', 'Back\\slash Co'];
@@ -185,118 +184,6 @@ describe('hostile nesting', () => {
 // Model check: random filters against the reference.
 // ---------------------------------------------------------------------------------------------
 
-/** Changes the case of ASCII letters only: SQLite folds no other letters (see the known gap in expressions.test). */
-const asciiCase = (v: string, mode: number): string =>
-  mode === 0 ? v : v.replace(/[A-Za-z]/g, (ch, i: number) => (mode === 1 || i % 2 === 0 ? ch.toUpperCase() : ch.toLowerCase()));
-
-const USER_PREFIX = 'Zoe';
-
-/** Values of a text field in the fixture, their first three characters and a few that match nothing. */
-const textValues = (field: RefField): string[] => {
-  const seen = new Set<string>(['', 'a', 'zzz', 'M', 'Owner', USER_PREFIX]);
-  for (const a of FIXTURE_ACCOUNTS) {
-    const v = field === 'ownername' ? fx.ownerName(a) : field === 'primarycontactname' ? fx.contactName(a) : a[field as keyof FixtureAccount];
-    if (typeof v === 'string') {
-      seen.add(v);
-      seen.add(v.slice(0, 3));
-    }
-  }
-  return [...seen];
-};
-const PATTERNS = ['%', '%corp', '%Ltd', 'acme_', '_e%', '%o%o%', '%😀%', '100%', 'A%C%', '%\\%', "%'%", '%"%'];
-const DATES = ['0000-01-01', '2024-12-31', '2025-01-01', '2025-01-02', '2025-02-01', '2025-03-01', '9999-12-31'];
-const DATETIMES = ['2025-01-01T00:00:00', '2025-01-01T23:59:59', '2025-01-02T00:00:00', '2025-02-01T00:00:00', '2025-03-01T09:00:00', '9999-12-31T23:59:59'];
-
-const COMPARE: RefOp[] = ['=', '!=', '<', '>', '<=', '>='];
-const NULLS: RefOp[] = ['is-null', 'is-not-null'];
-const PREFIX: RefOp[] = ['start-with', 'not-start-with'];
-
-interface GenCondition extends RefCondition {
-  style: 'single' | 'double' | 'bare';
-  paren: boolean;
-  dummy: string | null;
-}
-type GenExpr = GenCondition | { kind: 'and' | 'or'; children: GenExpr[]; paren: boolean };
-
-function conditionArb(): fc.Arbitrary<GenCondition> {
-  const style = fc.constantFrom<'single' | 'double' | 'bare'>('single', 'double', 'bare');
-  const extras = { style, paren: fc.boolean(), dummy: fc.constantFrom(null, null, "''", 'x', "'dummy'") };
-  const text = fc.constantFrom<RefField>('accountname', 'accountnumber', 'billingcity', 'emailaddress1', 'description', 'ownername', 'primarycontactname').chain((field) =>
-    fc.record({
-      field: fc.constant(field),
-      op: fc.constantFrom(...COMPARE, ...NULLS, ...PREFIX),
-      value: fc.oneof(fc.tuple(fc.constantFrom(...textValues(field)), fc.nat({ max: 2 })).map(([v, m]) => asciiCase(v, m)), fc.constantFrom(...PATTERNS)),
-      ...extras,
-    }));
-  const number = fc.record({
-    field: fc.constantFrom<RefField>('statecode', 'accounttypecode'),
-    op: fc.constantFrom(...COMPARE, ...NULLS),
-    value: fc.integer({ min: 0, max: 6 }).map(String),
-    ...extras,
-  });
-  const datetime = fc.oneof(
-    fc.record({
-      field: fc.constantFrom<RefField>('pcfsystemfield85', 'createdon'),
-      op: fc.constantFrom(...COMPARE, ...NULLS),
-      value: fc.constantFrom(...DATES, ...DATETIMES),
-      ...extras,
-    }),
-    fc.record({
-      field: fc.constantFrom<RefField>('pcfsystemfield85', 'createdon'),
-      op: fc.constantFrom(...PREFIX),
-      value: fc.constantFrom('2025-01', '2025-03-01T', '9999', '2025-01-0_T%:00'),
-      ...extras,
-    }),
-  );
-  const lookup = fc.record({
-    field: fc.constantFrom<RefField>('primarycontactid', 'ownerid', 'accountid'),
-    op: fc.constantFrom('=', '!=', '<', '>=', ...NULLS),
-    value: fc.tuple(fc.constantFrom(CONTACT_1, CONTACT_2, 'USER_A', 'USER_B', accountKey(7), accountKey(30)), fc.boolean())
-      .map(([v, upper]) => (upper ? v.toUpperCase() : v)),
-    ...extras,
-  });
-  return fc.oneof({ weight: 4, arbitrary: text }, { weight: 2, arbitrary: number }, { weight: 2, arbitrary: datetime }, { weight: 1, arbitrary: lookup });
-}
-
-/** Built once the fixture is seeded: text values come from it. */
-function exprArbitrary(): fc.Arbitrary<GenExpr> {
-  const condition = conditionArb();
-  return fc.letrec<{ expr: GenExpr; group: GenExpr }>((tie) => ({
-    expr: fc.oneof({ depthSize: 'small', withCrossShrink: true }, condition, tie('group')),
-    group: fc.record({ kind: fc.constantFrom<'and' | 'or'>('and', 'or'), children: fc.array(tie('expr'), { minLength: 2, maxLength: 4 }), paren: fc.boolean() }),
-  })).expr;
-}
-
-const KEYWORDS = { and: ['AND', 'and', 'And', 'aNd'], or: ['OR', 'or', 'Or', 'oR'] };
-
-/** Ids known only once the fixture is seeded. */
-const resolveIds = (v: string): string => v.replace(/USER_A/i, fx.userA).replace(/USER_B/i, fx.userB);
-
-function renderValue(c: GenCondition): string {
-  const v = resolveIds(c.value);
-  if (c.style === 'bare' && /^[^\s()'"]+$/.test(v) && !/^(and|or)$/i.test(v)) return v;
-  if (c.style === 'double') return `"${v.replace(/"/g, '""')}"`;
-  return quote(v);
-}
-
-/** Renders a tree as text, leaving out parentheses only where precedence makes them optional. */
-function render(e: GenExpr, seed: { n: number }, parent?: 'and' | 'or'): string {
-  if ('field' in e) {
-    const operand = NULLS.includes(e.op) ? (e.dummy ? ` ${e.dummy}` : '') : ` ${renderValue(e)}`;
-    const text = `${e.field} ${e.op}${operand}`;
-    return e.paren ? `(${text})` : text;
-  }
-  const words = KEYWORDS[e.kind];
-  const text = e.children.map((c) => render(c, seed, e.kind)).join(` ${words[seed.n++ % words.length]} `);
-  const needed = parent === 'and' && e.kind === 'or';
-  return needed || e.paren ? `(${text})` : text;
-}
-
-function toRef(e: GenExpr): RefExpr {
-  if ('field' in e) return { field: e.field, op: e.op, value: resolveIds(e.value) };
-  return { kind: e.kind, children: e.children.map(toRef) };
-}
-
 const SORTS = ['createdon', 'accountname', 'statecode', 'accountid', 'pcfsystemfield85'] as const;
 
 function sortValue(a: FixtureAccount, field: (typeof SORTS)[number]): string | number | null {
@@ -315,10 +202,11 @@ function refOrder(field: (typeof SORTS)[number], desc: boolean) {
 
 describe('model check against the reference', () => {
   test('random filters, keyword cases, quoting and sorts return exactly the reference rows in order', async () => {
+    const gen = queryGenerators(fx);
     await fc.assert(
-      fc.asyncProperty(exprArbitrary(), fc.constantFrom(...SORTS), fc.boolean(), async (expr, sortBy, desc) => {
-        const query = render(expr, { n: 0 });
-        const ref = toRef(expr);
+      fc.asyncProperty(gen.expr, fc.constantFrom(...SORTS), fc.boolean(), async (expr, sortBy, desc) => {
+        const query = gen.render(expr);
+        const ref = gen.toRef(expr);
         const expected = FIXTURE_ACCOUNTS.filter((a) => refEval(fx, a, ref)).sort(refOrder(sortBy, desc)).map((a) => a.label);
         const got = await queryLabels(ctx, { query, sort_by: sortBy, sort_type: desc ? 'desc' : 'asc' });
         assert.deepEqual(got, expected, query);
@@ -336,7 +224,7 @@ describe('model check against the reference', () => {
         kinds.add(REF_FIELDS[e.field]);
       } else e.children.forEach(walk);
     };
-    for (const e of fc.sample(exprArbitrary(), { numRuns: 500, seed: 42 })) walk(e);
+    for (const e of fc.sample(queryGenerators(fx).expr, { numRuns: 500, seed: 42 })) walk(e);
     assert.deepEqual([...ops].sort(), [...COMPARE, ...NULLS, ...PREFIX].sort());
     assert.deepEqual([...kinds].sort(), ['datetime', 'lookup', 'number', 'text']);
   });

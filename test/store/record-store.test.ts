@@ -1,26 +1,14 @@
 // Conformance suite of the data plane (RecordStore / OrgRecords): the same tests run against
-// every store in `stores` that STORES selects (default: all that need no server).
-// A PostgreSQL store is added here as one more entry.
+// every store in `stores` that STORES selects (default: all; PostgreSQL's is skipped without
+// DATABASE_URL).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import type { ObjectDef } from '../../src/schema/types.js';
-import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords, RecordRow, RecordStore } from '../../src/store/types.js';
-import { tempDir } from '../helpers.js';
-
-interface StoreUnderTest {
-  readonly name: string;
-  /** Opens the store on `dir` (a fresh temporary directory per suite). */
-  open(dir: string): RecordStore;
-}
-
-const stores: readonly StoreUnderTest[] = [
-  { name: 'sqlite', open: (dir) => new SqliteRecordStore(dir) },
-];
+import { STORES_UNDER_TEST as stores } from './stores-under-test.js';
 
 const wanted = (process.env.STORES ?? stores.map((s) => s.name).join(',')).split(',').map((s) => s.trim());
 
@@ -54,8 +42,8 @@ function listOrder(obj: ObjectDef, rows: readonly RecordRow[]): RecordRow[] {
 }
 
 for (const s of stores) {
-  describe(`${s.name} record store`, { skip: wanted.includes(s.name) ? false : `STORES=${process.env.STORES} leaves ${s.name} out` }, () => {
-    let dir: string;
+  describe(`${s.name} record store`, { skip: wanted.includes(s.name) ? s.skip : `STORES=${process.env.STORES} leaves ${s.name} out` }, () => {
+    let place: Awaited<ReturnType<typeof s.place>>;
     let store: RecordStore;
     let orgId: string;
     let records: OrgRecords;
@@ -66,8 +54,8 @@ for (const s of stores) {
     const ownerNames = { ownername: 'Ada Lopez', createdbyname: 'Ada Lopez', modifiedbyname: 'Ada Lopez' };
 
     before(async () => {
-      dir = tempDir('orchard-store-');
-      store = s.open(dir);
+      place = await s.place();
+      store = place.open();
       orgId = randomUUID();
       await store.upsertUser(orgId, owner);
       records = await store.org(orgId);
@@ -78,7 +66,7 @@ for (const s of stores) {
 
     after(async () => {
       await store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await place.remove();
     });
 
     test('serves the standard objects by number and by name in any case', () => {
@@ -339,7 +327,7 @@ for (const s of stores) {
       const kept = row(account, owner.id, { accountname: 'Durable' });
       await records.create(account, kept);
       await store.close();
-      store = s.open(dir);
+      store = place.open();
       records = await store.org(orgId);
       schema = await records.schema();
       account = schema.resolve('account');

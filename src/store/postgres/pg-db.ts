@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { AppError } from '../../errors.js';
+import { AppError, timeoutError } from '../../errors.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -126,21 +126,94 @@ export async function connect(pool: Pool): Promise<PoolClient> {
   }
 }
 
-/** Runs `work` in a transaction on one client; failures roll back and unreachable ones become 503. */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export interface TransactionOptions {
+  /** What follows BEGIN, e.g. 'ISOLATION LEVEL REPEATABLE READ READ ONLY'. */
+  readonly mode?: string;
+  /**
+   * Milliseconds any one statement of the transaction may run (SET LOCAL statement_timeout);
+   * past it the server stops the statement and the call fails with REQUEST_TIMEOUT.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * When it aborts, the statement running is cancelled on the server (pg_cancel_backend from
+   * another pooled connection), no further statement starts, and the call fails with REQUEST_TIMEOUT.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** SQLSTATE of a statement stopped by statement_timeout or a cancel request. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * Runs `work` in a transaction on one client; failures roll back and unreachable ones become 503.
+ * With `timeoutMs` or `signal`, a statement stopped by either fails the call with REQUEST_TIMEOUT
+ * and nothing is left running on the server.
+ */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const { signal } = options;
+  if (signal?.aborted) throw timeoutError();
   const client = await connect(pool);
+  const canceller = signal ? new Canceller(pool, client, signal) : undefined;
   let broken = false;
   try {
-    await client.query('BEGIN');
+    const begin = options.mode ? `BEGIN ${options.mode}` : 'BEGIN';
+    await client.query(options.timeoutMs === undefined ? begin : `${begin}; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
     const result = await work(client);
+    if (canceller?.fired) throw timeoutError();
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    broken = isUnavailable(err);
+    // A connection that was sent cancels is closed: a late one could stop someone else's statement.
+    broken = isUnavailable(err) || canceller?.fired === true;
     if (!broken) await client.query('ROLLBACK').catch(() => { broken = true; });
+    if ((err as { code?: unknown } | null)?.code === QUERY_CANCELED || canceller?.fired) throw timeoutError();
     return translate(err);
   } finally {
+    canceller?.stop();
     client.release(broken);
+  }
+}
+
+/**
+ * Cancels on the server whatever `client` runs once `signal` aborts. A cancel that reaches the
+ * server between two statements is ignored there, so it is sent again every 100 ms until stopped.
+ */
+class Canceller {
+  fired = false;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private readonly pid: number;
+
+  constructor(private readonly pool: Pool, client: PoolClient, private readonly signal: AbortSignal) {
+    this.pid = (client as unknown as { processID: number }).processID;
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private readonly onAbort = (): void => {
+    this.fired = true;
+    void this.cancelUntilStopped();
+  };
+
+  private async cancelUntilStopped(): Promise<void> {
+    while (!this.stopped) {
+      await this.pool.query('SELECT pg_cancel_backend($1)', [this.pid]).catch(() => {});
+      if (this.stopped) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 100);
+        this.wake = () => { clearTimeout(timer); resolve(); };
+      });
+    }
+  }
+
+  /**
+   * Stops sending cancels. One still waiting for a pooled connection is not awaited (that could
+   * wait on the very connection about to be released); a connection that was sent cancels is
+   * closed, not reused, so a late one reaches no other statement.
+   */
+  stop(): void {
+    this.stopped = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.wake?.();
   }
 }
 

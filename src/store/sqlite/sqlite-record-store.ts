@@ -9,7 +9,7 @@ import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import { TEXT_TYPES, type ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { indexedEqualities, ROW, selectListPage, selectQueryPage, selectRecords } from '../record-sql.js';
+import { indexedEqualities, ROW, selectListPage, selectQueryPage, selectRecords, SqlCache } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
@@ -30,8 +30,7 @@ function isConstraint(err: unknown, kind: string): boolean {
 
 class SqliteOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
-  /** Compiled SQL per (schema version, object): the hot reads never rebuild their SQL. */
-  private readonly sqlCache = new Map<string, string>();
+  private readonly sqlCache = new SqlCache();
 
   /** `readers` gives the store's reader threads, started on the first read that needs them. */
   constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool) {}
@@ -60,19 +59,9 @@ class SqliteOrgRecords implements OrgRecords {
     return this.cached ?? this.schemaSync();
   }
 
-  private sqlFor(kind: string, obj: ObjectDef, build: () => string): string {
-    const key = `${kind}:${obj.objectType}`;
-    let sql = this.sqlCache.get(key);
-    if (sql === undefined) {
-      sql = build();
-      this.sqlCache.set(key, sql);
-    }
-    return sql;
-  }
-
   private getSync(obj: ObjectDef, id: string): RecordRow | null {
     const schema = this.current();
-    const sql = this.sqlFor('get', obj, () =>
+    const sql = this.sqlCache.get('get', obj, () =>
       selectRecords(sqliteSql, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
     return (prepared(this.db, sql).get(id.toLowerCase()) as RecordRow | undefined) ?? null;
   }
@@ -83,9 +72,9 @@ class SqliteOrgRecords implements OrgRecords {
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.current();
-    const pageSql = this.sqlFor('list', obj, () =>
+    const pageSql = this.sqlCache.get('list', obj, () =>
       selectListPage(sqliteSql, schema, obj, { limit: 0, offset: 0 }, SQLITE_PAGE).compile().sql);
-    const countSql = this.sqlFor('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
+    const countSql = this.sqlCache.get('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
     const [count, records] = await this.readers().run(this.file, [
       { sql: countSql, parameters: [], first: true },
       { sql: pageSql, parameters: [page.limit, page.offset], raw: true },
@@ -160,7 +149,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   private deleteOne(obj: ObjectDef, id: string): boolean {
-    const sql = this.sqlFor('delete', obj, () => `DELETE FROM ${q(obj.systemName)} WHERE ${q(obj.keyField)} = ?`);
+    const sql = this.sqlCache.get('delete', obj, () => `DELETE FROM ${q(obj.systemName)} WHERE ${q(obj.keyField)} = ?`);
     return prepared(this.db, sql).run(id.toLowerCase()).changes > 0;
   }
 

@@ -1,18 +1,15 @@
 // Kysely used only to compile SQL for SQLite; statements run on better-sqlite3 through the
 // per-connection cache of sqlite-db.ts. Kept apart so reader threads never load Kysely.
 
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
-import type { Fold, PageOptions } from '../record-sql.js';
+import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import { compileOnly, type Fold, type PageOptions } from '../record-sql.js';
 import { ALIVE_GUARD } from './read-protocol.js';
 import { FOLD_FUNCTION } from './sqlite-db.js';
 
-export const sqliteSql = new Kysely<any>({
-  dialect: {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  },
+export const sqliteSql = compileOnly({
+  adapter: new SqliteAdapter(),
+  introspector: (db) => new SqliteIntrospector(db),
+  compiler: () => new SqliteQueryCompiler(),
 });
 
 /** Case fold through the JavaScript function every connection registers (sqlite-db.ts). */

@@ -1,0 +1,72 @@
+// PostgreSQL DDL of an organization's schema: the tables of sqlite-ddl.ts (one per object, one typed
+// column per field, (field, key) indexes) with types chosen so every comparison gives SQLite's answer.
+
+import { buildObject } from '../../schema/build-object.js';
+import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
+import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
+import { qi, type PgMigration } from './pg-db.js';
+import { foldSql } from './postgres-sql.js';
+
+/**
+ * Numbers and picklist codes are double precision: every JavaScript number is exact there, and a
+ * filter value of any size compares as SQLite compares it (an integer column refuses 1e20).
+ * Everything else (keys and lookups as lowercase UUID text, dates, datetimes, text) is text under
+ * "C", so ordering, ranges and prefixes compare bytes = code points, as SQLite's text does.
+ */
+export function postgresColumnType(f: FieldDef): string {
+  const type = postgresValueType(f);
+  const column = type === 'text' ? 'text COLLATE "C"' : type;
+  return f.role === 'key' ? `${column} PRIMARY KEY` : column;
+}
+
+/** The type of a field's values, for casts (bulkInsert's column arrays). */
+export function postgresValueType(f: FieldDef): 'double precision' | 'text' {
+  return f.type === 'number' || f.type === 'picklist' ? 'double precision' : 'text';
+}
+
+/**
+ * (field, key) for each indexed field, as SQLite has it: text on its fold. NULLS FIRST, so that
+ * one index serves the SQLite order of empty values (first ascending, last descending) both ways.
+ */
+export function postgresIndexSql(schema: string, obj: ObjectDef, f: FieldDef): string {
+  const column = TEXT_TYPES.has(f.type) ? `(${foldSql(qi(f.name))})` : qi(f.name);
+  return `CREATE INDEX IF NOT EXISTS ${qi(`ix_${obj.systemName}_${f.name}`)} ON ${qi(schema)}.${qi(obj.systemName)} (${column} NULLS FIRST, ${qi(obj.keyField)})`;
+}
+
+export function postgresCreateTableSql(schema: string, obj: ObjectDef): string[] {
+  const cols = obj.fields.filter((f) => f.role !== 'derived').map((f) => `${qi(f.name)} ${postgresColumnType(f)}`);
+  return [
+    `CREATE TABLE ${qi(schema)}.${qi(obj.systemName)} (${cols.join(', ')})`,
+    ...obj.fields.filter((f) => f.indexed && f.role !== 'derived').map((f) => postgresIndexSql(schema, obj, f)),
+  ];
+}
+
+/** Adds a field's column (and its index) to an existing table. */
+export function postgresAddColumnSql(schema: string, obj: ObjectDef, f: FieldDef): string[] {
+  return [
+    `ALTER TABLE ${qi(schema)}.${qi(obj.systemName)} ADD COLUMN ${qi(f.name)} ${postgresColumnType(f)}`,
+    ...(f.indexed ? [postgresIndexSql(schema, obj, f)] : []),
+  ];
+}
+
+/**
+ * Versioned migrations of an organization's schema (pg-db.ts migrateSchema); append only. The object
+ * definitions live beside the tables, as in SQLite: `orchard_objects` (one JSON spec per object)
+ * and `orchard_meta.schema_version`, bumped with every change so other processes see it at once.
+ */
+export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
+  // 1: object definitions and the standard objects, in one round trip of DDL.
+  async (client, schema) => {
+    const s = qi(schema);
+    await client.query([
+      `CREATE TABLE ${s}.orchard_objects (object_type integer PRIMARY KEY, spec json NOT NULL)`,
+      `CREATE TABLE ${s}.orchard_meta (id integer PRIMARY KEY CHECK (id = 1), schema_version integer NOT NULL)`,
+      `INSERT INTO ${s}.orchard_meta (id, schema_version) VALUES (1, 1)`,
+      ...STANDARD_OBJECT_SPECS.flatMap((spec) => postgresCreateTableSql(schema, buildObject(spec))),
+    ].join(';\n'));
+    await client.query(
+      `INSERT INTO ${s}.orchard_objects (object_type, spec) SELECT (e ->> 'objectType')::integer, e FROM json_array_elements($1::json) AS e`,
+      [JSON.stringify(STANDARD_OBJECT_SPECS)],
+    );
+  },
+];

@@ -1,0 +1,321 @@
+// The shared data plane: one PostgreSQL schema per organization (DESIGN §1, tenancy by
+// construction), the tables and SQL of the SQLite store with PostgreSQL's hooks, so both give the
+// same rows in the same order. List and query run under the request time limit and stop on abort.
+
+import type { Kysely } from 'kysely';
+import { AppError } from '../../errors.js';
+import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
+import { withField } from '../../schema/custom-definitions.js';
+import { OrgSchema } from '../../schema/org-schema.js';
+import { storedFields, type ObjectDef } from '../../schema/types.js';
+import type { QueryPlan } from '../../query/plan.js';
+import { ROW, selectListPage, selectQueryPage, selectRecords, SqlCache } from '../record-sql.js';
+import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
+import { inTransaction, migrateSchema, qi, run, translate, type Pool, type PoolClient } from './pg-db.js';
+import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
+import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
+
+const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** PostgreSQL's longest identifier, in bytes. */
+const MAX_IDENTIFIER = 63;
+
+/** SQLSTATE of a unique violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Rows per INSERT of bulkInsert: one statement of column arrays per batch (unnest), not one per row. */
+const BULK_BATCH = 5_000;
+
+export interface PostgresRecordStoreOptions {
+  /** Schemas are named `<schemaPrefix><org id without dashes>`; default `orchard_org_`. Lowercase [a-z0-9_]. */
+  readonly schemaPrefix?: string;
+  /** Milliseconds a list or query statement may run before it is stopped with REQUEST_TIMEOUT (config.requestTimeoutMs); default 30,000. */
+  readonly requestTimeoutMs?: number;
+}
+
+class PostgresOrgRecords implements OrgRecords {
+  private cached: OrgSchema | undefined;
+  private readonly sqlCache = new SqlCache();
+  /** Compiles with every table qualified by this organization's schema. */
+  private readonly k: Kysely<any>;
+  private readonly s: string;
+
+  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number) {
+    this.k = postgresSql.withSchema(schemaName);
+    this.s = qi(schemaName);
+  }
+
+  async schema(): Promise<OrgSchema> {
+    // One round trip per call, so a field added by another process is seen at once; the
+    // definitions come along only when the version moved.
+    const { rows } = await run<{ version: number; specs: ObjectSpec[] | null }>(this.pool,
+      `SELECT m.schema_version AS version,
+        CASE WHEN m.schema_version IS DISTINCT FROM $1 THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
+       FROM ${this.s}.orchard_meta m WHERE m.id = 1`,
+      [this.cached?.version ?? null]);
+    const { version, specs } = rows[0]!;
+    if (specs !== null) {
+      this.cached = new OrgSchema(specs, version);
+      this.sqlCache.clear();
+    }
+    return this.cached!;
+  }
+
+  /** The schema as last checked: callers go through schema() once per request first. */
+  private async current(): Promise<OrgSchema> {
+    return this.cached ?? this.schema();
+  }
+
+  private table(obj: ObjectDef): string {
+    return `${this.s}.${qi(obj.systemName)}`;
+  }
+
+  private async getOn(db: Pool | PoolClient, obj: ObjectDef, id: string): Promise<RecordRow | null> {
+    const schema = await this.current();
+    const text = this.sqlCache.get('get', obj, () =>
+      selectRecords(this.k, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
+    const { rows } = await db.query<RecordRow>(text, [id.toLowerCase()]);
+    return rows[0] ?? null;
+  }
+
+  async get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
+    try {
+      return await this.getOn(this.pool, obj, id);
+    } catch (err) {
+      return translate(err);
+    }
+  }
+
+  async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
+    const schema = await this.current();
+    const pageSql = this.sqlCache.get('list', obj, () =>
+      selectListPage(this.k, schema, obj, { limit: 0, offset: 0 }, POSTGRES_PAGE).compile().sql);
+    // One snapshot for the count and the page.
+    return inTransaction(this.pool, async (client) => {
+      const count = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.table(obj)}`);
+      const records = await client.query<RecordRow>(pageSql, [page.limit, page.offset]);
+      return { total: count.rows[0]!.n, records: records.rows };
+    }, { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
+  }
+
+  async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
+    const schema = await this.current();
+    const { sql: text, parameters } = selectQueryPage(this.k, schema, plan, POSTGRES_PAGE).compile();
+    const rows = await inTransaction(this.pool, async (client) => (await client.query<RecordRow>(text, parameters as unknown[])).rows,
+      { mode: 'READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
+    const isLastPage = rows.length <= plan.pageSize;
+    if (!isLastPage) rows.length = plan.pageSize;
+    return { rows, isLastPage };
+  }
+
+  /**
+   * Every non-null lookup must name an existing record of its target object. The target rows are
+   * locked (KEY SHARE) until the write commits, so a concurrent delete cannot orphan the lookup.
+   */
+  private async checkLookups(client: PoolClient, obj: ObjectDef, values: RecordRow): Promise<void> {
+    const schema = await this.current();
+    for (const f of obj.fields) {
+      const v = values[f.name];
+      if (f.type !== 'lookup' || f.role === 'key' || v === null || v === undefined) continue;
+      const target = schema.find(f.target!);
+      if (!target) continue;
+      const { rowCount } = await client.query(`SELECT 1 FROM ${this.table(target)} WHERE ${qi(target.keyField)} = $1 FOR KEY SHARE`, [v]);
+      if (!rowCount) {
+        throw new AppError('LOOKUP_TARGET_MISSING', `'${f.name}' refers to ${target.systemName} '${v}', which does not exist. Send the id of an existing ${target.systemName} record.`);
+      }
+    }
+  }
+
+  /** Inserts one checked row inside the caller's transaction. */
+  private async insertOne(client: PoolClient, obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+    const id = row[obj.keyField] as string;
+    await this.checkLookups(client, obj, row);
+    const { sql: text, parameters } = this.k.insertInto(obj.systemName).values(row).compile();
+    try {
+      await client.query(text, parameters as unknown[]);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
+        throw new AppError('RECORD_ID_TAKEN', `The ${obj.systemName} id '${id}' is already taken by another record. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
+      }
+      throw err;
+    }
+    return (await this.getOn(client, obj, id))!;
+  }
+
+  /** Applies checked changes inside the caller's transaction; null when no record has the id. */
+  private async updateOne(client: PoolClient, obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
+    await this.checkLookups(client, obj, changes);
+    const { sql: text, parameters } = this.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', id.toLowerCase()).compile();
+    const { rowCount } = await client.query(text, parameters as unknown[]);
+    return rowCount === 0 ? null : this.getOn(client, obj, id);
+  }
+
+  private async deleteOne(db: Pool | PoolClient, obj: ObjectDef, id: string): Promise<boolean> {
+    const text = this.sqlCache.get('delete', obj, () => `DELETE FROM ${this.table(obj)} WHERE ${qi(obj.keyField)} = $1`);
+    const { rowCount } = await db.query(text, [id.toLowerCase()]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+    return inTransaction(this.pool, (client) => this.insertOne(client, obj, row));
+  }
+
+  async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
+    return inTransaction(this.pool, (client) => this.updateOne(client, obj, id, changes));
+  }
+
+  async delete(obj: ObjectDef, id: string): Promise<boolean> {
+    try {
+      return await this.deleteOne(this.pool, obj, id);
+    } catch (err) {
+      return translate(err);
+    }
+  }
+
+  /**
+   * Runs `one` for each item in one transaction, each inside a savepoint of its own: an AppError
+   * rolls back that item alone and becomes its result (as the SQLite store does).
+   */
+  private each<I, R>(items: readonly I[], one: (client: PoolClient, item: I) => Promise<R>): Promise<Array<R | AppError>> {
+    return inTransaction(this.pool, async (client) => {
+      const out: Array<R | AppError> = [];
+      for (const item of items) {
+        await client.query('SAVEPOINT orchard_item');
+        try {
+          out.push(await one(client, item));
+          await client.query('RELEASE SAVEPOINT orchard_item');
+        } catch (err) {
+          // An unreachable database or a timeout ends the whole batch; an item's own refusal, only the item.
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          await client.query('ROLLBACK TO SAVEPOINT orchard_item');
+          out.push(err);
+        }
+      }
+      return out;
+    });
+  }
+
+  async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
+    return this.each(rows, (client, row) => this.insertOne(client, obj, row));
+  }
+
+  async updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
+    return this.each(items, (client, { id, changes }) => this.updateOne(client, obj, id, changes));
+  }
+
+  async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
+    return this.each(ids, (client, id) => this.deleteOne(client, obj, id)) as Promise<boolean[]>;
+  }
+
+  /**
+   * Runs a schema change in one transaction holding the meta row's lock (so concurrent changes from
+   * any process queue), on the definitions as committed, and bumps the version; returns the new schema.
+   */
+  private async changeSchema(change: (client: PoolClient, schema: OrgSchema) => Promise<void>): Promise<OrgSchema> {
+    await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ version: number; specs: ObjectSpec[] }>(
+        `SELECT m.schema_version AS version, (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) AS specs
+         FROM ${this.s}.orchard_meta m WHERE m.id = 1 FOR UPDATE`);
+      await change(client, new OrgSchema(rows[0]!.specs, rows[0]!.version));
+      await client.query(`UPDATE ${this.s}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
+    });
+    return this.schema();
+  }
+
+  async addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<OrgSchema> {
+    return this.changeSchema(async (client, schema) => {
+      const spec = define(schema);
+      await client.query(`INSERT INTO ${this.s}.orchard_objects (object_type, spec) VALUES ($1, $2)`, [spec.objectType, JSON.stringify(spec)]);
+      for (const stmt of postgresCreateTableSql(this.schemaName, buildObject(spec))) await client.query(stmt);
+    });
+  }
+
+  async addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
+    return this.changeSchema(async (client, schema) => {
+      const obj = schema.resolve(objectType);
+      const field = define(obj, schema);
+      const spec = withField(schema.specs.find((s) => s.objectType === objectType)!, field);
+      await client.query(`UPDATE ${this.s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(spec), objectType]);
+      const def = buildObject(spec).fieldsByName.get(field.name)!;
+      for (const stmt of postgresAddColumnSql(this.schemaName, obj, def)) await client.query(stmt);
+    });
+  }
+
+  /** Every row in one transaction, BULK_BATCH rows per statement: one array per column, unnested. */
+  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const fields = storedFields(obj).filter((f) => f.name in rows[0]!);
+    const text = `INSERT INTO ${this.table(obj)} (${fields.map((f) => qi(f.name)).join(', ')})
+      SELECT * FROM unnest(${fields.map((f, i) => `$${i + 1}::${postgresValueType(f)}[]`).join(', ')})`;
+    await inTransaction(this.pool, async (client) => {
+      for (let start = 0; start < rows.length; start += BULK_BATCH) {
+        const batch = rows.slice(start, start + BULK_BATCH);
+        await client.query(text, fields.map((f) => batch.map((r) => r[f.name] ?? null)));
+      }
+    });
+  }
+
+  async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
+    const users = (await this.current()).resolve(CRMUSER_OBJECT_TYPE);
+    const now = new Date().toISOString().slice(0, 19);
+    await run(this.pool, `INSERT INTO ${this.table(users)} (crmuserid, fullname, emailaddress1, ownerid, statecode, statuscode, createdon, modifiedon, createdby, modifiedby)
+      VALUES ($1, $2, $3, $1, 1, 1, $4, $4, $1, $1)
+      ON CONFLICT (crmuserid) DO UPDATE SET fullname = excluded.fullname, emailaddress1 = excluded.emailaddress1, modifiedon = excluded.modifiedon`,
+    [user.id, user.fullname, user.email, now]);
+  }
+}
+
+export class PostgresRecordStore implements RecordStore {
+  /** Organizations opened (migrated) by this process, by id. */
+  private readonly orgs = new Map<string, Promise<PostgresOrgRecords>>();
+  private readonly prefix: string;
+  private readonly timeoutMs: number;
+
+  /**
+   * Records in `pool` (pg-db.ts createPool), which stays the caller's: close() does not end it.
+   * Each organization's schema is created and migrated on first use.
+   */
+  constructor(private readonly pool: Pool, options: PostgresRecordStoreOptions = {}) {
+    this.prefix = options.schemaPrefix ?? 'orchard_org_';
+    this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    if (!/^[a-z_][a-z0-9_]*$/.test(this.prefix) || this.prefix.length + 32 > MAX_IDENTIFIER) {
+      throw new Error(`schemaPrefix must be [a-z_][a-z0-9_]* and at most ${MAX_IDENTIFIER - 32} characters; got '${this.prefix}'`);
+    }
+  }
+
+  /** The schema of an organization. */
+  schemaName(orgId: string): string {
+    if (!ORG_ID_RE.test(orgId)) throw new Error(`not an organization id: ${orgId}`);
+    return `${this.prefix}${orgId.replace(/-/g, '')}`;
+  }
+
+  private open(orgId: string): Promise<PostgresOrgRecords> {
+    let org = this.orgs.get(orgId);
+    if (!org) {
+      const schema = this.schemaName(orgId);
+      org = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
+        .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
+      // A failed open (database unreachable) is tried again by the next request.
+      org.catch(() => this.orgs.delete(orgId));
+      this.orgs.set(orgId, org);
+    }
+    return org;
+  }
+
+  async org(orgId: string): Promise<OrgRecords> {
+    return this.open(orgId);
+  }
+
+  async upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
+    await (await this.open(orgId)).upsertUser(user);
+  }
+
+  async bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+    await (await this.open(orgId)).bulkInsert(obj, rows);
+  }
+
+  /** Forgets the organizations opened; the pool is the caller's to end. */
+  async close(): Promise<void> {
+    this.orgs.clear();
+  }
+}

@@ -1,0 +1,40 @@
+// Kysely used only to compile SQL for PostgreSQL; statements run on the pg pool. Here are the
+// PostgreSQL hooks that make record-sql.ts return what SQLite returns: the fold, LIKE, NULL order.
+
+import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type SqlBool } from 'kysely';
+import { compileOnly, type Fold, type Like, type PageOptions } from '../record-sql.js';
+
+export const postgresSql = compileOnly({
+  adapter: new PostgresAdapter(),
+  introspector: (db) => new PostgresIntrospector(db),
+  compiler: () => new PostgresQueryCompiler(),
+});
+
+/**
+ * The case fold as SQL text around an SQL expression, for DDL and queries alike (an expression
+ * index serves a query only when both write the same expression).
+ *
+ * lower() under ICU's root locale is JavaScript's toLowerCase, the fold of the SQLite store: full
+ * case mapping ('İ' → 'i̇') and the Greek final sigma, which lower() under the libc collation of
+ * the database gets wrong. Its result is compared and sorted under "C", byte (= code point) order,
+ * which is how SQLite compares text. test/store/postgres-fold.test.ts checks every code point.
+ */
+export function foldSql(expression: string): string {
+  return `${FOLD_OPEN}${expression}${FOLD_CLOSE}`;
+}
+
+const FOLD_OPEN = 'lower(';
+const FOLD_CLOSE = ' COLLATE "und-x-icu") COLLATE "C"';
+
+export const postgresFold: Fold = (e) => sql`${sql.raw(FOLD_OPEN)}${e}${sql.raw(FOLD_CLOSE)}`;
+
+/**
+ * SQLite's LIKE: no escape character (PostgreSQL's default is a backslash), and A–Z in either case
+ * (ILIKE under "C" folds ASCII letters only). Folded text has no capitals left, so a plain LIKE,
+ * which the folded index can serve, gives the same answer there.
+ */
+export const postgresLike: Like = (lhs, pattern, folded) =>
+  folded ? sql<SqlBool>`${lhs} LIKE ${pattern} ESCAPE ''` : sql<SqlBool>`${lhs} COLLATE "C" ILIKE ${pattern} ESCAPE ''`;
+
+/** How the PostgreSQL store builds pages. */
+export const POSTGRES_PAGE: PageOptions = { fold: postgresFold, like: postgresLike, nullsFirstAscending: true };

@@ -1,0 +1,54 @@
+// Every record store the store suites run against, each opened in a place of its own (a temporary
+// directory, a schema prefix) that the suite removes afterwards.
+
+import fs from 'node:fs';
+import { createPool } from '../../src/store/postgres/pg-db.js';
+import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import type { RecordStore } from '../../src/store/types.js';
+import { tempDir } from '../helpers.js';
+import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
+
+/** Where one suite keeps a store's data; `open` may be called again after the store is closed. */
+export interface StorePlace {
+  open(): RecordStore;
+  /** Removes the data (and ends what the place opened). */
+  remove(): Promise<void>;
+}
+
+export interface StoreUnderTest {
+  readonly name: string;
+  /** The `skip` of a suite on this store: false, or why it cannot run here. */
+  readonly skip: false | string;
+  place(): Promise<StorePlace>;
+}
+
+export const SQLITE_UNDER_TEST: StoreUnderTest = {
+  name: 'sqlite',
+  skip: false,
+  async place() {
+    const dir = tempDir('orchard-store-');
+    return {
+      open: () => new SqliteRecordStore(dir),
+      remove: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+};
+
+export const POSTGRES_UNDER_TEST: StoreUnderTest = {
+  name: 'postgres',
+  skip: needsPostgres,
+  async place() {
+    const pool = createPool(DATABASE_URL!);
+    const schemaPrefix = `${uniqueName('rs')}_`;
+    return {
+      open: () => new PostgresRecordStore(pool, { schemaPrefix }),
+      async remove() {
+        await dropSchemas(pool, schemaPrefix);
+        await pool.end();
+      },
+    };
+  },
+};
+
+export const STORES_UNDER_TEST: readonly StoreUnderTest[] = [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST];
