@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 
 /** A port nothing listens on right now. */
-async function sparePort(): Promise<number> {
+export async function sparePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
 
-/** The test's environment without what would point the CLI elsewhere (CI sets DATABASE_URL, which this build refuses). */
+/** The test's environment without what would point the CLI elsewhere (CI sets DATABASE_URL and REDIS_URL; these tests use --data-dir). */
 export const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
   !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
 

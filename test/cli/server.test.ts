@@ -17,7 +17,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 /** The announced example: curl -s -H 'tokenid: <uuid>' '<url>' */
 const CURL_RE = new RegExp(`curl .*-H 'tokenid: (${UUID})' '(http://[^']+)'`);
 
-/** The test's environment without what would point the child elsewhere (CI sets DATABASE_URL, which this build refuses). */
+/** The test's environment without what would point the child elsewhere (CI sets DATABASE_URL and REDIS_URL; these tests use a data directory). */
 const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
   !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
 
