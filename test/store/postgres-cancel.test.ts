@@ -89,6 +89,26 @@ describe('PostgreSQL reads under the time limit', { skip: needsPostgres }, () =>
     assert.equal((await records.list(account, { limit: 1, offset: 0 })).total, ROWS);
   });
 
+  test('does not start a read whose signal aborted while it waited for a connection', async () => {
+    const small = createPool(DATABASE_URL!, { max: 1 });
+    try {
+      const records = await new PostgresRecordStore(small, { schemaPrefix }).org(orgId);
+      await records.schema();
+      const held = await small.connect();
+      const controller = new AbortController();
+      const reading = records.query(slow, controller.signal).then(() => 'finished', (err: unknown) => err);
+      while (small.waitingCount === 0) await new Promise((resolve) => setImmediate(resolve));
+      controller.abort();
+      held.release();
+      const started = Date.now();
+      assert.equal(((await reading) as { code?: string }).code, 'REQUEST_TIMEOUT');
+      assert.ok(Date.now() - started < 1_000, `answered after ${Date.now() - started} ms`);
+      assert.equal(await running(), 0);
+    } finally {
+      await small.end();
+    }
+  });
+
   test('refuses to start a read whose signal has already aborted', async () => {
     const records = await open(30_000);
     const controller = new AbortController();
