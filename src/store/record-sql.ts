@@ -190,7 +190,7 @@ export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; val
 export interface PageOptions {
   /** The dialect's case fold for text. */
   readonly fold: Fold;
-  /** Fields whose index the statement must not use (see indexedEqualities). */
+  /** Fields whose index the statement must not use (see indexedEqualities); SQLite's unary + does it. */
   readonly noIndex?: ReadonlySet<string>;
   /** An extra WHERE term in the dialect's own SQL, e.g. SQLite's cancellation guard. */
   readonly guard?: string;

@@ -105,6 +105,16 @@ for (const s of stores) {
       await records.delete(account, stored.accountid as string);
     });
 
+    test('reads numbers back as stored, a negative zero as 0', async () => {
+      const product = schema.resolve('product');
+      const stored = row(product, owner.id, { productname: 'Zero', price: -0 });
+      assert.ok(Object.is((await records.create(product, stored)).price, 0));
+      for (const price of [0.1, -2.5, 1e15, 2 ** 53, 123456.789]) {
+        assert.equal((await records.update(product, stored.productid as string, { price }))!.price, price);
+      }
+      await records.delete(product, stored.productid as string);
+    });
+
     test('update and delete of an absent id report nothing found and change nothing', async () => {
       const absent = randomUUID();
       assert.equal(await records.update(account, absent, { accountname: 'Ghost' }), null);

@@ -17,7 +17,7 @@ export interface PoolOptions {
 }
 
 /**
- * A pool on `url`. Numbers come back as JavaScript numbers (numeric and bigint counts included),
+ * A pool on `url`. Numbers come back as JavaScript numbers (numeric and bigint counts included, -0 as 0),
  * and an idle connection that dies (a server restart) is dropped, never thrown at the process.
  */
 export function createPool(url: string, options: PoolOptions = {}): Pool {
@@ -34,9 +34,14 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
 }
 
 const NUMERIC_OIDS = new Set([20 /* int8 */, 1700 /* numeric */]);
+const FLOAT_OIDS = new Set([700 /* float4 */, 701 /* float8 */]);
+
+/** A float as SQLite returns it: -0 reads as 0 (SQLite stores an integral REAL as an integer). */
+const parseFloatValue = (value: string): number => Number(value) + 0;
 
 function typeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
   if (NUMERIC_OIDS.has(oid)) return Number;
+  if (FLOAT_OIDS.has(oid)) return parseFloatValue;
   return (pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown)(oid, format);
 }
 
@@ -153,6 +158,11 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   const { signal } = options;
   if (signal?.aborted) throw timeoutError();
   const client = await connect(pool);
+  // It may have aborted while waiting for a connection; a listener added now would never fire.
+  if (signal?.aborted) {
+    client.release();
+    throw timeoutError();
+  }
   const canceller = signal ? new Canceller(pool, client, signal) : undefined;
   let broken = false;
   try {

@@ -296,8 +296,11 @@ export class PostgresRecordStore implements RecordStore {
       org = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
         .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
       // A failed open (database unreachable) is tried again by the next request.
-      org.catch(() => this.orgs.delete(orgId));
-      this.orgs.set(orgId, org);
+      const opening = org;
+      opening.catch(() => {
+        if (this.orgs.get(orgId) === opening) this.orgs.delete(orgId);
+      });
+      this.orgs.set(orgId, opening);
     }
     return org;
   }
