@@ -5,6 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { planQuery } from '../../src/query/plan.js';
+import { customFieldSpec, customObjectSpec } from '../../src/schema/custom-definitions.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import type { ObjectDef } from '../../src/schema/types.js';
 import type { OrgRecords, RecordRow, RecordStore } from '../../src/store/types.js';
@@ -331,6 +333,48 @@ for (const s of stores) {
 
       await records.delete(account, mine.accountid as string);
       assert.equal((await other.get(otherAccount, mine.accountid as string))!.accountname, 'Theirs', 'deleting in one org leaves the other alone');
+    });
+
+    test('adds custom objects and fields that work at once, here and through a second store on the same data', async () => {
+      const second = place.open(); // another process
+      try {
+        const elsewhere = await second.org(orgId);
+        const before = await elsewhere.schema(); // holds the schema as it was
+        const withGadget = await records.addObject((current) => customObjectSpec(current, { name: 'Gadget' }, randomUUID()));
+        const gadget = withGadget.resolve(1000);
+        assert.equal(gadget.systemName, 'customobject1000');
+        // Two definitions at once: each sees the other's committed field, so the names differ.
+        await Promise.all([
+          records.addField(1000, (obj, current) => customFieldSpec(current, obj, 'number', { label: 'Weight', precision: 1 })),
+          records.addField(1000, (obj, current) => customFieldSpec(current, obj, 'lookup', { label: 'Account', relatedObjectType: 'account' })),
+        ]);
+        const latest = await records.schema();
+        assert.ok(latest.version > before.version);
+        const fields = latest.resolve(1000).fields.map((f) => `${f.name}:${f.type}`);
+        assert.equal(fields.filter((f) => /^pcfsystemfield[12]:/.test(f)).length, 2);
+        const weight = latest.resolve(1000).fields.find((f) => f.type === 'number')!.name;
+        const link = latest.resolve(1000).fields.find((f) => f.type === 'lookup' && f.role === 'data' && f.target === 1)!.name;
+
+        // A refused definition changes nothing.
+        await assert.rejects(records.addField(1000, (obj, current) => customFieldSpec(current, obj, 'picklist', { label: 'Bad' })), { code: 'DEFINITION_INVALID' });
+        assert.equal((await records.schema()).version, latest.version);
+
+        const acme = row(latest.resolve(1), owner.id, { accountname: 'Acme Gadgets' });
+        await records.create(latest.resolve(1), acme);
+        const g = row(latest.resolve(1000), owner.id, { name: 'Sprocket', [weight]: 2.5, [link]: acme.accountid! });
+        await records.create(latest.resolve(1000), g);
+
+        const seen = await elsewhere.schema();
+        assert.equal(seen.version, latest.version, 'the second store sees the new definitions on its next schema()');
+        const got = await elsewhere.get(seen.resolve(1000), g.customobject1000id as string);
+        assert.equal(got?.[weight], 2.5);
+        assert.equal(got?.[`${link}name`], 'Acme Gadgets');
+        const plan = planQuery(seen, { objecttype: 1000, fields: `name,${link}name`, query: `${link}name = 'acme gadgets'`, sort_by: `${link}name` });
+        assert.deepEqual((await elsewhere.query(plan)).rows, [{ name: 'Sprocket', [`${link}name`]: 'Acme Gadgets' }]);
+        await records.delete(latest.resolve(1), acme.accountid as string);
+      } finally {
+        await second.close();
+      }
     });
 
     test('records survive closing and reopening the store', async () => {

@@ -11,7 +11,7 @@ import { storedFields, type ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { ROW, selectListPage, selectQueryPage, selectRecords, SqlCache } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
-import { inTransaction, migrateSchema, qi, run, translate, type Pool, type PoolClient } from './pg-db.js';
+import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
 
@@ -40,23 +40,42 @@ class PostgresOrgRecords implements OrgRecords {
   private readonly k: Kysely<any>;
   private readonly s: string;
 
+  /** Named statements of the fixed reads, by SQL text (see prep). */
+  private readonly preparedByText = new Map<string, Prepared>();
+  private readonly schemaQuery: Prepared;
+
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number) {
     this.k = postgresSql.withSchema(schemaName);
     this.s = qi(schemaName);
+    this.schemaQuery = prepared(`SELECT m.schema_version AS version,
+        CASE WHEN m.schema_version IS DISTINCT FROM $1 THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
+       FROM ${this.s}.orchard_meta m WHERE m.id = 1`);
+  }
+
+  /**
+   * The fixed statements of the hot path (get, list, count, delete: one text per object and schema
+   * version) run as named statements, so each connection plans them once: planning a GET with its
+   * six name joins costs ~2.5 ms, ten times its execution. Query statements, whose shapes are as
+   * many as clients' filters, stay unnamed so no connection accumulates them without bound.
+   */
+  private prep(text: string): Prepared {
+    let p = this.preparedByText.get(text);
+    if (!p) {
+      p = prepared(text);
+      this.preparedByText.set(text, p);
+    }
+    return p;
   }
 
   async schema(): Promise<OrgSchema> {
     // One round trip per call, so a field added by another process is seen at once; the
     // definitions come along only when the version moved.
-    const { rows } = await run<{ version: number; specs: ObjectSpec[] | null }>(this.pool,
-      `SELECT m.schema_version AS version,
-        CASE WHEN m.schema_version IS DISTINCT FROM $1 THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
-       FROM ${this.s}.orchard_meta m WHERE m.id = 1`,
-      [this.cached?.version ?? null]);
+    const { rows } = await run<{ version: number; specs: ObjectSpec[] | null }>(this.pool, this.schemaQuery, [this.cached?.version ?? null]);
     const { version, specs } = rows[0]!;
     if (specs !== null) {
       this.cached = new OrgSchema(specs, version);
       this.sqlCache.clear();
+      this.preparedByText.clear();
     }
     return this.cached!;
   }
@@ -74,7 +93,7 @@ class PostgresOrgRecords implements OrgRecords {
     const schema = await this.current();
     const text = this.sqlCache.get('get', obj, () =>
       selectRecords(this.k, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
-    const { rows } = await db.query<RecordRow>(text, [id.toLowerCase()]);
+    const { rows } = await db.query<RecordRow>({ ...this.prep(text), values: [id.toLowerCase()] });
     return rows[0] ?? null;
   }
 
@@ -92,8 +111,8 @@ class PostgresOrgRecords implements OrgRecords {
       selectListPage(this.k, schema, obj, { limit: 0, offset: 0 }, POSTGRES_PAGE).compile().sql);
     // One snapshot for the count and the page.
     return inTransaction(this.pool, async (client) => {
-      const count = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.table(obj)}`);
-      const records = await client.query<RecordRow>(pageSql, [page.limit, page.offset]);
+      const count = await client.query<{ n: number }>(this.prep(`SELECT count(*) AS n FROM ${this.table(obj)}`));
+      const records = await client.query<RecordRow>({ ...this.prep(pageSql), values: [page.limit, page.offset] });
       return { total: count.rows[0]!.n, records: records.rows };
     }, { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
   }
@@ -152,7 +171,7 @@ class PostgresOrgRecords implements OrgRecords {
 
   private async deleteOne(db: Pool | PoolClient, obj: ObjectDef, id: string): Promise<boolean> {
     const text = this.sqlCache.get('delete', obj, () => `DELETE FROM ${this.table(obj)} WHERE ${qi(obj.keyField)} = $1`);
-    const { rowCount } = await db.query(text, [id.toLowerCase()]);
+    const { rowCount } = await db.query({ ...this.prep(text), values: [id.toLowerCase()] });
     return (rowCount ?? 0) > 0;
   }
 
@@ -253,6 +272,9 @@ class PostgresOrgRecords implements OrgRecords {
         await client.query(text, fields.map((f) => batch.map((r) => r[f.name] ?? null)));
       }
     });
+    // Fresh statistics at once, not when autovacuum gets to it: without them the planner took
+    // `statecode = 1` on 100,000 new rows for 200 and sorted 85,000 rows for a page (74 ms, not 1).
+    await run(this.pool, `ANALYZE ${this.table(obj)}`);
   }
 
   async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
