@@ -28,12 +28,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import Fastify from 'fastify';
 import {
   announceAndServe, failures, formatMs, formatRate, median, runLoad, serveInChild, summarizeCpuProfiles,
   type LoadResult,
 } from './lib.js';
-import { GET_BY_ID_OPTIONS, checkIds, pickIds, seedAccounts, startOrchard, wholeOption } from './orchard-target.js';
+import { GET_BY_ID_OPTIONS, checkIds, pickIds, seedAccounts, startAnchor, startOrchard, wholeOption } from './orchard-target.js';
 
 const GOAL_RATIO = 0.5;
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -44,13 +43,6 @@ const { values: opts } = parseArgs({
 
 const positive = (name: keyof typeof opts): number => wholeOption(opts, name, 1);
 
-/** The anchor: the least a Fastify server can do per request, on the same machine and Node. */
-async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = Fastify({ logger: false });
-  app.get('/', async () => ({ hello: 'world' }));
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, close: () => app.close() };
-}
 
 interface Round {
   readonly target: 'anchor' | 'orchard';

@@ -2,6 +2,7 @@
 // seeded with sample accounts, and account ids a client would see.
 
 import type { ParseArgsConfig } from 'node:util';
+import Fastify from 'fastify';
 import { loadConfig, type Config } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { openStores } from '../src/stores.js';
@@ -45,6 +46,14 @@ export function benchConfig(dataDir: string, overrides: Partial<Config> = {}): C
 export async function startOrchard(dataDir: string, overrides: Partial<Config> = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const server = await startServer(benchConfig(dataDir, overrides), () => {});
   return { url: server.url, close: () => server.close() };
+}
+
+/** The anchor: the least a Fastify server can do per request, on the same machine and Node. */
+export async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
 }
 
 /** Creates an enterprise organization (minute limit lifted) holding `count` sample accounts; returns its token. */

@@ -18,12 +18,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import Fastify from 'fastify';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
 import { openStores } from '../src/stores.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild, type LoadRequest, type ServedTarget } from './lib.js';
-import { BENCH_DAILY_CAP, checkIds, pickIds, startOrchard, wholeOption } from './orchard-target.js';
+import { BENCH_DAILY_CAP, checkIds, pickIds, startAnchor, startOrchard, wholeOption } from './orchard-target.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SCRIPT), '../..');
@@ -81,12 +80,6 @@ async function dataSet(store: 'sqlite' | 'postgres', count: number): Promise<{ d
   } finally {
     await stores.close();
   }
-}
-
-async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = Fastify({ logger: false });
-  app.get('/', async () => ({ hello: 'world' }));
-  return { url: await app.listen({ port: 0, host: '127.0.0.1' }), close: () => app.close() };
 }
 
 if (opts.serve) {
