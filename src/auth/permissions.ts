@@ -36,7 +36,7 @@ export class Access implements ReadAccess {
   }
 
   /** 402 PLAN_EXCLUDES when the plan lacks the object or the action. */
-  requirePlan(obj: ObjectDef, action: Action): void {
+  requirePlan(obj: Pick<ObjectDef, 'objectType' | 'systemName'>, action: Action): void {
     const { plan } = this;
     if (!planIncludesObject(plan, obj)) {
       const what = obj.objectType >= FIRST_CUSTOM_OBJECT ? `custom objects (${obj.systemName})` : `the ${obj.systemName} object`;

@@ -30,8 +30,12 @@ const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
 
 /** The error body: `{Message}` (DESIGN §3), or on v3 routes `{status, error, message}`. */
 export function errorBodyOf(url: string, err: AppError): object {
-  if (V3_PATH.test(url)) return { status: err.status, error: STATUS_CODES[err.status] ?? 'Error', message: err.message };
-  return { Message: err.message };
+  return V3_PATH.test(url) ? v3ErrorBody(err) : { Message: err.message };
+}
+
+/** An error as v3 clients read it: `{status, error, message}` (also each failed item of a v3 batch). */
+export function v3ErrorBody(err: AppError): { status: number; error: string; message: string } {
+  return { status: err.status, error: STATUS_CODES[err.status] ?? 'Error', message: err.message };
 }
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {

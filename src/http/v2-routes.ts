@@ -55,7 +55,7 @@ export function v2Routes(app: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     if (request.params.ot.trim() === String(OBJECT_DEFINITIONS)) {
       const access = accessOf(request.identity);
-      access.requirePlan({ objectType: FIRST_CUSTOM_OBJECT, systemName: `customobject${FIRST_CUSTOM_OBJECT}` } as ObjectDef, 'create');
+      access.requirePlan({ objectType: FIRST_CUSTOM_OBJECT, systemName: `customobject${FIRST_CUSTOM_OBJECT}` }, 'create');
       access.requireAdmin('define custom objects');
       const records = await deps.records.org(request.identity.org.id);
       const definitionId = randomUUID();

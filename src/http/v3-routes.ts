@@ -2,13 +2,13 @@
 // an invalid item is skipped and reported and the others are written, and the structured query.
 // Errors on these routes are `{status, error, message}` (error-handler.ts).
 
-import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app.js';
 import { accessOf } from '../auth/permissions.js';
 import { AppError, isAppError } from '../errors.js';
 import { planV3Query, V3_OPERATORS } from '../query/v3-plan.js';
 import type { Permission, RecordRow } from '../store/types.js';
+import { v3ErrorBody } from './error-handler.js';
 import { changesOf, checkId, notFound, resolveBatchTarget, rowToCreate, type Target } from './record-writes.js';
 import { idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
@@ -56,7 +56,7 @@ type ItemResult =
   | { index: number; success: false; status: number; error: string; message: string };
 
 function failed(index: number, err: AppError): ItemResult {
-  return { index, success: false, status: err.status, error: STATUS_CODES[err.status] ?? 'Error', message: err.message };
+  return { index, success: false, ...v3ErrorBody(err) };
 }
 
 function batchReplyOf(results: ItemResult[]) {

@@ -8,7 +8,7 @@ import type { FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
 import { unknownFieldError } from '../schema/record-input.js';
 import type { FieldDef } from '../schema/types.js';
-import { knownField, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { knownField, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type FieldHiding, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
 
 /** v3 operator → the filter language's; eq-in, not-in, between and userid expand to several. */
@@ -75,7 +75,8 @@ function daySpanCondition(field: FieldDef, op: FilterOp, span: DaySpan): PlanNod
 
 interface Planning {
   readonly plan: QueryPlan;
-  readonly access: ReadAccess;
+  /** The fields hidden from the caller on the plan's object. */
+  readonly hiding: FieldHiding;
   readonly ctx: V3Context;
   count: number;
 }
@@ -86,7 +87,7 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   if (typeof field !== 'string' || field.trim() === '') throw bad(`${where}.fieldName must be a field name.`);
   const operator = typeof raw.operator === 'string' ? raw.operator.trim().toLowerCase() : raw.operator;
   const site: ConditionSite = { field: ` in ${where}.fieldName`, op: ` in ${where}.operator`, value: ` in ${where}.value` };
-  const hiding = p.access.readObject(p.plan.obj);
+  const { hiding } = p;
   const name = field.trim().toLowerCase();
   const one = (op: FilterOp, value: string | null): PlanNode => {
     if (++p.count > FILTER_LIMITS.maxConditions) {
@@ -198,6 +199,6 @@ export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknow
   const key = base.obj.fieldsByName.get(base.obj.keyField)!;
   const keyAsked = base.fields.includes(key);
   const plan: QueryPlan = { ...base, fields: keyAsked ? base.fields : [...base.fields, key] };
-  const filter = planFilter({ plan, access, ctx, count: 0 }, raw.filter);
+  const filter = planFilter({ plan, hiding: access.readObject(plan.obj), ctx, count: 0 }, raw.filter);
   return { plan: { ...plan, filter }, keyAsked };
 }
