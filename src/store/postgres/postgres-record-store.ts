@@ -232,9 +232,13 @@ class PostgresOrgRecords implements OrgRecords {
    */
   private async changeSchema(change: (client: PoolClient, schema: OrgSchema) => Promise<void>): Promise<OrgSchema> {
     await inTransaction(this.pool, async (client) => {
+      // Lock first, read after, in two statements: under READ COMMITTED a statement that waited
+      // for the lock still reads with the snapshot it started with, so a definition committed by
+      // the holder meanwhile would be missed (two concurrent fields both took pcfsystemfield1).
+      await client.query(`SELECT 1 FROM ${this.s}.orchard_meta WHERE id = 1 FOR UPDATE`);
       const { rows } = await client.query<{ version: number; specs: ObjectSpec[] }>(
         `SELECT m.schema_version AS version, (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) AS specs
-         FROM ${this.s}.orchard_meta m WHERE m.id = 1 FOR UPDATE`);
+         FROM ${this.s}.orchard_meta m WHERE m.id = 1`);
       await change(client, new OrgSchema(rows[0]!.specs, rows[0]!.version));
       await client.query(`UPDATE ${this.s}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
     });
