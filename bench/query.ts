@@ -26,9 +26,10 @@ import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { planQuery, type QueryInput } from '../src/query/plan.js';
 import { startServer } from '../src/server.js';
-import { indexedEqualities, selectQueryPage } from '../src/store/record-sql.js';
-import { FOLD_FUNCTION, fold } from '../src/store/sqlite/sqlite-db.js';
-import { SQLITE_PAGE, sqliteSql } from '../src/store/sqlite/sqlite-sql.js';
+import { SqlCache } from '../src/store/record-sql.js';
+import type { SqlStatement } from '../src/store/sqlite/read-protocol.js';
+import { openReader } from '../src/store/sqlite/reader.js';
+import { queryStatement } from '../src/store/sqlite/sqlite-record-store.js';
 import { openStores } from '../src/stores.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';
 import { benchConfig } from './orchard-target.js';
@@ -99,28 +100,28 @@ function dataSet(count: number): { dataDir: string; orgId: string; token: string
   return { dataDir, ...set };
 }
 
-/** The SQL Orchard runs for a case, compiled by Orchard's own code: the variant its index choice takes. */
-async function directSql(dataDir: string, orgId: string, body: QueryInput, db: Database.Database): Promise<{ sql: string; parameters: readonly unknown[] }> {
+/** The SQL Orchard runs for a case, made by Orchard's own code: the variant its plan choice takes. */
+async function directSql(dataDir: string, orgId: string, body: QueryInput, db: Database.Database): Promise<SqlStatement> {
   const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
   try {
     const schema = await (await stores.records.org(orgId)).schema();
-    const plan = planQuery(schema, body);
-    const variants = [undefined, new Set(indexedEqualities(plan).map((e) => e.field.name))].map((noIndex) =>
-      selectQueryPage(sqliteSql, schema, plan, { ...SQLITE_PAGE, ...(noIndex && noIndex.size > 0 ? { noIndex } : {}) }).compile());
-    if (indexedEqualities(plan).length === 0) return variants[0]!;
-    // Direct gets the better of the two plans, timed here: the most a hand-written query would do.
-    const time = (v: { sql: string; parameters: readonly unknown[] }) => {
+    const statement = queryStatement(new SqlCache(), schema, planQuery(schema, body));
+    if (!('choose' in statement)) return statement;
+    // Direct gets the better of the two plans, timed here, without paying for the choice: the most
+    // a hand-written query would do. (Outside a choice the budget term never runs out.)
+    const time = (v: SqlStatement) => {
       const t = process.hrtime.bigint();
       db.prepare(v.sql).all(...v.parameters);
       return Number(process.hrtime.bigint() - t);
     };
-    return time(variants[0]!) <= time(variants[1]!) ? variants[0]! : variants[1]!;
+    const { common, rare } = statement.choose;
+    return time(common) <= time(rare) ? common : rare;
   } finally {
     await stores.close();
   }
 }
 
-function timeDirect(db: Database.Database, q: { sql: string; parameters: readonly unknown[] }, samples: number): number[] {
+function timeDirect(db: Database.Database, q: SqlStatement, samples: number): number[] {
   const stmt = db.prepare(q.sql);
   stmt.all(...q.parameters);
   const out: number[] = [];
@@ -183,9 +184,7 @@ async function drive(): Promise<number> {
   const connections = positive('connections');
   const { dataDir, orgId, token } = dataSet(count);
   const orgFile = path.join(dataDir, 'orgs', `${orgId}.db`);
-  const db = new Database(orgFile, { readonly: true });
-  db.function('orchard_alive', { deterministic: false }, () => 1);
-  db.function(FOLD_FUNCTION, { deterministic: true }, fold);
+  const db = openReader(orgFile);
   const server = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
   let failed = 0;
   try {

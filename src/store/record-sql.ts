@@ -23,9 +23,23 @@ export function compileOnly(dialect: { adapter: DialectAdapter; introspector: (d
   });
 }
 
-/** Compiled SQL per (kind, object) for one schema version, so the hot reads never rebuild it. */
+/** A statement ready to run: SQL text and its bound values in order. */
+export interface CompiledSql {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** Most query shapes kept per schema version; past it the cache starts again (a client sending ever new filters). */
+const MAX_SHAPES = 1000;
+
+/**
+ * Compiled SQL for one schema version: per (kind, object) for the fixed reads, and per query shape
+ * for query pages, so the hot reads never rebuild it. Building and compiling a page with Kysely
+ * costs about 100 µs; a query whose shape was seen costs a walk of its filter.
+ */
 export class SqlCache {
   private readonly compiled = new Map<string, string>();
+  private readonly pages = new Map<string, string | null>();
 
   get(kind: string, obj: ObjectDef, build: () => string): string {
     const key = `${kind}:${obj.objectType}`;
@@ -37,10 +51,36 @@ export class SqlCache {
     return text;
   }
 
+  /**
+   * selectQueryPage(k, schema, plan, options) compiled, from the cache when a plan of the same shape
+   * (same object, fields, sort, filter structure and options; any values) was compiled before. The
+   * cache holds one store's statements: `options` must be the same object-free settings each time
+   * apart from noIndex and guard, which are part of the key.
+   */
+  queryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions): CompiledSql {
+    const shape = queryShape(schema, plan);
+    const key = `${[...(options.noIndex ?? [])].sort().join(',')}|${options.guard ?? ''}|${shape.key}`;
+    const text = this.pages.get(key);
+    if (typeof text === 'string') return { sql: text, parameters: shape.parameters };
+    const compiled = selectQueryPage(k, schema, plan, options).compile();
+    if (text === undefined) {
+      if (this.pages.size >= MAX_SHAPES) this.pages.clear();
+      // The shape's values must be the statement's, in order; a shape where they are not (a bug,
+      // tested against in record-sql.test.ts) is compiled every time rather than served wrong.
+      this.pages.set(key, sameValues(compiled.parameters, shape.parameters) ? compiled.sql : null);
+    }
+    return compiled;
+  }
+
   /** On a schema change. */
   clear(): void {
     this.compiled.clear();
+    this.pages.clear();
   }
+}
+
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
 /** Table alias of the record being read. */
@@ -167,6 +207,55 @@ function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBoo
 }
 
 /**
+ * What makes two plans compile to the same SQL (`key`: object, fields, sort and the filter's
+ * structure, not its values), and the values the SQL of `plan` binds, in the order filterExpression
+ * and selectPage bind them: the filter's, then the limit and offset.
+ */
+export function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; parameters: unknown[] } {
+  const { obj } = plan;
+  const parts = [String(obj.objectType), plan.fields.map((f) => f.name).join(','), plan.sort.field.name, plan.sort.desc ? 'desc' : 'asc'];
+  const parameters: unknown[] = [];
+  const walk = (node: PlanNode): void => {
+    if (isPlanGroup(node)) {
+      parts.push(node.kind, '(');
+      for (const c of node.children) walk(c);
+      parts.push(')');
+      return;
+    }
+    parts.push(node.field.name, node.kind);
+    // A derived name whose target is gone compiles to a constant: no values.
+    if (columnOf(obj, schema, node.field) === undefined) {
+      parts.push('gone', String(node.kind === 'null' && !node.negate));
+      return;
+    }
+    switch (node.kind) {
+      case 'null':
+        parts.push(String(node.negate));
+        break;
+      case 'compare':
+        parts.push(node.op);
+        parameters.push(node.value);
+        break;
+      case 'range':
+        parts.push(String(node.negate));
+        parameters.push(node.from, node.to);
+        break;
+      case 'prefix': {
+        const head = node.pattern.slice(0, -1);
+        const wildcards = /[%_]/.test(head);
+        parts.push(String(node.negate), wildcards ? 'like' : 'span');
+        if (wildcards) parameters.push(node.pattern);
+        else parameters.push(head, head + TOP);
+        break;
+      }
+    }
+  };
+  if (plan.filter) walk(plan.filter);
+  parameters.push(plan.pageSize + 1, (plan.pageNumber - 1) * plan.pageSize);
+  return { key: parts.join('\u0000'), parameters };
+}
+
+/**
  * Equalities on indexed columns that must hold for every row (top-level AND) when the sort is by
  * another indexed column: the cases where reading the sort index and filtering can beat the
  * filter's index plus a sort, depending on how many rows match.
@@ -192,7 +281,10 @@ export interface PageOptions {
   readonly fold: Fold;
   /** Fields whose index the statement must not use (see indexedEqualities); SQLite's unary + does it. */
   readonly noIndex?: ReadonlySet<string>;
-  /** An extra WHERE term in the dialect's own SQL, e.g. SQLite's cancellation guard. */
+  /**
+   * An extra WHERE term in the dialect's own SQL, tested before the filter: SQLite's cancellation
+   * guard, and the budget of the plan choice (read-protocol.ts).
+   */
   readonly guard?: string;
   /** The dialect's pattern match when its LIKE differs from SQLite's (PostgreSQL's takes a backslash as an escape and minds case). */
   readonly like?: Like;
@@ -234,11 +326,14 @@ export function selectPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, sp
     (sortExpr !== undefined && spec.sort.field.name !== obj.keyField ? q.orderBy(sortExpr, sortDir) : q).orderBy(key, dir);
 
   let keys = fromWithJoins(k, schema, obj, [...fieldsOfFilter(spec.filter), spec.sort.field]).select(key);
+  // The guard first. SQLite tests the terms the index read covers before those that need the table
+  // row, each group in the order written; a guard on the rowid is covered by every index, so it sees
+  // every row examined, not only those that match.
+  if (spec.guard) keys = keys.where(sql<SqlBool>`${sql.raw(spec.guard)}`);
   if (spec.filter) {
     const filter = spec.filter;
     keys = keys.where((eb) => filterExpression({ eb, obj, schema, noIndex, fold: spec.fold, like: spec.like }, filter));
   }
-  if (spec.guard) keys = keys.where(sql<SqlBool>`${sql.raw(spec.guard)}`);
   keys = ordered(keys).limit(spec.limit).offset(spec.offset);
 
   // CROSS JOIN: SQLite then keeps the written order (the page's keys drive, each finds its row by

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
-import { selectQueryPage } from '../../src/store/record-sql.js';
+import { queryShape, selectQueryPage, SqlCache } from '../../src/store/record-sql.js';
+import { POSTGRES_PAGE, postgresSql } from '../../src/store/postgres/postgres-sql.js';
 import { SQLITE_PAGE, sqliteSql } from '../../src/store/sqlite/sqlite-sql.js';
 import { testContext, type TestContext } from '../helpers.js';
 import {
@@ -227,5 +228,74 @@ describe('model check against the reference', () => {
     for (const e of fc.sample(queryGenerators(fx).expr, { numRuns: 500, seed: 42 })) walk(e);
     assert.deepEqual([...ops].sort(), [...COMPARE, ...NULLS, ...PREFIX].sort());
     assert.deepEqual([...kinds].sort(), ['datetime', 'lookup', 'number', 'text']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Compiled SQL by query shape (SqlCache.queryPage): the values a shape binds are the statement's.
+// ---------------------------------------------------------------------------------------------
+
+describe('compiled SQL by query shape', () => {
+  const DIALECTS = [
+    { name: 'sqlite', k: sqliteSql, options: [SQLITE_PAGE, { ...SQLITE_PAGE, noIndex: new Set(['statecode', 'accounttypecode']), guard: 'orchard_budget("r"."rowid")' }] },
+    { name: 'postgres', k: postgresSql, options: [POSTGRES_PAGE] },
+  ];
+  const FIELD_LISTS = ['*', 'accountid', 'accountname,ownername,statecode', 'primarycontactname,createdon,accountid'];
+  const planArb = () => {
+    const gen = queryGenerators(fx);
+    return fc.record({
+      expr: fc.option(gen.expr, { nil: undefined }),
+      sort: fc.constantFrom(...SORTS),
+      desc: fc.boolean(),
+      fields: fc.constantFrom(...FIELD_LISTS),
+      size: fc.integer({ min: 1, max: 500 }),
+      page: fc.integer({ min: 1, max: 5000 }),
+    }).map(({ expr, sort, desc, fields, size, page }) => planQuery(schema, {
+      objecttype: 1, fields, ...(expr ? { query: gen.render(expr) } : {}), sort_by: sort, sort_type: desc ? 'desc' : 'asc', page_size: size, page_number: page,
+    }));
+  };
+
+  test('the values of a shape are the compiled statement\'s parameters, in order, in every dialect', () => {
+    fc.assert(
+      fc.property(planArb(), (plan) => {
+        const { parameters } = queryShape(schema, plan);
+        for (const { name, k, options } of DIALECTS) {
+          for (const o of options) assert.deepEqual(parameters, selectQueryPage(k, schema, plan, o).compile().parameters, name);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('plans of one shape compile to one SQL text', () => {
+    const texts = new Map<string, string>();
+    let repeats = 0;
+    for (const plan of fc.sample(planArb(), { numRuns: 3000, seed: 7 })) {
+      const { key } = queryShape(schema, plan);
+      const { sql } = selectQueryPage(sqliteSql, schema, plan, SQLITE_PAGE).compile();
+      const seen = texts.get(key);
+      if (seen !== undefined) {
+        repeats++;
+        assert.equal(sql, seen, key);
+      }
+      texts.set(key, sql);
+    }
+    // Enough plans shared a shape with an earlier one for the check to mean something.
+    assert.ok(repeats >= 300, `only ${repeats} repeated shapes`);
+  });
+
+  test('a plan whose shape was compiled gets the cached SQL with its own values', () => {
+    const cache = new SqlCache();
+    const first = planQuery(schema, { objecttype: 1, query: "accountname start-with 'Ac' and statecode = 1 or createdon = '2025-01-01'", page_size: 10 });
+    const second = planQuery(schema, { objecttype: 1, query: "accountname start-with 'Zo%e' and statecode = 2 or createdon = '2025-02-03'", page_size: 20, page_number: 3 });
+    const third = planQuery(schema, { objecttype: 1, query: "accountname start-with 'Zoe' and statecode = 2 or createdon = '2025-02-03'" });
+    assert.deepEqual(cache.queryPage(sqliteSql, schema, first, SQLITE_PAGE), selectQueryPage(sqliteSql, schema, first, SQLITE_PAGE).compile());
+    for (const plan of [second, third, first]) {
+      const cached = cache.queryPage(sqliteSql, schema, plan, SQLITE_PAGE);
+      const fresh = selectQueryPage(sqliteSql, schema, plan, SQLITE_PAGE).compile();
+      assert.deepEqual({ sql: cached.sql, parameters: cached.parameters }, { sql: fresh.sql, parameters: fresh.parameters });
+    }
+    // 'Zo%e' has an inner wildcard: a LIKE, another shape than the range of a plain prefix.
+    assert.notEqual(queryShape(schema, second).key, queryShape(schema, third).key);
   });
 });

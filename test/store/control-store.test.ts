@@ -16,7 +16,7 @@ import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.
 import type { ControlStore, ObjectGrant } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
 import { DATABASE_URL, needsPostgres, uniqueName } from '../services.js';
-import { CONTROL_KINDS, dropSchema, type ControlKind } from './control-kinds.js';
+import { CONTROL_KINDS, dropSchema } from './control-kinds.js';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const LOWER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -9,7 +9,7 @@ import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import { storedFields, type ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { ROW, selectListPage, selectQueryPage, selectRecords, SqlCache } from '../record-sql.js';
+import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -119,7 +119,7 @@ class PostgresOrgRecords implements OrgRecords {
 
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     const schema = await this.current();
-    const { sql: text, parameters } = selectQueryPage(this.k, schema, plan, POSTGRES_PAGE).compile();
+    const { sql: text, parameters } = this.sqlCache.queryPage(this.k, schema, plan, POSTGRES_PAGE);
     const rows = await inTransaction(this.pool, async (client) => (await client.query<RecordRow>(text, parameters as unknown[])).rows,
       { mode: 'READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
     const isLastPage = rows.length <= plan.pageSize;

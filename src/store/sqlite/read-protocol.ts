@@ -1,5 +1,5 @@
 // What the main thread and the reader threads say to each other, and the SQL term that lets a
-// stopped reader abort its statement. Shared by read-pool.ts, read-worker.ts and the store.
+// stopped reader abort its statement. Shared by read-pool.ts, read-worker.ts, reader.ts and the store.
 
 export interface SqlStatement {
   sql: string;
@@ -32,15 +32,37 @@ export function toObjects<T>(raw: RawRows): T[] {
 }
 
 /**
- * Runs `common` when every probe finds at least `threshold` rows, else `rare`, where
- * threshold = ceil(sqrt(need × table rows)): the point where scanning the sort index until `need`
- * matches costs as much as sorting all matches. Each probe's SQL ends in `LIMIT ?`, bound here.
- * SQLite's planner does not weigh LIMIT, so it sorts 500,000 matches of a common picklist code
- * rather than read the sort index for the first 51; this choice, made on live counts, fixes that.
+ * Two ways to read one page, where SQLite's planner cannot tell which is cheaper (it does not weigh
+ * LIMIT, so it would sort 850,000 matches of a common picklist code rather than read the sort
+ * index for the first 51). `common` reads the sort index and tests the filter on each row, so it
+ * examines need / s rows for a share s of matches; `rare` reads the matches by the filter's index
+ * and sorts them, s × table rows. The first is cheaper when it examines fewer than
+ * threshold = sqrt(need × table rows) rows; ceil(that), at least 100, is its budget.
+ *
+ * So `common` runs first, its SQL carrying BUDGET_TERM, which counts the rows it examines and
+ * aborts it past the budget; then `rare` runs, and costs under the threshold too (s < need /
+ * threshold). The common case pays nothing for the choice; the rare one at most the budget.
+ * `tableRows` gives the table's row count (an upper bound will do).
  */
 export interface ChooseStatement {
-  choose: { tableRows: string; need: number; probes: SqlStatement[]; common: SqlStatement; rare: SqlStatement };
+  choose: { tableRows: string; need: number; common: SqlStatement; rare: SqlStatement };
 }
+
+/** The smallest budget of a ChooseStatement, in rows examined. */
+export const MIN_BUDGET = 100;
+
+/** Its budget for `need` rows of a page out of `tableRows`. */
+export function budgetOf(need: number, tableRows: number): number {
+  return Math.max(MIN_BUDGET, Math.ceil(Math.sqrt(need * tableRows)));
+}
+
+/**
+ * The WHERE term of a ChooseStatement's `common` SQL: true, but each call spends one row of the
+ * budget, and past it the call throws, which aborts the statement. On the rowid, which every index
+ * covers, so SQLite tests it on every row examined before the filter (record-sql.ts puts it first).
+ */
+export const BUDGET_FUNCTION = 'orchard_budget';
+export const BUDGET_TERM = `${BUDGET_FUNCTION}("r"."rowid")`;
 
 export type ReadStatement = SqlStatement | ChooseStatement;
 

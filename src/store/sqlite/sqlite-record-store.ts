@@ -7,14 +7,14 @@ import { AppError } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
-import { TEXT_TYPES, type ObjectDef } from '../../schema/types.js';
+import type { ObjectDef } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { indexedEqualities, ROW, selectListPage, selectQueryPage, selectRecords, SqlCache } from '../record-sql.js';
+import { indexedEqualities, ROW, selectListPage, selectRecords, SqlCache, type PageOptions } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
-import { toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
-import { FOLD_FUNCTION, migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
+import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -26,6 +26,24 @@ function idTaken(obj: ObjectDef, id: string): AppError {
 function isConstraint(err: unknown, kind: string): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith(`SQLITE_CONSTRAINT_${kind}`);
+}
+
+/**
+ * The read of a query page: its SQL, or, when its filter has equalities on indexed fields while it
+ * sorts by another indexed field, the two ways to read it (ChooseStatement).
+ */
+export function queryStatement(cache: SqlCache, schema: OrgSchema, plan: QueryPlan): ReadStatement {
+  const page = (options: PageOptions): SqlStatement => ({ ...cache.queryPage(sqliteSql, schema, plan, options), raw: true });
+  const equalities = indexedEqualities(plan);
+  if (equalities.length === 0) return page(SQLITE_PAGE);
+  return {
+    choose: {
+      tableRows: cache.get('rows', plan.obj, () => `SELECT max(rowid) AS n FROM ${q(plan.obj.systemName)}`),
+      need: plan.pageNumber * plan.pageSize + 1,
+      common: page({ ...SQLITE_PAGE, noIndex: new Set(equalities.map((e) => e.field.name)), guard: `${BUDGET_TERM} AND ${ALIVE_GUARD}` }),
+      rare: page(SQLITE_PAGE),
+    },
+  };
 }
 
 class SqliteOrgRecords implements OrgRecords {
@@ -83,26 +101,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
-    const schema = this.current();
-    const page = (noIndex?: ReadonlySet<string>): SqlStatement => {
-      const compiled = selectQueryPage(sqliteSql, schema, plan, { ...SQLITE_PAGE, ...(noIndex ? { noIndex } : {}) }).compile();
-      return { sql: compiled.sql, parameters: compiled.parameters, raw: true };
-    };
-    const equalities = indexedEqualities(plan);
-    const table = q(plan.obj.systemName);
-    const statement: ReadStatement = equalities.length === 0 ? page() : {
-      choose: {
-        tableRows: `SELECT max(rowid) AS n FROM ${table}`,
-        need: plan.pageNumber * plan.pageSize + 1,
-        probes: equalities.map((e) => {
-          // The same term the page's WHERE has, so the count reads the same index.
-          const term = TEXT_TYPES.has(e.field.type) ? `${FOLD_FUNCTION}(${q(e.field.name)}) = ${FOLD_FUNCTION}(?)` : `${q(e.field.name)} = ?`;
-          return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${term} LIMIT ?)`, parameters: [e.value] };
-        }),
-        common: page(new Set(equalities.map((e) => e.field.name))),
-        rare: page(),
-      },
-    };
+    const statement = queryStatement(this.sqlCache, this.current(), plan);
     const [raw] = await this.readers().run(this.file, [statement], signal) as [RawRows];
     const rows = toObjects<RecordRow>(raw);
     const isLastPage = rows.length <= plan.pageSize;

@@ -1,0 +1,106 @@
+// The SQLite store's choice between reading the sort index and filtering (`common`) and reading
+// the filter's index and sorting (`rare`), for a filter on an indexed picklist sorted by another
+// indexed field (read-protocol.ts ChooseStatement): `common` runs within a budget of rows examined,
+// and past it `rare` runs. Both give the same rows; the budget counts rows examined, not matches.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { planQuery } from '../../src/query/plan.js';
+import type { OrgSchema } from '../../src/schema/org-schema.js';
+import { SqlCache } from '../../src/store/record-sql.js';
+import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
+import { openReader, runChoose } from '../../src/store/sqlite/reader.js';
+import type { Db } from '../../src/store/sqlite/sqlite-db.js';
+import { queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import { tempDir } from '../helpers.js';
+
+const ORG = 'c4005e00-0000-4000-8000-000000000001';
+const OWNER = 'c4005e00-0000-4000-8000-0000000000aa';
+const ROWS = 5_000;
+/** statecode 2 on these rows only: 0.1 % of the table. */
+const RARE = new Set([17, 1_234, 2_500, 3_001, 4_999]);
+
+const key = (i: number) => `c4005e00-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const createdon = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString().slice(0, 19);
+
+let dir: string;
+let store: SqliteRecordStore;
+let records: OrgRecords;
+let schema: OrgSchema;
+let reader: Db;
+
+before(async () => {
+  dir = tempDir('orchard-choice-');
+  store = new SqliteRecordStore(dir);
+  await store.upsertUser(ORG, { id: OWNER, fullname: 'Owner', email: 'owner@example.com' });
+  records = await store.org(ORG);
+  schema = await records.schema();
+  const account = schema.resolve('account');
+  const rows: RecordRow[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    // createdon ascending with i, so newest first is i descending.
+    rows.push({ accountid: key(i), accountname: `Account ${i}`, ownerid: OWNER, statecode: RARE.has(i) ? 2 : 1, statuscode: 1, createdon: createdon(i), modifiedon: createdon(i), createdby: OWNER, modifiedby: OWNER });
+  }
+  await store.bulkInsert(ORG, account, rows);
+  reader = openReader(path.join(dir, 'orgs', `${ORG}.db`));
+});
+
+after(async () => {
+  reader.close();
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const plan = (statecode: number, pageNumber = 1) =>
+  planQuery(schema, { objecttype: 1, fields: 'accountid,statecode', query: `statecode = ${statecode}`, sort_by: 'createdon', sort_type: 'desc', page_size: 50, page_number: pageNumber });
+
+/** Keys of rows with the statecode, newest first, for the page (and one more row: IsLastPage). */
+function expected(statecode: number, pageNumber = 1): string[] {
+  const all: string[] = [];
+  for (let i = ROWS - 1; i >= 0; i--) if ((RARE.has(i) ? 2 : 1) === statecode) all.push(key(i));
+  return all.slice((pageNumber - 1) * 50, pageNumber * 50 + 1);
+}
+
+function choose(statecode: number, pageNumber = 1) {
+  const statement = queryStatement(new SqlCache(), schema, plan(statecode, pageNumber));
+  assert.ok('choose' in statement, 'an equality on an indexed picklist sorted by createdon is a choice');
+  const { result, ran } = runChoose(reader, statement);
+  return { ran, keys: toObjects<RecordRow>(result as RawRows).map((r) => r.accountid) };
+}
+
+describe('the plan choice of the SQLite store', () => {
+  test('reads the sort index for a common value: page 1 fits the budget', () => {
+    assert.deepEqual(choose(1), { ran: 'common', keys: expected(1) });
+  });
+
+  test('reads the filter index for a rare value: the sort index would examine the whole table', () => {
+    // 5 matches in 5,000 rows: reading the sort index examines all 5,000, over the budget of
+    // sqrt(51 × 5,000) ≈ 505, though it meets only 5 matches. A budget of matches would let it run.
+    assert.ok(budgetOf(51, ROWS) < ROWS);
+    assert.deepEqual(choose(2), { ran: 'rare', keys: expected(2) });
+  });
+
+  test('reads the sort index for a deep page of a common value', () => {
+    // Page 90 needs 4,501 matches, which take about 4,505 rows examined: within sqrt(4,501 × 5,000) ≈ 4,744.
+    assert.deepEqual(choose(1, 90), { ran: 'common', keys: expected(1, 90) });
+  });
+
+  test('gives through the reader threads the rows it gives here', async () => {
+    for (const [statecode, page] of [[1, 1], [2, 1], [1, 90]] as const) {
+      const { rows } = await records.query(plan(statecode, page));
+      assert.deepEqual(rows.map((r) => r.accountid), expected(statecode, page).slice(0, 50));
+    }
+  });
+
+  test('leaves the budget unlimited outside a choice', () => {
+    // The same SQL run alone (as bench/query runs it directly) is not cut short.
+    const statement = queryStatement(new SqlCache(), schema, plan(2));
+    assert.ok('choose' in statement);
+    const { sql, parameters } = statement.choose.common;
+    const rows = reader.prepare(sql).all(...parameters) as RecordRow[];
+    assert.deepEqual(rows.map((r) => r.accountid), expected(2));
+  });
+});
