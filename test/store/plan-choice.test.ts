@@ -2,6 +2,8 @@
 // the filter's index and sorting (`rare`), for a filter on an indexed picklist sorted by another
 // indexed field (read-protocol.ts ChooseStatement): `common` runs within a budget of rows examined,
 // and past it `rare` runs. Both give the same rows; the budget counts rows examined, not matches.
+// Also the bound under which a query is answered on the calling thread (runBounded), which uses
+// the same count of rows examined.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,9 +13,9 @@ import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import { SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
-import { openReader, runChoose } from '../../src/store/sqlite/reader.js';
+import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
-import { queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords, RecordRow } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
 
@@ -102,5 +104,85 @@ describe('the plan choice of the SQLite store', () => {
     const { sql, parameters } = statement.choose.common;
     const rows = reader.prepare(sql).all(...parameters) as RecordRow[];
     assert.deepEqual(rows.map((r) => r.accountid), expected(2));
+  });
+});
+
+/** The keys runBounded gives for a query, or undefined when it leaves the query to a reader thread. */
+function bounded(input: Parameters<typeof planQuery>[1], rows: number): string[] | undefined {
+  const result = runBounded(reader, queryStatement(new SqlCache(), schema, planQuery(schema, input), true), rows);
+  return result === undefined ? undefined : toObjects<RecordRow>(result as RawRows).map((r) => r.accountid as string);
+}
+
+const byState = (statecode: number, pageNumber = 1) =>
+  ({ objecttype: 1, fields: 'accountid,statecode', query: `statecode = ${statecode}`, sort_by: 'createdon', sort_type: 'desc', page_size: 50, page_number: pageNumber });
+
+describe('queries answered on the calling thread within a bound of rows examined', () => {
+  test('answers a page that examines fewer rows than the bound', () => {
+    assert.deepEqual(bounded(byState(1), 256), expected(1));
+  });
+
+  test('leaves a scan past the bound to a reader thread', () => {
+    // A contains filter examines every one of the 5,000 rows.
+    const contains = { objecttype: 1, fields: 'accountid', query: "accountname start-with '%Account 4999'", page_size: 50 };
+    assert.equal(bounded(contains, 256), undefined);
+    assert.equal(bounded(contains, 4_999), undefined, 'one row short of the table is still over');
+    assert.deepEqual(bounded(contains, 5_000), [key(4_999)]);
+  });
+
+  test('leaves a choice to a reader thread when the bound is spent before the choice could be made', () => {
+    // The rare value: reading the sort index would examine all 5,000 rows; its choice budget (≈ 505)
+    // is larger than 256, so after 256 rows it is not known which plan is right.
+    assert.equal(bounded(byState(2), 256), undefined);
+  });
+
+  test('makes the choice itself when the bound covers the choice budget', () => {
+    assert.ok(budgetOf(51, ROWS) <= 1_000);
+    assert.deepEqual(bounded(byState(2), 1_000), expected(2));
+  });
+
+  test('leaves a deep page to a reader thread', () => {
+    assert.equal(bounded(byState(1, 90), 256), undefined);
+  });
+
+  test('shrinks the bound for filters of many conditions', () => {
+    const of = (conditions: number) => quickRows(planQuery(schema, { objecttype: 1, query: Array.from({ length: conditions }, (_, i) => `accountname = 'a${i}'`).join(' OR ') }));
+    assert.equal(of(1), QUICK_ROWS);
+    assert.equal(of(8), QUICK_ROWS);
+    assert.equal(of(16), QUICK_ROWS / 2);
+    assert.equal(of(200), Math.floor((QUICK_ROWS * 8) / 200));
+  });
+
+  test('leaves the budget unlimited after a bounded run stopped a statement', () => {
+    assert.equal(bounded(byState(2), 256), undefined);
+    const statement = queryStatement(new SqlCache(), schema, plan(2));
+    assert.ok('choose' in statement);
+    const { sql, parameters } = statement.choose.common;
+    assert.deepEqual((reader.prepare(sql).all(...parameters) as RecordRow[]).map((r) => r.accountid), expected(2));
+  });
+
+  test('the store answers cheap queries without starting its reader threads, and the rest on them', async () => {
+    const fresh = new SqliteRecordStore(dir);
+    try {
+      const org = await fresh.org(ORG);
+      const { rows } = await org.query(plan(1));
+      assert.deepEqual(rows.map((r) => r.accountid), expected(1).slice(0, 50));
+      assert.equal(fresh.readerThreads, 0, 'a page of a common value examines about 51 rows');
+      const deep = await org.query(plan(1, 90));
+      assert.deepEqual(deep.rows.map((r) => r.accountid), expected(1, 90).slice(0, 50));
+      assert.equal(fresh.readerThreads, 2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('a store with quickRows 0 sends every query to its reader threads', async () => {
+    const readersOnly = new SqliteRecordStore(dir, { quickRows: 0 });
+    try {
+      const { rows } = await (await readersOnly.org(ORG)).query(plan(1));
+      assert.deepEqual(rows.map((r) => r.accountid), expected(1).slice(0, 50));
+      assert.equal(readersOnly.readerThreads, 2);
+    } finally {
+      await readersOnly.close();
+    }
   });
 });

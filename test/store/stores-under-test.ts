@@ -23,17 +23,24 @@ export interface StoreUnderTest {
   place(): Promise<StorePlace>;
 }
 
-export const SQLITE_UNDER_TEST: StoreUnderTest = {
-  name: 'sqlite',
-  skip: false,
-  async place() {
-    const dir = tempDir('orchard-store-');
-    return {
-      open: () => new SqliteRecordStore(dir),
-      remove: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
-  },
-};
+function sqliteUnderTest(name: string, options: ConstructorParameters<typeof SqliteRecordStore>[1] = {}): StoreUnderTest {
+  return {
+    name,
+    skip: false,
+    async place() {
+      const dir = tempDir('orchard-store-');
+      return {
+        open: () => new SqliteRecordStore(dir, options),
+        remove: async () => fs.rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  };
+}
+
+export const SQLITE_UNDER_TEST = sqliteUnderTest('sqlite');
+
+/** The SQLite store with every query on its reader threads, none answered on the calling thread (quickRows 0). */
+export const SQLITE_READERS_UNDER_TEST = sqliteUnderTest('sqlite-readers', { quickRows: 0 });
 
 export const POSTGRES_UNDER_TEST: StoreUnderTest = {
   name: 'postgres',

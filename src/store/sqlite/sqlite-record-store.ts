@@ -8,12 +8,13 @@ import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } fro
 import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef } from '../../schema/types.js';
-import type { QueryPlan } from '../../query/plan.js';
+import { isPlanGroup, type PlanNode, type QueryPlan } from '../../query/plan.js';
 import { indexedEqualities, ROW, selectListPage, selectRecords, SqlCache, type PageOptions } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
+import { openReader, runBounded } from './reader.js';
 import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
@@ -30,28 +31,58 @@ function isConstraint(err: unknown, kind: string): boolean {
 
 /**
  * The read of a query page: its SQL, or, when its filter has equalities on indexed fields while it
- * sorts by another indexed field, the two ways to read it (ChooseStatement).
+ * sorts by another indexed field, the two ways to read it (ChooseStatement). `bounded` gives the
+ * variant for runBounded, every statement carrying the budget term instead of the reader thread's
+ * cancellation guard.
  */
-export function queryStatement(cache: SqlCache, schema: OrgSchema, plan: QueryPlan): ReadStatement {
+export function queryStatement(cache: SqlCache, schema: OrgSchema, plan: QueryPlan, bounded = false): ReadStatement {
   const page = (options: PageOptions): SqlStatement => ({ ...cache.queryPage(sqliteSql, schema, plan, options), raw: true });
+  const guard = bounded ? BUDGET_TERM : ALIVE_GUARD;
   const equalities = indexedEqualities(plan);
-  if (equalities.length === 0) return page(SQLITE_PAGE);
+  if (equalities.length === 0) return page({ ...SQLITE_PAGE, guard });
   return {
     choose: {
       tableRows: cache.get('rows', plan.obj, () => `SELECT max(rowid) AS n FROM ${q(plan.obj.systemName)}`),
       need: plan.pageNumber * plan.pageSize + 1,
-      common: page({ ...SQLITE_PAGE, noIndex: new Set(equalities.map((e) => e.field.name)), guard: `${BUDGET_TERM} AND ${ALIVE_GUARD}` }),
-      rare: page(SQLITE_PAGE),
+      common: page({ ...SQLITE_PAGE, noIndex: new Set(equalities.map((e) => e.field.name)), guard: bounded ? BUDGET_TERM : `${BUDGET_TERM} AND ${ALIVE_GUARD}` }),
+      rare: page({ ...SQLITE_PAGE, guard }),
     },
   };
+}
+
+/**
+ * Rows a query may examine on the main thread before it is handed to a reader thread instead
+ * (runBounded): about a millisecond of work for a filter of a few conditions, and the page it
+ * builds is no longer than that. A filter with more than QUICK_CONDITIONS conditions costs more per
+ * row, so its bound shrinks in proportion: at most QUICK_ROWS × QUICK_CONDITIONS conditions are
+ * tested on the main thread, whatever the filter.
+ */
+export const QUICK_ROWS = 256;
+const QUICK_CONDITIONS = 8;
+
+/** The main-thread bound of rows examined for `plan` (see QUICK_ROWS). */
+export function quickRows(plan: QueryPlan, limit = QUICK_ROWS): number {
+  const conditions = countConditions(plan.filter);
+  return conditions <= QUICK_CONDITIONS ? limit : Math.floor((limit * QUICK_CONDITIONS) / conditions);
+}
+
+function countConditions(node: PlanNode | null): number {
+  if (!node) return 0;
+  return isPlanGroup(node) ? node.children.reduce((n, c) => n + countConditions(c), 0) : 1;
 }
 
 class SqliteOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
   private readonly sqlCache = new SqlCache();
 
-  /** `readers` gives the store's reader threads, started on the first read that needs them. */
-  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool) {}
+  /** The main thread's read-only connection, for bounded reads (runBounded); opened on first use. */
+  private quickDb: Db | undefined;
+
+  /**
+   * `readers` gives the store's reader threads, started on the first read that needs them;
+   * `quickLimit` is QUICK_ROWS or what the store was given instead (0: every query to a reader).
+   */
+  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number) {}
 
   async schema(): Promise<OrgSchema> {
     return this.schemaSync();
@@ -101,8 +132,12 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
-    const statement = queryStatement(this.sqlCache, this.current(), plan);
-    const [raw] = await this.readers().run(this.file, [statement], signal) as [RawRows];
+    const schema = this.current();
+    // A query that examines few rows is answered here: the hand-off to a reader thread and back
+    // costs more than such a query. Past its bound it goes to a reader, which can be stopped.
+    const limit = this.quickLimit > 0 ? quickRows(plan, this.quickLimit) : 0;
+    let raw = (limit > 0 ? runBounded(this.quickDb ??= openReader(this.file), queryStatement(this.sqlCache, schema, plan, true), limit) : undefined) as RawRows | undefined;
+    raw ??= (await this.readers().run(this.file, [queryStatement(this.sqlCache, schema, plan)], signal))[0] as RawRows;
     const rows = toObjects<RecordRow>(raw);
     const isLastPage = rows.length <= plan.pageSize;
     if (!isLastPage) rows.length = plan.pageSize;
@@ -220,6 +255,11 @@ class SqliteOrgRecords implements OrgRecords {
     });
   }
 
+  close(): void {
+    this.quickDb?.close();
+    this.db.close();
+  }
+
   bulkInsertSync(obj: ObjectDef, rows: readonly RecordRow[]): void {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
@@ -236,11 +276,17 @@ export class SqliteRecordStore implements RecordStore {
   private readonly dir: string;
   private pool: ReadPool | undefined;
 
+  private readonly readers: number;
+  private readonly quickRows: number;
+
   /**
    * `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`.
-   * `readers` reader threads serve queries, lists and counts; they start on first use.
+   * `readers` reader threads (2) serve lists, counts and the queries that examine more than
+   * `quickRows` rows (QUICK_ROWS; 0 sends every query to them); they start on first use.
    */
-  constructor(dataDir: string, private readonly readers = 2) {
+  constructor(dataDir: string, options: { readers?: number; quickRows?: number } = {}) {
+    this.readers = options.readers ?? 2;
+    this.quickRows = options.quickRows ?? QUICK_ROWS;
     this.dir = path.join(dataDir, 'orgs');
     fs.mkdirSync(this.dir, { recursive: true });
   }
@@ -252,13 +298,18 @@ export class SqliteRecordStore implements RecordStore {
     const file = path.join(this.dir, `${orgId}.db`);
     const db = openDb(file);
     migrate(db, ORG_MIGRATIONS);
-    org = new SqliteOrgRecords(db, file, () => (this.pool ??= new ReadPool(this.readers)));
+    org = new SqliteOrgRecords(db, file, () => (this.pool ??= new ReadPool(this.readers)), this.quickRows);
     this.orgs.set(orgId, org);
     return org;
   }
 
   async org(orgId: string): Promise<OrgRecords> {
     return this.open(orgId);
+  }
+
+  /** Reader threads started: 0 until a read needs them, then `readers`. */
+  get readerThreads(): number {
+    return this.pool?.size ?? 0;
   }
 
   async upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
@@ -278,7 +329,7 @@ export class SqliteRecordStore implements RecordStore {
   async close(): Promise<void> {
     await this.pool?.close();
     this.pool = undefined;
-    for (const org of this.orgs.values()) org.db.close();
+    for (const org of this.orgs.values()) org.close();
     this.orgs.clear();
   }
 }
