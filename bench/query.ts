@@ -5,7 +5,7 @@
 //
 // Latency: sequential requests on one kept-alive connection with a lean client (http-client.ts;
 // fetch would add ~0.45 ms of its own to every figure), medians of --samples runs after as many
-// warm-up requests; throughput: autocannon for --duration seconds with --connections connections.
+// warm-up requests and 2 s at least (a cold JIT doubled the first case's figure); throughput: autocannon for --duration seconds with --connections connections.
 // "Direct" runs exactly the SQL Orchard runs for the case (the variant its index choice picks) on a
 // better-sqlite3 connection in this process: the anchor for the ratio. A bare Fastify hello-world
 // timed the same way gives the HTTP round trip alone, and with it the floor of the ratio: what a
@@ -68,6 +68,10 @@ interface Case {
 /** What integrations typically ask for: a handful of fields, one of them a derived name. */
 const FIELDS = 'accountid,accountname,emailaddress1,telephone1,statecode,createdon,ownername';
 
+/** Least time each case is warmed up for, and the runs of one kind timed in a row (see timeCase). */
+const WARMUP_MS = 2000;
+const BLOCK = 10;
+
 const CASES: readonly Case[] = [
   { key: 'a', title: 'equality on an indexed field + sort + page of 50 (statecode = 1, newest first)', body: { objecttype: 1, fields: FIELDS, query: '(statecode = 1)', sort_by: 'createdon', sort_type: 'desc', page_size: 50 }, goalMs: 2, goalRatio: 1.5 },
   { key: 'b', title: "start-with prefix (accountname start-with 'Summit La'), by name", body: { objecttype: 1, fields: FIELDS, query: "accountname start-with 'Summit La'", sort_by: 'accountname', page_size: 50 }, goalRatio: 1.5 },
@@ -125,41 +129,50 @@ async function directSql(dataDir: string, orgId: string, body: QueryInput, db: D
   }
 }
 
-function timeDirect(db: Database.Database, q: SqlStatement, samples: number, warmup: number): number[] {
+interface CaseTimes {
+  readonly direct: number;
+  readonly orchard: number;
+  /** The bare HTTP round trip (hello-world), timed between them. */
+  readonly anchor: number;
+}
+
+/**
+ * Medians, in ms, of `samples` runs each of the direct SQL, Orchard's round trip and the
+ * hello-world's, taken in blocks of BLOCK runs of one then the next, so drift on the shared machine
+ * hits the three alike. (Alternating run by run instead wakes each server from idle every time,
+ * which added 0.1–0.5 ms to every round trip here, Orchard's and the hello-world's alike.) When
+ * `warm`, all three run untimed first, `samples` times and for WARMUP_MS at least (a cold JIT
+ * doubled the first case's figure); else once.
+ */
+async function timeCase(db: Database.Database, q: SqlStatement, clients: { orchard: LeanHttpClient; anchor: LeanHttpClient }, token: string, body: QueryInput, samples: number, warm: boolean): Promise<CaseTimes> {
   const stmt = db.prepare(q.sql);
-  for (let i = 0; i < warmup; i++) stmt.all(...q.parameters);
-  const out: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t = process.hrtime.bigint();
-    stmt.all(...q.parameters);
-    out.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  return out;
-}
-
-/** Round trips of one request on one connection, in ms: `samples` timed after as many untimed (a warm server). */
-async function timeRoundTrips(url: string, send: (client: LeanHttpClient) => Promise<void>, samples: number, warmup = samples): Promise<number[]> {
-  const client = await LeanHttpClient.connect(url);
-  try {
-    for (let i = 0; i < warmup; i++) await send(client);
-    const out: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const t = process.hrtime.bigint();
-      await send(client);
-      out.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
-    return out;
-  } finally {
-    client.close();
-  }
-}
-
-function timeOrchard(url: string, token: string, body: QueryInput, samples: number, warmup?: number): Promise<number[]> {
   const text = JSON.stringify(body);
-  return timeRoundTrips(url, async (client) => {
-    const res = await client.request('POST', '/api/query', { tokenid: token, 'content-type': 'application/json' }, text);
-    if (res.status !== 200) throw new Error(`POST /api/query ${text} answered ${res.status}: ${res.body.slice(0, 200)}`);
-  }, samples, warmup);
+  const runs = {
+    direct: async () => {
+      stmt.all(...q.parameters);
+    },
+    orchard: async () => {
+      const res = await clients.orchard.request('POST', '/api/query', { tokenid: token, 'content-type': 'application/json' }, text);
+      if (res.status !== 200) throw new Error(`POST /api/query ${text} answered ${res.status}: ${res.body.slice(0, 200)}`);
+    },
+    anchor: async () => {
+      if ((await clients.anchor.request('GET', '/')).status !== 200) throw new Error('the hello-world anchor did not answer 200');
+    },
+  };
+  const kinds = ['direct', 'orchard', 'anchor'] as const;
+  const warmUntil = warm ? Date.now() + WARMUP_MS : 0;
+  for (let i = 0; i < (warm ? samples : 1) || Date.now() < warmUntil; i++) for (const k of kinds) await runs[k]();
+  const times = { direct: [] as number[], orchard: [] as number[], anchor: [] as number[] };
+  for (let done = 0; done < samples; done += BLOCK) {
+    for (const k of kinds) {
+      for (let i = done; i < Math.min(samples, done + BLOCK); i++) {
+        const t = process.hrtime.bigint();
+        await runs[k]();
+        times[k].push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }
+  }
+  return { direct: median(times.direct), orchard: median(times.orchard), anchor: median(times.anchor) };
 }
 
 /** GETs by id every 10 ms while two contains scans keep the reader threads busy; their latencies. */
@@ -203,22 +216,18 @@ async function drive(): Promise<number> {
   const db = openReader(orgFile);
   const server = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
   const anchor = await serveInChild('anchor', SCRIPT, ['--serve', 'anchor']);
+  const clients = { orchard: await LeanHttpClient.connect(server.url), anchor: await LeanHttpClient.connect(anchor.url) };
   let failed = 0;
   try {
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${count.toLocaleString('en-US')} accounts.`);
     console.log(`Fields: ${opts['all-fields'] ? "'*' (every field)" : FIELDS}.`);
-    console.log(`Latency: median of ${samples} sequential runs on one connection after ${samples} warm-up runs (contains scan: ${Math.min(samples, 7)} after 1); throughput: autocannon, ${connections} connections, ${duration} s.`);
-    const rtt = median(await timeRoundTrips(anchor.url, async (client) => {
-      if ((await client.request('GET', '/')).status !== 200) throw new Error('the hello-world anchor did not answer 200');
-    }, samples * 5));
-    await anchor.stop();
-    console.log(`HTTP round trip alone (bare Fastify hello-world, same client): median ${ms(rtt)}.\n`);
+    console.log(`Latency: medians of ${samples} runs (contains scan: ${Math.min(samples, 7)}) of the direct SQL, Orchard and the hello-world, in turns of ${BLOCK} runs, one connection each, after ${WARMUP_MS / 1000} s of warm-up at least (contains scan: one run); throughput: autocannon, ${connections} connections, ${duration} s.`);
+    console.log('');
     for (const base of CASES) {
       const c = opts['all-fields'] ? { ...base, body: { ...base.body, fields: '*' } } : base;
       const n = c.slow ? Math.min(samples, 7) : samples;
       const direct = await directSql(dataDir, orgId, c.body, db);
-      const directMs = median(timeDirect(db, direct, n, c.slow ? 1 : n));
-      const orchardMs = median(await timeOrchard(server.url, token, c.body, n, c.slow ? 1 : n));
+      const { direct: directMs, orchard: orchardMs, anchor: rtt } = await timeCase(db, direct, clients, token, c.body, n, !c.slow);
       const load = await runLoad({
         url: server.url, connections, pipelining: 1, duration: c.slow ? Math.min(duration, 3) : duration,
         requests: [{ method: 'POST', path: '/api/query', headers: { tokenid: token, 'content-type': 'application/json' }, body: JSON.stringify(c.body) }],
@@ -232,6 +241,7 @@ async function drive(): Promise<number> {
       console.log(`(${c.key}) ${c.title}`);
       console.log(`    orchard median ${ms(orchardMs)}, ${formatRate(load.requests.average).trim()} req/s${failures(load) ? ` (${failures(load)} FAILED)` : ''}`);
       console.log(`    direct  median ${ms(directMs)}, ${formatRate(1000 / directMs).trim()} queries/s on one connection`);
+      console.log(`    HTTP round trip alone (bare Fastify hello-world, same client) median ${ms(rtt)}`);
       console.log(`    ratio orchard/direct ${ratio.toFixed(2)}${goals ? `  — ${goals}` : ''}`);
       console.log(`    floor: the SQL plus the bare HTTP round trip, (direct + round trip)/direct = ${((directMs + rtt) / directMs).toFixed(2)}`);
     }
@@ -241,6 +251,8 @@ async function drive(): Promise<number> {
     console.log(`\nNo stall: ${latencies.length} GETs by id while ${scans} contains scans ran (two at a time):`);
     console.log(`    median ${ms(median(latencies))}, p99 ${ms([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)]!)}, max ${ms(worst)} — goal every GET < 50 ms: ${worst < 50 ? 'MET' : 'NOT MET'}`);
   } finally {
+    clients.orchard.close();
+    clients.anchor.close();
     db.close();
     await server.stop();
     await anchor.stop();

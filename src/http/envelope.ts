@@ -9,3 +9,16 @@ export interface Envelope<T> {
 export function ok<T>(data: T): Envelope<T> {
   return { success: true, data, message: '' };
 }
+
+/** The content type of a reply whose JSON text a handler builds itself (Fastify sends such text as it is). */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The JSON text of ok({...head, Records: page ? [record] : [], Record: record}), the record
+ * serialized once rather than twice: the GET of one record repeats it, and the second
+ * serialization was a tenth of that request's CPU. `head` is a non-empty object.
+ */
+export function okRecordPageText(head: object, page: boolean, record: unknown): string {
+  const one = JSON.stringify(record);
+  return `{"success":true,"data":${JSON.stringify(head).slice(0, -1)},"Records":[${page ? one : ''}],"Record":${one}},"message":""}`;
+}

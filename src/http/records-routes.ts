@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import type { ObjectDef } from '../schema/types.js';
 import type { Permission, RecordRow } from '../store/types.js';
 import { checkId, createOne, notFound, resolveTarget, updateOne } from './record-writes.js';
-import { ok } from './envelope.js';
+import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import type { AppDeps } from '../app.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
@@ -88,14 +88,15 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       querystring: pageQuery,
       response: { 200: envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), ...commonErrors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { records, obj, access } = await resolve(request, 'read');
     const id = checkId(obj, request.params.id);
     const { size, number } = page(request.query);
     const found = await records.get(obj, id);
     if (!found) throw notFound(obj, id);
-    const record = access.shown(obj, found);
-    return ok({ ...listData(obj, 1, size, number, number === 1 ? [record] : []), Record: record });
+    const { Records: _, ...head } = listData(obj, 1, size, number, []);
+    reply.type(JSON_TYPE);
+    return okRecordPageText(head, number === 1, access.shown(obj, found));
   });
 
   app.post<{ Params: ObjParams }>('/api/record/:obj', {

@@ -535,6 +535,12 @@ describe('records of every standard object', () => {
       assert.deepEqual(body(one), onePayload(account, r, { size: 10, number: 1 }));
       const two = await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagenumber=2` });
       assert.deepEqual(body(two), onePayload(account, r, { size: 50, number: 2 }));
+      // The reply text is built with the record serialized once: byte for byte what serializing the
+      // whole payload gives, members in the same order, as JSON.
+      for (const [res, page] of [[one, { size: 10, number: 1 }], [two, { size: 50, number: 2 }]] as const) {
+        assert.equal(res.body, JSON.stringify(onePayload(account, r, page)));
+        assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      }
       assertError(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagesize=0` }), 400, "Invalid query parameter 'pagesize' must be >= 1.");
       assertError(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagenumber=x` }), 400, "Invalid query parameter 'pagenumber' must be integer.");
     });

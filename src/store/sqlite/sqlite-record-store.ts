@@ -15,7 +15,7 @@ import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js
 import { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { openReader, runBounded } from './reader.js';
-import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -108,11 +108,24 @@ class SqliteOrgRecords implements OrgRecords {
     return this.cached ?? this.schemaSync();
   }
 
+  /** Column names of the statements getSync runs (columns() builds objects on every call). */
+  private readonly getColumns = new WeakMap<Statement, string[]>();
+
   private getSync(obj: ObjectDef, id: string): RecordRow | null {
     const schema = this.current();
     const sql = this.sqlCache.get('get', obj, () =>
       selectRecords(sqliteSql, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
-    return (prepared(this.db, sql).get(id.toLowerCase()) as RecordRow | undefined) ?? null;
+    const stmt = prepared(this.db, sql);
+    let columns = this.getColumns.get(stmt);
+    if (!columns) this.getColumns.set(stmt, (columns = stmt.columns().map((c) => c.name)));
+    // As an array, then an object built here: a fifth cheaper than better-sqlite3 building it.
+    let row: unknown[] | undefined;
+    try {
+      row = stmt.raw(true).get(id.toLowerCase()) as unknown[] | undefined;
+    } finally {
+      stmt.raw(false);
+    }
+    return row ? toObjects<RecordRow>({ columns, rows: [row] })[0]! : null;
   }
 
   async get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
