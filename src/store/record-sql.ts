@@ -255,6 +255,12 @@ export function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; p
   return { key: parts.join('\u0000'), parameters };
 }
 
+/** Whether the plan's sort field has an index of (field, key), which reads its pages in order without sorting. */
+export function sortsByIndex(plan: QueryPlan): boolean {
+  const { field } = plan.sort;
+  return field.role === 'key' || (field.indexed === true && field.role !== 'derived');
+}
+
 /**
  * Equalities on indexed columns that must hold for every row (top-level AND) when the sort is by
  * another indexed column: the cases where reading the sort index and filtering can beat the
@@ -262,9 +268,7 @@ export function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; p
  */
 export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; value: string | number }> {
   const { filter, sort, obj } = plan;
-  if (!filter) return [];
-  const sortIndexed = sort.field.role === 'key' || (sort.field.indexed === true && sort.field.role !== 'derived');
-  if (!sortIndexed) return [];
+  if (!filter || !sortsByIndex(plan)) return [];
   const conjuncts = isPlanGroup(filter) ? (filter.kind === 'and' ? filter.children : []) : [filter];
   const out: Array<{ field: FieldDef; value: string | number }> = [];
   for (const c of conjuncts) {

@@ -3,7 +3,7 @@
 // indexed field (read-protocol.ts ChooseStatement): `common` runs within a budget of rows examined,
 // and past it `rare` runs. Both give the same rows; the budget counts rows examined, not matches.
 // Also the bound under which a query is answered on the calling thread (runBounded), which uses
-// the same count of rows examined.
+// the same count of rows examined, and which pages go without the cancellation guard (index walks).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,8 @@ import { SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
-import { QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { listPageSql, QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { sortsByIndex } from '../../src/store/record-sql.js';
 import type { OrgRecords, RecordRow } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
 
@@ -184,5 +185,57 @@ describe('queries answered on the calling thread within a bound of rows examined
     } finally {
       await readersOnly.close();
     }
+  });
+});
+
+/** The steps of the inner query (the page's keys) in SQLite's plan of `sql`. */
+function innerSteps(sql: string, parameters: readonly unknown[]): string[] {
+  const rows = reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as Array<{ id: number; parent: number; detail: string }>;
+  const coroutine = rows.find((r) => r.detail.startsWith('CO-ROUTINE p'));
+  assert.ok(coroutine, `a deferred join: ${rows.map((r) => r.detail).join(' | ')}`);
+  const inside = new Set([coroutine.id]);
+  for (const r of rows) if (inside.has(r.parent)) inside.add(r.id);
+  return rows.filter((r) => r.id !== coroutine.id && inside.has(r.id)).map((r) => r.detail);
+}
+
+const GUARD_FUNCTION = 'orchard_alive';
+
+describe('the cancellation guard of pages read on reader threads', () => {
+  test('an unfiltered sort by any indexed field is an index walk, and goes without the guard', () => {
+    for (const obj of schema.objects) {
+      for (const f of obj.fields) {
+        for (const sort_type of ['asc', 'desc']) {
+          const p = planQuery(schema, { objecttype: obj.objectType, fields: obj.keyField, sort_by: f.name, sort_type, page_number: 3 });
+          const statement = queryStatement(new SqlCache(), schema, p);
+          assert.ok(!('choose' in statement));
+          const where = `${obj.systemName}.${f.name} ${sort_type}`;
+          if (!sortsByIndex(p)) {
+            assert.ok(statement.sql.includes(GUARD_FUNCTION), `${where}: a sort without an index scans and sorts: guarded`);
+            continue;
+          }
+          assert.ok(!statement.sql.includes(GUARD_FUNCTION), `${where}: no guard`);
+          const steps = innerSteps(statement.sql, statement.parameters);
+          assert.ok(steps.every((d) => !d.includes('TEMP B-TREE')), `${where}: walks an index, sorts nothing: ${steps.join(' | ')}`);
+          assert.ok(steps.some((d) => d.includes('USING') && d.includes('INDEX')), `${where}: reads an index: ${steps.join(' | ')}`);
+        }
+      }
+    }
+  });
+
+  test('the GET-list page of every object is an index walk of createdon without the guard', () => {
+    for (const obj of schema.objects) {
+      const sql = listPageSql(schema, obj);
+      assert.ok(!sql.includes(GUARD_FUNCTION), obj.systemName);
+      const steps = innerSteps(sql, [50, 100]);
+      assert.deepEqual(steps.filter((d) => d.includes('TEMP B-TREE')), [], `${obj.systemName}: ${steps.join(' | ')}`);
+      assert.ok(steps.some((d) => d.includes(`ix_${obj.systemName}_createdon`)), `${obj.systemName}: ${steps.join(' | ')}`);
+    }
+  });
+
+  test('a filtered page keeps the guard, in both plans of a choice', () => {
+    const filtered = queryStatement(new SqlCache(), schema, planQuery(schema, { objecttype: 1, query: "accountname start-with '%x'", sort_by: 'createdon' }));
+    assert.ok(!('choose' in filtered) && filtered.sql.includes(GUARD_FUNCTION));
+    const choice = queryStatement(new SqlCache(), schema, plan(1));
+    assert.ok('choose' in choice && choice.choose.common.sql.includes(GUARD_FUNCTION) && choice.choose.rare.sql.includes(GUARD_FUNCTION));
   });
 });

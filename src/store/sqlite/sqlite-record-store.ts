@@ -9,7 +9,7 @@ import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef } from '../../schema/types.js';
 import { isPlanGroup, type PlanNode, type QueryPlan } from '../../query/plan.js';
-import { indexedEqualities, ROW, selectListPage, selectRecords, SqlCache, type PageOptions } from '../record-sql.js';
+import { indexedEqualities, ROW, selectListPage, selectRecords, sortsByIndex, SqlCache, type PageOptions } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
@@ -39,7 +39,7 @@ export function queryStatement(cache: SqlCache, schema: OrgSchema, plan: QueryPl
   const page = (options: PageOptions): SqlStatement => ({ ...cache.queryPage(sqliteSql, schema, plan, options), raw: true });
   const guard = bounded ? BUDGET_TERM : ALIVE_GUARD;
   const equalities = indexedEqualities(plan);
-  if (equalities.length === 0) return page({ ...SQLITE_PAGE, guard });
+  if (equalities.length === 0) return page({ ...SQLITE_PAGE, guard: bounded || !isIndexWalk(plan) ? guard : undefined });
   return {
     choose: {
       tableRows: cache.get('rows', plan.obj, () => `SELECT max(rowid) AS n FROM ${q(plan.obj.systemName)}`),
@@ -48,6 +48,21 @@ export function queryStatement(cache: SqlCache, schema: OrgSchema, plan: QueryPl
       rare: page({ ...SQLITE_PAGE, guard }),
     },
   };
+}
+
+/**
+ * A page read by walking an index only as far as its end, with nothing to test per row: no filter,
+ * sorted by an indexed field. Its cost is bounded by the table (page 2,000 of a million rows steps
+ * 100,000 index entries, about a millisecond), so it needs no cancellation guard, and the guard's
+ * test on every entry stepped made such pages five times slower.
+ */
+function isIndexWalk(plan: QueryPlan): boolean {
+  return plan.filter === null && sortsByIndex(plan);
+}
+
+/** The SQL of a GET-list page (limit and offset bound): an index walk of createdon (see isIndexWalk), so no guard. */
+export function listPageSql(schema: OrgSchema, obj: ObjectDef): string {
+  return selectListPage(sqliteSql, schema, obj, { limit: 0, offset: 0 }, { ...SQLITE_PAGE, guard: undefined }).compile().sql;
 }
 
 /**
@@ -134,8 +149,7 @@ class SqliteOrgRecords implements OrgRecords {
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.current();
-    const pageSql = this.sqlCache.get('list', obj, () =>
-      selectListPage(sqliteSql, schema, obj, { limit: 0, offset: 0 }, SQLITE_PAGE).compile().sql);
+    const pageSql = this.sqlCache.get('list', obj, () => listPageSql(schema, obj));
     const countSql = this.sqlCache.get('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
     const [count, records] = await this.readers().run(this.file, [
       { sql: countSql, parameters: [], first: true },
