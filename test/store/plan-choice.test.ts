@@ -15,7 +15,7 @@ import { SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
-import { listPageSql, QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { INDEX_STEPS_PER_ROW, listPageSql, QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import { sortsByIndex } from '../../src/store/record-sql.js';
 import type { OrgRecords, RecordRow } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
@@ -170,6 +170,24 @@ describe('queries answered on the calling thread within a bound of rows examined
       assert.equal(fresh.readerThreads, 0, 'a page of a common value examines about 51 rows');
       const deep = await org.query(plan(1, 90));
       assert.deepEqual(deep.rows.map((r) => r.accountid), expected(1, 90).slice(0, 50));
+      assert.equal(fresh.readerThreads, 2);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('the store answers an index walk whole when it is short enough, and the rest on its reader threads', async () => {
+    const newest = (pageNumber: number) => planQuery(schema, { objecttype: 1, fields: 'accountid', sort_by: 'createdon', sort_type: 'desc', page_size: 50, page_number: pageNumber });
+    const fresh = new SqliteRecordStore(dir);
+    try {
+      const org = await fresh.org(ORG);
+      // Page 90 steps 4,501 entries of the createdon index: far more rows than QUICK_ROWS, well within the walk's bound.
+      const deep = await org.query(newest(90));
+      assert.deepEqual(deep.rows.map((r) => r.accountid), Array.from({ length: 50 }, (_, i) => key(ROWS - 1 - 4_450 - i)));
+      assert.equal(fresh.readerThreads, 0);
+      // Past the bound (the page number alone says so), a reader: here past the table's end too.
+      const pastBound = Math.ceil((QUICK_ROWS * INDEX_STEPS_PER_ROW) / 50) + 1;
+      assert.deepEqual(await org.query(newest(pastBound)), { rows: [], isLastPage: true });
       assert.equal(fresh.readerThreads, 2);
     } finally {
       await fresh.close();

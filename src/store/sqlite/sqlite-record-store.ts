@@ -14,7 +14,7 @@ import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.j
 import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
-import { openReader, runBounded } from './reader.js';
+import { openReader, runBounded, runRead } from './reader.js';
 import { migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
@@ -56,7 +56,7 @@ export function queryStatement(cache: SqlCache, schema: OrgSchema, plan: QueryPl
  * 100,000 index entries, about a millisecond), so it needs no cancellation guard, and the guard's
  * test on every entry stepped made such pages five times slower.
  */
-function isIndexWalk(plan: QueryPlan): boolean {
+export function isIndexWalk(plan: QueryPlan): boolean {
   return plan.filter === null && sortsByIndex(plan);
 }
 
@@ -74,6 +74,13 @@ export function listPageSql(schema: OrgSchema, obj: ObjectDef): string {
  */
 export const QUICK_ROWS = 256;
 const QUICK_CONDITIONS = 8;
+
+/**
+ * Index entries an index walk (isIndexWalk) may step on the main thread for each row of the bound:
+ * a step with nothing to test costs about 13 ns here, a row examined against a filter 1–4 µs, so
+ * QUICK_ROWS × 512 = 131,072 steps (page 2,621 of 50) is about the same millisecond or two.
+ */
+export const INDEX_STEPS_PER_ROW = 512;
 
 /** The main-thread bound of rows examined for `plan` (see QUICK_ROWS). */
 export function quickRows(plan: QueryPlan, limit = QUICK_ROWS): number {
@@ -161,9 +168,17 @@ class SqliteOrgRecords implements OrgRecords {
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     const schema = this.current();
     // A query that examines few rows is answered here: the hand-off to a reader thread and back
-    // costs more than such a query. Past its bound it goes to a reader, which can be stopped.
-    const limit = this.quickLimit > 0 ? quickRows(plan, this.quickLimit) : 0;
-    let raw = (limit > 0 ? runBounded(this.quickDb ??= openReader(this.file), queryStatement(this.sqlCache, schema, plan, true), limit) : undefined) as RawRows | undefined;
+    // costs more than such a query. Past its bound it goes to a reader, which can be stopped. An
+    // index walk's cost is known before it runs: it is answered here when short enough, whole.
+    let raw: RawRows | undefined;
+    if (this.quickLimit > 0) {
+      const quickDb = (this.quickDb ??= openReader(this.file));
+      if (!isIndexWalk(plan)) {
+        raw = runBounded(quickDb, queryStatement(this.sqlCache, schema, plan, true), quickRows(plan, this.quickLimit)) as RawRows | undefined;
+      } else if (plan.pageNumber * plan.pageSize + 1 <= this.quickLimit * INDEX_STEPS_PER_ROW) {
+        raw = runRead(quickDb, queryStatement(this.sqlCache, schema, plan)) as RawRows;
+      }
+    }
     raw ??= (await this.readers().run(this.file, [queryStatement(this.sqlCache, schema, plan)], signal))[0] as RawRows;
     const rows = toObjects<RecordRow>(raw);
     const isLastPage = rows.length <= plan.pageSize;
