@@ -1,4 +1,4 @@
-// A pool of reader threads for the reads that can be slow (queries, list pages, counts): the
+// A pool of reader threads for the reads that can be slow (queries, deep list pages): the
 // main thread keeps serving while they run, and a cancelled read stops because its thread is
 // terminated (better-sqlite3 cannot interrupt a running statement) and replaced.
 

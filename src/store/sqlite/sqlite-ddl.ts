@@ -1,6 +1,6 @@
 // SQLite DDL for object tables and their migrations: one table per object, one typed column per field.
 
-import { buildObject } from '../../schema/build-object.js';
+import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
 import { FOLD_FUNCTION, type Db, type Migration } from './sqlite-db.js';
@@ -43,6 +43,25 @@ export function addColumnSql(obj: ObjectDef, f: FieldDef): string[] {
   ];
 }
 
+/**
+ * The row count of an object's table kept in orchard_counts by triggers, so a GET-list page reads
+ * its Total_Records from one row instead of counting the table (35 ms for a million accounts).
+ * Triggers run in the writing transaction, whichever connection or process writes (the CLI's seed
+ * included), so the count is always the table's. Starts from the table's rows at the time.
+ */
+export function countSql(obj: ObjectDef): string[] {
+  const table = q(obj.systemName);
+  const ot = String(obj.objectType);
+  return [
+    `INSERT INTO orchard_counts (object_type, n) SELECT ${ot}, count(*) FROM ${table}`,
+    `CREATE TRIGGER ${q(`orchard_count_insert_${obj.systemName}`)} AFTER INSERT ON ${table} BEGIN UPDATE orchard_counts SET n = n + 1 WHERE object_type = ${ot}; END`,
+    `CREATE TRIGGER ${q(`orchard_count_delete_${obj.systemName}`)} AFTER DELETE ON ${table} BEGIN UPDATE orchard_counts SET n = n - 1 WHERE object_type = ${ot}; END`,
+  ];
+}
+
+/** The SQL of an object's row count (see countSql). */
+export const COUNT_SQL = 'SELECT n FROM orchard_counts WHERE object_type = ?';
+
 /** Versioned migrations of an organization's database; append only, never edit a released one. */
 export const ORG_MIGRATIONS: readonly Migration[] = [
   // 1: object definitions and the standard objects.
@@ -55,5 +74,12 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
       insert.run(spec.objectType, JSON.stringify(spec));
       for (const stmt of createTableSql(buildObject(spec))) db.exec(stmt);
     }
+  },
+  // 2: row counts kept by triggers, for every object defined so far (custom ones included).
+  (db: Db) => {
+    db.exec(`CREATE TABLE orchard_counts (object_type INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
+    const specs = (db.prepare('SELECT spec FROM orchard_objects ORDER BY object_type').all() as Array<{ spec: string }>)
+      .map((r) => JSON.parse(r.spec) as ObjectSpec);
+    for (const spec of specs) for (const stmt of countSql(buildObject(spec))) db.exec(stmt);
   },
 ];

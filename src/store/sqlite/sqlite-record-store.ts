@@ -11,7 +11,7 @@ import type { ObjectDef } from '../../schema/types.js';
 import { isPlanGroup, type PlanNode, type QueryPlan } from '../../query/plan.js';
 import { indexedEqualities, ROW, selectListPage, selectRecords, sortsByIndex, SqlCache, type PageOptions } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
-import { addColumnSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
+import { addColumnSql, COUNT_SQL, countSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { openReader, runBounded, runRead } from './reader.js';
@@ -156,12 +156,17 @@ class SqliteOrgRecords implements OrgRecords {
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     const schema = this.current();
-    const pageSql = this.sqlCache.get('list', obj, () => listPageSql(schema, obj));
-    const countSql = this.sqlCache.get('count', obj, () => `SELECT count(*) AS n FROM ${q(obj.systemName)}`);
-    const [count, records] = await this.readers().run(this.file, [
-      { sql: countSql, parameters: [], first: true },
-      { sql: pageSql, parameters: [page.limit, page.offset], raw: true },
-    ], signal);
+    const statements: SqlStatement[] = [
+      { sql: COUNT_SQL, parameters: [obj.objectType], first: true },
+      { sql: this.sqlCache.get('list', obj, () => listPageSql(schema, obj)), parameters: [page.limit, page.offset], raw: true },
+    ];
+    // The count is one row (countSql) and the page an index walk: answered here when the walk is
+    // short enough (as for queries), in one read transaction; on a reader thread beyond.
+    const here = this.quickLimit > 0 && page.offset + page.limit <= this.quickLimit * INDEX_STEPS_PER_ROW;
+    const quickDb = here ? (this.quickDb ??= openReader(this.file)) : undefined;
+    const [count, records] = quickDb
+      ? quickDb.transaction(() => statements.map((st) => runRead(quickDb, st)))()
+      : await this.readers().run(this.file, statements, signal);
     return { total: (count as { n: number }).n, records: toObjects<RecordRow>(records as RawRows) };
   }
 
@@ -282,7 +287,8 @@ class SqliteOrgRecords implements OrgRecords {
     return this.changeSchema((schema) => {
       const spec = define(schema);
       prepared(this.db, 'INSERT INTO orchard_objects (object_type, spec) VALUES (?, ?)').run(spec.objectType, JSON.stringify(spec));
-      for (const stmt of createTableSql(buildObject(spec))) this.db.exec(stmt);
+      const obj = buildObject(spec);
+      for (const stmt of [...createTableSql(obj), ...countSql(obj)]) this.db.exec(stmt);
     });
   }
 
@@ -323,8 +329,9 @@ export class SqliteRecordStore implements RecordStore {
 
   /**
    * `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`.
-   * `readers` reader threads (2) serve lists, counts and the queries that examine more than
-   * `quickRows` rows (QUICK_ROWS; 0 sends every query to them); they start on first use.
+   * `readers` reader threads (2) serve the queries that examine more than `quickRows` rows
+   * (QUICK_ROWS) and the index walks longer than quickRows × INDEX_STEPS_PER_ROW entries, list pages
+   * included (0 sends every query and list page to them); they start on first use.
    */
   constructor(dataDir: string, options: { readers?: number; quickRows?: number } = {}) {
     this.readers = options.readers ?? 2;

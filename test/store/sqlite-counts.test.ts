@@ -1,0 +1,163 @@
+// The SQLite store's row counts (Total_Records of GET lists), kept by triggers in orchard_counts
+// instead of counting the table on every page: equal to the table's rows through every kind of
+// write, from any connection, for custom objects, and for databases made before counts were kept;
+// and the list pages that are answered on the main thread.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { customObjectSpec } from '../../src/schema/custom-definitions.js';
+import type { ObjectDef } from '../../src/schema/types.js';
+import { ORG_MIGRATIONS } from '../../src/store/sqlite/sqlite-ddl.js';
+import { migrate, openDb } from '../../src/store/sqlite/sqlite-db.js';
+import { INDEX_STEPS_PER_ROW, QUICK_ROWS, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import { tempDir } from '../helpers.js';
+
+const ORG = 'c0a47000-0000-4000-8000-000000000001';
+
+let serial = 0;
+function account(): RecordRow {
+  serial++;
+  const at = new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString().slice(0, 19);
+  return { accountid: randomUUID(), accountname: `Account ${serial}`, statecode: 1, statuscode: 1, createdon: at, modifiedon: at };
+}
+
+describe('row counts of the SQLite store', () => {
+  let dir: string;
+  let store: SqliteRecordStore;
+  let records: OrgRecords;
+  let accounts: ObjectDef;
+
+  before(async () => {
+    dir = tempDir('orchard-counts-');
+    store = new SqliteRecordStore(dir);
+    records = await store.org(ORG);
+    accounts = (await records.schema()).resolve('account');
+  });
+
+  after(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The table's rows counted by SQL, on a connection of its own. */
+  function rowsOf(table: string): number {
+    const db = openDb(path.join(dir, 'orgs', `${ORG}.db`), { readonly: true });
+    try {
+      return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Total_Records of a list page; asserts it is the count kept in orchard_counts. */
+  async function total(obj: ObjectDef): Promise<number> {
+    const listed = (await records.list(obj, { limit: 1, offset: 0 })).total;
+    const db = openDb(path.join(dir, 'orgs', `${ORG}.db`), { readonly: true });
+    try {
+      assert.equal((db.prepare('SELECT n FROM orchard_counts WHERE object_type = ?').get(obj.objectType) as { n: number }).n, listed, obj.systemName);
+    } finally {
+      db.close();
+    }
+    return listed;
+  }
+
+  test('stay equal to the table through creates, batches, updates, deletes and bulk inserts', async () => {
+    const steps: Array<[string, () => Promise<unknown>]> = [
+      ['create', () => records.create(accounts, account())],
+      ['createMany with a failing item', async () => {
+        const taken = account();
+        await records.create(accounts, taken);
+        const results = await records.createMany(accounts, [account(), { ...account(), accountid: taken.accountid! }, account()]);
+        assert.equal(results.filter((r) => r instanceof Error).length, 1, 'the item with a taken id fails alone');
+      }],
+      ['update', async () => {
+        const { records: [first] } = await records.list(accounts, { limit: 1, offset: 0 });
+        await records.update(accounts, first!.accountid as string, { accountname: 'Renamed' });
+      }],
+      ['delete', async () => {
+        const { records: [first] } = await records.list(accounts, { limit: 1, offset: 0 });
+        assert.equal(await records.delete(accounts, first!.accountid as string), true);
+      }],
+      ['deleteMany with an unknown id', async () => {
+        const { records: page } = await records.list(accounts, { limit: 2, offset: 0 });
+        await records.deleteMany(accounts, [...page.map((r) => r.accountid as string), randomUUID()]);
+      }],
+      ['bulkInsert', () => store.bulkInsert(ORG, accounts, Array.from({ length: 1_000 }, account))],
+    ];
+    for (const [name, step] of steps) {
+      await step();
+      assert.equal(await total(accounts), rowsOf('account'), `after ${name}`);
+    }
+    assert.ok(rowsOf('account') > 1_000);
+  });
+
+  test('count the writes of another connection, as the CLI beside a running server makes them', async () => {
+    const cli = new SqliteRecordStore(dir);
+    try {
+      const before = await total(accounts);
+      await cli.bulkInsert(ORG, accounts, Array.from({ length: 250 }, account));
+      assert.equal(await total(accounts), before + 250);
+      assert.equal(await total(accounts), rowsOf('account'));
+    } finally {
+      await cli.close();
+    }
+  });
+
+  test('count a custom object from its first record', async () => {
+    const schema = await records.addObject((current) => customObjectSpec(current, { name: 'Widget' }, randomUUID()));
+    const widget = schema.resolve('customobject1000');
+    assert.equal(await total(widget), 0);
+    await records.create(widget, { customobject1000id: randomUUID(), name: 'One', statecode: 1, statuscode: 1, createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00' });
+    assert.equal(await total(widget), 1);
+    assert.equal(rowsOf('customobject1000'), 1);
+  });
+
+  test('every object of the organization has its count', async () => {
+    for (const obj of (await records.schema()).objects) assert.equal(await total(obj), rowsOf(obj.systemName), obj.systemName);
+  });
+
+  test('answer a list page on the main thread when its walk is short, on the reader threads beyond', async () => {
+    const fresh = new SqliteRecordStore(dir);
+    try {
+      const org = await fresh.org(ORG);
+      const first = await org.list(accounts, { limit: 50, offset: 0 });
+      assert.equal(first.total, rowsOf('account'));
+      assert.equal(first.records.length, 50);
+      assert.equal(fresh.readerThreads, 0);
+      const deep = await org.list(accounts, { limit: 50, offset: QUICK_ROWS * INDEX_STEPS_PER_ROW });
+      assert.deepEqual(deep, { total: rowsOf('account'), records: [] });
+      assert.equal(fresh.readerThreads, 2);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('a database made before row counts were kept', () => {
+  test('gets every count from its rows when it is migrated', async () => {
+    const dir = tempDir('orchard-counts-old-');
+    const file = path.join(dir, 'orgs', `${ORG}.db`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = openDb(file);
+    migrate(old, ORG_MIGRATIONS.slice(0, 1));
+    const insert = old.prepare('INSERT INTO account (accountid, accountname, statecode, statuscode, createdon, modifiedon) VALUES (@accountid, @accountname, @statecode, @statuscode, @createdon, @modifiedon)');
+    for (let i = 0; i < 37; i++) insert.run(account());
+    old.close();
+    const store = new SqliteRecordStore(dir);
+    try {
+      const records = await store.org(ORG);
+      const schema = await records.schema();
+      assert.equal((await records.list(schema.resolve('account'), { limit: 1, offset: 0 })).total, 37);
+      assert.equal((await records.list(schema.resolve('contact'), { limit: 1, offset: 0 })).total, 0);
+      await records.create(schema.resolve('account'), account());
+      assert.equal((await records.list(schema.resolve('account'), { limit: 1, offset: 0 })).total, 38);
+    } finally {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
