@@ -37,13 +37,14 @@ function nameFromEmail(email: string): string {
 /**
  * Records generated and inserted per transaction by seed(). Each batch holds the organization's
  * write lock (about 0.8 s here), and a running server's writes to that organization wait for it
- * (busy timeout 5 s), so batches stay small; 20,000 was only about a quarter faster.
+ * (5 s at most, without holding up its other requests), so batches stay small; 20,000 was only
+ * about a quarter faster.
  */
 const SEED_BATCH = 5_000;
 
 /**
- * Pause between batches, so that a running server's write waiting for the lock gets it: SQLite's
- * busy handler retries at most every 100 ms, and without a gap the next batch would win again.
+ * Pause between batches, so that a running server's write waiting for the lock gets it: it tries
+ * again every 50 ms at most, and without a gap the next batch would win again.
  * Costs about 2 s per 100,000 records.
  */
 const SEED_PAUSE_MS = 100;

@@ -40,10 +40,13 @@ export function fold(value: unknown): unknown {
   return typeof value === 'string' ? value.toLowerCase() : value;
 }
 
+/** How long a statement waits in SQLite for a lock another connection holds (the CLI beside a server). */
+export const BUSY_TIMEOUT_MS = 5_000;
+
 export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   db.function(FOLD_FUNCTION, { deterministic: true }, fold);
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // 64 MiB for writers: inserts touch a dozen indexes, and the default 2 MB cache spills
   // mid-transaction (a 100,000-record seed took 16 s with it, 11 s without). Readers get 16 MiB.
   db.pragma(`cache_size = ${options.readonly ? -16384 : -65536}`);

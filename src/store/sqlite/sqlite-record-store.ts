@@ -15,7 +15,7 @@ import { addColumnSql, COUNT_SQL, countSql, createTableSql, ORG_MIGRATIONS, q } 
 import { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { openReader, runBounded, runRead } from './reader.js';
-import { migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
+import { BUSY_TIMEOUT_MS, migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -93,6 +93,14 @@ function countConditions(node: PlanNode | null): number {
   return isPlanGroup(node) ? node.children.reduce((n, c) => n + countConditions(c), 0) : 1;
 }
 
+/** How long a write waits by default for another connection's write lock, as long as SQLite's busy timeout. */
+export const WRITE_WAIT_MS = BUSY_TIMEOUT_MS;
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 class SqliteOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
   private readonly sqlCache = new SqlCache();
@@ -104,7 +112,33 @@ class SqliteOrgRecords implements OrgRecords {
    * `readers` gives the store's reader threads, started on the first read that needs them;
    * `quickLimit` is QUICK_ROWS or what the store was given instead (0: every query to a reader).
    */
-  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number) {}
+  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number, private readonly writeWaitMs: number) {}
+
+  /**
+   * Runs a write (which takes the write lock first: IMMEDIATE transactions, or one statement)
+   * without SQLite's busy timeout, and while another connection holds the lock — the CLI's seed
+   * beside a running server, another process — tries again after a pause of 1 ms doubling to
+   * 50 ms. SQLite's own wait sleeps the thread, and held the whole server still for as long as a
+   * seed batch (0.8 s); this one leaves the event loop free. Past `writeWaitMs`, 503 STORE_BUSY.
+   * A write that failed busy did nothing, so trying it again is safe.
+   */
+  async write<T>(run: () => T): Promise<T> {
+    const deadline = Date.now() + this.writeWaitMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      prepared(this.db, 'PRAGMA busy_timeout = 0').run();
+      try {
+        return run();
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        if (Date.now() + pause > deadline) {
+          throw new AppError('STORE_BUSY', `This organization's records stayed locked by another writer (such as \`orchard seed\` beside the server) for ${this.writeWaitMs / 1000} s. Retry in a few seconds.`, { cause: err });
+        }
+      } finally {
+        prepared(this.db, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 
   async schema(): Promise<OrgSchema> {
     return this.schemaSync();
@@ -235,31 +269,31 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return this.db.transaction(() => this.insertOne(obj, row)).immediate();
+    return this.write(() => this.db.transaction(() => this.insertOne(obj, row)).immediate());
   }
 
   async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return this.db.transaction(() => this.updateOne(obj, id, changes)).immediate();
+    return this.write(() => this.db.transaction(() => this.updateOne(obj, id, changes)).immediate());
   }
 
   async delete(obj: ObjectDef, id: string): Promise<boolean> {
-    return this.deleteOne(obj, id);
+    return this.write(() => this.deleteOne(obj, id));
   }
 
   /**
    * Runs `one` for each item in one IMMEDIATE transaction (one fsync for the batch), each item
    * inside a savepoint of its own: an AppError undoes that item alone and becomes its result.
    */
-  private each<I, R>(items: readonly I[], one: (item: I) => R): Array<R | AppError> {
+  private each<I, R>(items: readonly I[], one: (item: I) => R): Promise<Array<R | AppError>> {
     const item = this.db.transaction(one);
-    return this.db.transaction(() => items.map((it) => {
+    return this.write(() => this.db.transaction(() => items.map((it) => {
       try {
         return item(it);
       } catch (err) {
         if (err instanceof AppError) return err;
         throw err;
       }
-    })).immediate();
+    })).immediate());
   }
 
   async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
@@ -271,15 +305,15 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
-    return this.each(ids, (id) => this.deleteOne(obj, id)) as boolean[];
+    return this.each(ids, (id) => this.deleteOne(obj, id)) as Promise<boolean[]>;
   }
 
   /** Runs a schema change under the write lock and bumps the version; returns the new schema. */
-  private changeSchema(change: (schema: OrgSchema) => void): OrgSchema {
-    this.db.transaction(() => {
+  private async changeSchema(change: (schema: OrgSchema) => void): Promise<OrgSchema> {
+    await this.write(() => this.db.transaction(() => {
       change(this.schemaSync());
       prepared(this.db, 'UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1').run();
-    }).immediate();
+    }).immediate());
     return this.schemaSync();
   }
 
@@ -308,14 +342,14 @@ class SqliteOrgRecords implements OrgRecords {
     this.db.close();
   }
 
-  bulkInsertSync(obj: ObjectDef, rows: readonly RecordRow[]): void {
+  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
     const sql = `INSERT INTO ${q(obj.systemName)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
     const stmt = prepared(this.db, sql);
-    this.db.transaction(() => {
+    await this.write(() => this.db.transaction(() => {
       for (const row of rows) stmt.run(...columns.map((c) => row[c] ?? null));
-    }).immediate();
+    }).immediate());
   }
 }
 
@@ -326,16 +360,19 @@ export class SqliteRecordStore implements RecordStore {
 
   private readonly readers: number;
   private readonly quickRows: number;
+  private readonly writeWaitMs: number;
 
   /**
    * `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`.
    * `readers` reader threads (2) serve the queries that examine more than `quickRows` rows
    * (QUICK_ROWS) and the index walks longer than quickRows × INDEX_STEPS_PER_ROW entries, list pages
-   * included (0 sends every query and list page to them); they start on first use.
+   * included (0 sends every query and list page to them); they start on first use. A write waits
+   * `writeWaitMs` (WRITE_WAIT_MS) at most for another process's write lock (see write()).
    */
-  constructor(dataDir: string, options: { readers?: number; quickRows?: number } = {}) {
+  constructor(dataDir: string, options: { readers?: number; quickRows?: number; writeWaitMs?: number } = {}) {
     this.readers = options.readers ?? 2;
     this.quickRows = options.quickRows ?? QUICK_ROWS;
+    this.writeWaitMs = options.writeWaitMs ?? WRITE_WAIT_MS;
     this.dir = path.join(dataDir, 'orgs');
     fs.mkdirSync(this.dir, { recursive: true });
   }
@@ -347,7 +384,7 @@ export class SqliteRecordStore implements RecordStore {
     const file = path.join(this.dir, `${orgId}.db`);
     const db = openDb(file);
     migrate(db, ORG_MIGRATIONS);
-    org = new SqliteOrgRecords(db, file, () => (this.pool ??= new ReadPool(this.readers)), this.quickRows);
+    org = new SqliteOrgRecords(db, file, () => (this.pool ??= new ReadPool(this.readers)), this.quickRows, this.writeWaitMs);
     this.orgs.set(orgId, org);
     return org;
   }
@@ -365,14 +402,14 @@ export class SqliteRecordStore implements RecordStore {
     const org = this.open(orgId);
     const users = org.schemaSync().resolve(CRMUSER_OBJECT_TYPE);
     const now = new Date().toISOString().slice(0, 19);
-    prepared(org.db, `INSERT INTO ${q(users.systemName)} (crmuserid, fullname, emailaddress1, ownerid, statecode, statuscode, createdon, modifiedon, createdby, modifiedby)
+    await org.write(() => prepared(org.db, `INSERT INTO ${q(users.systemName)} (crmuserid, fullname, emailaddress1, ownerid, statecode, statuscode, createdon, modifiedon, createdby, modifiedby)
       VALUES (@id, @fullname, @email, @id, 1, 1, @now, @now, @id, @id)
       ON CONFLICT (crmuserid) DO UPDATE SET fullname = excluded.fullname, emailaddress1 = excluded.emailaddress1, modifiedon = excluded.modifiedon`)
-      .run({ id: user.id, fullname: user.fullname, email: user.email, now });
+      .run({ id: user.id, fullname: user.fullname, email: user.email, now }));
   }
 
   async bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
-    this.open(orgId).bulkInsertSync(obj, rows);
+    await this.open(orgId).bulkInsert(obj, rows);
   }
 
   async close(): Promise<void> {
