@@ -1,6 +1,9 @@
 // Throughput of `GET /api/record/account/{id}` (with a token) beside a bare Fastify hello-world
 // in the same run, both loaded by autocannon on loopback; prints per-round figures, the median
-// req/s of each and the ratio orchard/anchor (goal ≥ 0.5).
+// req/s of each and the ratio orchard/anchor (goal ≥ 0.5). A third target, the replay, is Fastify
+// sending one of Orchard's GET replies (the same body and header fields) from memory: its ratio to
+// the anchor is the ceiling of any server answering this request with this reply here, so the gap
+// between it and Orchard is Orchard's own work (token, limits, the read, the JSON).
 //
 // Why child processes: autocannon is itself a busy JavaScript program. Sharing one event loop
 // with the server under test, it would take a share of the server's time that depends on how
@@ -24,6 +27,7 @@
 // error or timeout), since then the figures would measure errors.
 
 import fs from 'node:fs';
+import Fastify from 'fastify';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +49,7 @@ const positive = (name: keyof typeof opts): number => wholeOption(opts, name, 1)
 
 
 interface Round {
-  readonly target: 'anchor' | 'orchard';
+  readonly target: 'anchor' | 'replay' | 'orchard';
   readonly round: number;
   readonly result: LoadResult;
 }
@@ -53,6 +57,38 @@ interface Round {
 function printRound(r: Round, inFlight: number): void {
   const { requests, latency } = r.result;
   console.log(`  ${r.target.padEnd(8)} round ${r.round}  ${formatRate(requests.average)} req/s  mean ${formatMs((1000 * inFlight) / requests.average)}  p50 ${formatMs(latency.p50)}  p99 ${formatMs(latency.p99)}  ${requests.total.toLocaleString('en-US')} requests${failures(r.result) ? `  FAILED ${failures(r.result)}` : ''}`);
+}
+
+/** What the replay target sends: one of Orchard's GET replies, its body and header fields. */
+interface CapturedReply {
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+const REPLAYED_HEADERS = ['content-type', 'x-request-id', 'ratelimit-policy', 'ratelimit'];
+
+/** Keeps one of Orchard's GET replies in `dataDir` for the replay target. */
+async function captureReply(url: string, token: string, id: string, dataDir: string): Promise<void> {
+  const res = await fetch(`${url}/api/record/account/${id}`, { headers: { tokenid: token } });
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) headers[name] = res.headers.get(name) ?? '';
+  fs.writeFileSync(path.join(dataDir, 'replay.json'), JSON.stringify({ headers, body: await res.text() } satisfies CapturedReply));
+}
+
+/**
+ * The replay target: Fastify answering GET /api/record/account/:id with the captured reply, the
+ * same bytes and header fields Orchard sends, from memory. Its rate is the most any server could
+ * reach with this reply here, without reading a token, counting limits or touching a database.
+ */
+async function startReplay(dataDir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const { headers, body } = JSON.parse(fs.readFileSync(path.join(dataDir, 'replay.json'), 'utf8')) as CapturedReply;
+  const app = Fastify({ logger: false });
+  app.get('/api/record/:obj/:id', async (_request, reply) => {
+    reply.headers(headers);
+    return body;
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
 }
 
 async function drive(): Promise<number> {
@@ -73,13 +109,13 @@ async function drive(): Promise<number> {
     const token = await seedAccounts(dataDir, accountCount);
     console.log(`Seeded ${accountCount.toLocaleString('en-US')} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
-    const start = async (name: 'anchor' | 'orchard'): Promise<{ url: string; stop: () => Promise<void> }> => {
+    const start = async (name: Round['target']): Promise<{ url: string; stop: () => Promise<void> }> => {
       let target: { url: string; stop: () => Promise<void> };
       if (opts['in-process']) {
-        const { url, close } = name === 'anchor' ? await startAnchor() : await startOrchard(dataDir);
+        const { url, close } = name === 'anchor' ? await startAnchor() : name === 'replay' ? await startReplay(dataDir) : await startOrchard(dataDir);
         target = { url, stop: close };
       } else {
-        const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', 'orchard', '--data-dir', dataDir];
+        const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', name, '--data-dir', dataDir];
         const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
         target = await serveInChild(name, SCRIPT, args, nodeArgs);
       }
@@ -90,7 +126,9 @@ async function drive(): Promise<number> {
     const orchard = await start('orchard');
     const ids = await pickIds(orchard.url, token, accountCount, idCount);
     await checkIds(orchard.url, token, ids);
-    console.log(`Requests to orchard rotate over ${ids.length} account ids spread over the table.`);
+    await captureReply(orchard.url, token, ids[0]!, dataDir);
+    const replay = await start('replay');
+    console.log(`Requests to orchard and the replay rotate over ${ids.length} account ids spread over the table.`);
 
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`Servers ${opts['in-process'] ? 'in this process (--in-process)' : 'in child processes'}; autocannon: ${connections} connections, pipelining ${pipelining}, ${rounds} rounds of ${duration} s, each after a ${warmup} s warm-up.\n`);
@@ -99,18 +137,19 @@ async function drive(): Promise<number> {
     const load = {
       anchor: { url: anchor.url, ...common },
       orchard: { url: orchard.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
+      replay: { url: replay.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
     };
     const results: Round[] = [];
     let failed = 0;
     const statusCodes = new Map<string, number>();
-    const served = { anchor: 0, orchard: 0 };
+    const served = { anchor: 0, replay: 0, orchard: 0 };
     const tally = (target: Round['target'], r: LoadResult) => {
       served[target] += r.requests.total;
       failed += failures(r);
       for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
     };
     for (let round = 1; round <= rounds; round++) {
-      for (const target of ['anchor', 'orchard'] as const) {
+      for (const target of ['anchor', 'replay', 'orchard'] as const) {
         if (warmup > 0) tally(target, await runLoad({ ...load[target], duration: warmup }));
         const result = await runLoad({ ...load[target], duration });
         tally(target, result);
@@ -122,14 +161,16 @@ async function drive(): Promise<number> {
     const medianOf = (target: Round['target']) => median(results.filter((r) => r.target === target).map((r) => r.result.requests.average));
     const anchorRate = medianOf('anchor');
     const orchardRate = medianOf('orchard');
+    const replayRate = medianOf('replay');
     const ratio = orchardRate / anchorRate;
-    console.log(`\nMedian req/s: anchor ${formatRate(anchorRate).trim()}, orchard ${formatRate(orchardRate).trim()}`);
+    console.log(`\nMedian req/s: anchor ${formatRate(anchorRate).trim()}, replay ${formatRate(replayRate).trim()}, orchard ${formatRate(orchardRate).trim()}`);
     console.log(`Ratio orchard/anchor: ${ratio.toFixed(3)} — goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? 'MET' : 'NOT MET'}`);
+    console.log(`Ratio replay/anchor: ${(replayRate / anchorRate).toFixed(3)} — the ceiling: Fastify sending Orchard's reply (its body and header fields) from memory, no token, limits or database`);
 
     for (const t of targets.splice(0)) await t.stop();
     if (opts.profile && !opts['in-process']) {
       // Per-request figures compare the two servers; each idled while the other was loaded.
-      for (const target of ['orchard', 'anchor'] as const) {
+      for (const target of ['orchard', 'replay', 'anchor'] as const) {
         console.log(`\nCPU profile of the ${target} server (${path.join(profileDir, target)}; warm-ups included):`);
         console.log(summarizeCpuProfiles(path.join(profileDir, target), target === 'orchard' ? 30 : 10, served[target]));
       }
@@ -151,12 +192,16 @@ async function serve(kind: string): Promise<void> {
   if (kind === 'anchor') {
     const { url, close } = await startAnchor();
     announceAndServe(url, close);
+  } else if (kind === 'replay') {
+    if (!opts['data-dir']) throw new Error('--serve replay needs --data-dir');
+    const { url, close } = await startReplay(opts['data-dir']);
+    announceAndServe(url, close);
   } else if (kind === 'orchard') {
     if (!opts['data-dir']) throw new Error('--serve orchard needs --data-dir');
     const { url, close } = await startOrchard(opts['data-dir']);
     announceAndServe(url, close);
   } else {
-    throw new Error(`--serve takes anchor or orchard; got '${kind}'`);
+    throw new Error(`--serve takes anchor, replay or orchard; got '${kind}'`);
   }
 }
 

@@ -5,6 +5,7 @@
 // with it in the same run shows what the HTTP round trip alone costs.
 
 import net from 'node:net';
+import { median } from './lib.js';
 
 export interface RoundTrip {
   readonly status: number;
@@ -88,5 +89,30 @@ export class LeanHttpClient {
   close(): void {
     this.failure ??= new Error('closed');
     this.socket.destroy();
+  }
+}
+
+/**
+ * Median ms of `samples` sequential round trips of one request (answered 200) on a connection of
+ * its own, after `warmupMs` of the same request untimed and `samples` requests at least.
+ */
+export async function medianRoundTrip(url: string, req: { method: string; path: string; headers?: Readonly<Record<string, string>>; body?: string }, samples: number, warmupMs: number): Promise<number> {
+  const client = await LeanHttpClient.connect(url);
+  try {
+    const send = async () => {
+      const res = await client.request(req.method, req.path, req.headers, req.body);
+      if (res.status !== 200) throw new Error(`${req.method} ${req.path} answered ${res.status}: ${res.body.slice(0, 200)}`);
+    };
+    const warmUntil = Date.now() + warmupMs;
+    for (let i = 0; i < samples || Date.now() < warmUntil; i++) await send();
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const start = process.hrtime.bigint();
+      await send();
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    return median(times);
+  } finally {
+    client.close();
   }
 }

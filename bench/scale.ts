@@ -7,7 +7,8 @@
 //
 // Throughput: autocannon, --connections connections for --duration seconds, rounds alternating the
 // targets; two processes are loaded at once, half the connections each, and their rates summed.
-// Latency of query (a): --samples sequential requests on one connection, median. On the 2-core
+// Latency of query (a): --samples sequential requests on one connection with the lean client of
+// http-client.ts after 2 s of warm-up, median. On the 2-core
 // machine the two-process figure shares those cores with PostgreSQL and the load generator, so it
 // shows the cost of coordination more than a gain: read it as "no loss", not as scaling.
 //
@@ -21,6 +22,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
 import { openStores } from '../src/stores.js';
+import { medianRoundTrip } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild, type LoadRequest, type ServedTarget } from './lib.js';
 import { BENCH_DAILY_CAP, checkIds, pickIds, startAnchor, startOrchard, wholeOption } from './orchard-target.js';
 
@@ -110,17 +112,9 @@ async function throughput(t: Target, requests: (t: Target) => LoadRequest[], con
   return results.reduce((n, r) => n + r.requests.total / r.duration, 0);
 }
 
-/** Median ms of query (a), sequential on one connection to the first process. */
-async function queryLatency(t: Target, samples: number): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < samples + 3; i++) {
-    const start = process.hrtime.bigint();
-    const res = await fetch(`${t.servers[0]!.url}/api/query`, { method: 'POST', headers: { tokenid: t.token, 'content-type': 'application/json' }, body: JSON.stringify(QUERY_A) });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${t.name}: query (a) answered ${res.status}`);
-    if (i >= 3) times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(times);
+/** Median ms of query (a), sequential on one connection to the first process, with the lean client after 2 s of warm-up. */
+function queryLatency(t: Target, samples: number): Promise<number> {
+  return medianRoundTrip(t.servers[0]!.url, { method: 'POST', path: '/api/query', headers: { tokenid: t.token, 'content-type': 'application/json' }, body: JSON.stringify(QUERY_A) }, samples, 2000);
 }
 
 async function main(): Promise<void> {

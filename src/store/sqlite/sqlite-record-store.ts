@@ -110,7 +110,8 @@ class SqliteOrgRecords implements OrgRecords {
 
   /**
    * `readers` gives the store's reader threads, started on the first read that needs them;
-   * `quickLimit` is QUICK_ROWS or what the store was given instead (0: every query to a reader).
+   * `quickLimit` is QUICK_ROWS or what the store was given instead (0: every query and list page to a
+   * reader); `writeWaitMs`, how long a write waits for another writer (see write()).
    */
   constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number, private readonly writeWaitMs: number) {}
 
