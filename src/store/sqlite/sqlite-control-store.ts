@@ -8,6 +8,7 @@ import path from 'node:path';
 import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore, ObjectGrant, Organization, PlanName, RoleDefinition, TokenIdentity, User } from '../types.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
+import { WalChangeSignal } from './wal-change-signal.js';
 
 /** Versioned migrations of control.db; append only. */
 const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -80,12 +81,16 @@ export class SqliteControlStore implements ControlStore {
    */
   private readonly identities = new Map<string, TokenIdentity>();
   private dataVersion = -1;
+  /** Whether the file may have changed since data_version was last read: one pread instead of a read transaction. */
+  private readonly changes: WalChangeSignal;
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
-    this.db = openDb(path.join(dataDir, 'control.db'));
+    const file = path.join(dataDir, 'control.db');
+    this.db = openDb(file);
     this.db.pragma('foreign_keys = ON');
     migrate(this.db, CONTROL_MIGRATIONS);
+    this.changes = new WalChangeSignal(file);
   }
 
   async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
@@ -171,10 +176,12 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
-    const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
-    if (version !== this.dataVersion) {
-      this.identities.clear();
-      this.dataVersion = version;
+    if (this.changes.changed()) {
+      const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
+      if (version !== this.dataVersion) {
+        this.identities.clear();
+        this.dataVersion = version;
+      }
     }
     const cached = this.identities.get(tokenHash);
     if (cached) return cached;
@@ -213,6 +220,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async close(): Promise<void> {
+    this.changes.close();
     this.db.close();
   }
 }
