@@ -41,7 +41,9 @@ export const commonErrors = {
   403: errorReply('The role of the token\'s user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant.'),
   404: errorReply('Unknown object, or no record has that id.'),
   413: errorReply('The request body is over 20 MB.'),
+  429: errorReply('Over the organization\'s minute limit or daily cap (without a valid token: the client address\'s minute limit); Retry-After says when to retry.'),
   500: errorReply('The server failed; the Message names the request id to report.'),
+  503: errorReply('The database cannot be reached (PostgreSQL), or another process held the organization\'s records for writing longer than a write waits (SQLite, e.g. orchard seed); retry.'),
 } as const;
 
 /** Replies of the routes that write: the role may not write this object or a field sent, or the object is read-only. */

@@ -28,6 +28,7 @@ const v3Errors = {
   403: v3Error("The role of the token's user may not do this."),
   404: v3Error('Unknown object.'),
   429: v3Error('Over the minute limit or the daily cap.'),
+  503: v3Error('The database cannot be reached, or another process held the records for writing too long; retry.'),
 } as const;
 
 const itemResult = {
