@@ -31,8 +31,8 @@ import { planQuery, type QueryInput } from '../src/query/plan.js';
 import { startServer } from '../src/server.js';
 import { SqlCache } from '../src/store/record-sql.js';
 import type { SqlStatement } from '../src/store/sqlite/read-protocol.js';
-import { openReader } from '../src/store/sqlite/reader.js';
-import { queryStatement } from '../src/store/sqlite/sqlite-record-store.js';
+import { openReader, runBounded } from '../src/store/sqlite/reader.js';
+import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread } from '../src/store/sqlite/sqlite-record-store.js';
 import { openStores } from '../src/stores.js';
 import { LeanHttpClient } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';
@@ -108,13 +108,22 @@ function dataSet(count: number): { dataDir: string; orgId: string; token: string
   return { dataDir, ...set };
 }
 
-/** The SQL Orchard runs for a case, made by Orchard's own code: the variant its plan choice takes. */
-async function directSql(dataDir: string, orgId: string, body: QueryInput, db: Database.Database): Promise<SqlStatement> {
+/**
+ * The SQL Orchard runs for a case, made by Orchard's own code: the variant of the thread that answers
+ * it (the main thread's, carrying the budget term, when it examines few enough rows; the reader
+ * thread's otherwise) and the variant its plan choice takes. Says where Orchard answers it.
+ */
+async function directSql(dataDir: string, orgId: string, body: QueryInput, db: Database.Database): Promise<{ statement: SqlStatement; where: string }> {
   const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
   try {
     const schema = await (await stores.records.org(orgId)).schema();
-    const statement = queryStatement(new SqlCache(), schema, planQuery(schema, body));
-    if (!('choose' in statement)) return statement;
+    const plan = planQuery(schema, body);
+    const cache = new SqlCache();
+    const walk = isIndexWalk(plan);
+    const onMain = walk ? walkFitsMainThread(plan) : runBounded(db, queryStatement(cache, schema, plan, true), quickRows(plan)) !== undefined;
+    const where = onMain ? 'the main thread' : 'a reader thread';
+    const statement = queryStatement(cache, schema, plan, onMain && !walk);
+    if (!('choose' in statement)) return { statement, where };
     // Direct gets the better of the two plans, timed here, without paying for the choice: the most
     // a hand-written query would do. (Outside a choice the budget term never runs out.)
     const time = (v: SqlStatement) => {
@@ -123,7 +132,7 @@ async function directSql(dataDir: string, orgId: string, body: QueryInput, db: D
       return Number(process.hrtime.bigint() - t);
     };
     const { common, rare } = statement.choose;
-    return time(common) <= time(rare) ? common : rare;
+    return { statement: time(common) <= time(rare) ? common : rare, where };
   } finally {
     await stores.close();
   }
@@ -226,7 +235,7 @@ async function drive(): Promise<number> {
     for (const base of CASES) {
       const c = opts['all-fields'] ? { ...base, body: { ...base.body, fields: '*' } } : base;
       const n = c.slow ? Math.min(samples, 7) : samples;
-      const direct = await directSql(dataDir, orgId, c.body, db);
+      const { statement: direct, where } = await directSql(dataDir, orgId, c.body, db);
       const { direct: directMs, orchard: orchardMs, anchor: rtt } = await timeCase(db, direct, clients, token, c.body, n, !c.slow);
       const load = await runLoad({
         url: server.url, connections, pipelining: 1, duration: c.slow ? Math.min(duration, 3) : duration,
@@ -238,7 +247,7 @@ async function drive(): Promise<number> {
         c.goalMs !== undefined ? `median ≤ ${c.goalMs} ms: ${orchardMs <= c.goalMs ? 'MET' : 'NOT MET'}` : '',
         c.goalRatio !== undefined ? `ratio ≤ ${c.goalRatio}: ${ratio <= c.goalRatio ? 'MET' : 'NOT MET'}` : '',
       ].filter(Boolean).join('; ');
-      console.log(`(${c.key}) ${c.title}`);
+      console.log(`(${c.key}) ${c.title}; Orchard answers it on ${where}`);
       console.log(`    orchard median ${ms(orchardMs)}, ${formatRate(load.requests.average).trim()} req/s${failures(load) ? ` (${failures(load)} FAILED)` : ''}`);
       console.log(`    direct  median ${ms(directMs)}, ${formatRate(1000 / directMs).trim()} queries/s on one connection`);
       console.log(`    HTTP round trip alone (bare Fastify hello-world, same client) median ${ms(rtt)}`);

@@ -83,6 +83,11 @@ const QUICK_CONDITIONS = 8;
  */
 export const INDEX_STEPS_PER_ROW = 512;
 
+/** Whether an index walk (isIndexWalk) is short enough for the main thread (see INDEX_STEPS_PER_ROW). */
+export function walkFitsMainThread(plan: QueryPlan, limit = QUICK_ROWS): boolean {
+  return plan.pageNumber * plan.pageSize + 1 <= limit * INDEX_STEPS_PER_ROW;
+}
+
 /** The main-thread bound of rows examined for `plan` (see QUICK_ROWS). */
 export function quickRows(plan: QueryPlan, limit = QUICK_ROWS): number {
   const conditions = countConditions(plan.filter);
@@ -223,7 +228,7 @@ class SqliteOrgRecords implements OrgRecords {
       const quickDb = (this.quickDb ??= openReader(this.file));
       if (!isIndexWalk(plan)) {
         raw = runBounded(quickDb, queryStatement(this.sqlCache, schema, plan, true), quickRows(plan, this.quickLimit)) as RawRows | undefined;
-      } else if (plan.pageNumber * plan.pageSize + 1 <= this.quickLimit * INDEX_STEPS_PER_ROW) {
+      } else if (walkFitsMainThread(plan, this.quickLimit)) {
         raw = runRead(quickDb, queryStatement(this.sqlCache, schema, plan)) as RawRows;
       }
     }
