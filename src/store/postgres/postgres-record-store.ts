@@ -12,7 +12,7 @@ import type { QueryPlan } from '../../query/plan.js';
 import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
-import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
+import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCountQuery, postgresCountSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -68,9 +68,20 @@ class PostgresOrgRecords implements OrgRecords {
   }
 
   async schema(): Promise<OrgSchema> {
-    // One round trip per call, so a field added by another process is seen at once; the
-    // definitions come along only when the version moved.
-    const { rows } = await run<{ version: number; specs: ObjectSpec[] | null }>(this.pool, this.schemaQuery, [this.cached?.version ?? null]);
+    return this.schemaOn();
+  }
+
+  /**
+   * One round trip per call, so a field added by another process is seen at once; the definitions
+   * come along only when the version moved. Inside a transaction, on its own connection: asking the
+   * pool for a second one there could wait forever once every connection is held by such a
+   * transaction (ten concurrent creates on a fresh store did).
+   */
+  private async schemaOn(client?: PoolClient): Promise<OrgSchema> {
+    const values = [this.cached?.version ?? null];
+    const { rows } = client
+      ? await client.query<{ version: number; specs: ObjectSpec[] | null }>({ ...this.schemaQuery, values })
+      : await run<{ version: number; specs: ObjectSpec[] | null }>(this.pool, this.schemaQuery, values);
     const { version, specs } = rows[0]!;
     if (specs !== null) {
       this.cached = new OrgSchema(specs, version);
@@ -80,9 +91,9 @@ class PostgresOrgRecords implements OrgRecords {
     return this.cached!;
   }
 
-  /** The schema as last checked: callers go through schema() once per request first. */
-  private async current(): Promise<OrgSchema> {
-    return this.cached ?? this.schema();
+  /** The schema as last checked: callers go through schema() once per request first. `client`: see schemaOn. */
+  private async current(client?: PoolClient): Promise<OrgSchema> {
+    return this.cached ?? this.schemaOn(client);
   }
 
   private table(obj: ObjectDef): string {
@@ -111,7 +122,7 @@ class PostgresOrgRecords implements OrgRecords {
       selectListPage(this.k, schema, obj, { limit: 0, offset: 0 }, POSTGRES_PAGE).compile().sql);
     // One snapshot for the count and the page.
     return inTransaction(this.pool, async (client) => {
-      const count = await client.query<{ n: number }>(this.prep(`SELECT count(*) AS n FROM ${this.table(obj)}`));
+      const count = await client.query<{ n: number }>({ ...this.prep(postgresCountQuery(this.schemaName)), values: [obj.objectType] });
       const records = await client.query<RecordRow>({ ...this.prep(pageSql), values: [page.limit, page.offset] });
       return { total: count.rows[0]!.n, records: records.rows };
     }, { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
@@ -132,7 +143,7 @@ class PostgresOrgRecords implements OrgRecords {
    * locked (KEY SHARE) until the write commits, so a concurrent delete cannot orphan the lookup.
    */
   private async checkLookups(client: PoolClient, obj: ObjectDef, values: RecordRow): Promise<void> {
-    const schema = await this.current();
+    const schema = await this.current(client);
     for (const f of obj.fields) {
       const v = values[f.name];
       if (f.type !== 'lookup' || f.role === 'key' || v === null || v === undefined) continue;
@@ -249,7 +260,8 @@ class PostgresOrgRecords implements OrgRecords {
     return this.changeSchema(async (client, schema) => {
       const spec = define(schema);
       await client.query(`INSERT INTO ${this.s}.orchard_objects (object_type, spec) VALUES ($1, $2)`, [spec.objectType, JSON.stringify(spec)]);
-      for (const stmt of postgresCreateTableSql(this.schemaName, buildObject(spec))) await client.query(stmt);
+      const obj = buildObject(spec);
+      for (const stmt of [...postgresCreateTableSql(this.schemaName, obj), ...postgresCountSql(this.schemaName, obj)]) await client.query(stmt);
     });
   }
 
