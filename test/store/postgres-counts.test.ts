@@ -11,17 +11,12 @@ import type { ObjectDef } from '../../src/schema/types.js';
 import { createPool, migrateSchema, qi } from '../../src/store/postgres/pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS } from '../../src/store/postgres/postgres-ddl.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
+import { checkMigratedCounts, newAccount } from './count-fixtures.js';
 
 const ORG = 'c0a47000-0000-4000-8000-0000000000b2';
 
-let serial = 0;
-function account(): RecordRow {
-  serial++;
-  const at = new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString().slice(0, 19);
-  return { accountid: randomUUID(), accountname: `Account ${serial}`, statecode: 1, statuscode: 1, createdon: at, modifiedon: at };
-}
 
 describe('row counts of the PostgreSQL store', { skip: needsPostgres }, () => {
   let pools: pg.Pool[];
@@ -57,13 +52,13 @@ describe('row counts of the PostgreSQL store', { skip: needsPostgres }, () => {
   }
 
   test('stay equal to the table through creates, batches, updates, deletes and bulk inserts', async () => {
-    await records.create(accounts, account());
-    await records.createMany(accounts, [account(), account(), account()]);
+    await records.create(accounts, newAccount());
+    await records.createMany(accounts, [newAccount(), newAccount(), newAccount()]);
     const { records: page } = await records.list(accounts, { limit: 2, offset: 0 });
     await records.update(accounts, page[0]!.accountid as string, { accountname: 'Renamed' });
     await records.delete(accounts, page[0]!.accountid as string);
     await records.deleteMany(accounts, [page[1]!.accountid as string, randomUUID()]);
-    await stores[0]!.bulkInsert(ORG, accounts, Array.from({ length: 700 }, account));
+    await stores[0]!.bulkInsert(ORG, accounts, Array.from({ length: 700 }, newAccount));
     assert.equal(await total(accounts), await rowsOf('account'));
     assert.equal(await total(accounts), 702);
   });
@@ -75,10 +70,10 @@ describe('row counts of the PostgreSQL store', { skip: needsPostgres }, () => {
     const other = await stores[1]!.org(ORG);
     const before = await rowsOf('account');
     await Promise.all([
-      ...Array.from({ length: 10 }, () => records.create(accounts, account())),
-      ...Array.from({ length: 10 }, () => other.create(accounts, account())),
-      stores[0]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, account)),
-      stores[1]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, account)),
+      ...Array.from({ length: 10 }, () => records.create(accounts, newAccount())),
+      ...Array.from({ length: 10 }, () => other.create(accounts, newAccount())),
+      stores[0]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, newAccount)),
+      stores[1]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, newAccount)),
     ]);
     assert.equal(await rowsOf('account'), before + 420);
     assert.equal(await total(accounts), before + 420);
@@ -106,18 +101,13 @@ describe('a PostgreSQL schema made before row counts were kept', { skip: needsPo
     try {
       await migrateSchema(pool, schema, POSTGRES_ORG_MIGRATIONS.slice(0, 1));
       for (let i = 0; i < 37; i++) {
-        const a = account();
+        const a = newAccount();
         await pool.query(`INSERT INTO ${qi(schema)}.account (accountid, accountname, statecode, statuscode, createdon, modifiedon) VALUES ($1, $2, $3, $4, $5, $6)`,
           [a.accountid, a.accountname, a.statecode, a.statuscode, a.createdon, a.modifiedon]);
       }
       const store = new PostgresRecordStore(pool, { schemaPrefix: prefix });
       try {
-        const records = await store.org(ORG);
-        const objects = await records.schema();
-        assert.equal((await records.list(objects.resolve('account'), { limit: 1, offset: 0 })).total, 37);
-        assert.equal((await records.list(objects.resolve('contact'), { limit: 1, offset: 0 })).total, 0);
-        await records.create(objects.resolve('account'), account());
-        assert.equal((await records.list(objects.resolve('account'), { limit: 1, offset: 0 })).total, 38);
+        await checkMigratedCounts(await store.org(ORG), 37);
       } finally {
         await store.close();
       }

@@ -13,17 +13,12 @@ import type { ObjectDef } from '../../src/schema/types.js';
 import { ORG_MIGRATIONS } from '../../src/store/sqlite/sqlite-ddl.js';
 import { migrate, openDb } from '../../src/store/sqlite/sqlite-db.js';
 import { INDEX_STEPS_PER_ROW, QUICK_ROWS, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
+import { checkMigratedCounts, newAccount } from './count-fixtures.js';
 
 const ORG = 'c0a47000-0000-4000-8000-000000000001';
 
-let serial = 0;
-function account(): RecordRow {
-  serial++;
-  const at = new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString().slice(0, 19);
-  return { accountid: randomUUID(), accountname: `Account ${serial}`, statecode: 1, statuscode: 1, createdon: at, modifiedon: at };
-}
 
 describe('row counts of the SQLite store', () => {
   let dir: string;
@@ -67,11 +62,11 @@ describe('row counts of the SQLite store', () => {
 
   test('stay equal to the table through creates, batches, updates, deletes and bulk inserts', async () => {
     const steps: Array<[string, () => Promise<unknown>]> = [
-      ['create', () => records.create(accounts, account())],
+      ['create', () => records.create(accounts, newAccount())],
       ['createMany with a failing item', async () => {
-        const taken = account();
+        const taken = newAccount();
         await records.create(accounts, taken);
-        const results = await records.createMany(accounts, [account(), { ...account(), accountid: taken.accountid! }, account()]);
+        const results = await records.createMany(accounts, [newAccount(), { ...newAccount(), accountid: taken.accountid! }, newAccount()]);
         assert.equal(results.filter((r) => r instanceof Error).length, 1, 'the item with a taken id fails alone');
       }],
       ['update', async () => {
@@ -86,7 +81,7 @@ describe('row counts of the SQLite store', () => {
         const { records: page } = await records.list(accounts, { limit: 2, offset: 0 });
         await records.deleteMany(accounts, [...page.map((r) => r.accountid as string), randomUUID()]);
       }],
-      ['bulkInsert', () => store.bulkInsert(ORG, accounts, Array.from({ length: 1_000 }, account))],
+      ['bulkInsert', () => store.bulkInsert(ORG, accounts, Array.from({ length: 1_000 }, newAccount))],
     ];
     for (const [name, step] of steps) {
       await step();
@@ -99,7 +94,7 @@ describe('row counts of the SQLite store', () => {
     const cli = new SqliteRecordStore(dir);
     try {
       const before = await total(accounts);
-      await cli.bulkInsert(ORG, accounts, Array.from({ length: 250 }, account));
+      await cli.bulkInsert(ORG, accounts, Array.from({ length: 250 }, newAccount));
       assert.equal(await total(accounts), before + 250);
       assert.equal(await total(accounts), rowsOf('account'));
     } finally {
@@ -145,16 +140,11 @@ describe('a database made before row counts were kept', () => {
     const old = openDb(file);
     migrate(old, ORG_MIGRATIONS.slice(0, 1));
     const insert = old.prepare('INSERT INTO account (accountid, accountname, statecode, statuscode, createdon, modifiedon) VALUES (@accountid, @accountname, @statecode, @statuscode, @createdon, @modifiedon)');
-    for (let i = 0; i < 37; i++) insert.run(account());
+    for (let i = 0; i < 37; i++) insert.run(newAccount());
     old.close();
     const store = new SqliteRecordStore(dir);
     try {
-      const records = await store.org(ORG);
-      const schema = await records.schema();
-      assert.equal((await records.list(schema.resolve('account'), { limit: 1, offset: 0 })).total, 37);
-      assert.equal((await records.list(schema.resolve('contact'), { limit: 1, offset: 0 })).total, 0);
-      await records.create(schema.resolve('account'), account());
-      assert.equal((await records.list(schema.resolve('account'), { limit: 1, offset: 0 })).total, 38);
+      await checkMigratedCounts(await store.org(ORG), 37);
     } finally {
       await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
