@@ -88,6 +88,17 @@ describe('row counts of the PostgreSQL store', { skip: needsPostgres }, () => {
     assert.equal(await total(widget), 1);
   });
 
+  test('count a user once, however often it is written again (an upsert that updates)', async () => {
+    const users = (await records.schema()).resolve('crmuser');
+    const id = randomUUID();
+    const before = await total(users);
+    await stores[0]!.upsertUser(ORG, { id, fullname: 'Ada', email: 'ada@example.com' });
+    await stores[1]!.upsertUser(ORG, { id, fullname: 'Ada L.', email: 'ada@example.com' });
+    await stores[0]!.upsertUser(ORG, { id, fullname: 'Ada Lovelace', email: 'ada@example.com' });
+    assert.equal(await total(users), before + 1);
+    assert.equal(await total(users), await rowsOf('crmuser'));
+  });
+
   test('every object of the organization has its count', async () => {
     for (const obj of (await records.schema()).objects) assert.equal(await total(obj), await rowsOf(obj.systemName), obj.systemName);
   });

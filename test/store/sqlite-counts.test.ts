@@ -111,6 +111,15 @@ describe('row counts of the SQLite store', () => {
     assert.equal(rowsOf('customobject1000'), 1);
   });
 
+  test('count a user once, however often it is written again (an upsert that updates)', async () => {
+    const users = (await records.schema()).resolve('crmuser');
+    const id = randomUUID();
+    const before = await total(users);
+    for (const fullname of ['Ada', 'Ada L.', 'Ada Lovelace']) await store.upsertUser(ORG, { id, fullname, email: 'ada@example.com' });
+    assert.equal(await total(users), before + 1);
+    assert.equal(await total(users), rowsOf('crmuser'));
+  });
+
   test('every object of the organization has its count', async () => {
     for (const obj of (await records.schema()).objects) assert.equal(await total(obj), rowsOf(obj.systemName), obj.systemName);
   });
