@@ -12,7 +12,7 @@ import type { QueryPlan } from '../../query/plan.js';
 import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
-import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCountQuery, postgresCountSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
+import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -122,7 +122,7 @@ class PostgresOrgRecords implements OrgRecords {
       selectListPage(this.k, schema, obj, { limit: 0, offset: 0 }, POSTGRES_PAGE).compile().sql);
     // One snapshot for the count and the page.
     return inTransaction(this.pool, async (client) => {
-      const count = await client.query<{ n: number }>({ ...this.prep(postgresCountQuery(this.schemaName)), values: [obj.objectType] });
+      const count = await client.query<{ n: number }>(this.prep(`SELECT count(*) AS n FROM ${this.table(obj)}`));
       const records = await client.query<RecordRow>({ ...this.prep(pageSql), values: [page.limit, page.offset] });
       return { total: count.rows[0]!.n, records: records.rows };
     }, { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
@@ -260,8 +260,7 @@ class PostgresOrgRecords implements OrgRecords {
     return this.changeSchema(async (client, schema) => {
       const spec = define(schema);
       await client.query(`INSERT INTO ${this.s}.orchard_objects (object_type, spec) VALUES ($1, $2)`, [spec.objectType, JSON.stringify(spec)]);
-      const obj = buildObject(spec);
-      for (const stmt of [...postgresCreateTableSql(this.schemaName, obj), ...postgresCountSql(this.schemaName, obj)]) await client.query(stmt);
+      for (const stmt of postgresCreateTableSql(this.schemaName, buildObject(spec))) await client.query(stmt);
     });
   }
 
