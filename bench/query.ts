@@ -32,7 +32,7 @@ import { startServer } from '../src/server.js';
 import { SqlCache } from '../src/store/record-sql.js';
 import type { SqlStatement } from '../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded } from '../src/store/sqlite/reader.js';
-import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread } from '../src/store/sqlite/sqlite-record-store.js';
+import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread, walkOf } from '../src/store/sqlite/sqlite-record-store.js';
 import { openStores } from '../src/stores.js';
 import { LeanHttpClient } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';
@@ -126,7 +126,7 @@ async function directSql(dataDir: string, orgId: string, body: QueryInput, db: D
     const plan = planQuery(schema, body);
     const cache = new SqlCache();
     const walk = isIndexWalk(plan);
-    const onMain = walk ? walkFitsMainThread(plan) : runBounded(db, queryStatement(cache, schema, plan, true), quickRows(plan)) !== undefined;
+    const onMain = walk ? walkFitsMainThread(walkOf(plan)) : runBounded(db, queryStatement(cache, schema, plan, true), quickRows(plan)) !== undefined;
     const where = onMain ? 'the main thread' : 'a reader thread';
     const statement = queryStatement(cache, schema, plan, onMain && !walk);
     if (!('choose' in statement)) return { statement, where };

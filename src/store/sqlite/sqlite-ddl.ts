@@ -3,7 +3,7 @@
 import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
-import { FOLD_FUNCTION, type Db, type Migration } from './sqlite-db.js';
+import { FOLD_FUNCTION, prepared, type Db, type Migration } from './sqlite-db.js';
 
 /** Identifiers come from definitions checked to be [a-z0-9_]; quoting still guards every one. */
 export const q = (id: string): string => `"${id.replace(/"/g, '""')}"`;
@@ -62,6 +62,12 @@ export function countSql(obj: ObjectDef): string[] {
 /** The SQL of an object's row count (see countSql). */
 export const COUNT_SQL = 'SELECT n FROM orchard_counts WHERE object_type = ?';
 
+/** The object definitions of an organization's database, by object number. */
+export function readSpecs(db: Db): ObjectSpec[] {
+  return (prepared(db, 'SELECT spec FROM orchard_objects ORDER BY object_type').all() as Array<{ spec: string }>)
+    .map((r) => JSON.parse(r.spec) as ObjectSpec);
+}
+
 /** Versioned migrations of an organization's database; append only, never edit a released one. */
 export const ORG_MIGRATIONS: readonly Migration[] = [
   // 1: object definitions and the standard objects.
@@ -78,8 +84,6 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
   // 2: row counts kept by triggers, for every object defined so far (custom ones included).
   (db: Db) => {
     db.exec(`CREATE TABLE orchard_counts (object_type INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
-    const specs = (db.prepare('SELECT spec FROM orchard_objects ORDER BY object_type').all() as Array<{ spec: string }>)
-      .map((r) => JSON.parse(r.spec) as ObjectSpec);
-    for (const spec of specs) for (const stmt of countSql(buildObject(spec))) db.exec(stmt);
+    for (const spec of readSpecs(db)) for (const stmt of countSql(buildObject(spec))) db.exec(stmt);
   },
 ];

@@ -11,7 +11,7 @@ import type { ObjectDef } from '../../schema/types.js';
 import { isPlanGroup, type PlanNode, type QueryPlan } from '../../query/plan.js';
 import { indexedEqualities, ROW, selectListPage, selectRecords, sortsByIndex, SqlCache, type PageOptions } from '../record-sql.js';
 import type { OrgRecords, PageRequest, RecordRow, RecordStore } from '../types.js';
-import { addColumnSql, COUNT_SQL, countSql, createTableSql, ORG_MIGRATIONS, q } from './sqlite-ddl.js';
+import { addColumnSql, COUNT_SQL, countSql, createTableSql, ORG_MIGRATIONS, q, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, type SqlStatement } from './read-protocol.js';
 import { openReader, runBounded, runRead } from './reader.js';
@@ -83,9 +83,14 @@ const QUICK_CONDITIONS = 8;
  */
 export const INDEX_STEPS_PER_ROW = 512;
 
-/** Whether an index walk (isIndexWalk) is short enough for the main thread (see INDEX_STEPS_PER_ROW). */
-export function walkFitsMainThread(plan: QueryPlan, limit = QUICK_ROWS): boolean {
-  return plan.pageNumber * plan.pageSize + 1 <= limit * INDEX_STEPS_PER_ROW;
+/** Whether an index walk (isIndexWalk) of `entries` entries is short enough for the main thread (see INDEX_STEPS_PER_ROW). */
+export function walkFitsMainThread(entries: number, limit = QUICK_ROWS): boolean {
+  return entries <= limit * INDEX_STEPS_PER_ROW;
+}
+
+/** The index entries a query page that is an index walk steps: the page's end and one row more (IsLastPage). */
+export function walkOf(plan: QueryPlan): number {
+  return plan.pageNumber * plan.pageSize + 1;
 }
 
 /** The main-thread bound of rows examined for `plan` (see QUICK_ROWS). */
@@ -162,8 +167,7 @@ class SqliteOrgRecords implements OrgRecords {
     if (this.cached && !this.changes.changed()) return this.cached;
     const { schema_version: version } = prepared(this.db, 'SELECT schema_version FROM orchard_meta WHERE id = 1').get() as { schema_version: number };
     if (this.cached?.version !== version) {
-      const specs = (prepared(this.db, 'SELECT spec FROM orchard_objects ORDER BY object_type').all() as Array<{ spec: string }>)
-        .map((r) => JSON.parse(r.spec) as ObjectSpec);
+      const specs = readSpecs(this.db);
       this.cached = new OrgSchema(specs, version);
       this.sqlCache.clear();
     }
@@ -210,7 +214,7 @@ class SqliteOrgRecords implements OrgRecords {
     ];
     // The count is one row (countSql) and the page an index walk: answered here when the walk is
     // short enough (as for queries), in one read transaction; on a reader thread beyond.
-    const here = this.quickLimit > 0 && page.offset + page.limit <= this.quickLimit * INDEX_STEPS_PER_ROW;
+    const here = this.quickLimit > 0 && walkFitsMainThread(page.offset + page.limit, this.quickLimit);
     const quickDb = here ? (this.quickDb ??= openReader(this.file)) : undefined;
     const [count, records] = quickDb
       ? quickDb.transaction(() => statements.map((st) => runRead(quickDb, st)))()
@@ -228,7 +232,7 @@ class SqliteOrgRecords implements OrgRecords {
       const quickDb = (this.quickDb ??= openReader(this.file));
       if (!isIndexWalk(plan)) {
         raw = runBounded(quickDb, queryStatement(this.sqlCache, schema, plan, true), quickRows(plan, this.quickLimit)) as RawRows | undefined;
-      } else if (walkFitsMainThread(plan, this.quickLimit)) {
+      } else if (walkFitsMainThread(walkOf(plan), this.quickLimit)) {
         raw = runRead(quickDb, queryStatement(this.sqlCache, schema, plan)) as RawRows;
       }
     }
