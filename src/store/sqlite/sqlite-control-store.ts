@@ -176,7 +176,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
-    if (this.changes.changed()) {
+    if (this.changes.changedThisTurn()) {
       const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
       if (version !== this.dataVersion) {
         this.identities.clear();

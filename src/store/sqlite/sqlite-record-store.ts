@@ -17,6 +17,7 @@ import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, 
 import { openReader, runBounded, runRead } from './reader.js';
 import { BUSY_TIMEOUT_MS, migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
+import { HeldSnapshot } from './held-snapshot.js';
 import { WalChangeSignal } from './wal-change-signal.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -116,8 +117,11 @@ class SqliteOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
   private readonly sqlCache = new SqlCache();
 
-  /** The main thread's read-only connection, for bounded reads (runBounded); opened on first use. */
-  private quickDb: Db | undefined;
+  /**
+   * The main thread's read-only connection, for GETs by id and bounded reads (runBounded), opened on
+   * first use; it keeps its read transaction from one read to the next until something is committed.
+   */
+  private readonly held: HeldSnapshot;
 
   /**
    * `readers` gives the store's reader threads, started on the first read that needs them;
@@ -129,6 +133,7 @@ class SqliteOrgRecords implements OrgRecords {
 
   constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number, private readonly writeWaitMs: number) {
     this.changes = new WalChangeSignal(file);
+    this.held = new HeldSnapshot(() => openReader(file));
   }
 
   /**
@@ -144,7 +149,11 @@ class SqliteOrgRecords implements OrgRecords {
     for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
       prepared(this.db, 'PRAGMA busy_timeout = 0').run();
       try {
-        return run();
+        const result = run();
+        // What this connection committed is not in the held snapshot, nor in this turn's look.
+        this.held.release();
+        this.changes.forget();
+        return result;
       } catch (err) {
         if (!isBusy(err)) throw err;
         if (Date.now() + pause > deadline) {
@@ -163,8 +172,11 @@ class SqliteOrgRecords implements OrgRecords {
 
   schemaSync(): OrgSchema {
     // A field added by another process is seen at once: the version is read again whenever the
-    // file may have changed since it was last read (one pread when it has not).
-    if (this.cached && !this.changes.changed()) return this.cached;
+    // file may have changed since it was last read (one pread a turn of the event loop when it has
+    // not). That is also where the held snapshot ends when it may be out of date: every request
+    // calls schema() before reading, so its reads see what was committed before it.
+    if (this.cached && !this.changes.changedThisTurn()) return this.cached;
+    this.held.release();
     const { schema_version: version } = prepared(this.db, 'SELECT schema_version FROM orchard_meta WHERE id = 1').get() as { schema_version: number };
     if (this.cached?.version !== version) {
       const specs = readSpecs(this.db);
@@ -185,11 +197,12 @@ class SqliteOrgRecords implements OrgRecords {
   /** Column names of the statements getSync runs (columns() builds objects on every call). */
   private readonly getColumns = new WeakMap<Statement, string[]>();
 
-  private getSync(obj: ObjectDef, id: string): RecordRow | null {
+  /** The record with that key, read through `db`: the writer inside a write, else the held snapshot. */
+  private getSync(obj: ObjectDef, id: string, db = this.db): RecordRow | null {
     const schema = this.current();
     const sql = this.sqlCache.get('get', obj, () =>
       selectRecords(sqliteSql, schema, obj).where(`${ROW}.${obj.keyField}`, '=', '').compile().sql);
-    const stmt = prepared(this.db, sql);
+    const stmt = prepared(db, sql);
     let columns = this.getColumns.get(stmt);
     if (!columns) this.getColumns.set(stmt, (columns = stmt.columns().map((c) => c.name)));
     // As an array, then an object built here: a fifth cheaper than better-sqlite3 building it.
@@ -203,7 +216,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
-    return this.getSync(obj, id);
+    return this.getSync(obj, id, this.held.connection());
   }
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
@@ -215,7 +228,7 @@ class SqliteOrgRecords implements OrgRecords {
     // The count is one row (countSql) and the page an index walk: answered here when the walk is
     // short enough (as for queries), in one read transaction; on a reader thread beyond.
     const here = this.quickLimit > 0 && walkFitsMainThread(page.offset + page.limit, this.quickLimit);
-    const quickDb = here ? (this.quickDb ??= openReader(this.file)) : undefined;
+    const quickDb = here ? this.held.connection() : undefined;
     const [count, records] = quickDb
       ? quickDb.transaction(() => statements.map((st) => runRead(quickDb, st)))()
       : await this.readers().run(this.file, statements, signal);
@@ -229,7 +242,7 @@ class SqliteOrgRecords implements OrgRecords {
     // index walk's cost is known before it runs: it is answered here when short enough, whole.
     let raw: RawRows | undefined;
     if (this.quickLimit > 0) {
-      const quickDb = (this.quickDb ??= openReader(this.file));
+      const quickDb = this.held.connection();
       if (!isIndexWalk(plan)) {
         raw = runBounded(quickDb, queryStatement(this.sqlCache, schema, plan, true), quickRows(plan, this.quickLimit)) as RawRows | undefined;
       } else if (walkFitsMainThread(walkOf(plan), this.quickLimit)) {
@@ -357,7 +370,7 @@ class SqliteOrgRecords implements OrgRecords {
 
   close(): void {
     this.changes.close();
-    this.quickDb?.close();
+    this.held.close();
     this.db.close();
   }
 

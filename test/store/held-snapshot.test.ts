@@ -1,0 +1,132 @@
+// The read snapshot the SQLite store keeps from one read to the next (HeldSnapshot): reads in a row
+// share it; it ends when the WAL change signal reports another connection's commit (in the next
+// turn, as a request sees it) and after every write through the store, so no read is stale; and it
+// ends by itself when reads stop, so an idle server lets checkpoints empty the WAL.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ObjectDef } from '../../src/schema/types.js';
+import { HeldSnapshot } from '../../src/store/sqlite/held-snapshot.js';
+import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import { nextTurn, tempDir } from '../helpers.js';
+
+const ORG = 'a11d0000-0000-4000-8000-000000000001';
+const IDLE_MS = 40;
+
+function account(name: string): RecordRow {
+  return { accountid: randomUUID(), accountname: name, statecode: 1, statuscode: 1, createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00' };
+}
+
+describe('the held read snapshot', () => {
+  let dir: string;
+  let file: string;
+  let writer: Db;
+  let held: HeldSnapshot;
+
+  before(() => {
+    dir = tempDir('orchard-held-');
+    file = path.join(dir, 'x.db');
+    writer = openDb(file);
+    writer.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    held = new HeldSnapshot(() => openDb(file, { readonly: true }), IDLE_MS);
+  });
+
+  after(() => {
+    held.close();
+    writer.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const count = () => (held.connection().prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+
+  test('reads in a row share one snapshot until it is released', () => {
+    const before = count();
+    assert.equal(held.holding, true);
+    writer.prepare('INSERT INTO t (v) VALUES (?)').run('x');
+    assert.equal(count(), before, 'the held snapshot predates the commit');
+    held.release();
+    assert.equal(held.holding, false);
+    assert.equal(count(), before + 1);
+  });
+
+  test('ends by itself once reads stop, so a checkpoint can empty the WAL', async () => {
+    count();
+    for (let i = 0; i < 20; i++) writer.prepare('INSERT INTO t (v) VALUES (?)').run(`row ${i}`);
+    const [busy] = writer.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    assert.equal(busy!.busy, 1, 'a held snapshot keeps the WAL from being emptied');
+    const waited = Date.now();
+    while (held.holding && Date.now() - waited < 5_000) await sleep(IDLE_MS / 4);
+    assert.equal(held.holding, false, 'released once no read came for IDLE_MS to 2 × IDLE_MS');
+    const [after] = writer.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
+    assert.deepEqual([after!.busy, after!.log], [0, 0]);
+  });
+
+  test('begins again after SQLite ended the transaction itself', () => {
+    const db = held.connection();
+    db.exec('ROLLBACK');
+    assert.equal(held.holding, false);
+    assert.doesNotThrow(() => held.release());
+    count();
+    assert.equal(held.holding, true);
+  });
+});
+
+describe('reads of the SQLite store through its held snapshot', () => {
+  let dir: string;
+  let store: SqliteRecordStore;
+  let other: SqliteRecordStore;
+  let records: OrgRecords;
+  let elsewhere: OrgRecords;
+  let accounts: ObjectDef;
+
+  before(async () => {
+    dir = tempDir('orchard-held-store-');
+    store = new SqliteRecordStore(dir);
+    other = new SqliteRecordStore(dir);
+    records = await store.org(ORG);
+    elsewhere = await other.org(ORG);
+    accounts = (await records.schema()).resolve('account');
+  });
+
+  after(async () => {
+    await store.close();
+    await other.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A GET as the server makes it: schema() first, then the read. */
+  const get = async (id: string) => {
+    await records.schema();
+    return records.get(accounts, id);
+  };
+
+  test('a write through the store is read back at once', async () => {
+    const first = account('First');
+    await records.create(accounts, first);
+    assert.equal((await get(first.accountid as string))?.accountname, 'First');
+    await records.update(accounts, first.accountid as string, { accountname: 'Renamed' });
+    assert.equal((await get(first.accountid as string))?.accountname, 'Renamed');
+    await records.delete(accounts, first.accountid as string);
+    assert.equal(await get(first.accountid as string), null);
+  });
+
+  test("another process's write is read by the next request", async () => {
+    const row = account('Elsewhere');
+    await nextTurn();
+    assert.equal(await get(row.accountid as string), null);
+    await elsewhere.create(accounts, row);
+    await nextTurn();
+    assert.equal((await get(row.accountid as string))?.accountname, 'Elsewhere');
+    await elsewhere.update(accounts, row.accountid as string, { accountname: 'Changed' });
+    await nextTurn();
+    assert.equal((await get(row.accountid as string))?.accountname, 'Changed');
+    const page = await records.list(accounts, { limit: 1, offset: 0 });
+    assert.equal(page.records[0]?.accountname, 'Changed', 'list pages read the same snapshot');
+  });
+});
