@@ -43,7 +43,7 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
     },
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const state: State = {
       timedOut: false,
       timer: setTimeout(() => {
@@ -53,12 +53,15 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
       }, timeoutMs),
     };
     (request as WithState)[kState] = state;
+    done();
   });
 
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const state = (request as WithState)[kState];
-    if (!state) return;
-    clearTimeout(state.timer);
-    if (state.work) request.socket.removeListener('close', state.work.onClose);
+    if (state) {
+      clearTimeout(state.timer);
+      if (state.work) request.socket.removeListener('close', state.work.onClose);
+    }
+    done();
   });
 }
