@@ -3,7 +3,11 @@
 // req/s of each and the ratio orchard/anchor (goal ≥ 0.5). A third target, the replay, is Fastify
 // sending one of Orchard's GET replies (the same body and header fields) from memory: its ratio to
 // the anchor is the ceiling of any server answering this request with this reply here, so the gap
-// between it and Orchard is Orchard's own work (token, limits, the read, the JSON).
+// between it and Orchard is Orchard's own work (token, limits, the read, the JSON). A fourth, the
+// floor, is the replay spending as much CPU on each request as Orchard's store work for it takes
+// in-process (the token's identity, the schema check, the record's read and its reply text, timed
+// here without HTTP before the load starts): its ratio is the most any server doing that work here
+// could reach, whatever its HTTP layer.
 //
 // Why child processes: autocannon is itself a busy JavaScript program. Sharing one event loop
 // with the server under test, it would take a share of the server's time that depends on how
@@ -36,20 +40,24 @@ import {
   announceAndServe, failures, formatMs, formatRate, median, runLoad, serveInChild, summarizeCpuProfiles,
   type LoadResult,
 } from './lib.js';
+import { hashToken } from '../src/auth/tokens.js';
+import { loadConfig } from '../src/config.js';
+import { okRecordPageText } from '../src/http/envelope.js';
+import { openStores } from '../src/stores.js';
 import { GET_BY_ID_OPTIONS, checkIds, pickIds, seedAccounts, startAnchor, startOrchard, wholeOption } from './orchard-target.js';
 
 const GOAL_RATIO = 0.5;
 const SCRIPT = fileURLToPath(import.meta.url);
 
 const { values: opts } = parseArgs({
-  options: { ...GET_BY_ID_OPTIONS, 'in-process': { type: 'boolean', default: false } },
+  options: { ...GET_BY_ID_OPTIONS, 'in-process': { type: 'boolean', default: false }, 'work-us': { type: 'string' } },
 });
 
 const positive = (name: keyof typeof opts): number => wholeOption(opts, name, 1);
 
 
 interface Round {
-  readonly target: 'anchor' | 'replay' | 'orchard';
+  readonly target: 'anchor' | 'replay' | 'floor' | 'orchard';
   readonly round: number;
   readonly result: LoadResult;
 }
@@ -79,16 +87,60 @@ async function captureReply(url: string, token: string, id: string, dataDir: str
  * The replay target: Fastify answering GET /api/record/account/:id with the captured reply, the
  * same bytes and header fields Orchard sends, from memory. Its rate is the most any server could
  * reach with this reply here, without reading a token, counting limits or touching a database.
+ * With `workUs`, the floor target: the same after spinning the CPU for that many µs per request.
  */
-async function startReplay(dataDir: string): Promise<{ url: string; close: () => Promise<void> }> {
+async function startReplay(dataDir: string, workUs = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const { headers, body } = JSON.parse(fs.readFileSync(path.join(dataDir, 'replay.json'), 'utf8')) as CapturedReply;
   const app = Fastify({ logger: false });
+  const work = BigInt(Math.round(workUs * 1000));
   app.get('/api/record/:obj/:id', async (_request, reply) => {
+    if (work > 0n) {
+      const until = process.hrtime.bigint() + work;
+      while (process.hrtime.bigint() < until);
+    }
     reply.headers(headers);
     return body;
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, close: () => app.close() };
+}
+
+/**
+ * CPU µs of Orchard's store work for one GET by id, in this process and without HTTP: the token's
+ * identity (its digest known, as the server keeps it), the schema check and the record's read, and
+ * the reply text; over `ids` in turn, the median of 30 blocks of 2,000 after a warm-up of 20,000.
+ * It runs in one turn of the event loop, so the once-a-turn looks at the files are not in it: a
+ * lower bound of what the server does for these steps.
+ */
+async function storeWorkUs(dataDir: string, token: string, ids: readonly string[]): Promise<number> {
+  const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
+  try {
+    const digest = hashToken(token);
+    const identity = await stores.control.resolveToken(digest);
+    if (!identity) throw new Error('the bench token does not resolve');
+    const records = await stores.records.org(identity.org.id);
+    const obj = (await records.schema()).resolve('account');
+    const head = { PrimaryKey: obj.keyField, PrimaryField: obj.primaryField, Total_Records: 1, Page_Size: 50, Page_Number: 1 };
+    let i = 0;
+    let bytes = 0;
+    const one = async () => {
+      await stores.control.resolveToken(digest);
+      await records.schema();
+      const row = await records.get(obj, ids[i++ % ids.length]!);
+      bytes += okRecordPageText(head, true, row).length;
+    };
+    for (let n = 0; n < 20_000; n++) await one();
+    const blocks: number[] = [];
+    for (let b = 0; b < 30; b++) {
+      const started = process.hrtime.bigint();
+      for (let n = 0; n < 2_000; n++) await one();
+      blocks.push(Number(process.hrtime.bigint() - started) / 2_000 / 1_000);
+    }
+    if (bytes === 0) throw new Error('no reply text was made');
+    return median(blocks);
+  } finally {
+    await stores.close();
+  }
 }
 
 async function drive(): Promise<number> {
@@ -109,13 +161,16 @@ async function drive(): Promise<number> {
     const token = await seedAccounts(dataDir, accountCount);
     console.log(`Seeded ${accountCount.toLocaleString('en-US')} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
+    let workUs = 0;
     const start = async (name: Round['target']): Promise<{ url: string; stop: () => Promise<void> }> => {
       let target: { url: string; stop: () => Promise<void> };
       if (opts['in-process']) {
-        const { url, close } = name === 'anchor' ? await startAnchor() : name === 'replay' ? await startReplay(dataDir) : await startOrchard(dataDir);
+        const { url, close } = name === 'anchor' ? await startAnchor()
+          : name === 'replay' || name === 'floor' ? await startReplay(dataDir, name === 'floor' ? workUs : 0)
+          : await startOrchard(dataDir);
         target = { url, stop: close };
       } else {
-        const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', name, '--data-dir', dataDir];
+        const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', name, '--data-dir', dataDir, ...(name === 'floor' ? ['--work-us', String(workUs)] : [])];
         const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
         target = await serveInChild(name, SCRIPT, args, nodeArgs);
       }
@@ -127,8 +182,11 @@ async function drive(): Promise<number> {
     const ids = await pickIds(orchard.url, token, accountCount, idCount);
     await checkIds(orchard.url, token, ids);
     await captureReply(orchard.url, token, ids[0]!, dataDir);
+    workUs = await storeWorkUs(dataDir, token, ids);
     const replay = await start('replay');
-    console.log(`Requests to orchard and the replay rotate over ${ids.length} account ids spread over the table.`);
+    const floor = await start('floor');
+    console.log(`Requests to orchard, the replay and the floor rotate over ${ids.length} account ids spread over the table.`);
+    console.log(`Orchard's store work for one GET, in-process without HTTP (identity, schema check, read, reply text): ${workUs.toFixed(1)} µs; the floor spends that on each request.`);
 
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`Servers ${opts['in-process'] ? 'in this process (--in-process)' : 'in child processes'}; autocannon: ${connections} connections, pipelining ${pipelining}, ${rounds} rounds of ${duration} s, each after a ${warmup} s warm-up.\n`);
@@ -138,18 +196,19 @@ async function drive(): Promise<number> {
       anchor: { url: anchor.url, ...common },
       orchard: { url: orchard.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
       replay: { url: replay.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
+      floor: { url: floor.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
     };
     const results: Round[] = [];
     let failed = 0;
     const statusCodes = new Map<string, number>();
-    const served = { anchor: 0, replay: 0, orchard: 0 };
+    const served = { anchor: 0, replay: 0, floor: 0, orchard: 0 };
     const tally = (target: Round['target'], r: LoadResult) => {
       served[target] += r.requests.total;
       failed += failures(r);
       for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
     };
     for (let round = 1; round <= rounds; round++) {
-      for (const target of ['anchor', 'replay', 'orchard'] as const) {
+      for (const target of ['anchor', 'replay', 'floor', 'orchard'] as const) {
         if (warmup > 0) tally(target, await runLoad({ ...load[target], duration: warmup }));
         const result = await runLoad({ ...load[target], duration });
         tally(target, result);
@@ -162,15 +221,17 @@ async function drive(): Promise<number> {
     const anchorRate = medianOf('anchor');
     const orchardRate = medianOf('orchard');
     const replayRate = medianOf('replay');
+    const floorRate = medianOf('floor');
     const ratio = orchardRate / anchorRate;
-    console.log(`\nMedian req/s: anchor ${formatRate(anchorRate).trim()}, replay ${formatRate(replayRate).trim()}, orchard ${formatRate(orchardRate).trim()}`);
+    console.log(`\nMedian req/s: anchor ${formatRate(anchorRate).trim()}, replay ${formatRate(replayRate).trim()}, floor ${formatRate(floorRate).trim()}, orchard ${formatRate(orchardRate).trim()}`);
     console.log(`Ratio orchard/anchor: ${ratio.toFixed(3)} — goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? 'MET' : 'NOT MET'}`);
     console.log(`Ratio replay/anchor: ${(replayRate / anchorRate).toFixed(3)} — the ceiling: Fastify sending Orchard's reply (its body and header fields) from memory, no token, limits or database`);
+    console.log(`Ratio floor/anchor: ${(floorRate / anchorRate).toFixed(3)} — the replay after ${workUs.toFixed(1)} µs of CPU a request, Orchard's store work: the most a server doing that work could reach here`);
 
     for (const t of targets.splice(0)) await t.stop();
     if (opts.profile && !opts['in-process']) {
       // Per-request figures compare the two servers; each idled while the other was loaded.
-      for (const target of ['orchard', 'replay', 'anchor'] as const) {
+      for (const target of ['orchard', 'floor', 'replay', 'anchor'] as const) {
         console.log(`\nCPU profile of the ${target} server (${path.join(profileDir, target)}; warm-ups included):`);
         console.log(summarizeCpuProfiles(path.join(profileDir, target), target === 'orchard' ? 30 : 10, served[target]));
       }
@@ -192,16 +253,18 @@ async function serve(kind: string): Promise<void> {
   if (kind === 'anchor') {
     const { url, close } = await startAnchor();
     announceAndServe(url, close);
-  } else if (kind === 'replay') {
-    if (!opts['data-dir']) throw new Error('--serve replay needs --data-dir');
-    const { url, close } = await startReplay(opts['data-dir']);
+  } else if (kind === 'replay' || kind === 'floor') {
+    if (!opts['data-dir']) throw new Error(`--serve ${kind} needs --data-dir`);
+    const workUs = kind === 'floor' ? Number(opts['work-us']) : 0;
+    if (!(workUs >= 0)) throw new Error(`--serve floor needs --work-us, a number of µs; got '${opts['work-us']}'`);
+    const { url, close } = await startReplay(opts['data-dir'], workUs);
     announceAndServe(url, close);
   } else if (kind === 'orchard') {
     if (!opts['data-dir']) throw new Error('--serve orchard needs --data-dir');
     const { url, close } = await startOrchard(opts['data-dir']);
     announceAndServe(url, close);
   } else {
-    throw new Error(`--serve takes anchor, replay or orchard; got '${kind}'`);
+    throw new Error(`--serve takes anchor, replay, floor or orchard; got '${kind}'`);
   }
 }
 
