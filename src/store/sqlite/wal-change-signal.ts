@@ -75,7 +75,7 @@ export class WalChangeSignal {
 
   /**
    * changed(), looking at the file at most once per turn of the event loop: later calls in the turn
-   * answer false. A system call costs 5–10 µs under load here, and a loaded server handles several
+   * answer false. A system call costs about 7 µs under load here, and a loaded server handles several
    * requests in one turn (every socket found readable), so they share one look, and each sees what
    * was committed before its turn's first look. That look is made by the turn's first request, after
    * the turn's sockets were polled, so a request sent after a commit completed sees it. (Only a look
