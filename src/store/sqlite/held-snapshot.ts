@@ -1,32 +1,34 @@
 // A read transaction that the main thread's read-only connection keeps open from one read to the
-// next. A SQLite read transaction in WAL mode costs three system calls to begin and end (a lock on
-// the -shm file, its release and a stat of the database file), about 7 µs each in the server's
-// profile under load, more in all than the indexed read itself. Reads in a row share one snapshot,
-// for as long as nothing is committed: whoever holds it ends it when the file's WalChangeSignal
-// reports a change (see SqliteOrgRecords.schemaSync) and after every write of its own, so a read
-// still sees everything committed before its request began.
+// next within a turn of the event loop. A SQLite read transaction in WAL mode costs three system
+// calls to begin and end (a lock on the -shm file, its release and a stat of the database file),
+// about 7 µs each in the server's profile under load, more in all than the indexed read itself.
+// The requests a loaded server handles in one turn share one snapshot instead; it ends when the
+// turn ends, when the file's WalChangeSignal reports a change (see SqliteOrgRecords.schemaSync) and
+// before every write of the server's own, so a read still sees everything committed before its
+// request began.
+//
+// Why not longer than a turn: a checkpoint cannot copy into the database file the commits that a
+// held snapshot predates, and a WAL that is never wholly copied is never restarted. A snapshot held
+// from turn to turn under steady reads would always predate another process's latest commit when
+// that process checkpoints, and the WAL would grow for as long as the reads and writes went on.
 
 import { prepared, type Db } from './sqlite-db.js';
 
-/**
- * How long a snapshot is kept with no read: an idle server must not keep one, as a held snapshot
- * stops checkpoints from copying later commits (of the CLI's seed, another process) into the
- * database file, and the WAL would grow meanwhile.
- */
-export const SNAPSHOT_IDLE_MS = 50;
-
 export class HeldSnapshot {
   private db: Db | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private used = false;
+  private ending = false;
+  private readonly endTurn = () => {
+    this.ending = false;
+    this.release();
+  };
 
   /** `open` makes the connection (read-only), on first use. */
-  constructor(private readonly open: () => Db, private readonly idleMs = SNAPSHOT_IDLE_MS) {}
+  constructor(private readonly open: () => Db) {}
 
   /**
-   * The connection, inside the held read transaction (begun now when none is). A read through it
-   * sees the database as it was at the transaction's first read, so callers release() first
-   * whenever something may have been committed since.
+   * The connection, inside the held read transaction (begun now when none is; it ends with the
+   * turn). A read through it sees the database as it was at the transaction's first read, so
+   * callers release() first whenever something may have been committed since.
    */
   connection(): Db {
     const db = (this.db ??= this.open());
@@ -34,10 +36,11 @@ export class HeldSnapshot {
     // connection, not a flag of ours, says whether one is open.
     if (!db.inTransaction) {
       prepared(db, 'BEGIN').run();
-      if (this.timer) this.timer.refresh();
-      else this.timer = setTimeout(() => this.idle(), this.idleMs).unref();
+      if (!this.ending) {
+        this.ending = true;
+        setImmediate(this.endTurn);
+      }
     }
-    this.used = true;
     return db;
   }
 
@@ -51,19 +54,7 @@ export class HeldSnapshot {
     return this.db?.inTransaction ?? false;
   }
 
-  private idle(): void {
-    if (!this.db?.inTransaction) return;
-    if (this.used) {
-      this.used = false;
-      this.timer!.refresh();
-    } else {
-      this.release();
-    }
-  }
-
   close(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.release();
     this.db?.close();
     this.db = undefined;

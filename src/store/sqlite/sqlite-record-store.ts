@@ -119,7 +119,7 @@ class SqliteOrgRecords implements OrgRecords {
 
   /**
    * The main thread's read-only connection, for GETs by id and bounded reads (runBounded), opened on
-   * first use; it keeps its read transaction from one read to the next until something is committed.
+   * first use; it keeps its read transaction from one read to the next within a turn of the event loop.
    */
   private readonly held: HeldSnapshot;
 
@@ -148,10 +148,12 @@ class SqliteOrgRecords implements OrgRecords {
     const deadline = Date.now() + this.writeWaitMs;
     for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
       prepared(this.db, 'PRAGMA busy_timeout = 0').run();
+      // The held snapshot ends first: it would be out of date after the commit, and the commit's
+      // checkpoint could not copy into the database what it predates.
+      this.held.release();
       try {
         const result = run();
-        // What this connection committed is not in the held snapshot, nor in this turn's look.
-        this.held.release();
+        // Nor is this commit in the turn's look at the file.
         this.changes.forget();
         return result;
       } catch (err) {
