@@ -145,4 +145,28 @@ describe('reads of the SQLite store through its held snapshot', () => {
     const page = await records.list(accounts, { limit: 1, offset: 0 });
     assert.equal(page.records[0]?.accountname, 'Changed', 'list pages read the same snapshot');
   });
+
+  test('reads and writes of the store in the same turns leave the WAL restarted, not growing', async () => {
+    const writer = (records as unknown as { db: Db }).db;
+    writer.pragma('wal_autocheckpoint = 1');
+    try {
+      const row = account('Steady');
+      await records.create(accounts, row);
+      // The WAL file keeps the size it once had (the tables' creation made it large): what counts is
+      // that the loop does not add to it.
+      const walBytes = () => fs.statSync(path.join(dir, 'orgs', `${ORG}.db-wal`)).size;
+      const initial = walBytes();
+      let largest = 0;
+      for (let i = 0; i < 100; i++) {
+        await get(row.accountid as string);
+        // The write ends the snapshot the read began, before it commits and checkpoints.
+        await records.update(accounts, row.accountid as string, { description: 'x'.repeat(2_000 + i) });
+        await nextTurn();
+        largest = Math.max(largest, walBytes());
+      }
+      assert.ok(largest - initial < 64 * 1024, `the WAL grew from ${initial} to ${largest} bytes`);
+    } finally {
+      writer.pragma('wal_autocheckpoint = 1000');
+    }
+  });
 });

@@ -12,15 +12,14 @@
 // from turn to turn under steady reads would always predate another process's latest commit when
 // that process checkpoints, and the WAL would grow for as long as the reads and writes went on.
 
+import { atTurnEnd, currentTurn } from './event-loop-turn.js';
 import { prepared, type Db } from './sqlite-db.js';
 
 export class HeldSnapshot {
   private db: Db | undefined;
-  private ending = false;
-  private readonly endTurn = () => {
-    this.ending = false;
-    this.release();
-  };
+  /** The turn at whose end release() is due (-1: none). */
+  private releaseDueIn = -1;
+  private readonly releaseNow = () => this.release();
 
   /** `open` makes the connection (read-only), on first use. */
   constructor(private readonly open: () => Db) {}
@@ -36,9 +35,10 @@ export class HeldSnapshot {
     // connection, not a flag of ours, says whether one is open.
     if (!db.inTransaction) {
       prepared(db, 'BEGIN').run();
-      if (!this.ending) {
-        this.ending = true;
-        setImmediate(this.endTurn);
+      const turn = currentTurn();
+      if (this.releaseDueIn !== turn) {
+        this.releaseDueIn = turn;
+        atTurnEnd(this.releaseNow);
       }
     }
     return db;

@@ -3,6 +3,7 @@
 // of an organization's schema are checked with it on every request instead of a read transaction.
 
 import fs from 'node:fs';
+import { currentTurn } from './event-loop-turn.js';
 
 /**
  * The first copy of the wal-index header: the first 48 bytes of the `-shm` file (SQLite's
@@ -11,25 +12,6 @@ import fs from 'node:fs';
  * only makes a look report a change that was not one.
  */
 const HEADER_BYTES = 48;
-
-/**
- * The turn of the event loop: it advances in the check phase (an immediate), after the I/O callbacks
- * of the turn and the promise jobs they started. The immediate is scheduled by the first ask in a
- * turn, so an idle loop schedules nothing.
- */
-let turn = 0;
-let turnEnding = false;
-
-function currentTurn(): number {
-  if (!turnEnding) {
-    turnEnding = true;
-    setImmediate(() => {
-      turnEnding = false;
-      turn++;
-    });
-  }
-  return turn;
-}
 
 /**
  * A cheap "did anything change?" for a WAL database this process keeps open (so its `-shm` file is
@@ -84,7 +66,7 @@ export class WalChangeSignal {
    * call forget().
    */
   changedThisTurn(): boolean {
-    if (this.lookedInTurn === turn) return false;
+    if (this.lookedInTurn === currentTurn()) return false;
     const changed = this.changed();
     this.lookedInTurn = currentTurn();
     return changed;
