@@ -210,11 +210,12 @@ async function drive(): Promise<number> {
     console.log(`Servers ${opts['in-process'] ? 'in this process (--in-process)' : 'in child processes'}; autocannon: ${connections} connections, pipelining ${pipelining}, ${rounds} rounds of ${duration} s, each after a ${warmup} s warm-up.\n`);
 
     const common = { connections, pipelining };
+    const gets = { ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) };
     const load = {
       anchor: { url: anchor.url, ...common },
-      orchard: { url: orchard.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
-      replay: { url: replay.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
-      floor: { url: floor.url, ...common, requests: ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } })) },
+      orchard: { url: orchard.url, ...gets },
+      replay: { url: replay.url, ...gets },
+      floor: { url: floor.url, ...gets },
     };
     const results: Round[] = [];
     let failed = 0;

@@ -1,6 +1,7 @@
 // Tells, for one system call, whether anything may have been committed to a SQLite database in WAL
 // mode since the last look, by any connection of any process: the caches of the control plane and
-// of an organization's schema are checked with it on every request instead of a read transaction.
+// of an organization's schema are checked with it once a turn of the event loop instead of with a
+// read transaction on every request.
 
 import fs from 'node:fs';
 import { currentTurn } from './event-loop-turn.js';
@@ -66,10 +67,10 @@ export class WalChangeSignal {
    * call forget().
    */
   changedThisTurn(): boolean {
-    if (this.lookedInTurn === currentTurn()) return false;
-    const changed = this.changed();
-    this.lookedInTurn = currentTurn();
-    return changed;
+    const turn = currentTurn();
+    if (this.lookedInTurn === turn) return false;
+    this.lookedInTurn = turn;
+    return this.changed();
   }
 
   /** Makes the next changedThisTurn() look at the file, for a commit made since its last look. */
