@@ -2,7 +2,7 @@
 // listens (server.ts does), so tests drive it with inject().
 
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Authenticator } from './auth/authenticator.js';
@@ -17,22 +17,10 @@ import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { installRequestLimit } from './http/request-limit.js';
-import type { NoticeLedger } from './limits/notices.js';
-import type { ControlStore, RecordStore } from './store/types.js';
+import type { AppDeps } from './http/app-deps.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
-
-export interface AppDeps {
-  readonly config: Config;
-  readonly control: ControlStore;
-  readonly records: RecordStore;
-  /** The stores' shared notice ledger, when they have one (PostgreSQL); see openLimits. */
-  readonly ledger?: NoticeLedger;
-  /** Milliseconds since the epoch; tests pass a clock they move. */
-  readonly clock: () => number;
-  readonly logger?: FastifyServerOptions['logger'];
-}
 
 /** A client-sent X-Request-Id is kept when it is short and plain, so callers can trace their own ids. */
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;

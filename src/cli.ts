@@ -9,8 +9,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadConfig, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
 import { openStores, type Stores } from './stores.js';
-import { PLAN_NAMES } from './store/types.js';
-import { DEFAULT_MINUTE_LIMIT } from './auth/plans.js';
+import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

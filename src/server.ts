@@ -39,7 +39,7 @@ export async function startServer(
   const stores = openStores(config);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ config, control: stores.control, records: stores.records, ...(stores.ledger ? { ledger: stores.ledger } : {}), clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
+    app = await buildApp({ ...stores, config, clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
     await app.listen({ port: config.port, host: config.host });
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.

@@ -1,22 +1,48 @@
 // Opens the stores the configuration asks for (SQLite under DATA_DIR, or PostgreSQL), shared by
-// the server and the CLI so both always see the same data.
+// the server and the CLI so both always see the same data: the control plane, the data plane, the
+// usage-notice ledger and, for a server, the rate-limit counters.
 
 import type { Config } from './config.js';
-import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
-import { SqliteRecordStore } from './store/sqlite/sqlite-record-store.js';
-import type { ControlStore, RecordStore } from './store/types.js';
 import { AdminService } from './admin/admin-service.js';
-import type { NoticeLedger } from './limits/notices.js';
+import type { NoticeLedger, NoticeLog } from './limits/notices.js';
+import type { RateLimitStore } from './limits/rate-limit-store.js';
+import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
 import { openPostgresControl } from './store/postgres/open-postgres-control.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
+import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
+import { SqliteNoticeLedger } from './store/sqlite/sqlite-notice-ledger.js';
+import { SqliteRateLimitStore } from './store/sqlite/sqlite-rate-limit-store.js';
+import { SqliteRecordStore } from './store/sqlite/sqlite-record-store.js';
+import type { ControlStore, RecordStore } from './store/types.js';
 
 export interface Stores {
   readonly control: ControlStore;
   readonly records: RecordStore;
-  /** The shared notice ledger (PostgreSQL); undefined on the embedded store, where limits keep their own. */
-  readonly ledger?: NoticeLedger;
+  /** Where usage notices are claimed: the control schema (PostgreSQL, shared by every process) or <data>/limits.db. */
+  readonly ledger: NoticeLedger;
+  /**
+   * Opens the rate-limit counters (the caller closes them): with REDIS_URL in Redis, on Redis's
+   * clock so every process agrees, and in this process's memory while Redis does not answer
+   * (docs/limits.md § Redis unreachable); else in <data>/limits.db on `clock`.
+   */
+  openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
   readonly admin: AdminService;
   close(): Promise<void>;
+}
+
+function openCounters(config: Config, clock: () => number, log: NoticeLog): RateLimitStore {
+  if (config.redisUrl) {
+    return new RedisRateLimitStore({
+      redis: config.redisUrl,
+      onError: (err) => log.error({ err }, 'Redis does not answer: rate limits are counted in this process\'s memory until it does'),
+      onRecovered: (outageMs) => log.info({ outageMs }, 'Redis answers again: rate limits are counted in Redis'),
+    });
+  }
+  return new SqliteRateLimitStore({
+    dataDir: config.dataDir,
+    clock,
+    onError: (err) => log.error({ err }, 'rate-limit counters not written to limits.db; retrying'),
+  });
 }
 
 /**
@@ -24,6 +50,7 @@ export interface Stores {
  * records in a schema of its own, all on one pool (docs/scaling.md). Otherwise SQLite files under DATA_DIR.
  */
 export function openStores(config: Config): Stores {
+  const counters = (clock: () => number, log: NoticeLog) => openCounters(config, clock, log);
   if (config.databaseUrl) {
     const pg = openPostgresControl(config.databaseUrl, { schema: config.databaseSchema });
     const records = new PostgresRecordStore(pg.pool, { schemaPrefix: `${config.databaseSchema}_org_`, requestTimeoutMs: config.requestTimeoutMs });
@@ -31,6 +58,7 @@ export function openStores(config: Config): Stores {
       control: pg.control,
       records,
       ledger: pg.ledger,
+      openCounters: counters,
       admin: new AdminService(pg.control, records),
       async close() {
         await records.close();
@@ -40,12 +68,16 @@ export function openStores(config: Config): Stores {
   }
   const control = new SqliteControlStore(config.dataDir);
   const records = new SqliteRecordStore(config.dataDir);
+  const ledger = new SqliteNoticeLedger(config.dataDir);
   return {
     control,
     records,
+    ledger,
+    openCounters: counters,
     admin: new AdminService(control, records),
     async close() {
       await records.close();
+      await ledger.close();
       await control.close();
     },
   };

@@ -58,7 +58,7 @@ export async function testContext(options: { config?: Partial<Config>; plan?: st
   const clock = new TestClock();
   const { org, user, token } = await stores.admin.createOrganization({ name: 'Test Org', plan: options.plan ?? 'enterprise', email: 'owner@example.com',
     minuteLimit: options.minuteLimit === undefined ? UNREACHABLE : options.minuteLimit });
-  const app = await buildApp({ config, control: stores.control, records: stores.records, clock: clock.now, logger: false });
+  const app = await buildApp({ ...stores, config, clock: clock.now, logger: false });
   await app.ready();
   return {
     dir, config, stores, app, clock, orgId: org.id, userId: user.id, token,

@@ -4,10 +4,11 @@
 import { setTimeout } from 'node:timers/promises';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
-import { ADMIN_ROLE } from '../auth/permissions.js';
+import { ADMIN_ROLE, type RoleDefinition } from '../auth/permissions.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
-import type { ControlStore, Organization, PlanName, RecordStore, RoleDefinition, User } from '../store/types.js';
-import { PLAN_NAMES } from '../store/types.js';
+import type { ControlStore, RecordStore } from '../store/types.js';
+import type { Organization, User } from '../auth/identity.js';
+import { PLAN_NAMES, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 

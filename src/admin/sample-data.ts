@@ -2,9 +2,8 @@
 // cities, picklist codes and dates, from a seeded generator so runs are reproducible.
 
 import { randomUUID } from 'node:crypto';
-import type { ObjectDef } from '../schema/types.js';
+import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { formatDateTime } from '../schema/values.js';
-import type { RecordRow } from '../store/types.js';
 
 const FIRST = ['Ada', 'Ben', 'Chloe', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kavya', 'Liam', 'Maya', 'Noah', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara'];
 const LAST = ['Abbott', 'Baker', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Hughes', 'Ivanova', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nakamura', 'Okafor', 'Patel', 'Quist', 'Rossi', 'Schmidt', 'Tanaka'];

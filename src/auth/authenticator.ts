@@ -3,7 +3,8 @@
 // most once a minute per token to keep writes off the hot path.
 
 import { AppError } from '../errors.js';
-import type { ControlStore, TokenIdentity } from '../store/types.js';
+import type { ControlStore } from '../store/types.js';
+import type { TokenIdentity } from './identity.js';
 import { hashToken } from './tokens.js';
 
 const TOUCH_EVERY_MS = 60_000;

@@ -4,9 +4,29 @@
 
 import { AppError } from '../errors.js';
 import type { FieldHiding, ReadAccess } from '../query/plan.js';
-import type { FieldDef, ObjectDef } from '../schema/types.js';
-import type { ObjectGrant, Permission, RecordRow, RoleDefinition, TokenIdentity } from '../store/types.js';
-import { cheapestPlanWhere, planIncludesObject, planOf, FIRST_CUSTOM_OBJECT, type Action, type Plan } from './plans.js';
+import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
+import type { TokenIdentity } from './identity.js';
+import { cheapestPlanWhere, planIncludesObject, planOf, type Action, type Plan } from './plans.js';
+
+/** What a role may do to an object's records (DESIGN §4). */
+export type Permission = 'read' | 'create' | 'update' | 'delete';
+export const PERMISSIONS: readonly Permission[] = ['read', 'create', 'update', 'delete'];
+
+/** A role's rights on one object: its permissions and the fields hidden from it or read-only for it (lowercase names). */
+export interface ObjectGrant {
+  readonly permissions: readonly Permission[];
+  readonly hidden: readonly string[];
+  readonly readOnly: readonly string[];
+}
+
+/** A role of an organization; objects are keyed by lowercase system name. The built-in `admin` is never stored. */
+export interface RoleDefinition {
+  readonly orgId: string;
+  /** Lowercase. */
+  readonly name: string;
+  readonly grants: Readonly<Record<string, ObjectGrant>>;
+  readonly updatedAt: string;
+}
 
 /** The built-in role: every permission on every object the plan includes; it cannot be redefined. */
 export const ADMIN_ROLE = 'admin';

@@ -1,7 +1,10 @@
 // The subscription plans (spec §8, DESIGN §4): each plan's daily request cap and the objects and
 // actions it includes. Pure data and lookups; the HTTP layer turns a refusal into a 402.
 
-import { PLAN_NAMES, type PlanName } from '../store/types.js';
+import { FIRST_CUSTOM_OBJECT } from '../schema/types.js';
+
+export type PlanName = 'free' | 'standard' | 'professional' | 'enterprise';
+export const PLAN_NAMES: readonly PlanName[] = ['free', 'standard', 'professional', 'enterprise'];
 
 /** What a request does to records; batch writes are their own action (DESIGN §4: free has no batch). */
 export type Action = 'read' | 'create' | 'update' | 'delete' | 'batch';
@@ -40,9 +43,6 @@ export const PLANS: Readonly<Record<PlanName, Plan>> = {
 export function planOf(name: PlanName): Plan {
   return PLANS[name];
 }
-
-/** Custom objects are numbered from here (DESIGN §2). */
-export const FIRST_CUSTOM_OBJECT = 1000;
 
 /** Whether the plan includes the object (by its number and system name). */
 export function planIncludesObject(plan: Plan, obj: { readonly objectType: number; readonly systemName: string }): boolean {

@@ -3,7 +3,7 @@
 
 import type { FastifyRequest } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { TokenIdentity } from '../store/types.js';
+import type { TokenIdentity } from '../auth/identity.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -5,9 +5,10 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
-import { addressKey, openLimits, orgKey, type Limits, type LimitsDeps } from '../limits/limits.js';
+import { addressKey, openLimits, orgKey, type Limits } from '../limits/limits.js';
 import type { Quotas, WindowState } from '../limits/rate-limit-store.js';
-import type { Organization } from '../store/types.js';
+import type { AppDeps } from './app-deps.js';
+import type { Organization } from '../auth/identity.js';
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -86,8 +87,9 @@ declare module 'fastify' {
 }
 
 /** Opens the limits the configuration asks for, exposes them as `app.limits` and closes them with the app. */
-export function installLimits(app: FastifyInstance, deps: Omit<LimitsDeps, 'log'>): Limits | null {
-  const limits = deps.config.rateLimits ? openLimits({ ...deps, log: app.log }) : null;
+export function installLimits(app: FastifyInstance, deps: AppDeps): Limits | null {
+  const { config, control, ledger, clock } = deps;
+  const limits = config.rateLimits ? openLimits({ config, directory: control, ledger, counters: deps.openCounters(clock, app.log), clock, log: app.log }) : null;
   app.decorate('limits', limits);
   if (limits) app.addHook('onClose', () => limits.close());
   return limits;

@@ -3,7 +3,7 @@
 // digit strings, every member a string).
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './app-deps.js';
 import { accessOf } from '../auth/permissions.js';
 import { planIncludesObject } from '../auth/plans.js';
 import { unknownFieldError } from '../schema/record-input.js';

@@ -2,7 +2,7 @@
 // a page; IsLastPage is exact without counting.
 
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './app-deps.js';
 import { accessOf } from '../auth/permissions.js';
 import { planQuery, QUERY_PAGE, type QueryInput } from '../query/plan.js';
 import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.js';

@@ -3,14 +3,14 @@
 // may see. Route files only add their own reply shapes.
 
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
-import { accessOf, type Access } from '../auth/permissions.js';
+import type { AppDeps } from './app-deps.js';
+import { accessOf, type Access, type Permission } from '../auth/permissions.js';
 import type { Action } from '../auth/plans.js';
 import { AppError } from '../errors.js';
 import { prepareCreate, prepareUpdate } from '../schema/record-input.js';
-import type { ObjectDef } from '../schema/types.js';
+import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { isUuid } from '../schema/values.js';
-import type { OrgRecords, Permission, RecordRow } from '../store/types.js';
+import type { OrgRecords } from '../store/types.js';
 
 export interface Target {
   readonly records: OrgRecords;

@@ -3,11 +3,11 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { ObjectDef } from '../schema/types.js';
-import type { Permission, RecordRow } from '../store/types.js';
+import type { ObjectDef, RecordRow } from '../schema/types.js';
+import type { Permission } from '../auth/permissions.js';
 import { checkId, createOne, notFound, resolveTarget, updateOne } from './record-writes.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './app-deps.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 /** GET list: default and largest page (spec §8, DESIGN §3). */

@@ -4,11 +4,10 @@
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from './app-deps.js';
 import { accessOf } from '../auth/permissions.js';
-import { FIRST_CUSTOM_OBJECT } from '../auth/plans.js';
+import { FIRST_CUSTOM_OBJECT, type ObjectDef } from '../schema/types.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
-import type { ObjectDef } from '../schema/types.js';
 import { ok } from './envelope.js';
 import { createOne, resolveTarget, updateOne } from './record-writes.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';

@@ -3,11 +3,11 @@
 // Errors on these routes are `{status, error, message}` (error-handler.ts).
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
-import { accessOf } from '../auth/permissions.js';
+import type { AppDeps } from './app-deps.js';
+import { accessOf, type Permission } from '../auth/permissions.js';
 import { AppError, isAppError } from '../errors.js';
 import { planV3Query, V3_OPERATORS } from '../query/v3-plan.js';
-import type { Permission, RecordRow } from '../store/types.js';
+import type { RecordRow } from '../schema/types.js';
 import { v3ErrorBody } from './error-handler.js';
 import { changesOf, checkId, notFound, resolveBatchTarget, rowToCreate, type Target } from './record-writes.js';
 import { idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';

@@ -1,17 +1,13 @@
-// The limits of a running server (DESIGN §5), opened from the configuration: the quotas of an
-// organization and of a client address, the store that counts them (<data>/limits.db, or Redis with
-// REDIS_URL), and the usage notices.
+// The limits of a running server (DESIGN §5): the quotas of an organization and of a client address,
+// the store that counts them (given: <data>/limits.db, or Redis with REDIS_URL), and the usage notices.
 
 import path from 'node:path';
+import type { Organization } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, planOf } from '../auth/plans.js';
 import type { Config } from '../config.js';
-import type { ControlStore, Organization } from '../store/types.js';
 import { createMailer } from './mailer.js';
-import { UsageNotices, type NoticeLedger, type NoticeLog } from './notices.js';
+import { UsageNotices, type NoticeLedger, type NoticeLog, type UserDirectory } from './notices.js';
 import type { Quotas, RateLimitStore } from './rate-limit-store.js';
-import { RedisRateLimitStore } from './redis-rate-limit-store.js';
-import { SqliteNoticeLedger } from './sqlite-notice-ledger.js';
-import { SqliteRateLimitStore } from './sqlite-rate-limit-store.js';
 
 export interface Limits {
   readonly store: RateLimitStore;
@@ -28,40 +24,23 @@ export interface Limits {
 export const orgKey = (orgId: string): string => `org:${orgId}`;
 export const addressKey = (ip: string): string => `addr:${ip}`;
 
-/**
- * With REDIS_URL every process counts in Redis, on Redis's clock (`TIME`) so they all agree; while
- * Redis does not answer each counts in its own memory (docs/limits.md § Redis unreachable).
- */
-function openRedisStore(url: string, log: NoticeLog): RateLimitStore {
-  return new RedisRateLimitStore({
-    redis: url,
-    onError: (err) => log.error({ err }, 'Redis does not answer: rate limits are counted in this process\'s memory until it does'),
-    onRecovered: (outageMs) => log.info({ outageMs }, 'Redis answers again: rate limits are counted in Redis'),
-  });
-}
-
 export interface LimitsDeps {
   readonly config: Config;
-  readonly control: ControlStore;
-  /**
-   * Where notices are claimed: the stores' shared ledger (PostgreSQL, so several processes send
-   * each notice once); by default one in <data>/limits.db. Owned by the stores, not closed here.
-   */
-  readonly ledger?: NoticeLedger;
+  /** Where notices read the organization and its primary user. */
+  readonly directory: UserDirectory;
+  /** Where notices are claimed, once per organization, day and threshold; owned by the stores, not closed here. */
+  readonly ledger: NoticeLedger;
+  /** The counters of both windows (<data>/limits.db, or Redis); closed with the limits. */
+  readonly counters: RateLimitStore;
   readonly clock: () => number;
   readonly log: NoticeLog;
 }
 
-export function openLimits({ config, control, clock, log, ledger }: LimitsDeps): Limits {
-  const store = config.redisUrl ? openRedisStore(config.redisUrl, log) : new SqliteRateLimitStore({
-    dataDir: config.dataDir,
-    clock,
-    onError: (err) => log.error({ err }, 'rate-limit counters not written to limits.db; retrying'),
-  });
+export function openLimits({ config, directory, ledger, counters: store, clock, log }: LimitsDeps): Limits {
   const notices = new UsageNotices({
-    ledger: ledger ?? new SqliteNoticeLedger(config.dataDir),
+    ledger,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, clock }),
-    directory: control,
+    directory,
     clock,
     log,
   });

@@ -2,7 +2,7 @@
 // organization's primary user per threshold per UTC day. A durable claim in the ledger decides who
 // sends; a queue keeps sending off the request path; claims whose mail failed are retried.
 
-import type { ControlStore } from '../store/types.js';
+import type { Organization, User } from '../auth/identity.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import { DAY_MS, isoDay, utcDay } from './rate-limit-store.js';
 
@@ -42,11 +42,17 @@ export interface NoticeLog {
   error(obj: object, msg: string): void;
 }
 
+/** Where notices find the organization and its primary user (the control store). */
+export interface UserDirectory {
+  getOrganization(id: string): Promise<Organization | null>;
+  getUser(id: string): Promise<User | null>;
+}
+
 export interface UsageNoticesOptions {
   readonly ledger: NoticeLedger;
   readonly mailer: Mailer;
   /** Where the organization's name and primary user's address are read at sending time. */
-  readonly directory: Pick<ControlStore, 'getOrganization' | 'getUser'>;
+  readonly directory: UserDirectory;
   readonly clock: () => number;
   readonly log: NoticeLog;
   readonly retryEveryMs?: number;
@@ -120,7 +126,6 @@ export class UsageNotices {
     clearInterval(this.timer);
     await this.idle();
     this.options.mailer.close();
-    await this.options.ledger.close();
   }
 
   private enqueue(notice: Notice, claim: boolean): void {

@@ -3,10 +3,9 @@
 // custom fields are named pcf… (pcfsystemfield{N} when the client gives no name).
 
 import { AppError } from '../errors.js';
-import { FIRST_CUSTOM_OBJECT } from '../auth/plans.js';
+import { FIRST_CUSTOM_OBJECT, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
 import { buildObject, DEFAULT_MAX_LENGTH, type FieldSpec, type ObjectSpec } from './build-object.js';
 import type { OrgSchema } from './org-schema.js';
-import type { FieldType, ObjectDef, PicklistOption } from './types.js';
 
 /** COMPAT limits: labels ≤ 200 characters, field names ≤ 50, object names ≤ 100. */
 export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10 } as const;

@@ -4,8 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { RecordRow } from '../store/types.js';
-import type { FieldDef, ObjectDef } from './types.js';
+import type { FieldDef, ObjectDef, RecordRow } from './types.js';
 import { formatDateTime, isUuid, normalizeValue } from './values.js';
 import { suggestName } from './suggest.js';
 

@@ -1,6 +1,15 @@
 // Object and field definitions: what an organization's records look like.
 // Pure data types; stores persist them, http/ and query/ read them.
 
+/** A field's value as stored and returned: text (dates as ISO text), a number, or null when unset. */
+export type FieldValue = string | number | null;
+
+/** A record as returned to clients: field name → value, every field of the object present (null when unset). */
+export type RecordRow = Record<string, FieldValue>;
+
+/** Custom objects are numbered from here (DESIGN §2). */
+export const FIRST_CUSTOM_OBJECT = 1000;
+
 /** The eleven field types of the public service (COMPAT §Field types). There is no boolean: yes/no is a picklist. */
 export type FieldType =
   | 'text' | 'number' | 'date' | 'datetime' | 'picklist' | 'lookup'

@@ -2,10 +2,9 @@
 // what a valid Number, DateTime, picklist code or lookup id is, for writes and for filters.
 
 import { AppError } from '../errors.js';
-import type { FieldDef, FieldType } from './types.js';
+import type { FieldDef, FieldType, FieldValue } from './types.js';
 
 /** A stored value: text, date and datetime as strings, numbers and picklist codes as numbers. */
-export type FieldValue = string | number | null;
 
 /** RFC 4122 / 9562 UUID: version digit 1–8, variant 8, 9, a or b. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

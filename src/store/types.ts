@@ -1,15 +1,14 @@
-// The contracts between the HTTP layer and storage. Each store (sqlite/, later postgres/)
-// implements these; a shared conformance suite in test/store/ runs against every one.
+// The contracts of storage: the data plane (RecordStore) and the control plane (ControlStore).
+// Each store (sqlite/, postgres/) implements them; shared conformance suites in test/store/ run against every one.
 
 import type { AppError } from '../errors.js';
 import type { QueryPlan } from '../query/plan.js';
 import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
-import type { ObjectDef } from '../schema/types.js';
-import type { FieldValue } from '../schema/values.js';
-
-/** A record as returned to clients: field name → value, every field of the object present (null when unset). */
-export type RecordRow = Record<string, FieldValue>;
+import type { ObjectDef, RecordRow } from '../schema/types.js';
+import type { Organization, TokenIdentity, User } from '../auth/identity.js';
+import type { ObjectGrant, RoleDefinition } from '../auth/permissions.js';
+import type { PlanName } from '../auth/plans.js';
 
 export interface PageRequest {
   /** Rows to return, 1–500. */
@@ -79,58 +78,6 @@ export interface RecordStore {
   /** Inserts many records fast, bypassing per-record checks the caller has already done (seeding). */
   bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void>;
   close(): Promise<void>;
-}
-
-export type PlanName = 'free' | 'standard' | 'professional' | 'enterprise';
-export const PLAN_NAMES: readonly PlanName[] = ['free', 'standard', 'professional', 'enterprise'];
-
-export interface Organization {
-  readonly id: string;
-  readonly name: string;
-  readonly plan: PlanName;
-  /** Per-organization override of the requests-per-minute limit; null means the default. */
-  readonly minuteLimit: number | null;
-  readonly primaryUserId: string | null;
-  readonly createdAt: string;
-}
-
-/** What a role may do to an object's records (DESIGN §4). */
-export type Permission = 'read' | 'create' | 'update' | 'delete';
-export const PERMISSIONS: readonly Permission[] = ['read', 'create', 'update', 'delete'];
-
-/** A role's rights on one object: its permissions and the fields hidden from it or read-only for it (lowercase names). */
-export interface ObjectGrant {
-  readonly permissions: readonly Permission[];
-  readonly hidden: readonly string[];
-  readonly readOnly: readonly string[];
-}
-
-/** A role of an organization; objects are keyed by lowercase system name. The built-in `admin` is never stored. */
-export interface RoleDefinition {
-  readonly orgId: string;
-  /** Lowercase. */
-  readonly name: string;
-  readonly grants: Readonly<Record<string, ObjectGrant>>;
-  readonly updatedAt: string;
-}
-
-export interface User {
-  readonly id: string;
-  readonly orgId: string;
-  readonly email: string;
-  readonly fullname: string;
-  readonly role: string;
-  readonly createdAt: string;
-}
-
-/** What a valid token resolves to; read on every request. */
-export interface TokenIdentity {
-  readonly tokenHash: string;
-  readonly user: User;
-  readonly org: Organization;
-  /** The definition of the user's role, read with the token; null for the built-in admin or a role not defined. */
-  readonly role: RoleDefinition | null;
-  readonly lastUsedAt: string | null;
 }
 
 /**

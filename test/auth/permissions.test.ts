@@ -3,11 +3,12 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessOf } from '../../src/auth/permissions.js';
+import { accessOf, type ObjectGrant, type RoleDefinition } from '../../src/auth/permissions.js';
 import { AppError } from '../../src/errors.js';
 import { OrgSchema } from '../../src/schema/org-schema.js';
 import { STANDARD_OBJECT_SPECS } from '../../src/schema/standard-objects.js';
-import type { ObjectGrant, PlanName, RoleDefinition, TokenIdentity } from '../../src/store/types.js';
+import type { PlanName } from '../../src/auth/plans.js';
+import type { TokenIdentity } from '../../src/auth/identity.js';
 
 const schema = new OrgSchema([
   ...STANDARD_OBJECT_SPECS,

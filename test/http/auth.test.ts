@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import type { RecordRow } from '../../src/store/types.js';
+import type { RecordRow } from '../../src/schema/types.js';
 import { testContext, type TestContext } from '../helpers.js';
 
 const MISSING = 'No API token: send it in the tokenid header (or the tokenid query parameter).';

@@ -246,7 +246,7 @@ describe('a definition made through one server', () => {
     const a = await testContext();
     const config = loadConfig({}, { dataDir: a.dir, logLevel: 'silent' });
     const other: Stores = openStores(config);
-    const b: FastifyInstance = await buildApp({ config, control: other.control, records: other.records, clock: a.clock.now, logger: false });
+    const b: FastifyInstance = await buildApp({ ...other, config, clock: a.clock.now, logger: false });
     try {
       const viaB = (opts: { method: 'GET' | 'POST'; url: string; payload?: object }) => b.inject({ ...opts, headers: { tokenid: a.token } });
       // b reads the schema first, so it holds the old one in its cache.

@@ -157,7 +157,7 @@ describe('rate limits over HTTP', () => {
     assert.equal((await ctx.request(LIST)).statusCode, 200);
     assert.equal((await ctx.request(LIST)).statusCode, 200);
     await ctx.app.close();
-    const app = await buildApp({ config: ctx.config, control: ctx.stores.control, records: ctx.stores.records, clock: ctx.clock.now, logger: false });
+    const app = await buildApp({ ...ctx.stores, config: ctx.config, clock: ctx.clock.now, logger: false });
     try {
       const list = () => app.inject({ ...LIST, headers: { tokenid: ctx.token } });
       const res = await list();

@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { prepareCreate } from '../../src/schema/record-input.js';
-import type { FieldDef, ObjectDef } from '../../src/schema/types.js';
-import type { FieldValue } from '../../src/schema/values.js';
-import type { RecordRow } from '../../src/store/types.js';
+import type { FieldDef, FieldValue, ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { testContext, type TestContext } from '../helpers.js';
 
 const BASE = 'http://orchard.test';

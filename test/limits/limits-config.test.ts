@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { openLimits, orgKey, type Limits } from '../../src/limits/limits.js';
+import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
 import { needsRedis, REDIS_URL } from '../services.js';
 
@@ -36,10 +37,12 @@ test('counts in Redis when REDIS_URL is set, where every process sees the same c
   const orgId = randomUUID(); // its keys are this test's own: orchard:{org:<id>}:m and :d
   const redis = new Redis(REDIS_URL!);
   const opened: Limits[] = [];
+  const config = loadConfig({}, { dataDir: dir, redisUrl: REDIS_URL });
+  const stores = openStores(config);
   try {
-    const config = loadConfig({}, { dataDir: dir, redisUrl: REDIS_URL });
+    const log = { info() {}, error() {} };
     const open = () => {
-      const limits = openLimits({ config, control: {} as never, clock: Date.now, log: { info() {}, error() {} } });
+      const limits = openLimits({ config, directory: stores.control, ledger: stores.ledger, counters: stores.openCounters(Date.now, log), clock: Date.now, log });
       opened.push(limits);
       return limits;
     };
@@ -53,6 +56,7 @@ test('counts in Redis when REDIS_URL is set, where every process sees the same c
     await assert.rejects(async () => opened[0]!.store.hit(orgKey(orgId), quotas), /closed/, 'closing the limits closes the store');
   } finally {
     for (const limits of opened) await limits.close();
+    await stores.close();
     await redis.del(`orchard:{${orgKey(orgId)}}:m`, `orchard:{${orgKey(orgId)}}:d`);
     await redis.quit();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,7 @@ async function send(n: number, app: FastifyInstance = ctx.app): Promise<number[]
 /** Closes the context's app and builds a new one on the same data and stores: a restart. */
 async function restart(): Promise<FastifyInstance> {
   await ctx.app.close();
-  const app = await buildApp({ config: ctx.config, control: ctx.stores.control, records: ctx.stores.records, clock: ctx.clock.now, logger: false });
+  const app = await buildApp({ ...ctx.stores, config: ctx.config, clock: ctx.clock.now, logger: false });
   await app.limits!.notices.idle(); // what it found unsent on start
   return app;
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { Redis } from 'ioredis';
 import type { RateLimitStore } from '../../src/limits/rate-limit-store.js';
 import { RedisRateLimitStore } from '../../src/limits/redis-rate-limit-store.js';
-import { SqliteRateLimitStore } from '../../src/limits/sqlite-rate-limit-store.js';
+import { SqliteRateLimitStore } from '../../src/store/sqlite/sqlite-rate-limit-store.js';
 import { tempDir } from '../helpers.js';
 import { needsRedis, REDIS_URL, uniqueName } from '../services.js';
 

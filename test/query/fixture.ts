@@ -3,7 +3,8 @@
 // language (DESIGN §3) written without looking at the SQL, to compute expected rows independently.
 
 import type { LightMyRequestResponse } from 'fastify';
-import type { RecordRow, RecordStore } from '../../src/store/types.js';
+import type { RecordStore } from '../../src/store/types.js';
+import type { RecordRow } from '../../src/schema/types.js';
 import type { TestContext } from '../helpers.js';
 
 /** Fixed keys: the expected rows of every test are named by these. `nn` is 1–99. */

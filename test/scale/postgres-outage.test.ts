@@ -31,7 +31,7 @@ describe('a server whose PostgreSQL goes away', { skip }, () => {
     const config = loadConfig({}, { dataDir: dir, databaseUrl: cluster.url, logLevel: 'silent', rateLimits: false });
     stores = openStores(config);
     ({ token } = await stores.admin.createOrganization({ name: 'Outage', plan: 'enterprise', email: 'ops@example.com' }));
-    app = await buildApp({ config, control: stores.control, records: stores.records, clock: Date.now, logger: false });
+    app = await buildApp({ ...stores, config, clock: Date.now, logger: false });
     await app.ready();
   });
 

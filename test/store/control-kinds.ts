@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import type { NoticeLedger } from '../../src/limits/notices.js';
-import { SqliteNoticeLedger } from '../../src/limits/sqlite-notice-ledger.js';
+import { SqliteNoticeLedger } from '../../src/store/sqlite/sqlite-notice-ledger.js';
 import { openPostgresControl, type PostgresControl } from '../../src/store/postgres/open-postgres-control.js';
 import { createPool, qi } from '../../src/store/postgres/pg-db.js';
 import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';

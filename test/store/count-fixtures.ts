@@ -3,7 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
+import type { RecordRow } from '../../src/schema/types.js';
 
 let serial = 0;
 

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ObjectDef } from '../../src/schema/types.js';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { HeldSnapshot } from '../../src/store/sqlite/held-snapshot.js';
 import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
 import { nextTurn, tempDir } from '../helpers.js';
 
 const ORG = 'a11d0000-0000-4000-8000-000000000001';

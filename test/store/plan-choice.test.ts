@@ -11,13 +11,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
-import { SqlCache } from '../../src/store/record-sql.js';
+import { sortsByIndex, SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
 import { INDEX_STEPS_PER_ROW, listPageSql, QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import { sortsByIndex } from '../../src/store/record-sql.js';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
+import type { RecordRow } from '../../src/schema/types.js';
 import { tempDir } from '../helpers.js';
 
 const ORG = 'c4005e00-0000-4000-8000-000000000001';

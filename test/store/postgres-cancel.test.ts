@@ -6,10 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { planQuery, type QueryPlan } from '../../src/query/plan.js';
-import type { ObjectDef } from '../../src/schema/types.js';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 
 const ROWS = 40_000;

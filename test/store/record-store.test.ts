@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { planQuery } from '../../src/query/plan.js';
 import { customFieldSpec, customObjectSpec } from '../../src/schema/custom-definitions.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
-import type { ObjectDef } from '../../src/schema/types.js';
-import type { OrgRecords, RecordRow, RecordStore } from '../../src/store/types.js';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
+import type { OrgRecords, RecordStore } from '../../src/store/types.js';
 import { STORES_UNDER_TEST as stores } from './stores-under-test.js';
 
 const wanted = (process.env.STORES ?? stores.map((s) => s.name).join(',')).split(',').map((s) => s.trim());

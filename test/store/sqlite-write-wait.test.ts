@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../src/errors.js';
-import type { ObjectDef } from '../../src/schema/types.js';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import type { OrgRecords, RecordRow } from '../../src/store/types.js';
+import type { OrgRecords } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
 
 const ORG = 'b5e70000-0000-4000-8000-000000000001';

@@ -1,7 +1,7 @@
 // Opens the shared control plane on DATABASE_URL: the control store and the usage-notice ledger
 // on one pool and one schema, closed together. For the wiring in stores.ts and limits/limits.ts.
 
-import { PostgresNoticeLedger } from '../../limits/postgres-notice-ledger.js';
+import { PostgresNoticeLedger } from './postgres-notice-ledger.js';
 import { PostgresControlStore } from './postgres-control-store.js';
 import { DEFAULT_CONTROL_SCHEMA } from './postgres-control-ddl.js';
 import { createPool, type Pool, type PoolOptions } from './pg-db.js';

@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore, ObjectGrant, Organization, PlanName, RoleDefinition, TokenIdentity, User } from '../types.js';
+import type { ControlStore } from '../types.js';
+import type { ObjectGrant, RoleDefinition } from '../../auth/permissions.js';
+import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
+import type { PlanName } from '../../auth/plans.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
 import { WalChangeSignal } from './wal-change-signal.js';
 

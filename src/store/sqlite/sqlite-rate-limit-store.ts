@@ -4,11 +4,10 @@
 // The file keeps the sliding log to the second: a restored request counts as made at the end of its
 // second, which can only keep it in the window longer (at most 1 s), never let one more through.
 
-import type { Db } from '../store/sqlite/sqlite-db.js';
-import { prepared } from '../store/sqlite/sqlite-db.js';
+import { prepared, type Db } from './sqlite-db.js';
 import { openLimitsDb } from './limits-db.js';
-import { MINUTE_MS, utcDay, type HitResult, type Quotas, type RateLimitStore } from './rate-limit-store.js';
-import { emptyWindows, hitWindows, isIdle, type KeyWindows } from './sliding-windows.js';
+import { MINUTE_MS, utcDay, type HitResult, type Quotas, type RateLimitStore } from '../../limits/rate-limit-store.js';
+import { emptyWindows, hitWindows, isIdle, type KeyWindows } from '../../limits/sliding-windows.js';
 
 export interface SqliteRateLimitStoreOptions {
   readonly dataDir: string;

@@ -2,9 +2,9 @@
 // `notices` table. Its primary key makes exactly one of several processes win a claim, and a
 // claim is committed (durable) before the mail that follows it leaves.
 
-import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA } from '../store/postgres/postgres-control-ddl.js';
-import { qi, schemaRunner, type Pool, type SchemaRunner } from '../store/postgres/pg-db.js';
-import type { Notice, NoticeLedger } from './notices.js';
+import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA } from './postgres-control-ddl.js';
+import { qi, schemaRunner, type Pool, type SchemaRunner } from './pg-db.js';
+import type { Notice, NoticeLedger } from '../../limits/notices.js';
 
 interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number }
 

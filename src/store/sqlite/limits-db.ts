@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { migrate, openDb, type Db, type Migration } from '../store/sqlite/sqlite-db.js';
+import { migrate, openDb, type Db, type Migration } from './sqlite-db.js';
 
 /** Versioned migrations of limits.db; append only. */
 const LIMITS_MIGRATIONS: readonly Migration[] = [

@@ -1,18 +1,20 @@
 // The embedded notice ledger: one row per (organization, UTC day, threshold) in <data>/limits.db,
 // on a connection of its own with synchronous=FULL, so a claim is on disk before its mail leaves.
 
-import type { Db } from '../store/sqlite/sqlite-db.js';
-import { prepared } from '../store/sqlite/sqlite-db.js';
+import { prepared, type Db } from './sqlite-db.js';
 import { openLimitsDb } from './limits-db.js';
-import type { Notice, NoticeLedger } from './notices.js';
+import type { Notice, NoticeLedger } from '../../limits/notices.js';
 
 interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number; attempts: number }
 
 export class SqliteNoticeLedger implements NoticeLedger {
-  private readonly db: Db;
+  private opened: Db | undefined;
 
-  constructor(dataDir: string) {
-    this.db = openLimitsDb(dataDir, 'full');
+  constructor(private readonly dataDir: string) {}
+
+  /** Opened on first use: the stores hold a ledger for the CLI too, whose commands never claim a notice. */
+  private get db(): Db {
+    return (this.opened ??= openLimitsDb(this.dataDir, 'full'));
   }
 
   async claim(notice: Notice, at: string): Promise<boolean> {
@@ -38,6 +40,7 @@ export class SqliteNoticeLedger implements NoticeLedger {
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    this.opened?.close();
+    this.opened = undefined;
   }
 }

@@ -1,0 +1,34 @@
+// Who is asking: the organization, the user and what their token resolves to. Pure data types;
+// the control store persists them, the service layer and the limits read them.
+
+import type { RoleDefinition } from './permissions.js';
+import type { PlanName } from './plans.js';
+
+export interface Organization {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: PlanName;
+  /** Per-organization override of the requests-per-minute limit; null means the default. */
+  readonly minuteLimit: number | null;
+  readonly primaryUserId: string | null;
+  readonly createdAt: string;
+}
+
+export interface User {
+  readonly id: string;
+  readonly orgId: string;
+  readonly email: string;
+  readonly fullname: string;
+  readonly role: string;
+  readonly createdAt: string;
+}
+
+/** What a valid token resolves to; read on every request. */
+export interface TokenIdentity {
+  readonly tokenHash: string;
+  readonly user: User;
+  readonly org: Organization;
+  /** The definition of the user's role, read with the token; null for the built-in admin or a role not defined. */
+  readonly role: RoleDefinition | null;
+  readonly lastUsedAt: string | null;
+}

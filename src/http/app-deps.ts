@@ -1,0 +1,15 @@
+// What buildApp is given: the service layer's dependencies, what the limits need beside them, and
+// the logger. The stores opened by openStores (stores.ts) are all of these but the clock and logger.
+
+import type { FastifyServerOptions } from 'fastify';
+import type { NoticeLedger, NoticeLog } from '../limits/notices.js';
+import type { RateLimitStore } from '../limits/rate-limit-store.js';
+import type { ServiceDeps } from '../service/deps.js';
+
+export interface AppDeps extends ServiceDeps {
+  /** Where usage notices are claimed; owned by the caller. */
+  readonly ledger: NoticeLedger;
+  /** Opens the rate-limit counters; the app closes them with itself. */
+  openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
+  readonly logger?: FastifyServerOptions['logger'];
+}

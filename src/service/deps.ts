@@ -1,0 +1,12 @@
+// What the service layer runs on: the configuration, the stores and the clock.
+
+import type { Config } from '../config.js';
+import type { ControlStore, RecordStore } from '../store/types.js';
+
+export interface ServiceDeps {
+  readonly config: Config;
+  readonly control: ControlStore;
+  readonly records: RecordStore;
+  /** Milliseconds since the epoch; tests pass a clock they move. */
+  readonly clock: () => number;
+}
