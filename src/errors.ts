@@ -1,19 +1,30 @@
 // The one catalogue of error codes. Domain code throws AppError with a code from here;
 // http/error-handler.ts is the only place that turns one into a reply.
 // A code is never reused for another meaning; docs/errors.md lists them all (a test keeps both equal).
+// A message said the same way wherever it arises is a template beside its code (`message`), built
+// with errorOf(code, ...values); others are written where they arise, with new AppError(code, text).
 
 /** Every error the server can answer with: code → HTTP status and a one-line summary for docs. */
 export const errorCatalogue = {
   // 400
   BODY_INVALID: { status: 400, summary: 'The request body is not valid JSON or not a JSON object.' },
   PARAM_INVALID: { status: 400, summary: 'A query-string or body parameter is missing or malformed.' },
-  RECORD_ID_MALFORMED: { status: 400, summary: 'A record id is not an RFC 4122 UUID.' },
-  RECORD_ID_TAKEN: { status: 400, summary: 'A record with the id chosen on create already exists.' },
+  RECORD_ID_MALFORMED: {
+    status: 400, summary: 'A record id is not an RFC 4122 UUID.',
+    message: (shown: string, object: string) => `${shown} is not a valid ${object} id: record ids are RFC 4122 UUIDs such as '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'.`,
+  },
+  RECORD_ID_TAKEN: {
+    status: 400, summary: 'A record with the id chosen on create already exists.',
+    message: (object: string, id: string, keyField: string) => `The ${object} id '${id}' is already taken by another record. Leave '${keyField}' out to let the server choose an id, or update the existing record with PUT.`,
+  },
   FIELD_UNKNOWN: { status: 400, summary: 'A field name does not exist on the object.' },
   FIELD_TYPE: { status: 400, summary: 'A field value does not have the field\'s type.' },
   FIELD_REQUIRED: { status: 400, summary: 'A required field is missing or empty.' },
   FIELD_TOO_LONG: { status: 400, summary: 'A text value is longer than the field\'s maxlength.' },
-  LOOKUP_TARGET_MISSING: { status: 400, summary: 'A lookup value names no record of the target object.' },
+  LOOKUP_TARGET_MISSING: {
+    status: 400, summary: 'A lookup value names no record of the target object.',
+    message: (field: string, target: string, value: string) => `'${field}' refers to ${target} '${value}', which does not exist. Send the id of an existing ${target} record.`,
+  },
   DEFINITION_INVALID: { status: 400, summary: 'A custom object or field definition is invalid (name, label, type, options, precision or related object).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
@@ -30,9 +41,15 @@ export const errorCatalogue = {
   // 404
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
-  RECORD_NOT_FOUND: { status: 404, summary: 'No record of the object has that id in this organization.' },
+  RECORD_NOT_FOUND: {
+    status: 404, summary: 'No record of the object has that id in this organization.',
+    message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
+  },
   // 408, 413
-  REQUEST_TIMEOUT: { status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.' },
+  REQUEST_TIMEOUT: {
+    status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',
+    message: () => 'The request did not finish within the time limit and was stopped. Simplify it: fewer filters, fewer fields, or a smaller page.',
+  },
   BODY_TOO_LARGE: { status: 413, summary: 'The request body is over the 20 MB limit.' },
   // 429 (docs/limits.md)
   LIMIT_MINUTE: { status: 429, summary: 'The organization has made its minute limit of requests in the last 60 seconds (all its tokens together).' },
@@ -41,10 +58,18 @@ export const errorCatalogue = {
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
   STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.' },
-  STORE_BUSY: { status: 503, summary: 'Another process (such as orchard seed beside the server) held the organization\'s records for writing longer than a write waits (5 s); retry.' },
-} as const satisfies Record<string, { status: number; summary: string }>;
+  STORE_BUSY: {
+    status: 503, summary: 'Another process (such as orchard seed beside the server) held the organization\'s records for writing longer than a write waits (5 s); retry.',
+    message: (seconds: number) => `This organization's records stayed locked by another writer (such as \`orchard seed\` beside the server) for ${seconds} s. Retry in a few seconds.`,
+  },
+} as const satisfies Record<string, { status: number; summary: string; message?: (...values: never[]) => string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
+
+type Catalogue = typeof errorCatalogue;
+/** The codes whose message is a template of the catalogue. */
+export type TemplatedCode = { [C in ErrorCode]: Catalogue[C] extends { message: (...values: never[]) => string } ? C : never }[ErrorCode];
+type TemplateOf<C extends TemplatedCode> = Catalogue[C] extends { message: (...values: infer A) => string } ? A : never;
 
 /** A failure with a stable code; `message` is shown to the client as `Message`, so it must say what was wrong and how to fix it. */
 export class AppError extends Error {
@@ -65,7 +90,13 @@ export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
 
+/** The AppError of a templated code, its message built from `values` by the catalogue's template. */
+export function errorOf<C extends TemplatedCode>(code: C, ...values: TemplateOf<C>): AppError {
+  const template = errorCatalogue[code].message as (...v: TemplateOf<C>) => string;
+  return new AppError(code, template(...values));
+}
+
 /** The 408 of a request stopped at the time limit (spec §7), wherever the limit is noticed. */
 export function timeoutError(): AppError {
-  return new AppError('REQUEST_TIMEOUT', 'The request did not finish within the time limit and was stopped. Simplify it: fewer filters, fewer fields, or a smaller page.');
+  return errorOf('REQUEST_TIMEOUT');
 }

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { accessOf, type Access, type Permission } from '../auth/permissions.js';
 import type { Action } from '../auth/plans.js';
-import { AppError } from '../errors.js';
+import { AppError, errorOf } from '../errors.js';
 import { prepareCreate, prepareUpdate } from '../schema/record-input.js';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { isUuid } from '../schema/values.js';
@@ -38,13 +38,13 @@ export function resolveBatchTarget(deps: AppDeps, request: FastifyRequest, ref: 
 export function checkId(obj: ObjectDef, id: unknown): string {
   if (typeof id !== 'string' || !isUuid(id)) {
     const shown = typeof id === 'string' ? `'${id}'` : JSON.stringify(id);
-    throw new AppError('RECORD_ID_MALFORMED', `${shown} is not a valid ${obj.systemName} id: record ids are RFC 4122 UUIDs such as '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'.`);
+    throw errorOf('RECORD_ID_MALFORMED', shown, obj.systemName);
   }
   return id.toLowerCase();
 }
 
 export function notFound(obj: ObjectDef, id: string): AppError {
-  return new AppError('RECORD_NOT_FOUND', `No ${obj.systemName} record has id '${id}'.`);
+  return errorOf('RECORD_NOT_FOUND', obj.systemName, id);
 }
 
 const writeContext = (deps: AppDeps, request: FastifyRequest) => ({ userId: request.identity.user.id, now: new Date(deps.clock()) });

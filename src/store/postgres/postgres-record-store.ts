@@ -3,7 +3,7 @@
 // same rows in the same order. List and query run under the request time limit and stop on abort.
 
 import type { Kysely } from 'kysely';
-import { AppError } from '../../errors.js';
+import { AppError, errorOf } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
@@ -151,7 +151,7 @@ class PostgresOrgRecords implements OrgRecords {
       if (!target) continue;
       const { rowCount } = await client.query(`SELECT 1 FROM ${this.table(target)} WHERE ${qi(target.keyField)} = $1 FOR KEY SHARE`, [v]);
       if (!rowCount) {
-        throw new AppError('LOOKUP_TARGET_MISSING', `'${f.name}' refers to ${target.systemName} '${v}', which does not exist. Send the id of an existing ${target.systemName} record.`);
+        throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(v));
       }
     }
   }
@@ -165,7 +165,7 @@ class PostgresOrgRecords implements OrgRecords {
       await client.query(text, parameters as unknown[]);
     } catch (err) {
       if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
-        throw new AppError('RECORD_ID_TAKEN', `The ${obj.systemName} id '${id}' is already taken by another record. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
+        throw errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
       }
       throw err;
     }

@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../../errors.js';
+import { AppError, errorOf } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
@@ -23,7 +23,7 @@ import { WalChangeSignal } from './wal-change-signal.js';
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function idTaken(obj: ObjectDef, id: string): AppError {
-  return new AppError('RECORD_ID_TAKEN', `The ${obj.systemName} id '${id}' is already taken by another record. Leave '${obj.keyField}' out to let the server choose an id, or update the existing record with PUT.`);
+  return errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
 }
 
 function isConstraint(err: unknown, kind: string): boolean {
@@ -159,7 +159,7 @@ class SqliteOrgRecords implements OrgRecords {
       } catch (err) {
         if (!isBusy(err)) throw err;
         if (Date.now() + pause > deadline) {
-          throw new AppError('STORE_BUSY', `This organization's records stayed locked by another writer (such as \`orchard seed\` beside the server) for ${this.writeWaitMs / 1000} s. Retry in a few seconds.`, { cause: err });
+          throw Object.assign(errorOf('STORE_BUSY', this.writeWaitMs / 1000), { cause: err });
         }
       } finally {
         prepared(this.db, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
@@ -268,7 +268,7 @@ class SqliteOrgRecords implements OrgRecords {
       if (!target) continue;
       const sql = `SELECT 1 FROM ${q(target.systemName)} WHERE ${q(target.keyField)} = ?`;
       if (!prepared(this.db, sql).get(v)) {
-        throw new AppError('LOOKUP_TARGET_MISSING', `'${f.name}' refers to ${target.systemName} '${v}', which does not exist. Send the id of an existing ${target.systemName} record.`);
+        throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(v));
       }
     }
   }
