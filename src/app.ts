@@ -9,7 +9,7 @@ import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
-import { frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
+import { errorReplies, frameworkErrorHandler, v1ErrorBody } from './http/error-handler.js';
 import { installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
@@ -17,7 +17,8 @@ import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { installRequestLimit } from './http/request-limit.js';
-import type { AppDeps } from './http/app-deps.js';
+import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
+import { Service } from './service/service.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
@@ -66,7 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 
-  installErrorHandling(app);
+  // Outside every route family (unknown routes, /docs): `{Message}`.
+  errorReplies(app, v1ErrorBody, { notFound: true });
   // Response schemas document the replies (OpenAPI); the replies are built to those shapes by
   // the handlers. Records have open-ended fields, where Fastify's generated serializers are about
   // four times slower than JSON.stringify, so every reply is plain JSON.stringify.
@@ -89,13 +91,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = new Authenticator(deps.control, deps.clock);
   const limits = installLimits(app, deps);
+  const families: RouteFamilyOptions = { service: new Service(deps), baseUrl: deps.config.baseUrl };
+  // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits) : authHook(auth));
-    recordsRoutes(api, deps);
-    queryRoutes(api, deps);
-    metadataRoutes(api, deps);
-    v2Routes(api, deps);
-    v3Routes(api, deps);
+    await api.register(recordsRoutes, families);
+    await api.register(queryRoutes, families);
+    await api.register(metadataRoutes, families);
+    await api.register(v2Routes, families);
+    await api.register(v3Routes, { ...families, prefix: '/api/v3' });
   });
 
   return app;

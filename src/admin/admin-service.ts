@@ -4,7 +4,8 @@
 import { setTimeout } from 'node:timers/promises';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
-import { ADMIN_ROLE, type RoleDefinition } from '../auth/permissions.js';
+import { ADMIN_ROLE } from '../auth/permissions.js';
+import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, RecordStore } from '../store/types.js';
 import type { Organization, User } from '../auth/identity.js';

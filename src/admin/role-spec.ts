@@ -2,7 +2,8 @@
 // --hide and --readonly 'account:telephone1,contact:emailaddress1', checked against the
 // organization's schema so a typo is refused with a hint instead of stored.
 
-import { ADMIN_ROLE, PERMISSIONS, type ObjectGrant, type Permission } from '../auth/permissions.js';
+import { ADMIN_ROLE } from '../auth/permissions.js';
+import { PERMISSIONS, type ObjectGrant, type Permission } from '../auth/roles.js';
 import { AppError } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { suggestName } from '../schema/suggest.js';

@@ -3,11 +3,18 @@
 // most once a minute per token to keep writes off the hot path.
 
 import { AppError } from '../errors.js';
-import type { ControlStore } from '../store/types.js';
 import type { TokenIdentity } from './identity.js';
 import { hashToken } from './tokens.js';
 
 const TOUCH_EVERY_MS = 60_000;
+
+/** What the authenticator needs of the control store. */
+export interface TokenDirectory {
+  /** The identity of a live token by its digest, or null when unknown or revoked; sees every write made before the call. */
+  resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
+  /** Records that a token was used; `at` is ISO 8601 UTC text. */
+  touchToken(tokenHash: string, at: string): Promise<void>;
+}
 
 /** Digests kept of tokens that resolved (see Authenticator.digests). */
 const DIGESTS_KEPT = 10_000;
@@ -21,7 +28,7 @@ export class Authenticator {
    */
   private readonly digests = new Map<string, string>();
 
-  constructor(private readonly control: ControlStore, private readonly now: () => number = Date.now) {}
+  constructor(private readonly control: TokenDirectory, private readonly now: () => number = Date.now) {}
 
   /** The identity of `token`; throws TOKEN_MISSING (absent or empty) or TOKEN_INVALID (unknown or revoked). */
   async authenticate(token: string | undefined): Promise<TokenIdentity> {

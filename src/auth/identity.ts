@@ -1,7 +1,7 @@
 // Who is asking: the organization, the user and what their token resolves to. Pure data types;
 // the control store persists them, the service layer and the limits read them.
 
-import type { RoleDefinition } from './permissions.js';
+import type { RoleDefinition } from './roles.js';
 import type { PlanName } from './plans.js';
 
 export interface Organization {

@@ -6,27 +6,8 @@ import { AppError } from '../errors.js';
 import type { FieldHiding, ReadAccess } from '../query/plan.js';
 import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
 import type { TokenIdentity } from './identity.js';
+import type { ObjectGrant, Permission, RoleDefinition } from './roles.js';
 import { cheapestPlanWhere, planIncludesObject, planOf, type Action, type Plan } from './plans.js';
-
-/** What a role may do to an object's records (DESIGN §4). */
-export type Permission = 'read' | 'create' | 'update' | 'delete';
-export const PERMISSIONS: readonly Permission[] = ['read', 'create', 'update', 'delete'];
-
-/** A role's rights on one object: its permissions and the fields hidden from it or read-only for it (lowercase names). */
-export interface ObjectGrant {
-  readonly permissions: readonly Permission[];
-  readonly hidden: readonly string[];
-  readonly readOnly: readonly string[];
-}
-
-/** A role of an organization; objects are keyed by lowercase system name. The built-in `admin` is never stored. */
-export interface RoleDefinition {
-  readonly orgId: string;
-  /** Lowercase. */
-  readonly name: string;
-  readonly grants: Readonly<Record<string, ObjectGrant>>;
-  readonly updatedAt: string;
-}
 
 /** The built-in role: every permission on every object the plan includes; it cannot be redefined. */
 export const ADMIN_ROLE = 'admin';
@@ -66,6 +47,11 @@ export class Access implements ReadAccess {
       const what = action === 'batch' ? 'batch requests' : `the ${action} action`;
       throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => p.actions.has(action))}`);
     }
+  }
+
+  /** Whether the plan includes the object at all (metadata lists only those). */
+  includesObject(obj: Pick<ObjectDef, 'objectType' | 'systemName'>): boolean {
+    return planIncludesObject(this.plan, obj);
   }
 
   /**

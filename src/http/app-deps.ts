@@ -5,6 +5,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { NoticeLedger, NoticeLog } from '../limits/notices.js';
 import type { RateLimitStore } from '../limits/rate-limit-store.js';
 import type { ServiceDeps } from '../service/deps.js';
+import type { Service } from '../service/service.js';
 
 export interface AppDeps extends ServiceDeps {
   /** Where usage notices are claimed; owned by the caller. */
@@ -12,4 +13,11 @@ export interface AppDeps extends ServiceDeps {
   /** Opens the rate-limit counters; the app closes them with itself. */
   openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
   readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** What each route family's plugin is registered with. */
+export interface RouteFamilyOptions {
+  readonly service: Service;
+  /** BASE_URL, for the Location of created records; else the request's own host. */
+  readonly baseUrl: string | undefined;
 }

@@ -27,6 +27,9 @@ export function tokenOf(request: FastifyRequest): string | undefined {
 
 export function authHook(auth: Authenticator) {
   return async (request: FastifyRequest): Promise<void> => {
+    // A path no route matches is 404 with or without a token (a family's own not-found handler
+    // runs its scope's hooks).
+    if (request.is404) return;
     request.identity = await auth.authenticate(tokenOf(request));
   };
 }

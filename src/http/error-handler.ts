@@ -1,10 +1,23 @@
-// The one place errors become replies: AppError codes map to their status and a `{Message}`
-// body; Fastify's own errors are translated to catalogue codes; anything else is a 500 that
-// reveals nothing but the request id.
+// Where errors become replies. Each route family's plugin scope answers its errors in its own
+// shape (errorReplies): `{Message}` for the v1, v2 and metadata routes (DESIGN §3), `{status, error,
+// message}` for the v3 family (COMPAT). AppError codes map to their status; Fastify's own errors are
+// translated to catalogue codes; anything else is a 500 that reveals nothing but the request id.
+// Every error reply carries its catalogue code in X-Error-Code.
 
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
+
+/** The body of an error reply in a route family's shape. */
+export type ErrorShape = (err: AppError) => object;
+
+/** `{Message}`: every route but the v3 family (DESIGN §3). */
+export const v1ErrorBody: ErrorShape = (err) => ({ Message: err.message });
+
+/** An error as v3 clients read it: `{status, error, message}` (also each failed item of a v3 batch). */
+export function v3ErrorBody(err: AppError): { status: number; error: string; message: string } {
+  return { status: err.status, error: STATUS_CODES[err.status] ?? 'Error', message: err.message };
+}
 
 /** Fastify error codes that are the client's fault, and the catalogue code each becomes. */
 function fromFastify(err: FastifyError): AppError | undefined {
@@ -25,54 +38,51 @@ function internalError(requestId: string): AppError {
   return new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${requestId}.`);
 }
 
-/** v3 routes answer errors as `{status, error, message}` (COMPAT: their clients show `message`). */
-const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
-
-/** The error body: `{Message}` (DESIGN §3), or on v3 routes `{status, error, message}`. */
-export function errorBodyOf(url: string, err: AppError): object {
-  return V3_PATH.test(url) ? v3ErrorBody(err) : { Message: err.message };
-}
-
-/** An error as v3 clients read it: `{status, error, message}` (also each failed item of a v3 batch). */
-export function v3ErrorBody(err: AppError): { status: number; error: string; message: string } {
-  return { status: err.status, error: STATUS_CODES[err.status] ?? 'Error', message: err.message };
-}
-
-export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape): FastifyReply {
   // A request answered 408 at the time limit may still fail afterwards as its work is stopped.
   if (reply.sent) return reply;
-  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBodyOf(reply.request.url, err));
+  return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));
+}
+
+function notFoundError(request: FastifyRequest): AppError {
+  const path = request.url.split('?')[0];
+  return new AppError('ROUTE_NOT_FOUND', `No route matches ${request.method} ${path}. The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.`);
 }
 
 /**
- * Errors Fastify raises before routing (a path with malformed percent-encoding, a path segment over
- * the router's length limit): without this they get Fastify's own body and no X-Request-Id.
+ * Makes `scope` (a route family's plugin, or the root) answer its errors, and requests for routes
+ * it does not have under its prefix, in `shape`.
  */
-export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-request-id', request.id);
-  if (error.code === 'FST_ERR_BAD_URL') {
-    sendError(reply, new AppError('PARAM_INVALID', 'The request path is not a valid URL: it has a malformed percent-encoding. Encode path segments with encodeURIComponent.'));
-  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    sendError(reply, new AppError('PARAM_INVALID', 'A path segment is too long to be an object name or a record id. Check the path.'));
-  } else {
-    request.log.error({ err: error }, 'router failure');
-    sendError(reply, internalError(request.id));
-  }
-}
-
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options: { notFound?: boolean } = {}): void {
+  scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = isAppError(error) ? error : fromFastify(error);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
-      return sendError(reply, known);
+      return sendError(reply, known, shape);
     }
     request.log.error({ err: error }, 'unexpected failure');
-    return sendError(reply, internalError(request.id));
+    return sendError(reply, internalError(request.id), shape);
   });
+  if (options.notFound) scope.setNotFoundHandler((request, reply) => sendError(reply, notFoundError(request), shape));
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return sendError(reply, new AppError('ROUTE_NOT_FOUND', `No route matches ${request.method} ${path}. The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.`));
-  });
+/** v3 paths, for the errors Fastify raises before a route (and so a scope) is known. */
+const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
+
+/**
+ * Errors Fastify raises before routing (a path with malformed percent-encoding, a path segment over
+ * the router's length limit): without this they get Fastify's own body and no X-Request-Id. No
+ * scope is known yet, so the shape is the path's.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  const shape = V3_PATH.test(request.url) ? v3ErrorBody : v1ErrorBody;
+  if (error.code === 'FST_ERR_BAD_URL') {
+    sendError(reply, new AppError('PARAM_INVALID', 'The request path is not a valid URL: it has a malformed percent-encoding. Encode path segments with encodeURIComponent.'), shape);
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendError(reply, new AppError('PARAM_INVALID', 'A path segment is too long to be an object name or a record id. Check the path.'), shape);
+  } else {
+    request.log.error({ err: error }, 'router failure');
+    sendError(reply, internalError(request.id), shape);
+  }
 }

@@ -58,6 +58,8 @@ export function limitedAuthHook(auth: Hook, limits: Limits): Hook {
   };
 
   return async (request, reply) => {
+    // Unknown routes count against no limit (see authHook).
+    if (request.is404) return;
     try {
       await auth(request, reply);
     } catch (err) {

@@ -2,13 +2,11 @@
 // in the exact shapes the public service's clients check (object numbers and picklist values as
 // digit strings, every member a string).
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from './app-deps.js';
-import { accessOf } from '../auth/permissions.js';
-import { planIncludesObject } from '../auth/plans.js';
-import { unknownFieldError } from '../schema/record-input.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.js';
+import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
+import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, tokenQuery, tokenSecurity } from './schemas.js';
 
 const str = { type: 'string' } as const;
@@ -60,44 +58,28 @@ const detailOf = (o: ObjectDef, f: FieldDef) => ({ ...fieldOf(f), fieldObjectTyp
 interface OtParams { ot: string }
 interface FieldParams { ot: string; field: string }
 
-export function metadataRoutes(app: FastifyInstance, deps: AppDeps): void {
-  /** The object of the path, if the plan includes it (402); metadata needs no record permission. */
-  const objectOfPath = async (request: FastifyRequest<{ Params: OtParams }>) => {
-    const schema = await (await deps.records.org(request.identity.org.id)).schema();
-    const obj = schema.resolve(request.params.ot);
-    const access = accessOf(request.identity);
-    access.requirePlan(obj, 'read');
-    return { obj, hidden: access.fields(obj).hidden };
-  };
-  const fieldOfPath = async (request: FastifyRequest<{ Params: FieldParams }>) => {
-    const { obj, hidden } = await objectOfPath(request);
-    const f = obj.fieldsByName.get(request.params.field.toLowerCase());
-    if (!f || hidden.has(f.name)) throw unknownFieldError(obj, request.params.field);
-    return { obj, f };
-  };
+export const metadataRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
+  errorReplies(app, v1ErrorBody);
 
   app.get('/metadata/records', route('The objects of the organization that its plan includes', { type: 'array', items: objectSummary }, 0), async (request) => {
-    const schema = await (await deps.records.org(request.identity.org.id)).schema();
-    const { plan } = accessOf(request.identity);
-    return ok(schema.objects.filter((o) => planIncludesObject(plan, o)).map(objectOf));
+    return ok((await service.objects(request.identity)).map(objectOf));
   });
 
   app.get<{ Params: OtParams }>('/metadata/records/:ot', route('One object', objectSummary, 1), async (request) => {
-    return ok(objectOf((await objectOfPath(request)).obj));
+    return ok(objectOf((await service.object(request.identity, request.params.ot)).obj));
   });
 
   app.get<{ Params: OtParams }>('/metadata/records/:ot/fields', route("The object's fields (those hidden from the caller's role left out)", { type: 'array', items: fieldSummary }, 1), async (request) => {
-    const { obj, hidden } = await objectOfPath(request);
-    return ok(obj.fields.filter((f) => !hidden.has(f.name)).map(fieldOf));
+    return ok((await service.object(request.identity, request.params.ot)).fields.map(fieldOf));
   });
 
   app.get<{ Params: FieldParams }>('/metadata/records/:ot/fields/:field', route('One field, with the object a lookup refers to', fieldDetail, 2), async (request) => {
-    const { obj, f } = await fieldOfPath(request);
-    return ok(detailOf(obj, f));
+    const { obj, field } = await service.field(request.identity, request.params.ot, request.params.field);
+    return ok(detailOf(obj, field));
   });
 
   app.get<{ Params: FieldParams }>('/metadata/records/:ot/fields/:field/values', route("One field and its picklist values (empty for other types)", fieldValues, 2), async (request) => {
-    const { obj, f } = await fieldOfPath(request);
-    return ok({ ...detailOf(obj, f), values: (f.options ?? []).map((o) => ({ name: o.label, value: String(o.value) })) });
+    const { obj, field } = await service.field(request.identity, request.params.ot, request.params.field);
+    return ok({ ...detailOf(obj, field), values: (field.options ?? []).map((o) => ({ name: o.label, value: String(o.value) })) });
   });
-}
+};

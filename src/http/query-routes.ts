@@ -1,12 +1,12 @@
-// POST /api/query (spec §2.4, §2.5, §4.1, DESIGN §3): chosen fields, a filter, a stable sort and
-// a page; IsLastPage is exact without counting.
+// POST /api/query (spec §2.4, §2.5, §4.1, DESIGN §3) as a plugin: chosen fields, a filter, a
+// stable sort and a page; IsLastPage is exact without counting.
 
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from './app-deps.js';
-import { accessOf } from '../auth/permissions.js';
-import { planQuery, QUERY_PAGE, type QueryInput } from '../query/plan.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { QUERY_PAGE, type QueryInput } from '../query/plan.js';
 import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.js';
+import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
+import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 // String first: with coerceTypes an integer branch would turn `true` into 1 and `null` into 0, so
@@ -74,7 +74,9 @@ export function columnOf(obj: ObjectDef, f: FieldDef) {
   };
 }
 
-export function queryRoutes(app: FastifyInstance, deps: AppDeps): void {
+export const queryRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
+  errorReplies(app, v1ErrorBody);
+
   app.post<{ Body: QueryInput | undefined }>('/api/query', {
     schema: {
       summary: 'Query records of an object: fields, filter, sort and page',
@@ -85,9 +87,7 @@ export function queryRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(queryPayload), ...commonErrors, 408: commonErrors[400] },
     },
   }, async (request) => {
-    const records = await deps.records.org(request.identity.org.id);
-    const plan = planQuery(await records.schema(), request.body ?? {}, accessOf(request.identity));
-    const { rows, isLastPage } = await records.query(plan, request.work);
+    const { plan, rows, isLastPage } = await service.query(request.identity, request.body ?? {}, request.work);
     const { obj } = plan;
     return ok({
       ObjectName: obj.displayName,
@@ -103,4 +103,4 @@ export function queryRoutes(app: FastifyInstance, deps: AppDeps): void {
       Data: rows,
     });
   });
-}
+};

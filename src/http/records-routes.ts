@@ -1,17 +1,14 @@
-// The record routes of spec §4 and DESIGN §3: list, get, create, update and delete records of
-// any object, named by system name or number.
+// The record routes of spec §4 and DESIGN §3 as a plugin: list, get, create, update and delete
+// records of any object, named by system name or number. The service runs them; this file holds
+// their schemas and reply shapes.
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
-import type { Permission } from '../auth/permissions.js';
-import { checkId, createOne, notFound, resolveTarget, updateOne } from './record-writes.js';
+import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js';
+import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
-import type { AppDeps } from './app-deps.js';
+import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
-
-/** GET list: default and largest page (spec §8, DESIGN §3). */
-export const GET_PAGE_SIZE = 50;
 
 const pageQuery = {
   type: 'object',
@@ -41,27 +38,18 @@ const recordPayload = { type: 'object', properties: { Record: recordSchema }, re
 
 interface ObjParams { obj: string }
 interface IdParams { obj: string; id: string }
-interface PageQuery { pagesize?: number; pagenumber?: number }
 
-export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const resolve = (request: FastifyRequest<{ Params: ObjParams }>, permission: Permission) =>
-    resolveTarget(deps, request, request.params.obj, permission);
-  const page = (query: PageQuery) => {
-    // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
-    for (const name of ['pagesize', 'pagenumber'] as const) {
-      const v = query[name];
-      if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}' must be integer.`);
-    }
-    return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
-  };
-  const listData = (obj: ObjectDef, total: number, size: number, number: number, records: RecordRow[]) => ({
-    PrimaryKey: obj.keyField,
-    PrimaryField: obj.primaryField,
-    Total_Records: total,
-    Page_Size: size,
-    Page_Number: number,
-    Records: records,
-  });
+const listData = (obj: ObjectDef, total: number, page: Page, records: RecordRow[]) => ({
+  PrimaryKey: obj.keyField,
+  PrimaryField: obj.primaryField,
+  Total_Records: total,
+  Page_Size: page.size,
+  Page_Number: page.number,
+  Records: records,
+});
+
+export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service, baseUrl }) => {
+  errorReplies(app, v1ErrorBody);
 
   app.get<{ Params: ObjParams; Querystring: PageQuery }>('/api/record/:obj', {
     schema: {
@@ -73,10 +61,8 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(listPayload, 'One page of records.'), ...commonErrors },
     },
   }, async (request) => {
-    const { records, obj, access } = await resolve(request, 'read');
-    const { size, number } = page(request.query);
-    const { total, records: rows } = await records.list(obj, { limit: size, offset: (number - 1) * size }, request.work);
-    return ok(listData(obj, total, size, number, rows.map((row) => access.shown(obj, row))));
+    const { obj, total, page, records } = await service.list(request.identity, request.params.obj, request.query, request.work);
+    return ok(listData(obj, total, page, records));
   });
 
   app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', {
@@ -89,14 +75,10 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), ...commonErrors },
     },
   }, async (request, reply) => {
-    const { records, obj, access } = await resolve(request, 'read');
-    const id = checkId(obj, request.params.id);
-    const { size, number } = page(request.query);
-    const found = await records.get(obj, id);
-    if (!found) throw notFound(obj, id);
-    const { Records: _, ...head } = listData(obj, 1, size, number, []);
+    const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query);
+    const { Records: _, ...head } = listData(obj, 1, page, []);
     reply.type(JSON_TYPE);
-    return okRecordPageText(head, number === 1, access.shown(obj, found));
+    return okRecordPageText(head, page.number === 1, record);
   });
 
   app.post<{ Params: ObjParams }>('/api/record/:obj', {
@@ -111,10 +93,8 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 201: envelopeOf(recordPayload, 'Created; Location names the new record.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
-    const target = await resolve(request, 'create');
-    const record = await createOne(deps, request, target, request.body);
-    const { obj } = target;
-    const base = deps.config.baseUrl ?? `${request.protocol}://${request.host}`;
+    const { obj, record } = await service.create(request.identity, request.params.obj, request.body);
+    const base = baseUrl ?? `${request.protocol}://${request.host}`;
     reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`);
     return ok({ Record: record });
   });
@@ -130,8 +110,8 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
-    const target = await resolve(request, 'update');
-    return ok({ Record: await updateOne(deps, request, target, request.params.id, request.body) });
+    const { record } = await service.update(request.identity, request.params.obj, request.params.id, request.body);
+    return ok({ Record: record });
   });
 
   app.delete<{ Params: IdParams }>('/api/record/:obj/:id', {
@@ -144,9 +124,7 @@ export function recordsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
-    const { records, obj } = await resolve(request, 'delete');
-    const id = checkId(obj, request.params.id);
-    if (!(await records.delete(obj, id))) throw notFound(obj, id);
+    await service.delete(request.identity, request.params.obj, request.params.id);
     return ok(null);
   });
-}
+};

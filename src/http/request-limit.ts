@@ -8,7 +8,6 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timeoutError } from '../errors.js';
-import { sendError } from './error-handler.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,7 +48,8 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
       timer: setTimeout(() => {
         state.timedOut = true;
         state.work?.controller.abort(timeoutError());
-        if (!reply.sent) sendError(reply, timeoutError());
+        // Through the error handler of the request's scope, so the 408 has its route family's shape.
+        if (!reply.sent) reply.send(timeoutError());
       }, timeoutMs),
     };
     (request as WithState)[kState] = state;

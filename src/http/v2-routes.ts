@@ -1,15 +1,12 @@
-// The v2 routes clients of the public service call (COMPAT §Endpoints): create and update replying
+// The v2 routes clients of the public service call (COMPAT §Endpoints), as a plugin: create and update replying
 // `{success, record, _id}` without the data envelope, custom objects through object 58, and custom
 // fields through /api/v2/system-field.
 
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from './app-deps.js';
-import { accessOf } from '../auth/permissions.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { FIRST_CUSTOM_OBJECT, type ObjectDef } from '../schema/types.js';
-import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
+import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
-import { createOne, resolveTarget, updateOne } from './record-writes.js';
+import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 /** Creating a record of this object number defines a custom object (COMPAT). */
@@ -39,7 +36,9 @@ function definitionRecord(obj: ObjectDef) {
 
 interface OtParams { ot: string }
 
-export function v2Routes(app: FastifyInstance, deps: AppDeps): void {
+export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
+  errorReplies(app, v1ErrorBody);
+
   app.post<{ Params: OtParams }>('/api/v2/record/:ot', {
     schema: {
       summary: 'Create a record (v2 reply); on object 58, define a custom object',
@@ -53,18 +52,11 @@ export function v2Routes(app: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request) => {
     if (request.params.ot.trim() === String(OBJECT_DEFINITIONS)) {
-      const access = accessOf(request.identity);
-      access.requirePlan({ objectType: FIRST_CUSTOM_OBJECT, systemName: `customobject${FIRST_CUSTOM_OBJECT}` }, 'create');
-      access.requireAdmin('define custom objects');
-      const records = await deps.records.org(request.identity.org.id);
-      const definitionId = randomUUID();
-      const schema = await records.addObject((current) => customObjectSpec(current, request.body, definitionId));
-      const obj = schema.objects.find((o) => o.definitionId === definitionId)!;
-      return { success: true, _id: definitionId, record: definitionRecord(obj) };
+      const obj = await service.defineObject(request.identity, request.body);
+      return { success: true, _id: obj.definitionId, record: definitionRecord(obj) };
     }
-    const target = await resolveTarget(deps, request, request.params.ot, 'create');
-    const record = await createOne(deps, request, target, request.body);
-    return { success: true, _id: record[target.obj.keyField], record };
+    const { obj, record } = await service.create(request.identity, request.params.ot, request.body);
+    return { success: true, _id: record[obj.keyField], record };
   });
 
   app.put<{ Params: OtParams & { id: string } }>('/api/v2/record/:ot/:id', {
@@ -78,9 +70,8 @@ export function v2Routes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: v2Reply('Updated: the whole record as it now is.'), ...errors },
     },
   }, async (request) => {
-    const target = await resolveTarget(deps, request, request.params.ot, 'update');
-    const record = await updateOne(deps, request, target, request.params.id, request.body);
-    return { success: true, _id: record[target.obj.keyField], record };
+    const { obj, record } = await service.update(request.identity, request.params.ot, request.params.id, request.body);
+    return { success: true, _id: record[obj.keyField], record };
   });
 
   app.post<{ Params: OtParams & { type: string } }>('/api/v2/system-field/:ot/:type', {
@@ -98,17 +89,7 @@ export function v2Routes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
   }, async (request) => {
-    const records = await deps.records.org(request.identity.org.id);
-    const obj = (await records.schema()).resolve(request.params.ot);
-    const access = accessOf(request.identity);
-    access.requirePlan(obj, 'update');
-    access.requireAdmin('define fields');
-    let name = '';
-    await records.addField(obj.objectType, (current, schema) => {
-      const spec = customFieldSpec(schema, current, request.params.type, request.body);
-      name = spec.name;
-      return spec;
-    });
+    const name = await service.defineField(request.identity, request.params.ot, request.params.type, request.body);
     return ok({ systemField: [{ fieldname: name }] });
   });
-}
+};

@@ -1,7 +1,7 @@
 // The standard objects every organization starts with (numbers, names, keys and primary
 // fields from COMPAT.md; account fields from the spec §2.3 and COMPAT's common account fields).
 
-import { type FieldSpec, type ObjectSpec } from './build-object.js';
+import type { FieldSpec, ObjectSpec } from './build-object.js';
 import type { PicklistOption } from './types.js';
 
 const opts = (...labels: string[]): PicklistOption[] => labels.map((label, i) => ({ value: i + 1, label }));

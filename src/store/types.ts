@@ -7,7 +7,7 @@ import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import type { Organization, TokenIdentity, User } from '../auth/identity.js';
-import type { ObjectGrant, RoleDefinition } from '../auth/permissions.js';
+import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
 
 export interface PageRequest {

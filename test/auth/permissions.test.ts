@@ -3,7 +3,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessOf, type ObjectGrant, type RoleDefinition } from '../../src/auth/permissions.js';
+import { accessOf } from '../../src/auth/permissions.js';
+import type { ObjectGrant, RoleDefinition } from '../../src/auth/roles.js';
 import { AppError } from '../../src/errors.js';
 import { OrgSchema } from '../../src/schema/org-schema.js';
 import { STANDARD_OBJECT_SPECS } from '../../src/schema/standard-objects.js';

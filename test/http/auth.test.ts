@@ -8,18 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { RecordRow } from '../../src/schema/types.js';
 import { testContext, type TestContext } from '../helpers.js';
+import { assertErrorReply } from './error-reply.js';
 
 const MISSING = 'No API token: send it in the tokenid header (or the tokenid query parameter).';
 const INVALID = 'The API token is not valid: it is unknown or has been revoked. Create a new one with `orchard token create`.';
 
 function body(res: LightMyRequestResponse): any {
   return JSON.parse(res.body);
-}
-
-function assertError(res: LightMyRequestResponse, status: number, message: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-  assert.deepEqual(body(res), { Message: message });
 }
 
 /** Every record route, each with a request that would succeed with a valid token. */
@@ -77,10 +72,10 @@ describe('the API token', () => {
 
   test('missing, empty or blank is answered 401 with a Message on every record route', async () => {
     for (const route of routes(record.accountid as string)) {
-      assertError(await ctx.request({ ...route, token: null }), 401, MISSING);
-      assertError(await ctx.request({ ...route, token: '' }), 401, MISSING);
-      assertError(await ctx.request({ ...route, token: '   ' }), 401, MISSING);
-      assertError(await ctx.request({ ...route, url: `${route.url}?tokenid=`, token: null }), 401, MISSING);
+      assertErrorReply(await ctx.request({ ...route, token: null }), 401, MISSING);
+      assertErrorReply(await ctx.request({ ...route, token: '' }), 401, MISSING);
+      assertErrorReply(await ctx.request({ ...route, token: '   ' }), 401, MISSING);
+      assertErrorReply(await ctx.request({ ...route, url: `${route.url}?tokenid=`, token: null }), 401, MISSING);
     }
     const unchanged = await ctx.request({ method: 'GET', url: `/api/record/account/${record.accountid}` });
     assert.deepEqual(body(unchanged).data.Record, record, 'no unauthenticated write happened');
@@ -89,26 +84,26 @@ describe('the API token', () => {
   test('unknown is answered 401 on every record route', async () => {
     for (const token of [randomUUID(), 'not-even-a-uuid', `${ctx.token}x`]) {
       for (const route of routes(record.accountid as string)) {
-        assertError(await ctx.request({ ...route, token }), 401, INVALID);
+        assertErrorReply(await ctx.request({ ...route, token }), 401, INVALID);
       }
     }
-    assertError(await listAs({ url: `/api/record/account?tokenid=${randomUUID()}` }), 401, INVALID);
+    assertErrorReply(await listAs({ url: `/api/record/account?tokenid=${randomUUID()}` }), 401, INVALID);
     assert.equal(body(await ctx.request({ method: 'GET', url: '/api/record/account' })).data.Total_Records, 1, 'nothing was created');
   });
 
   test('is checked before anything else: no token and an unknown object is still 401', async () => {
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/nosuchobject', token: null }), 401, MISSING);
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/account/not-a-uuid', token: null }), 401, MISSING);
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/account?pagesize=0', token: null }), 401, MISSING);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/nosuchobject', token: null }), 401, MISSING);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/account/not-a-uuid', token: null }), 401, MISSING);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/account?pagesize=0', token: null }), 401, MISSING);
   });
 
   test('revoked is refused on the very next request', async () => {
     const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'temp@example.com' });
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account', token })).statusCode, 200);
     assert.equal(await ctx.stores.admin.revokeToken(token), true);
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/account', token }), 401, INVALID);
-    assertError(await ctx.request({ method: 'GET', url: `/api/record/account?tokenid=${token}`, token: null }), 401, INVALID);
-    assertError(await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'After revoke' }, token }), 401, INVALID);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/account', token }), 401, INVALID);
+    assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account?tokenid=${token}`, token: null }), 401, INVALID);
+    assertErrorReply(await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'After revoke' }, token }), 401, INVALID);
     assert.equal(await ctx.stores.admin.revokeToken(token), false, 'a token is revoked once');
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).statusCode, 200, 'other tokens keep working');
   });
@@ -117,7 +112,7 @@ describe('the API token', () => {
     const extra = await ctx.stores.admin.createToken(ctx.userId);
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account', token: extra })).statusCode, 200);
     await ctx.stores.admin.revokeToken(extra);
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/account', token: extra }), 401, INVALID);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/account', token: extra }), 401, INVALID);
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).statusCode, 200);
   });
 });
@@ -178,22 +173,22 @@ describe('two organizations in one data directory', () => {
 
   test('GET one: a token of A gets 404 for B\'s record ids', async () => {
     for (const r of [b1, b2]) {
-      assertError(await asA({ method: 'GET', url: `/api/record/account/${r.accountid}` }), 404, notFound(r.accountid));
-      assertError(await asA({ method: 'GET', url: `/api/record/account/${r.accountid}?tokenid=${tokenB}`, token: ctx.token }), 404, notFound(r.accountid));
+      assertErrorReply(await asA({ method: 'GET', url: `/api/record/account/${r.accountid}` }), 404, notFound(r.accountid));
+      assertErrorReply(await asA({ method: 'GET', url: `/api/record/account/${r.accountid}?tokenid=${tokenB}`, token: ctx.token }), 404, notFound(r.accountid));
     }
-    assertError(await asB({ method: 'GET', url: `/api/record/account/${a1.accountid}` }), 404, notFound(a1.accountid));
+    assertErrorReply(await asB({ method: 'GET', url: `/api/record/account/${a1.accountid}` }), 404, notFound(a1.accountid));
   });
 
   test('PUT: a token of A gets 404 for B\'s record ids and B\'s records are unchanged', async () => {
     for (const r of [b1, b2]) {
-      assertError(await asA({ method: 'PUT', url: `/api/record/account/${r.accountid}`, payload: { accountname: 'Hijacked' } }), 404, notFound(r.accountid));
+      assertErrorReply(await asA({ method: 'PUT', url: `/api/record/account/${r.accountid}`, payload: { accountname: 'Hijacked' } }), 404, notFound(r.accountid));
     }
     await assertBUnchanged();
   });
 
   test('DELETE: a token of A gets 404 for B\'s record ids and B\'s records remain', async () => {
     for (const r of [b1, b2]) {
-      assertError(await asA({ method: 'DELETE', url: `/api/record/account/${r.accountid}` }), 404, notFound(r.accountid));
+      assertErrorReply(await asA({ method: 'DELETE', url: `/api/record/account/${r.accountid}` }), 404, notFound(r.accountid));
     }
     await assertBUnchanged();
   });
@@ -216,13 +211,13 @@ describe('two organizations in one data directory', () => {
   });
 
   test('lookups of A cannot point at B\'s records or users', async () => {
-    assertError(await asA({ method: 'POST', url: '/api/record/account', payload: { accountname: 'x', parentaccountid: b2.accountid } }), 400,
+    assertErrorReply(await asA({ method: 'POST', url: '/api/record/account', payload: { accountname: 'x', parentaccountid: b2.accountid } }), 400,
       `'parentaccountid' refers to account '${b2.accountid}', which does not exist. Send the id of an existing account record.`);
-    assertError(await asA({ method: 'POST', url: '/api/record/account', payload: { accountname: 'x', ownerid: userB } }), 400,
+    assertErrorReply(await asA({ method: 'POST', url: '/api/record/account', payload: { accountname: 'x', ownerid: userB } }), 400,
       `'ownerid' refers to crmuser '${userB}', which does not exist. Send the id of an existing crmuser record.`);
-    assertError(await asA({ method: 'PUT', url: `/api/record/account/${a1.accountid}`, payload: { ownerid: userB } }), 400,
+    assertErrorReply(await asA({ method: 'PUT', url: `/api/record/account/${a1.accountid}`, payload: { ownerid: userB } }), 400,
       `'ownerid' refers to crmuser '${userB}', which does not exist. Send the id of an existing crmuser record.`);
-    assertError(await asA({ method: 'GET', url: `/api/record/crmuser/${userB}` }), 404, `No crmuser record has id '${userB}'.`);
+    assertErrorReply(await asA({ method: 'GET', url: `/api/record/crmuser/${userB}` }), 404, `No crmuser record has id '${userB}'.`);
   });
 
   test('isolation holds on every writable object, not only account', async () => {
@@ -232,9 +227,9 @@ describe('two organizations in one data directory', () => {
       assert.equal(res.statusCode, 201, res.body);
       const id = body(res).data.Record[obj.keyField] as string;
       const message = `No ${obj.systemName} record has id '${id}'.`;
-      assertError(await asA({ method: 'GET', url: `/api/record/${obj.systemName}/${id}` }), 404, message);
-      assertError(await asA({ method: 'PUT', url: `/api/record/${obj.systemName}/${id}`, payload: { [obj.primaryField]: 'A' } }), 404, message);
-      assertError(await asA({ method: 'DELETE', url: `/api/record/${obj.systemName}/${id}` }), 404, message);
+      assertErrorReply(await asA({ method: 'GET', url: `/api/record/${obj.systemName}/${id}` }), 404, message);
+      assertErrorReply(await asA({ method: 'PUT', url: `/api/record/${obj.systemName}/${id}`, payload: { [obj.primaryField]: 'A' } }), 404, message);
+      assertErrorReply(await asA({ method: 'DELETE', url: `/api/record/${obj.systemName}/${id}` }), 404, message);
       const listA = body(await asA({ method: 'GET', url: `/api/record/${obj.systemName}` })).data.Records as RecordRow[];
       assert.ok(!listA.some((r) => r[obj.keyField] === id), `${obj.systemName}: A's list holds B's record`);
       const still = await asB({ method: 'GET', url: `/api/record/${obj.systemName}/${id}` });

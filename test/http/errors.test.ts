@@ -9,6 +9,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { OrgRecords } from '../../src/store/types.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import { testContext, type TestContext } from '../helpers.js';
+import { assertErrorReply } from './error-reply.js';
+import { assertV3Error } from './v3-reply.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -19,17 +21,6 @@ function body(res: LightMyRequestResponse): any {
 }
 
 /** An error reply: the status, a JSON content type and a body with exactly one key, Message. */
-function assertError(res: LightMyRequestResponse, status: number, message?: string | RegExp): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.headers['content-type'], JSON_TYPE);
-  const b = body(res);
-  assert.deepEqual(Object.keys(b), ['Message']);
-  assert.equal(typeof b.Message, 'string');
-  assert.ok(b.Message.length > 0);
-  if (typeof message === 'string') assert.equal(b.Message, message);
-  else if (message) assert.match(b.Message, message);
-}
-
 describe('HTTP errors and request handling', () => {
   let ctx: TestContext;
   let record: RecordRow;
@@ -48,11 +39,18 @@ describe('HTTP errors and request handling', () => {
     test('answers an unknown route with 404 {Message}, with or without a token', async () => {
       const message = (m: string, p: string) =>
         `No route matches ${m} ${p}. The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.`;
-      assertError(await ctx.request({ method: 'GET', url: '/nope' }), 404, message('GET', '/nope'));
-      assertError(await ctx.request({ method: 'GET', url: '/nope?tokenid=secret', token: null }), 404, message('GET', '/nope'));
-      assertError(await ctx.request({ method: 'GET', url: '/api/records/account' }), 404, message('GET', '/api/records/account'));
-      assertError(await ctx.request({ method: 'GET', url: `/api/record/account/${record.accountid}/extra` }), 404,
+      assertErrorReply(await ctx.request({ method: 'GET', url: '/nope' }), 404, message('GET', '/nope'));
+      assertErrorReply(await ctx.request({ method: 'GET', url: '/nope?tokenid=secret', token: null }), 404, message('GET', '/nope'));
+      assertErrorReply(await ctx.request({ method: 'GET', url: '/api/records/account' }), 404, message('GET', '/api/records/account'));
+      assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account/${record.accountid}/extra` }), 404,
         message('GET', `/api/record/account/${record.accountid}/extra`));
+    });
+
+    test('answers an unknown route under /api/v3 with 404 in the v3 shape, with or without a token', async () => {
+      for (const token of [undefined, null]) {
+        const res = await ctx.request({ method: 'GET', url: '/api/v3/record/account/nothing', ...(token === null ? { token } : {}) });
+        assertV3Error({ status: res.statusCode, body: res.json(), res }, 404, 'Not Found', /^No route matches GET \/api\/v3\/record\/account\/nothing\./);
+      }
     });
 
     test('answers an unknown method on a known path with 404 {Message}', async () => {
@@ -63,7 +61,7 @@ describe('HTTP errors and request handling', () => {
         ['OPTIONS', '/api/record/account'],
       ] as const) {
         const res = await ctx.request({ method, url, payload: method === 'OPTIONS' ? undefined : { accountname: 'x' } });
-        assertError(res, 404, new RegExp(`^No route matches ${method} ${url.replace(/[/.]/g, '\\$&')}\\.`));
+        assertErrorReply(res, 404, new RegExp(`^No route matches ${method} ${url.replace(/[/.]/g, '\\$&')}\\.`));
       }
       assert.equal(body(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.accountname, 'Acme');
     });
@@ -88,14 +86,14 @@ describe('HTTP errors and request handling', () => {
 
     test('answers a path with malformed percent-encoding with 400 {Message}, not Fastify\'s own body', async () => {
       const res = await ctx.request({ method: 'GET', url: '/api/record/account/%E0%A4%A' });
-      assertError(res, 400, 'The request path is not a valid URL: it has a malformed percent-encoding. Encode path segments with encodeURIComponent.');
+      assertErrorReply(res, 400, 'The request path is not a valid URL: it has a malformed percent-encoding. Encode path segments with encodeURIComponent.');
       assert.match(String(res.headers['x-request-id']), UUID);
     });
 
     test('answers an over-long path segment with 400 {Message}', async () => {
       for (const url of [`/api/record/account/${'a'.repeat(150)}`, `/api/record/${'x'.repeat(150)}`]) {
         const res = await ctx.request({ method: 'GET', url });
-        assertError(res, 400, 'A path segment is too long to be an object name or a record id. Check the path.');
+        assertErrorReply(res, 400, 'A path segment is too long to be an object name or a record id. Check the path.');
         assert.match(String(res.headers['x-request-id']), UUID);
       }
     });
@@ -143,16 +141,16 @@ describe('HTTP errors and request handling', () => {
     test('answers a body over 20 MB with 413 {Message}', async () => {
       const payload = JSON.stringify({ accountname: 'Big', description: 'a'.repeat(21 * MiB) });
       const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload, headers: { 'content-type': 'application/json' } });
-      assertError(res, 413, 'The request body is over the 20 MB limit. Send fewer records per request.');
+      assertErrorReply(res, 413, 'The request body is over the 20 MB limit. Send fewer records per request.');
       const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${record.accountid}`, payload, headers: { 'content-type': 'text/plain' } });
-      assertError(put, 413, 'The request body is over the 20 MB limit. Send fewer records per request.');
+      assertErrorReply(put, 413, 'The request body is over the 20 MB limit. Send fewer records per request.');
     });
 
     test('reads a body just under 20 MB (and judges its content, not its size)', async () => {
       const payload = JSON.stringify({ accountname: 'Big', description: 'a'.repeat(20 * MiB - 100) });
       assert.ok(Buffer.byteLength(payload) < 20 * MiB);
       const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload, headers: { 'content-type': 'application/json' } });
-      assertError(res, 400, `'description' is ${20 * MiB - 100} characters long; its maxlength is 10000. Shorten the value.`);
+      assertErrorReply(res, 400, `'description' is ${20 * MiB - 100} characters long; its maxlength is 10000. Shorten the value.`);
     });
   });
 
@@ -170,12 +168,14 @@ describe('HTTP errors and request handling', () => {
       try {
         for (const url of ['/api/record/account', `/api/record/account/${record.accountid}`]) {
           const res = await ctx.request({ method: 'GET', url, headers: { 'x-request-id': 'trace-500' } });
-          assertError(res, 500, 'The server failed to handle this request. Check your data and try again; if it keeps failing, report request id trace-500.');
+          assertErrorReply(res, 500, 'The server failed to handle this request. Check your data and try again; if it keeps failing, report request id trace-500.');
           assert.equal(res.headers['x-request-id'], 'trace-500');
           for (const leak of ['SQLITE', 'secret', '/path/x.db', 'Error', 'stack', ' at ', '.ts:', '.js:']) {
             assert.ok(!res.body.includes(leak), `the body leaks ${JSON.stringify(leak)}: ${res.body}`);
           }
-          assert.deepEqual(Object.keys(res.headers).filter((h) => /sqlite|error|stack/i.test(h)), []);
+          // The catalogue code is all a header says of the failure.
+          assert.equal(res.headers['x-error-code'], 'INTERNAL');
+          assert.deepEqual(Object.keys(res.headers).filter((h) => h !== 'x-error-code' && /sqlite|error|stack/i.test(h)), []);
         }
       } finally {
         store.org = original;
@@ -219,7 +219,7 @@ describe('HTTP errors and request handling', () => {
 
     test('refuses a form-encoded body as invalid JSON', async () => {
       const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: 'accountname=Acme', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-      assertError(res, 400, 'The request body is not valid JSON. Check your data.');
+      assertErrorReply(res, 400, 'The request body is not valid JSON. Check your data.');
     });
   });
 
@@ -244,7 +244,7 @@ describe('HTTP errors and request handling', () => {
     ];
     for (const [status, opts] of cases) {
       const res = await ctx.request(opts);
-      assertError(res, status);
+      assertErrorReply(res, status);
       assert.match(String(res.headers['x-request-id']), UUID);
     }
   });

@@ -10,6 +10,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { OrgRecords } from '../../src/store/types.js';
 import { testContext, type TestContext } from '../helpers.js';
+import { assertErrorReply } from './error-reply.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const LIST = { method: 'GET', url: '/api/record/account' } as const;
@@ -22,7 +23,7 @@ afterEach(async () => {
 function assert429(res: LightMyRequestResponse, message: string, retryAfter: number): void {
   assert.equal(res.statusCode, 429, res.body);
   assert.equal(res.headers['content-type'], JSON_TYPE);
-  assert.deepEqual(JSON.parse(res.body), { Message: message });
+  assertErrorReply(res, 429, message);
   assert.equal(res.headers['retry-after'], String(retryAfter));
 }
 

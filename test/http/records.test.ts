@@ -9,6 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { prepareCreate } from '../../src/schema/record-input.js';
 import type { FieldDef, FieldValue, ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { testContext, type TestContext } from '../helpers.js';
+import { assertErrorReply } from './error-reply.js';
 
 const BASE = 'http://orchard.test';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -22,15 +23,6 @@ function body(res: LightMyRequestResponse): any {
 }
 
 /** An error reply: the status, a JSON content type and a body that is exactly `{Message}`. */
-function assertError(res: LightMyRequestResponse, status: number, message: string | RegExp): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.headers['content-type'], JSON_TYPE);
-  const b = body(res);
-  assert.deepEqual(Object.keys(b), ['Message']);
-  if (typeof message === 'string') assert.equal(b.Message, message);
-  else assert.match(b.Message, message);
-}
-
 function requiredMessage(obj: ObjectDef, name: string): string {
   return `'${name}' (${obj.fieldsByName.get(name)!.label}) is required; send a non-empty value.`;
 }
@@ -224,16 +216,16 @@ describe('records of every standard object', () => {
           assert.equal(res.statusCode, 200, res.body);
           assert.equal(res.headers['content-type'], JSON_TYPE);
           assert.deepEqual(body(res), { success: true, data: null, message: '' });
-          assertError(await getOne(ctx, systemName, id), 404, notFound(systemName, id));
-          assertError(await ctx.request({ method: 'DELETE', url: `/api/record/${systemName}/${id}` }), 404, notFound(systemName, id));
-          assertError(await ctx.request({ method: 'PUT', url: `/api/record/${systemName}/${id}`, payload: { [obj.primaryField]: 'Back' } }), 404, notFound(systemName, id));
+          assertErrorReply(await getOne(ctx, systemName, id), 404, notFound(systemName, id));
+          assertErrorReply(await ctx.request({ method: 'DELETE', url: `/api/record/${systemName}/${id}` }), 404, notFound(systemName, id));
+          assertErrorReply(await ctx.request({ method: 'PUT', url: `/api/record/${systemName}/${id}`, payload: { [obj.primaryField]: 'Back' } }), 404, notFound(systemName, id));
         });
 
         test('refuses a create without the primary field, and one that empties it', async () => {
           const count = await total(ctx, systemName);
           for (const payload of [{}, { [obj.primaryField]: '' }, { [obj.primaryField]: null }]) {
             const res = await ctx.request({ method: 'POST', url: `/api/record/${systemName}`, payload });
-            assertError(res, 400, requiredMessage(obj, obj.primaryField));
+            assertErrorReply(res, 400, requiredMessage(obj, obj.primaryField));
           }
           assert.equal(await total(ctx, systemName), count, 'nothing was written');
         });
@@ -242,8 +234,8 @@ describe('records of every standard object', () => {
           const absent = randomUUID();
           for (const method of ['GET', 'PUT', 'DELETE'] as const) {
             const payload = method === 'PUT' ? { [obj.primaryField]: 'x' } : undefined;
-            assertError(await ctx.request({ method, url: `/api/record/${systemName}/not-a-uuid`, payload }), 400, malformedId(systemName, 'not-a-uuid'));
-            assertError(await ctx.request({ method, url: `/api/record/${systemName}/${absent}`, payload }), 404, notFound(systemName, absent));
+            assertErrorReply(await ctx.request({ method, url: `/api/record/${systemName}/not-a-uuid`, payload }), 400, malformedId(systemName, 'not-a-uuid'));
+            assertErrorReply(await ctx.request({ method, url: `/api/record/${systemName}/${absent}`, payload }), 404, notFound(systemName, absent));
           }
         });
       });
@@ -268,10 +260,10 @@ describe('records of every standard object', () => {
     });
 
     test('refuses every write with 403 and changes nothing', async () => {
-      assertError(await ctx.request({ method: 'POST', url: '/api/record/crmuser', payload: { fullname: 'Intruder' } }), 403, READ_ONLY);
-      assertError(await ctx.request({ method: 'POST', url: '/api/record/9', payload: { fullname: 'Intruder' } }), 403, READ_ONLY);
-      assertError(await ctx.request({ method: 'PUT', url: `/api/record/crmuser/${second.id}`, payload: { fullname: 'Renamed' } }), 403, READ_ONLY);
-      assertError(await ctx.request({ method: 'DELETE', url: `/api/record/crmuser/${second.id}` }), 403, READ_ONLY);
+      assertErrorReply(await ctx.request({ method: 'POST', url: '/api/record/crmuser', payload: { fullname: 'Intruder' } }), 403, READ_ONLY);
+      assertErrorReply(await ctx.request({ method: 'POST', url: '/api/record/9', payload: { fullname: 'Intruder' } }), 403, READ_ONLY);
+      assertErrorReply(await ctx.request({ method: 'PUT', url: `/api/record/crmuser/${second.id}`, payload: { fullname: 'Renamed' } }), 403, READ_ONLY);
+      assertErrorReply(await ctx.request({ method: 'DELETE', url: `/api/record/crmuser/${second.id}` }), 403, READ_ONLY);
       const res = await getOne(ctx, 'crmuser', second.id);
       assert.equal(body(res).data.Record.fullname, 'Second User');
       assert.equal(await total(ctx, 'crmuser'), 2);
@@ -311,11 +303,11 @@ describe('records of every standard object', () => {
     test('refuses a UUID that is no user of the organization, and clearing it', async () => {
       const stranger = randomUUID();
       const message = `'ownerid' refers to crmuser '${stranger}', which does not exist. Send the id of an existing crmuser record.`;
-      assertError(await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'x', ownerid: stranger } }), 400, message);
+      assertErrorReply(await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'x', ownerid: stranger } }), 400, message);
       const r = await create(ctx, 'account', { accountname: 'Keeps its owner' });
-      assertError(await ctx.request({ method: 'PUT', url: `/api/record/account/${r.accountid}`, payload: { ownerid: stranger } }), 400, message);
+      assertErrorReply(await ctx.request({ method: 'PUT', url: `/api/record/account/${r.accountid}`, payload: { ownerid: stranger } }), 400, message);
       const account = objects[0]!;
-      assertError(await ctx.request({ method: 'PUT', url: `/api/record/account/${r.accountid}`, payload: { ownerid: null } }), 400, requiredMessage(account, 'ownerid'));
+      assertErrorReply(await ctx.request({ method: 'PUT', url: `/api/record/account/${r.accountid}`, payload: { ownerid: null } }), 400, requiredMessage(account, 'ownerid'));
       assert.equal(body(await getOne(ctx, 'account', r.accountid as string)).data.Record.ownerid, ctx.userId);
     });
   });
@@ -341,7 +333,7 @@ describe('records of every standard object', () => {
       const count = await total(ctx, 'account');
       for (const accountid of ['00000000-0000-0000-0000-000000000000', '3f2b8c1e-5d4a-4b6f-ce2d-7a1c0b9d8e6f', '3f2b8c1e-5d4a-0b6f-9e2d-7a1c0b9d8e6f', 'abc', 12345, true]) {
         const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountid, accountname: 'Bad id' } });
-        assertError(res, 400, /^'accountid' must be an RFC 4122 UUID such as '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}', or left out to let the server choose one\.$/);
+        assertErrorReply(res, 400, /^'accountid' must be an RFC 4122 UUID such as '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}', or left out to let the server choose one\.$/);
       }
       assert.equal(await total(ctx, 'account'), count, 'nothing was written');
     });
@@ -349,7 +341,7 @@ describe('records of every standard object', () => {
     test('refuses an id already taken with 400 and leaves the record alone', async () => {
       const r = await create(ctx, 'account', { accountname: 'Original' });
       const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountid: r.accountid, accountname: 'Duplicate' } });
-      assertError(res, 400, `The account id '${r.accountid}' is already taken by another record. Leave 'accountid' out to let the server choose an id, or update the existing record with PUT.`);
+      assertErrorReply(res, 400, `The account id '${r.accountid}' is already taken by another record. Leave 'accountid' out to let the server choose an id, or update the existing record with PUT.`);
       assert.equal(body(await getOne(ctx, 'account', r.accountid as string)).data.Record.accountname, 'Original');
     });
 
@@ -376,39 +368,39 @@ describe('records of every standard object', () => {
 
     test('refuses to set a required field to null or empty on update, and keeps the value', async () => {
       for (const accountname of [null, '']) {
-        assertError(await put({ accountname }), 400, requiredMessage(account, 'accountname'));
+        assertErrorReply(await put({ accountname }), 400, requiredMessage(account, 'accountname'));
       }
       for (const field of ['statecode', 'statuscode']) {
-        assertError(await put({ [field]: null }), 400, requiredMessage(account, field));
+        assertErrorReply(await put({ [field]: null }), 400, requiredMessage(account, field));
       }
       assert.deepEqual(body(await getOne(ctx, 'account', existing.accountid as string)).data.Record, existing);
     });
 
     test('refuses a text over its maxlength, counted in characters', async () => {
-      assertError(await post('account', { accountname: 'a'.repeat(201) }), 400, "'accountname' is 201 characters long; its maxlength is 200. Shorten the value.");
-      assertError(await put({ accountname: 'a'.repeat(201) }), 400, "'accountname' is 201 characters long; its maxlength is 200. Shorten the value.");
+      assertErrorReply(await post('account', { accountname: 'a'.repeat(201) }), 400, "'accountname' is 201 characters long; its maxlength is 200. Shorten the value.");
+      assertErrorReply(await put({ accountname: 'a'.repeat(201) }), 400, "'accountname' is 201 characters long; its maxlength is 200. Shorten the value.");
       assert.equal((await create(ctx, 'account', { accountname: 'a'.repeat(200) })).accountname, 'a'.repeat(200));
       const emoji = '\u{1F600}'.repeat(200);
       assert.equal((await create(ctx, 'account', { accountname: emoji })).accountname, emoji, '200 emoji are 200 characters');
     });
 
     test('refuses a value that is not a Number', async () => {
-      assertError(await post('product', { productname: 'p', price: 'x' }), 400, "'price' must be a valid Number; got 'x'. Send a JSON number such as 42 or 3.5.");
-      assertError(await post('product', { productname: 'p', price: true }), 400, "'price' must be a valid Number; got true. Send a JSON number such as 42 or 3.5.");
+      assertErrorReply(await post('product', { productname: 'p', price: 'x' }), 400, "'price' must be a valid Number; got 'x'. Send a JSON number such as 42 or 3.5.");
+      assertErrorReply(await post('product', { productname: 'p', price: true }), 400, "'price' must be a valid Number; got true. Send a JSON number such as 42 or 3.5.");
       assert.equal((await create(ctx, 'product', { productname: 'p', price: 1.005 })).price, 1.01);
       assert.equal((await create(ctx, 'product', { productname: 'p', price: '-7' })).price, -7);
     });
 
     test('refuses a date that does not exist, and accepts Feb 29 of a leap year', async () => {
-      assertError(await post('contact', { fullname: 'c', birthdate: '2023-02-29' }), 400, "'birthdate' must be a valid Date; got '2023-02-29'. Send a date as YYYY-MM-DD.");
-      assertError(await post('contact', { fullname: 'c', birthdate: '31/01/2025' }), 400, "'birthdate' must be a valid Date; got '31/01/2025'. Send a date as YYYY-MM-DD.");
+      assertErrorReply(await post('contact', { fullname: 'c', birthdate: '2023-02-29' }), 400, "'birthdate' must be a valid Date; got '2023-02-29'. Send a date as YYYY-MM-DD.");
+      assertErrorReply(await post('contact', { fullname: 'c', birthdate: '31/01/2025' }), 400, "'birthdate' must be a valid Date; got '31/01/2025'. Send a date as YYYY-MM-DD.");
       assert.equal((await create(ctx, 'contact', { fullname: 'c', birthdate: '2024-02-29' })).birthdate, '2024-02-29');
     });
 
     test('refuses a value that is not a DateTime', async () => {
       const message = (v: string) => `'pcfsystemfield85' must be a valid DateTime; got '${v}'. Send an ISO 8601 datetime such as 2025-01-31T14:05:00 (no zone means UTC).`;
       for (const v of ['yesterday', '2025-01-31T25:00:00', '2025-01-31T10:00:00+99:00']) {
-        assertError(await post('account', { accountname: 'a', pcfsystemfield85: v }), 400, message(v));
+        assertErrorReply(await post('account', { accountname: 'a', pcfsystemfield85: v }), 400, message(v));
       }
     });
 
@@ -430,20 +422,20 @@ describe('records of every standard object', () => {
     });
 
     test('refuses a picklist code that is not among the options', async () => {
-      assertError(await post('account', { accountname: 'a', accounttypecode: 9 }), 400,
+      assertErrorReply(await post('account', { accountname: 'a', accounttypecode: 9 }), 400,
         "'accounttypecode' must be a valid Picklist code; got 9. Send one of the codes 1 (Customer), 2 (Partner), 3 (Prospect), 4 (Vendor), 5 (Other).");
-      assertError(await post('account', { accountname: 'a', statecode: 3 }), 400,
+      assertErrorReply(await post('account', { accountname: 'a', statecode: 3 }), 400,
         "'statecode' must be a valid Picklist code; got 3. Send one of the codes 1 (Active), 2 (Inactive).");
       assert.equal((await create(ctx, 'account', { accountname: 'a', accounttypecode: '3' })).accounttypecode, 3);
     });
 
     test('refuses a lookup that is not a UUID, and one to a missing record', async () => {
-      assertError(await post('account', { accountname: 'a', parentaccountid: 'abc' }), 400,
+      assertErrorReply(await post('account', { accountname: 'a', parentaccountid: 'abc' }), 400,
         "'parentaccountid' must be a valid Lookup id (a UUID); got 'abc'. Send the id of the related record.");
       const missing = randomUUID();
-      assertError(await post('account', { accountname: 'a', parentaccountid: missing }), 400,
+      assertErrorReply(await post('account', { accountname: 'a', parentaccountid: missing }), 400,
         `'parentaccountid' refers to account '${missing}', which does not exist. Send the id of an existing account record.`);
-      assertError(await put({ primarycontactid: missing }), 400,
+      assertErrorReply(await put({ primarycontactid: missing }), 400,
         `'primarycontactid' refers to contact '${missing}', which does not exist. Send the id of an existing contact record.`);
       const r = await create(ctx, 'account', { accountname: 'Child', parentaccountid: existing.accountid });
       assert.equal(r.parentaccountname, 'Existing');
@@ -453,22 +445,22 @@ describe('records of every standard object', () => {
     });
 
     test('refuses an e-mail address that is not one', async () => {
-      assertError(await post('account', { accountname: 'a', emailaddress1: 'not-an-address' }), 400,
+      assertErrorReply(await post('account', { accountname: 'a', emailaddress1: 'not-an-address' }), 400,
         "'emailaddress1' must be a valid Email; got 'not-an-address'. Send an address such as name@example.com.");
-      assertError(await put({ emailaddress2: 'a@b' }), 400,
+      assertErrorReply(await put({ emailaddress2: 'a@b' }), 400,
         "'emailaddress2' must be a valid Email; got 'a@b'. Send an address such as name@example.com.");
     });
 
     test('refuses text containing a NUL character', async () => {
-      assertError(await post('account', { accountname: 'a\u0000b' }), 400,
+      assertErrorReply(await post('account', { accountname: 'a\u0000b' }), 400,
         "'accountname' must be a valid Text; it contains a NUL character (\\u0000), which text fields cannot hold. Remove it.");
     });
 
     test('rejects an unknown field with 400 and names it, suggesting a near miss', async () => {
-      assertError(await post('account', { acountname: 'Typo' }), 400, "Invalid field name: 'acountname'. Did you mean 'accountname'?");
-      assertError(await post('account', { accountname: 'a', revenue: 5 }), 400, "Invalid field name: 'revenue'. The account object has no such field.");
-      assertError(await put({ EmailAdress1: 'a@b.co' }), 400, "Invalid field name: 'EmailAdress1'. Did you mean 'emailaddress1'?");
-      assertError(await post('contact', { fullname: 'c', accountname: 'x', birthday: '2020-01-01' }), 400, "Invalid field name: 'birthday'. Did you mean 'birthdate'?");
+      assertErrorReply(await post('account', { acountname: 'Typo' }), 400, "Invalid field name: 'acountname'. Did you mean 'accountname'?");
+      assertErrorReply(await post('account', { accountname: 'a', revenue: 5 }), 400, "Invalid field name: 'revenue'. The account object has no such field.");
+      assertErrorReply(await put({ EmailAdress1: 'a@b.co' }), 400, "Invalid field name: 'EmailAdress1'. Did you mean 'emailaddress1'?");
+      assertErrorReply(await post('contact', { fullname: 'c', accountname: 'x', birthday: '2020-01-01' }), 400, "Invalid field name: 'birthday'. Did you mean 'birthdate'?");
     });
 
     test('matches field names in the body in any case', async () => {
@@ -484,12 +476,12 @@ describe('records of every standard object', () => {
         const url = method === 'POST' ? '/api/record/account' : `/api/record/account/${existing.accountid}`;
         for (const raw of ['[]', '[{"accountname":"a"}]', '"text"', '42', 'true', 'null']) {
           const res = await ctx.request({ method, url, payload: raw, headers: { 'content-type': 'application/json' } });
-          assertError(res, 400, NOT_AN_OBJECT);
+          assertErrorReply(res, 400, NOT_AN_OBJECT);
         }
-        assertError(await ctx.request({ method, url }), 400, NOT_AN_OBJECT);
+        assertErrorReply(await ctx.request({ method, url }), 400, NOT_AN_OBJECT);
         for (const raw of ['{"accountname":', '{accountname: "a"}', "{'accountname': 'a'}", '{"a":1}}']) {
           const res = await ctx.request({ method, url, payload: raw, headers: { 'content-type': 'application/json' } });
-          assertError(res, 400, NOT_JSON);
+          assertErrorReply(res, 400, NOT_JSON);
         }
       }
       assert.deepEqual(body(await getOne(ctx, 'account', existing.accountid as string)).data.Record, existing);
@@ -497,7 +489,7 @@ describe('records of every standard object', () => {
 
     test('refuses a body with a prototype-poisoning key as invalid JSON', async () => {
       const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: '{"accountname":"a","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
-      assertError(res, 400, NOT_JSON);
+      assertErrorReply(res, 400, NOT_JSON);
     });
   });
 
@@ -505,11 +497,11 @@ describe('records of every standard object', () => {
     test('answers an unknown object with 404 on every route', async () => {
       const id = randomUUID();
       for (const ref of ['nosuchobject', '999', '0', 'accounts']) {
-        assertError(await ctx.request({ method: 'GET', url: `/api/record/${ref}` }), 404, unknownObject(ref));
-        assertError(await ctx.request({ method: 'GET', url: `/api/record/${ref}/${id}` }), 404, unknownObject(ref));
-        assertError(await ctx.request({ method: 'POST', url: `/api/record/${ref}`, payload: { name: 'x' } }), 404, unknownObject(ref));
-        assertError(await ctx.request({ method: 'PUT', url: `/api/record/${ref}/${id}`, payload: { name: 'x' } }), 404, unknownObject(ref));
-        assertError(await ctx.request({ method: 'DELETE', url: `/api/record/${ref}/${id}` }), 404, unknownObject(ref));
+        assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/${ref}` }), 404, unknownObject(ref));
+        assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/${ref}/${id}` }), 404, unknownObject(ref));
+        assertErrorReply(await ctx.request({ method: 'POST', url: `/api/record/${ref}`, payload: { name: 'x' } }), 404, unknownObject(ref));
+        assertErrorReply(await ctx.request({ method: 'PUT', url: `/api/record/${ref}/${id}`, payload: { name: 'x' } }), 404, unknownObject(ref));
+        assertErrorReply(await ctx.request({ method: 'DELETE', url: `/api/record/${ref}/${id}` }), 404, unknownObject(ref));
       }
     });
 
@@ -539,8 +531,8 @@ describe('records of every standard object', () => {
         assert.equal(res.body, JSON.stringify(onePayload(account, r, page)));
         assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
       }
-      assertError(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagesize=0` }), 400, "Invalid query parameter 'pagesize' must be >= 1.");
-      assertError(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagenumber=x` }), 400, "Invalid query parameter 'pagenumber' must be integer.");
+      assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagesize=0` }), 400, "Invalid query parameter 'pagesize' must be >= 1.");
+      assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagenumber=x` }), 400, "Invalid query parameter 'pagenumber' must be integer.");
     });
   });
 });
@@ -618,22 +610,22 @@ describe('GET list', () => {
         ['', `Invalid query parameter '${param}' must be integer.`],
         ['2,3', `Invalid query parameter '${param}' must be integer.`],
       ] as const) {
-        assertError(await list(`/api/record/account?${param}=${value}`), 400, message);
+        assertErrorReply(await list(`/api/record/account?${param}=${value}`), 400, message);
       }
     }
   });
 
   test('refuses a page number too large to count exactly with 400, not a 500', async () => {
     for (const value of ['100000000000000000000', '1e20', '9007199254740992']) {
-      assertError(await list(`/api/record/account?pagenumber=${value}`), 400, "Invalid query parameter 'pagenumber' must be <= 9007199254740991.");
+      assertErrorReply(await list(`/api/record/account?pagenumber=${value}`), 400, "Invalid query parameter 'pagenumber' must be <= 9007199254740991.");
     }
   });
 
   test('refuses an infinite pagesize or pagenumber with 400, not a 500', async () => {
     for (const param of ['pagesize', 'pagenumber']) {
       for (const value of ['1e400', '-1e400']) {
-        assertError(await list(`/api/record/account?${param}=${value}`), 400, `Invalid query parameter '${param}' must be integer.`);
-        assertError(await list(`/api/record/account/${randomUUID()}?${param}=${value}`), 400, `Invalid query parameter '${param}' must be integer.`);
+        assertErrorReply(await list(`/api/record/account?${param}=${value}`), 400, `Invalid query parameter '${param}' must be integer.`);
+        assertErrorReply(await list(`/api/record/account/${randomUUID()}?${param}=${value}`), 400, `Invalid query parameter '${param}' must be integer.`);
       }
     }
   });

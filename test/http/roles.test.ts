@@ -6,18 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { testContext, type TestContext } from '../helpers.js';
+import { assertErrorReply } from './error-reply.js';
 
 function body(res: LightMyRequestResponse): any {
   return JSON.parse(res.body);
-}
-
-function assertError(res: LightMyRequestResponse, status: number, message: string | RegExp): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-  const b = body(res);
-  assert.deepEqual(Object.keys(b), ['Message']);
-  if (typeof message === 'string') assert.equal(b.Message, message);
-  else assert.match(b.Message, message);
 }
 
 describe('a role', () => {
@@ -70,12 +62,12 @@ describe('a role', () => {
   });
 
   test('a query that asks for, filters on or sorts by a hidden field is refused with 403 naming the field', async () => {
-    assertError(await query('sales', { objecttype: 1, fields: 'accountname,telephone1' }), 403,
+    assertErrorReply(await query('sales', { objecttype: 1, fields: 'accountname,telephone1' }), 403,
       "Field 'telephone1' of account is hidden for role 'sales', but it was asked for in 'fields'. Leave it out, or remove account:telephone1 from the role's --hide with orchard role set.");
-    assertError(await query('sales', { objecttype: 1, query: "telephone1 start-with '+1'" }), 403,
+    assertErrorReply(await query('sales', { objecttype: 1, query: "telephone1 start-with '+1'" }), 403,
       /^Field 'telephone1' of account is hidden for role 'sales', but it was asked for at position 1 of the query\./);
-    assertError(await query('sales', { objecttype: 1, sort_by: 'TELEPHONE1' }), 403, /^Field 'telephone1' .* in 'sort_by'\./);
-    assertError(await query('sales', { objecttype: 1, query: "ownername = 'x'" }), 403,
+    assertErrorReply(await query('sales', { objecttype: 1, sort_by: 'TELEPHONE1' }), 403, /^Field 'telephone1' .* in 'sort_by'\./);
+    assertErrorReply(await query('sales', { objecttype: 1, query: "ownername = 'x'" }), 403,
       /^Field 'ownername' of account is hidden for role 'sales' \(it names the hidden lookup 'ownerid'\).*remove account:ownerid/);
   });
 
@@ -85,31 +77,31 @@ describe('a role', () => {
     const res = await ctx.request({ method: 'POST', url: '/api/query', token, payload: { objecttype: 'account' } });
     assert.equal(res.statusCode, 200, res.body);
     assert.ok(!(body(res).data.Data[0] as object).hasOwnProperty('createdon'));
-    assertError(await ctx.request({ method: 'POST', url: '/api/query', token, payload: { objecttype: 'account', sort_by: 'createdon' } }), 403, /'createdon'/);
+    assertErrorReply(await ctx.request({ method: 'POST', url: '/api/query', token, payload: { objecttype: 'account', sort_by: 'createdon' } }), 403, /'createdon'/);
   });
 
   test('reading an object without read is refused with 403 on GET list, GET one and the query', async () => {
     const message = "Your role 'reader' may not read account records; grant account:read with orchard role set.";
-    assertError(await as('reader', { method: 'GET', url: '/api/record/account' }), 403, message);
-    assertError(await as('reader', { method: 'GET', url: `/api/record/1/${accountId}` }), 403, message);
-    assertError(await query('reader', { objecttype: 'account' }), 403, message);
+    assertErrorReply(await as('reader', { method: 'GET', url: '/api/record/account' }), 403, message);
+    assertErrorReply(await as('reader', { method: 'GET', url: `/api/record/1/${accountId}` }), 403, message);
+    assertErrorReply(await query('reader', { objecttype: 'account' }), 403, message);
     assert.equal((await as('reader', { method: 'GET', url: '/api/record/contact' })).statusCode, 200);
   });
 
   test('create, update and delete each need their permission, and a refused delete deletes nothing', async () => {
-    assertError(await as('reader', { method: 'POST', url: '/api/record/account', payload: { accountname: 'X' } }), 403,
+    assertErrorReply(await as('reader', { method: 'POST', url: '/api/record/account', payload: { accountname: 'X' } }), 403,
       "Your role 'reader' may not create account records; grant account:create with orchard role set.");
-    assertError(await as('reader', { method: 'PUT', url: `/api/record/account/${accountId}`, payload: { accountname: 'X' } }), 403,
+    assertErrorReply(await as('reader', { method: 'PUT', url: `/api/record/account/${accountId}`, payload: { accountname: 'X' } }), 403,
       "Your role 'reader' may not update account records; grant account:update with orchard role set.");
-    assertError(await as('sales', { method: 'DELETE', url: `/api/record/account/${accountId}` }), 403,
+    assertErrorReply(await as('sales', { method: 'DELETE', url: `/api/record/account/${accountId}` }), 403,
       "Your role 'sales' may not delete account records; grant account:delete with orchard role set.");
     assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${accountId}` })).statusCode, 200);
   });
 
   test('writing a hidden or a read-only field is refused with 403; other fields are written and the reply hides what the role cannot see', async () => {
-    assertError(await as('sales', { method: 'POST', url: '/api/record/account', payload: { accountname: 'B', telephone1: '1' } }), 403,
+    assertErrorReply(await as('sales', { method: 'POST', url: '/api/record/account', payload: { accountname: 'B', telephone1: '1' } }), 403,
       /^Field 'telephone1' of account is hidden for role 'sales', but it was asked for in the body/);
-    assertError(await as('sales', { method: 'PUT', url: `/api/record/account/${accountId}`, payload: { EmailAddress1: 'x@example.com' } }), 403,
+    assertErrorReply(await as('sales', { method: 'PUT', url: `/api/record/account/${accountId}`, payload: { EmailAddress1: 'x@example.com' } }), 403,
       "Field 'emailaddress1' of account is read-only for role 'sales'; leave it out of the body, or remove account:emailaddress1 from the role's --readonly with orchard role set.");
     const created = await as('sales', { method: 'POST', url: '/api/record/account', payload: { accountname: 'Bravo', billingcity: 'Lyon' } });
     assert.equal(created.statusCode, 201, created.body);
@@ -146,13 +138,13 @@ describe('a role', () => {
   test('a user whose role was never defined may do nothing', async () => {
     const user = await ctx.stores.control.createUser({ orgId: ctx.orgId, email: 'ghost@example.com', fullname: 'Ghost', role: 'ghost' });
     const token = await ctx.stores.admin.createToken(user.id);
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/account', token }), 403,
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/account', token }), 403,
       "Your role 'ghost' is not defined in this organization, so it may do nothing; define it with orchard role set --role ghost.");
   });
 
   test('writes to crmuser stay OBJECT_READ_ONLY for admin', async () => {
     const res = await ctx.request({ method: 'PUT', url: `/api/record/crmuser/${ctx.userId}`, payload: { fullname: 'X' } });
-    assertError(res, 403, /crmuser object is read-only through the API/);
+    assertErrorReply(res, 403, /crmuser object is read-only through the API/);
   });
 });
 
@@ -177,14 +169,14 @@ describe('a plan', () => {
       ['DELETE', `/api/record/opportunity/${id}`, undefined],
       ['POST', '/api/query', { objecttype: 4 }],
     ] as const) {
-      assertError(await ctx.request({ method, url, ...(payload ? { payload } : {}) }), 402, EXCLUDED);
+      assertErrorReply(await ctx.request({ method, url, ...(payload ? { payload } : {}) }), 402, EXCLUDED);
     }
   });
 
   test('is checked before the role: a role without the object gets 402, not 403', async () => {
     const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'sales@example.com', role: 'sales' });
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/opportunity', token }), 402, EXCLUDED);
-    assertError(await ctx.request({ method: 'GET', url: '/api/record/contact', token }), 403, /may not read contact records/);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/opportunity', token }), 402, EXCLUDED);
+    assertErrorReply(await ctx.request({ method: 'GET', url: '/api/record/contact', token }), 403, /may not read contact records/);
   });
 
   test('serves the objects it includes, and an unknown object is still 404', async () => {

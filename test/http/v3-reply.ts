@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestContext } from '../helpers.js';
+import { errorCodeOf } from './error-reply.js';
 
 export interface V3Reply {
   status: number;
@@ -26,4 +27,5 @@ export function assertV3Error(r: V3Reply, status: number, error: string, message
   assert.equal(r.body.error, error);
   if (typeof message === 'string') assert.equal(r.body.message, message);
   else assert.match(r.body.message, message);
+  errorCodeOf(r.res);
 }

@@ -6,6 +6,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testContext, type TestContext } from '../helpers.js';
 import { CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, USER_B_NAME, expectLabels, keyOf, labelOf, queryLabels, runQuery, seedFixture, type Fixture } from './fixture.js';
+import { assertV3Error } from '../http/v3-reply.js';
 
 /** COMPAT §Field types, written out here rather than imported, so a changed id fails a test. */
 const TYPE_ID = {
@@ -571,5 +572,13 @@ describe('the request time limit', () => {
     }
     assert.equal(list!.statusCode, 200, list!.body);
     assert.equal(list!.json().data.Total_Records, ROWS);
+  });
+
+  test('answers a v3 query over the limit with 408 in the v3 shape: the time limit answers through the scope of the route', async () => {
+    const conditions = Array.from({ length: 200 }, (_, i) => ({ fieldName: 'accountname', operator: 'start-with', value: `%zzz${i}` }));
+    const res = await ctx.request({ method: 'POST', url: '/api/v3/query', payload: {
+      objectType: 1, fields: [{ name: 'accountname' }], filter: [{ type: 'OR', conditions }], orderBy: [{ name: 'description', order: 'asc' }],
+    } });
+    assertV3Error({ status: res.statusCode, body: res.json(), res }, 408, 'Request Timeout', 'The request did not finish within the time limit and was stopped. Simplify it: fewer filters, fewer fields, or a smaller page.');
   });
 });

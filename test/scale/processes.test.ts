@@ -132,6 +132,8 @@ describe('two API processes on one PostgreSQL and one Redis', { skip }, () => {
     assert.equal(mine.length, 2, mine.map((m) => m.headers.get('subject')).join(' | '));
     const subjects = mine.map((m) => m.headers.get('subject') ?? '').sort();
     assert.match(subjects[0]!, /Capped has reached its daily cap of 500 API requests/);
-    assert.match(subjects[1]!, /Capped has used 90 % of its daily API requests/);
+    // The claim that wins carries its own count: another process's 451st or later request can claim
+    // the 90 % notice before the one that made the 450th does.
+    assert.match(subjects[1]!, /Capped has used 9\d % of its daily API requests/);
   });
 });

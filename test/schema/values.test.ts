@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeField, type FieldSpec } from '../../src/schema/build-object.js';
-import { type FieldDef, type FieldValue } from '../../src/schema/types.js';
+import type { FieldDef, FieldValue } from '../../src/schema/types.js';
 import { formatDateTime, isUuid, normalizeValue, parseDateTime } from '../../src/schema/values.js';
 
 type Valid = readonly [input: unknown, expected: FieldValue];

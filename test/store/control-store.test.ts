@@ -14,7 +14,7 @@ import { PostgresControlStore } from '../../src/store/postgres/postgres-control-
 import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
 import type { ControlStore } from '../../src/store/types.js';
-import type { ObjectGrant } from '../../src/auth/permissions.js';
+import type { ObjectGrant } from '../../src/auth/roles.js';
 import { nextTurn, tempDir } from '../helpers.js';
 import { DATABASE_URL, needsPostgres, uniqueName } from '../services.js';
 import { CONTROL_KINDS, dropSchema } from './control-kinds.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore } from '../types.js';
-import type { ObjectGrant, RoleDefinition } from '../../auth/permissions.js';
+import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore } from '../types.js';
-import type { ObjectGrant, RoleDefinition } from '../../auth/permissions.js';
+import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';

@@ -1,0 +1,241 @@
+// The service layer: runs each kind of request end to end, from the caller's identity and the
+// request's input to a result or an AppError. Every kind goes through the same steps, in the order
+// of DESIGN §1: the organization's records and schema → the object → the plan (402) → the role
+// (403) → the input checked and prepared → the store → what the caller may see. Route families add
+// only their schemas and reply shapes, so a step added here holds for every route.
+
+import { randomUUID } from 'node:crypto';
+import type { TokenIdentity } from '../auth/identity.js';
+import { accessOf, type Access } from '../auth/permissions.js';
+import type { Permission } from '../auth/roles.js';
+import type { Action } from '../auth/plans.js';
+import { AppError, errorOf } from '../errors.js';
+import { planQuery, type QueryInput, type QueryPlan } from '../query/plan.js';
+import { planV3Query } from '../query/v3-plan.js';
+import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
+import type { OrgSchema } from '../schema/org-schema.js';
+import { prepareCreate, prepareUpdate, unknownFieldError } from '../schema/record-input.js';
+import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
+import { isUuid } from '../schema/values.js';
+import type { OrgRecords } from '../store/types.js';
+import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
+import type { ServiceDeps } from './deps.js';
+
+/** GET list: default and largest page (spec §8, DESIGN §3). */
+export const GET_PAGE_SIZE = 50;
+
+/** The page asked for on a GET: `pagesize` and `pagenumber` as the route's schema coerced them. */
+export interface PageQuery {
+  readonly pagesize?: number;
+  readonly pagenumber?: number;
+}
+
+/** The page served: the size (at most GET_PAGE_SIZE) and the number. */
+export interface Page {
+  readonly size: number;
+  readonly number: number;
+}
+
+/** An object the caller may act on, with its organization's records and the caller's access. */
+interface Target {
+  readonly records: OrgRecords;
+  readonly obj: ObjectDef;
+  readonly access: Access;
+}
+
+/** The lowercase id, or 400 RECORD_ID_MALFORMED. */
+function checkId(obj: ObjectDef, id: unknown): string {
+  if (typeof id !== 'string' || !isUuid(id)) throw errorOf('RECORD_ID_MALFORMED', typeof id === 'string' ? `'${id}'` : JSON.stringify(id), obj.systemName);
+  return id.toLowerCase();
+}
+
+const notFound = (obj: ObjectDef, id: string): AppError => errorOf('RECORD_NOT_FOUND', obj.systemName, id);
+
+function pageOf(query: PageQuery): Page {
+  // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
+  for (const name of ['pagesize', 'pagenumber'] as const) {
+    const v = query[name];
+    if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}' must be integer.`);
+  }
+  return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
+}
+
+export class Service {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** The organization's records and its schema as of now: the first step of every request. */
+  private async open(identity: TokenIdentity): Promise<{ records: OrgRecords; schema: OrgSchema }> {
+    const records = await this.deps.records.org(identity.org.id);
+    return { records, schema: await records.schema() };
+  }
+
+  /**
+   * The object named by `ref`, once the plan (402) and the role (403) allow `permission` on it. The
+   * plan comes before the role (DESIGN §4): a batch on the free plan is 402 whatever the role.
+   */
+  private async target(identity: TokenIdentity, ref: string, permission: Permission, batch = false): Promise<Target> {
+    const { records, schema } = await this.open(identity);
+    const obj = schema.resolve(ref);
+    const access = accessOf(identity);
+    if (batch) access.requirePlan(obj, 'batch' satisfies Action);
+    access.require(obj, permission);
+    return { records, obj, access };
+  }
+
+  private writeContext(identity: TokenIdentity) {
+    return { userId: identity.user.id, now: new Date(this.deps.clock()) };
+  }
+
+  /** The row a create body makes, after the field rules of the role (403) and the body checks (400). */
+  private rowToCreate(identity: TokenIdentity, { obj, access }: Target, body: unknown): RecordRow {
+    access.checkWrite(obj, body);
+    return prepareCreate(obj, body, this.writeContext(identity));
+  }
+
+  /** The changes an update body makes, checked like rowToCreate. */
+  private changesOf(identity: TokenIdentity, { obj, access }: Target, body: unknown): RecordRow {
+    access.checkWrite(obj, body);
+    return prepareUpdate(obj, body, this.writeContext(identity));
+  }
+
+  /** One page of an object's records, newest first, and their count; `signal` stops the read. */
+  async list(identity: TokenIdentity, ref: string, query: PageQuery, signal?: AbortSignal): Promise<{ obj: ObjectDef; page: Page; total: number; records: RecordRow[] }> {
+    const { records, obj, access } = await this.target(identity, ref, 'read');
+    const page = pageOf(query);
+    const { total, records: rows } = await records.list(obj, { limit: page.size, offset: (page.number - 1) * page.size }, signal);
+    return { obj, page, total, records: rows.map((row) => access.shown(obj, row)) };
+  }
+
+  /** One record; 404 when no record has the id. The page asked for is checked and echoed (DESIGN §3). */
+  async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
+    const { records, obj, access } = await this.target(identity, ref, 'read');
+    const id = checkId(obj, rawId);
+    const page = pageOf(query);
+    const found = await records.get(obj, id);
+    if (!found) throw notFound(obj, id);
+    return { obj, page, record: access.shown(obj, found) };
+  }
+
+  /** Creates a record; returns it as the caller may see it. */
+  async create(identity: TokenIdentity, ref: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
+    const target = await this.target(identity, ref, 'create');
+    const record = await target.records.create(target.obj, this.rowToCreate(identity, target, body));
+    return { obj: target.obj, record: target.access.shown(target.obj, record) };
+  }
+
+  /** Updates a record (only the fields sent); 404 when no record has the id. */
+  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
+    const target = await this.target(identity, ref, 'update');
+    const id = checkId(target.obj, rawId);
+    const record = await target.records.update(target.obj, id, this.changesOf(identity, target, body));
+    if (!record) throw notFound(target.obj, id);
+    return { obj: target.obj, record: target.access.shown(target.obj, record) };
+  }
+
+  /** Deletes a record; 404 when no record has the id. */
+  async delete(identity: TokenIdentity, ref: string, rawId: string): Promise<void> {
+    const { records, obj } = await this.target(identity, ref, 'delete');
+    const id = checkId(obj, rawId);
+    if (!(await records.delete(obj, id))) throw notFound(obj, id);
+  }
+
+  /** A v3 batch create: each item written or refused on its own; written ones as the caller may see them. */
+  async createMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string; record: RecordRow }>>> {
+    const t = await this.target(identity, ref, 'create', true);
+    const items = itemsOf(body, '{"data": [{"accountname": "Acme"}]}');
+    return runBatch(items, (item, i) => {
+      if (!isRecordBody(item)) throw notAnObject(`data[${i}]`, t.obj, item);
+      return this.rowToCreate(identity, t, item);
+    }, (rows) => t.records.createMany(t.obj, rows),
+    (record) => ({ id: record[t.obj.keyField] as string, record: t.access.shown(t.obj, record) }));
+  }
+
+  /** A v3 batch update of `{id, record}` items; a missing record refuses its item with 404. */
+  async updateMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string; record: RecordRow }>>> {
+    const t = await this.target(identity, ref, 'update', true);
+    const items = itemsOf(body, '{"data": [{"id": "<uuid>", "record": {"accountname": "Acme"}}]}');
+    const shape = `{"id": "<uuid>", "record": {"${t.obj.primaryField}": "…"}}`;
+    return runBatch(items, (item, i) => {
+      if (!isRecordBody(item)) throw new AppError('BODY_INVALID', `data[${i}] must be ${shape}; got ${JSON.stringify(item)}.`);
+      if (item.id === undefined || item.id === null) throw new AppError('RECORD_ID_MALFORMED', `data[${i}].id is missing: each item is ${shape}.`);
+      const id = checkId(t.obj, item.id);
+      if (!isRecordBody(item.record)) throw notAnObject(`data[${i}].record`, t.obj, item.record);
+      return { id, changes: this.changesOf(identity, t, item.record) };
+    }, (prepared) => t.records.updateMany(t.obj, prepared),
+    (record, { id }) => (record === null ? notFound(t.obj, id) : { id, record: t.access.shown(t.obj, record) }));
+  }
+
+  /** A v3 batch delete of ids; a missing record refuses its item with 404. */
+  async deleteMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string }>>> {
+    const t = await this.target(identity, ref, 'delete', true);
+    const items = itemsOf(body, '{"data": ["<uuid>", "<uuid>"]}');
+    return runBatch(items, (item) => checkId(t.obj, item), (ids) => t.records.deleteMany(t.obj, ids),
+      (deleted, id) => (deleted ? { id } : notFound(t.obj, id)));
+  }
+
+  /** A query (POST /api/query): the checked plan and its page; IsLastPage is exact. */
+  async query(identity: TokenIdentity, body: QueryInput, signal?: AbortSignal): Promise<{ plan: QueryPlan; rows: RecordRow[]; isLastPage: boolean }> {
+    const { records, schema } = await this.open(identity);
+    const plan = planQuery(schema, body, accessOf(identity));
+    return { plan, ...(await records.query(plan, signal)) };
+  }
+
+  /** A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way). */
+  async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<{ plan: QueryPlan; keyAsked: boolean; rows: RecordRow[]; isLastPage: boolean }> {
+    const { records, schema } = await this.open(identity);
+    const { plan, keyAsked } = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock() });
+    return { plan, keyAsked, ...(await records.query(plan, signal)) };
+  }
+
+  /** Defines a custom object (admin role; plans with custom objects); returns it as now defined. */
+  async defineObject(identity: TokenIdentity, body: unknown): Promise<ObjectDef> {
+    const access = accessOf(identity);
+    access.requirePlan({ objectType: FIRST_CUSTOM_OBJECT, systemName: `customobject${FIRST_CUSTOM_OBJECT}` }, 'create');
+    access.requireAdmin('define custom objects');
+    const { records } = await this.open(identity);
+    const definitionId = randomUUID();
+    const schema = await records.addObject((current) => customObjectSpec(current, body, definitionId));
+    return schema.objects.find((o) => o.definitionId === definitionId)!;
+  }
+
+  /** Adds a custom field of `type` to an object (admin role); returns the field's name. */
+  async defineField(identity: TokenIdentity, ref: string, type: string, body: unknown): Promise<string> {
+    const { records, schema } = await this.open(identity);
+    const obj = schema.resolve(ref);
+    const access = accessOf(identity);
+    access.requirePlan(obj, 'update');
+    access.requireAdmin('define fields');
+    let name = '';
+    await records.addField(obj.objectType, (current, now) => {
+      const spec = customFieldSpec(now, current, type, body);
+      name = spec.name;
+      return spec;
+    });
+    return name;
+  }
+
+  /** The objects the organization's plan includes (metadata needs no record permission). */
+  async objects(identity: TokenIdentity): Promise<readonly ObjectDef[]> {
+    const { schema } = await this.open(identity);
+    const access = accessOf(identity);
+    return schema.objects.filter((o) => access.includesObject(o));
+  }
+
+  /** One object, if the plan includes it (402), with the fields the caller's role may see. */
+  async object(identity: TokenIdentity, ref: string): Promise<{ obj: ObjectDef; fields: FieldDef[] }> {
+    const { schema } = await this.open(identity);
+    const obj = schema.resolve(ref);
+    const access = accessOf(identity);
+    access.requirePlan(obj, 'read');
+    const { hidden } = access.fields(obj);
+    return { obj, fields: obj.fields.filter((f) => !hidden.has(f.name)) };
+  }
+
+  /** One field of an object; a field hidden from the caller is as unknown (400). */
+  async field(identity: TokenIdentity, ref: string, name: string): Promise<{ obj: ObjectDef; field: FieldDef }> {
+    const { obj, fields } = await this.object(identity, ref);
+    const field = fields.find((f) => f.name === name.toLowerCase());
+    if (!field) throw unknownFieldError(obj, name);
+    return { obj, field };
+  }
+}

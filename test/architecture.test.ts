@@ -1,0 +1,155 @@
+// Keeps the dependencies of src/ running one way (DESIGN §1): reads every import of every source
+// file and fails on a cycle between files, on an edge between folders that the list below does not
+// allow, and on a library used outside the folder that owns it (SQL under store/ only, Fastify under
+// http/ and the files that build and start the app only).
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/**
+ * The modules of src/: each folder, and each file at the top. For each, the modules it may import,
+ * lowest first. Nothing below `service` knows HTTP; nothing but `store` writes SQL; the top-level
+ * files wire the rest together.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  errors: [],
+  config: [],
+  schema: ['errors'],
+  query: ['errors', 'schema'],
+  auth: ['errors', 'schema', 'query'],
+  limits: ['errors', 'config', 'auth'],
+  store: ['errors', 'config', 'schema', 'query', 'auth', 'limits'],
+  admin: ['errors', 'schema', 'auth', 'store'],
+  service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
+  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'service'],
+  stores: ['config', 'admin', 'limits', 'store'],
+  app: ['errors', 'config', 'auth', 'limits', 'service', 'http'],
+  server: ['config', 'app', 'stores', 'http'],
+  cli: ['errors', 'config', 'auth', 'stores', 'server'],
+};
+
+/** Packages only some modules may import. */
+const OWNED: Readonly<Record<string, readonly string[]>> = {
+  'better-sqlite3': ['store'],
+  pg: ['store'],
+  kysely: ['store'],
+  fastify: ['http', 'app', 'server'],
+  '@fastify/swagger': ['app'],
+  '@fastify/swagger-ui': ['app'],
+  ioredis: ['limits'],
+};
+
+interface SourceFile {
+  /** Relative to src/, with forward slashes. */
+  readonly file: string;
+  readonly module: string;
+  /** Files of src/ it imports (relative to src/), and packages. */
+  readonly files: string[];
+  readonly packages: string[];
+}
+
+function moduleOf(file: string): string {
+  const [first, ...rest] = file.split('/');
+  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '');
+}
+
+const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function readSources(): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(abs);
+      else if (entry.name.endsWith('.ts')) {
+        const file = path.relative(SRC, abs).split(path.sep).join('/');
+        const text = fs.readFileSync(abs, 'utf8');
+        const files: string[] = [];
+        const packages: string[] = [];
+        for (const m of text.matchAll(SPECIFIER)) {
+          const spec = (m[1] ?? m[2])!;
+          if (spec.startsWith('.')) files.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)).replace(/\.js$/, '.ts'));
+          else if (!spec.startsWith('node:')) packages.push(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+        }
+        out.push({ file, module: moduleOf(file), files, packages });
+      }
+    }
+  };
+  walk(SRC);
+  return out.sort((a, b) => a.file.localeCompare(b.file));
+}
+
+/** A cycle among `edges` (node → nodes), as the path that closes it, or null. */
+function findCycle(edges: ReadonlyMap<string, readonly string[]>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | null => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next)) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of edges.keys()) {
+    if (!state.has(node)) {
+      const found = visit(node);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+describe('the architecture of src/', () => {
+  const sources = readSources();
+
+  test('reads the imports of every source file, each resolving to a file of src/', () => {
+    assert.ok(sources.length > 50, `${sources.length} files read`);
+    const known = new Set(sources.map((s) => s.file));
+    for (const s of sources) for (const f of s.files) assert.ok(known.has(f), `${s.file} imports ${f}, which is not a file of src/`);
+    assert.ok(sources.some((s) => s.module === 'service'), 'the service layer is among them');
+  });
+
+  test('no file imports another that leads back to it', () => {
+    const cycle = findCycle(new Map(sources.map((s) => [s.file, s.files])));
+    assert.equal(cycle, null, `an import cycle: ${cycle?.join(' → ')}`);
+  });
+
+  test('every edge between modules is one the written list allows', () => {
+    const modules = new Set(sources.map((s) => s.module));
+    assert.deepEqual([...modules].filter((m) => !(m in ALLOWED)), [], 'every module of src/ is in the list');
+    const wrong = sources.flatMap((s) => s.files.map(moduleOf).filter((m) => m !== s.module && !ALLOWED[s.module]!.includes(m))
+      .map((m) => `${s.file} → ${m}`));
+    assert.deepEqual(wrong, []);
+    const edges = new Map(Object.entries(ALLOWED));
+    assert.equal(findCycle(edges), null, 'the allowed edges themselves run one way');
+  });
+
+  test('libraries are used only by the modules that own them: SQL under store/, Fastify in the HTTP layer', () => {
+    const wrong = sources.flatMap((s) => s.packages.filter((p) => p in OWNED && !OWNED[p]!.includes(s.module)).map((p) => `${s.file} imports ${p}`));
+    assert.deepEqual(wrong, []);
+  });
+
+  test('no SQL is written outside store/', () => {
+    const sql = /\b(?:SELECT\s+[\w*]|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(?:TABLE|INDEX|SCHEMA)|ALTER\s+TABLE|PRAGMA\s+\w)/;
+    const wrong = sources.filter((s) => s.module !== 'store' && sql.test(fs.readFileSync(path.join(SRC, s.file), 'utf8'))).map((s) => s.file);
+    assert.deepEqual(wrong, []);
+  });
+
+  test('finds a cycle and a forbidden edge when there is one (the checks can fail)', () => {
+    assert.deepEqual(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a', 'b', 'c', 'a']);
+    assert.equal(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), null);
+    assert.ok(!ALLOWED.store!.includes('http') && !ALLOWED.service!.includes('http'));
+  });
+});
