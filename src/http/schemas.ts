@@ -8,6 +8,11 @@ export const errorBody = {
   required: ['Message'],
 } as const;
 
+/** The header every error reply carries (docs/errors.md): the catalogue code, stable across releases. */
+export const errorCodeHeader = {
+  'X-Error-Code': { type: 'string', description: 'The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message.' },
+} as const;
+
 export const recordSchema = {
   type: 'object',
   description: 'A record: field system name → value (string, number or null). Every field of the object is present.',
@@ -30,7 +35,7 @@ export const tokenQuery = {
 
 /** The {Message} body with a description of when it is sent: the OpenAPI document shows it per status. */
 export function errorReply(description: string) {
-  return { ...errorBody, description } as const;
+  return { ...errorBody, description, headers: errorCodeHeader } as const;
 }
 
 /** Error replies every authenticated route can give. */

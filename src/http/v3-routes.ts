@@ -8,11 +8,12 @@ import type { RecordRow } from '../schema/types.js';
 import { BATCH_MAX, type ItemOutcome } from '../service/batch.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { errorReplies, v3ErrorBody } from './error-handler.js';
-import { idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import { errorCodeHeader, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 const v3Error = (description: string) => ({
   type: 'object',
   description,
+  headers: errorCodeHeader,
   properties: { status: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' } },
   required: ['status', 'error', 'message'],
 } as const);

@@ -8,7 +8,7 @@ import { testContext, type TestContext } from '../helpers.js';
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
   security?: Array<Record<string, string[]>>;
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
+  responses?: Record<string, { description?: string; headers?: Record<string, { schema?: JsonSchema }>; content?: Record<string, { schema?: JsonSchema }> }>;
   operationId?: string;
 }
 interface JsonSchema {
@@ -158,6 +158,15 @@ test('documents 400, 401, 404 and 500 of every record route as the {Message} bod
       assert.deepEqual(Object.keys(schema.properties ?? {}), ['Message'], `${status} carries Message only`);
       assert.equal(schema.properties!.Message!.type, 'string');
       assert.deepEqual(schema.required, ['Message']);
+    }
+  }
+});
+
+test('documents the X-Error-Code header on every error reply of every operation', () => {
+  for (const { path, method, op } of operations()) {
+    for (const [status, response] of Object.entries(op.responses ?? {})) {
+      if (Number(status) < 400) continue;
+      assert.equal(response.headers?.['X-Error-Code']?.schema?.type, 'string', `${method} ${path} ${status}`);
     }
   }
 });
