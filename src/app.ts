@@ -16,6 +16,7 @@ import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
+import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
@@ -55,17 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);
 
-  // Every body is JSON whatever its content type says; an empty body (GETs and DELETEs
-  // from clients that always send Content-Type: application/json) is no body.
-  const json = app.getDefaultJsonParser('error', 'error');
-  const parseJson = (request: Parameters<typeof json>[0], body: string | Buffer, done: Parameters<typeof json>[2]) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '') return done!(null, undefined);
-    return json(request, text, done!);
-  };
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  installJsonBodies(app);
 
   // Outside every route family (unknown routes, /docs): `{Message}`.
   errorReplies(app, v1ErrorBody, { notFound: true });

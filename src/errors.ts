@@ -8,6 +8,7 @@
 export const errorCatalogue = {
   // 400
   BODY_INVALID: { status: 400, summary: 'The request body is not valid JSON or not a JSON object.' },
+  BODY_TOO_DEEP: { status: 400, summary: 'The request body nests arrays and objects more than 32 levels deep.' },
   PARAM_INVALID: { status: 400, summary: 'A query-string or body parameter is missing or malformed.' },
   RECORD_ID_MALFORMED: {
     status: 400, summary: 'A record id is not an RFC 4122 UUID.',
@@ -99,4 +100,53 @@ export function errorOf<C extends TemplatedCode>(code: C, ...values: TemplateOf<
 /** The 408 of a request stopped at the time limit (spec §7), wherever the limit is noticed. */
 export function timeoutError(): AppError {
   return errorOf('REQUEST_TIMEOUT');
+}
+
+/** A client's text in single quotes, as messages show names and ids, cut with `…` past 60 characters. */
+export function quoteText(text: string): string {
+  return `'${text.length > 60 ? `${text.slice(0, 60)}…` : text}'`;
+}
+
+/** How much of a client's value a message quotes. */
+const QUOTE_CHARS = 80;
+/** How deep a quoted value is shown; deeper members read `…`. */
+const QUOTE_DEPTH = 4;
+
+/**
+ * A client's value as a message quotes it: JSON text for short values, cut with `…` past 80
+ * characters or 4 levels. Never throws and never recurses deeper than 4 levels, whatever the value's
+ * size or nesting (JSON.stringify of a value nested thousands deep overflows the stack).
+ */
+export function quote(value: unknown): string {
+  let out = '';
+  const full = () => out.length > QUOTE_CHARS;
+  const emit = (v: unknown, depth: number): void => {
+    if (typeof v === 'string') out += JSON.stringify(v.length > QUOTE_CHARS ? v.slice(0, QUOTE_CHARS + 1) : v);
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) out += String(v);
+    else if (typeof v !== 'object') out += typeof v;
+    else if (Array.isArray(v)) {
+      if (depth >= QUOTE_DEPTH && v.length > 0) out += '[…]';
+      else {
+        out += '[';
+        for (let i = 0; i < v.length && !full(); i++) {
+          if (i > 0) out += ',';
+          emit(v[i], depth + 1);
+        }
+        out += ']';
+      }
+    } else {
+      const keys = Object.keys(v);
+      if (depth >= QUOTE_DEPTH && keys.length > 0) out += '{…}';
+      else {
+        out += '{';
+        for (let i = 0; i < keys.length && !full(); i++) {
+          out += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i]!.slice(0, QUOTE_CHARS + 1))}:`;
+          emit((v as Record<string, unknown>)[keys[i]!], depth + 1);
+        }
+        out += '}';
+      }
+    }
+  };
+  emit(value, 0);
+  return full() ? `${out.slice(0, QUOTE_CHARS)}…` : out;
 }

@@ -16,6 +16,8 @@ export interface Limits {
   quotasOf(org: Organization): Quotas;
   /** For requests whose token does not resolve: a minute window, no day. */
   readonly addressQuotas: Quotas;
+  /** The limits' clock, milliseconds since the epoch. */
+  readonly clock: () => number;
   /** Flushes the counters and finishes the notice being sent. */
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export function openLimits({ config, directory, ledger, counters: store, clock, 
     store,
     notices,
     addressQuotas,
+    clock,
     quotasOf: (org) => ({ minute: org.minuteLimit ?? DEFAULT_MINUTE_LIMIT, day: config.dailyCap ?? planOf(org.plan).dailyCap }),
     async close() {
       await notices.close();

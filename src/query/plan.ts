@@ -2,7 +2,7 @@
 // schema and types every filter value by its field (DESIGN §3). What comes out can be turned
 // into SQL by any store without further checks; nothing here knows HTTP or a SQL dialect.
 
-import { AppError } from '../errors.js';
+import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
 import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
@@ -75,7 +75,7 @@ export interface QueryInput {
 }
 
 function param(name: string, expected: string, got: unknown): AppError {
-  return new AppError('PARAM_INVALID', `'${name}' must be ${expected}; got ${JSON.stringify(got)}.`);
+  return new AppError('PARAM_INVALID', `'${name}' must be ${expected}; got ${quote(got)}.`);
 }
 
 /** A whole number from a JSON number or digit string; undefined when absent. */
@@ -251,7 +251,7 @@ export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAcce
   const sortField = knownField(obj, sortName.trim().toLowerCase(), " in 'sort_by'", sortGiven ? hiding : NOTHING_HIDDEN, sortName);
   const sortType = input.sort_type === undefined || input.sort_type === null || input.sort_type === '' ? 'asc' : input.sort_type;
   if (typeof sortType !== 'string' || !/^(asc|desc)$/i.test(sortType.trim())) {
-    throw new AppError('SORT_INVALID', `'sort_type' must be 'asc' or 'desc' (any case); got ${JSON.stringify(sortType)}.`);
+    throw new AppError('SORT_INVALID', `'sort_type' must be 'asc' or 'desc' (any case); got ${quote(sortType)}.`);
   }
 
   const size = wholeNumber('page_size', input.page_size) ?? QUERY_PAGE.default;

@@ -3,7 +3,7 @@
 // Everything but the filter goes through planQuery; conditions are typed by the same rules as the
 // filter language, so both routes agree on every value.
 
-import { AppError } from '../errors.js';
+import { AppError, quote } from '../errors.js';
 import type { FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
 import { unknownFieldError } from '../schema/record-input.js';
@@ -42,7 +42,7 @@ function fieldList(raw: unknown): string {
   if (!Array.isArray(raw)) throw bad("'fields' must be an array of {\"name\": \"<field>\"}.");
   const names = raw.map((f, i) => {
     const name = isObject(f) ? f.name : f;
-    if (typeof name !== 'string' || name.trim() === '' || name.includes(',')) throw bad(`'fields[${i}]' must be {"name": "<field>"}; got ${JSON.stringify(f)}.`);
+    if (typeof name !== 'string' || name.trim() === '' || name.includes(',')) throw bad(`'fields[${i}]' must be {"name": "<field>"}; got ${quote(f)}.`);
     return name;
   });
   return names.length === 0 ? '*' : names.join(',');
@@ -53,7 +53,7 @@ function scalar(v: unknown, where: string): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  throw bad(`${where} must be a string or a number; got ${JSON.stringify(v)}.`);
+  throw bad(`${where} must be a string or a number; got ${quote(v)}.`);
 }
 
 /** eq-in / not-in / between operands: a JSON array, or a comma-separated string. */
@@ -82,7 +82,7 @@ interface Planning {
 }
 
 function planOne(p: Planning, raw: unknown, where: string): PlanNode {
-  if (!isObject(raw)) throw bad(`${where} must be {"fieldName", "operator", "value"}; got ${JSON.stringify(raw)}.`);
+  if (!isObject(raw)) throw bad(`${where} must be {"fieldName", "operator", "value"}; got ${quote(raw)}.`);
   const field = raw.fieldName ?? raw.fieldname;
   if (typeof field !== 'string' || field.trim() === '') throw bad(`${where}.fieldName must be a field name.`);
   const operator = typeof raw.operator === 'string' ? raw.operator.trim().toLowerCase() : raw.operator;
@@ -115,7 +115,7 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
     case 'userid':
       return one('=', p.ctx.userId);
     default: {
-      const what = raw.operator === undefined ? 'is missing' : `${JSON.stringify(raw.operator)} is not an operator`;
+      const what = raw.operator === undefined ? 'is missing' : `${quote(raw.operator)} is not an operator`;
       throw bad(`${where}.operator ${what}. Use one of: ${V3_OPERATORS.join(', ')}.`);
     }
   }
@@ -130,7 +130,7 @@ function planFilter(p: Planning, raw: unknown): PlanNode | null {
     const where = `filter[${i}]`;
     if (!isObject(g)) throw bad(`${where} must be {"type": "AND" or "OR", "conditions": [...]}.`);
     const type = g.type === undefined || g.type === null ? 'and' : String(g.type).trim().toLowerCase();
-    if (type !== 'and' && type !== 'or') throw bad(`${where}.type must be 'AND' or 'OR'; got ${JSON.stringify(g.type)}.`);
+    if (type !== 'and' && type !== 'or') throw bad(`${where}.type must be 'AND' or 'OR'; got ${quote(g.type)}.`);
     if (!Array.isArray(g.conditions)) throw bad(`${where}.conditions must be an array of conditions.`);
     const children = g.conditions.map((c, j) => planOne(p, c, `${where}.conditions[${j}]`));
     if (children.length === 1) nodes.push(children[0]!);
@@ -144,7 +144,7 @@ function planFilter(p: Planning, raw: unknown): PlanNode | null {
 function pageParam(raw: unknown, name: string, expected: string): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw bad(`'${name}' must be ${expected}; got ${JSON.stringify(raw)}.`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw bad(`'${name}' must be ${expected}; got ${quote(raw)}.`);
   return n;
 }
 
@@ -159,11 +159,11 @@ function sortOf(schema: Parameters<typeof planQuery>[0], objectType: unknown, ra
   if (entries.length === 0) return {};
   const entry = entries[0];
   if (!isObject(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') {
-    throw new AppError('SORT_INVALID', `'orderBy' must be [{"name": "<field>", "order": "asc" or "desc"}]; got ${JSON.stringify(raw)}.`);
+    throw new AppError('SORT_INVALID', `'orderBy' must be [{"name": "<field>", "order": "asc" or "desc"}]; got ${quote(raw)}.`);
   }
   const order = entry.order ?? 'asc';
   if (typeof order !== 'string' || !/^\s*(asc|desc)\s*$/i.test(order)) {
-    throw new AppError('SORT_INVALID', `orderBy[0].order must be 'asc' or 'desc' (any case); got ${JSON.stringify(entry.order)}.`);
+    throw new AppError('SORT_INVALID', `orderBy[0].order must be 'asc' or 'desc' (any case); got ${quote(entry.order)}.`);
   }
   const obj = resolveObject(schema, objectType);
   const field = obj.fieldsByName.get(entry.name.trim().toLowerCase());
@@ -188,7 +188,7 @@ export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknow
   if (objectType === undefined || objectType === null || objectType === '') {
     throw bad("'objectType' is required: the object's number (1) or system name ('account').");
   }
-  if (typeof objectType !== 'number' && typeof objectType !== 'string') throw bad(`'objectType' must be an object's number or system name; got ${JSON.stringify(objectType)}.`);
+  if (typeof objectType !== 'number' && typeof objectType !== 'string') throw bad(`'objectType' must be an object's number or system name; got ${quote(objectType)}.`);
   const base = planQuery(schema, {
     objecttype: objectType,
     fields: fieldList(raw.fields),

@@ -2,10 +2,11 @@
 // store persists (DESIGN §2, COMPAT): custom objects are numbered from 1000 as customobject{N},
 // custom fields are named pcf… (pcfsystemfield{N} when the client gives no name).
 
-import { AppError } from '../errors.js';
+import { AppError, quote } from '../errors.js';
 import { FIRST_CUSTOM_OBJECT, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
 import { buildObject, DEFAULT_MAX_LENGTH, type FieldSpec, type ObjectSpec } from './build-object.js';
 import type { OrgSchema } from './org-schema.js';
+import { unstorableText } from './values.js';
 
 /** COMPAT limits: labels ≤ 200 characters, field names ≤ 50, object names ≤ 100. */
 export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10 } as const;
@@ -38,8 +39,10 @@ function text(b: Record<string, unknown>, key: string, max: number, required: bo
     if (required) throw invalid(`'${key}' is required.`);
     return undefined;
   }
-  if (typeof v !== 'string') throw invalid(`'${key}' must be a string; got ${JSON.stringify(v)}.`);
+  if (typeof v !== 'string') throw invalid(`'${key}' must be a string; got ${quote(v)}.`);
   const s = v.trim();
+  const problem = unstorableText(s);
+  if (problem) throw invalid(`'${key}': ${problem}`);
   if (required && s === '') throw invalid(`'${key}' must not be empty.`);
   if (s.length > max) throw invalid(`'${key}' is ${s.length} characters long; the most is ${max}.`);
   return s;
@@ -50,7 +53,7 @@ function whole(b: Record<string, unknown>, key: string): number | undefined {
   const v = b[key];
   if (v === undefined || v === null || v === '') return undefined;
   const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw invalid(`'${key}' must be a whole number; got ${JSON.stringify(v)}.`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw invalid(`'${key}' must be a whole number; got ${quote(v)}.`);
   return n;
 }
 
@@ -143,7 +146,7 @@ export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: str
       throw invalid("A lookup needs 'relatedObjectType': the number or system name of the object it refers to, such as 1 or 'account'.");
     }
     const target = schema.find(ref);
-    if (!target) throw invalid(`'relatedObjectType' ${JSON.stringify(ref)} is not an object of this organization.`);
+    if (!target) throw invalid(`'relatedObjectType' ${quote(ref)} is not an object of this organization.`);
     spec.target = target.objectType;
   } else {
     const maxLength = whole(b, 'maxLength') ?? whole(b, 'maxlength');

@@ -1,6 +1,6 @@
 // One organization's set of objects, looked up by number or by system name (any case).
 
-import { AppError } from '../errors.js';
+import { AppError, quoteText } from '../errors.js';
 import { buildObject, type ObjectSpec } from './build-object.js';
 import type { ObjectDef } from './types.js';
 
@@ -30,7 +30,7 @@ export class OrgSchema {
   resolve(ref: string | number): ObjectDef {
     const obj = this.find(ref);
     if (!obj) {
-      throw new AppError('OBJECT_UNKNOWN', `Invalid Object Name: '${ref}'. Use an object's system name (such as 'account') or number (such as 1); 'account' is 1, 'contact' is 2.`);
+      throw new AppError('OBJECT_UNKNOWN', `Invalid Object Name: ${quoteText(String(ref))}. Use an object's system name (such as 'account') or number (such as 1); 'account' is 1, 'contact' is 2.`);
     }
     return obj;
   }

@@ -3,7 +3,7 @@
 // fields are set here; the store only checks what needs the database (taken ids, lookup targets).
 
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../errors.js';
+import { AppError, quoteText } from '../errors.js';
 import type { FieldDef, ObjectDef, RecordRow } from './types.js';
 import { formatDateTime, isUuid, normalizeValue } from './values.js';
 import { suggestName } from './suggest.js';
@@ -24,7 +24,7 @@ function checkBody(body: unknown): asserts body is Record<string, unknown> {
 export function unknownFieldError(obj: ObjectDef, name: string, where = ''): AppError {
   const near = suggestName(name, obj.fieldsByName.keys());
   const hint = near ? ` Did you mean '${near}'?` : ` The ${obj.systemName} object has no such field.`;
-  return new AppError('FIELD_UNKNOWN', `Invalid field name: '${name}'${where}.${hint}`);
+  return new AppError('FIELD_UNKNOWN', `Invalid field name: ${quoteText(name)}${where}.${hint}`);
 }
 
 function missing(field: FieldDef): AppError {

@@ -1,7 +1,7 @@
 // Checks and normalizes one field value against its field's type: the one place that knows
 // what a valid Number, DateTime, picklist code or lookup id is, for writes and for filters.
 
-import { AppError } from '../errors.js';
+import { AppError, quote, quoteText } from '../errors.js';
 import type { FieldDef, FieldType, FieldValue } from './types.js';
 
 /** A stored value: text, date and datetime as strings, numbers and picklist codes as numbers. */
@@ -23,7 +23,7 @@ const TYPE_WORDS: Record<FieldType, string> = {
 };
 
 function typeError(field: FieldDef, raw: unknown, hint: string): AppError {
-  const shown = typeof raw === 'string' ? `'${raw.length > 60 ? raw.slice(0, 60) + '…' : raw}'` : JSON.stringify(raw);
+  const shown = typeof raw === 'string' ? quoteText(raw) : quote(raw);
   return new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${TYPE_WORDS[field.type]}; got ${shown}. ${hint}`);
 }
 
@@ -105,6 +105,18 @@ function roundTo(n: number, p: number): number {
 }
 
 /**
+ * Why text cannot be stored as sent, or undefined when it can: PostgreSQL text cannot hold U+0000,
+ * and a lone UTF-16 surrogate is no character at all (each store would rewrite it differently, as
+ * U+FFFD or worse). Refusing both keeps every store storing exactly what was sent.
+ */
+export function unstorableText(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'it contains a NUL character (\\u0000), which text fields cannot hold. Remove it.';
+  const lone = /\p{Cs}/u.exec(s);
+  if (lone) return `it contains a lone UTF-16 surrogate (\\u${lone[0].charCodeAt(0).toString(16)}) at position ${lone.index}, which is not a character. Send well-formed Unicode text.`;
+  return undefined;
+}
+
+/**
  * Checks `raw` against the field's type and returns the value to store.
  * null, undefined and (for non-text types) '' mean "no value"; `required` is checked by the caller,
  * which knows whether the field is being set. Throws AppError FIELD_TYPE or FIELD_TOO_LONG.
@@ -116,10 +128,8 @@ export function normalizeValue(field: FieldDef, raw: unknown): FieldValue {
       if (typeof raw !== 'string' && typeof raw !== 'number') throw typeError(field, raw, 'Send a JSON string.');
       const s = String(raw);
       if (s === '') return null;
-      // PostgreSQL text cannot hold U+0000; refusing it here keeps every store accepting the same values.
-      if (s.includes('\u0000')) {
-        throw new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${TYPE_WORDS[field.type]}; it contains a NUL character (\\u0000), which text fields cannot hold. Remove it.`);
-      }
+      const problem = unstorableText(s);
+      if (problem) throw new AppError('FIELD_TYPE', `'${field.name}' must be a valid ${TYPE_WORDS[field.type]}; ${problem}`);
       if (field.maxLength !== null && s.length > field.maxLength && [...s].length > field.maxLength) {
         throw new AppError('FIELD_TOO_LONG', `'${field.name}' is ${[...s].length} characters long; its maxlength is ${field.maxLength}. Shorten the value.`);
       }

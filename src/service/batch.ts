@@ -1,7 +1,7 @@
 // The items of a v3 batch body: `{"data": [...]}` with 1–500 items, each checked on its own so a bad
 // item is skipped and reported while the others are written (COMPAT).
 
-import { AppError, isAppError } from '../errors.js';
+import { AppError, isAppError, quote } from '../errors.js';
 import type { ObjectDef } from '../schema/types.js';
 
 /** Items per batch request (DESIGN §3: at most 500 records per request). */
@@ -13,7 +13,7 @@ export type ItemOutcome<W> = { readonly index: number; readonly written: W } | {
 export const isRecordBody = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function notAnObject(what: string, obj: ObjectDef, got: unknown): AppError {
-  return new AppError('BODY_INVALID', `${what} must be a JSON object of field names and values, such as {"${obj.primaryField}": "…"}; got ${JSON.stringify(got)}.`);
+  return new AppError('BODY_INVALID', `${what} must be a JSON object of field names and values, such as {"${obj.primaryField}": "…"}; got ${quote(got)}.`);
 }
 
 /** The `data` array of a batch body, 1–500 items. */

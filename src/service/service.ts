@@ -9,7 +9,7 @@ import type { TokenIdentity } from '../auth/identity.js';
 import { accessOf, type Access } from '../auth/permissions.js';
 import type { Permission } from '../auth/roles.js';
 import type { Action } from '../auth/plans.js';
-import { AppError, errorOf } from '../errors.js';
+import { AppError, errorOf, quote, quoteText } from '../errors.js';
 import { planQuery, type QueryInput, type QueryPlan } from '../query/plan.js';
 import { planV3Query } from '../query/v3-plan.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
@@ -45,7 +45,7 @@ interface Target {
 
 /** The lowercase id, or 400 RECORD_ID_MALFORMED. */
 function checkId(obj: ObjectDef, id: unknown): string {
-  if (typeof id !== 'string' || !isUuid(id)) throw errorOf('RECORD_ID_MALFORMED', typeof id === 'string' ? `'${id}'` : JSON.stringify(id), obj.systemName);
+  if (typeof id !== 'string' || !isUuid(id)) throw errorOf('RECORD_ID_MALFORMED', typeof id === 'string' ? quoteText(id) : quote(id), obj.systemName);
   return id.toLowerCase();
 }
 
@@ -156,7 +156,7 @@ export class Service {
     const items = itemsOf(body, '{"data": [{"id": "<uuid>", "record": {"accountname": "Acme"}}]}');
     const shape = `{"id": "<uuid>", "record": {"${t.obj.primaryField}": "…"}}`;
     return runBatch(items, (item, i) => {
-      if (!isRecordBody(item)) throw new AppError('BODY_INVALID', `data[${i}] must be ${shape}; got ${JSON.stringify(item)}.`);
+      if (!isRecordBody(item)) throw new AppError('BODY_INVALID', `data[${i}] must be ${shape}; got ${quote(item)}.`);
       if (item.id === undefined || item.id === null) throw new AppError('RECORD_ID_MALFORMED', `data[${i}].id is missing: each item is ${shape}.`);
       const id = checkId(t.obj, item.id);
       if (!isRecordBody(item.record)) throw notAnObject(`data[${i}].record`, t.obj, item.record);

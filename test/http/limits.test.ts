@@ -146,11 +146,39 @@ describe('rate limits over HTTP', () => {
     assert429(await from('203.0.113.7', randomUUID()),
       'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Retry after 50 seconds, with a valid token in the tokenid header.', 50);
     assert.equal((await from('198.51.100.1', null)).statusCode, 401, 'another address has its own count');
-    const valid = await from('203.0.113.7', ctx.token);
-    assert.equal(valid.statusCode, 200, 'a valid token is served from a limited address');
-    assert.deepEqual(remaining(valid), { minute: 9, day: 49_999 }, 'the 401s and the 429 counted nowhere in the organization');
     ctx.clock.advance(50_000);
     assert.equal((await from('203.0.113.7', null)).statusCode, 401);
+  });
+
+  test('refuses an address over its limit before looking at its token, so a right token cannot be told from a wrong one', async () => {
+    ctx = await testContext({ minuteLimit: 10, config: { addressMinuteLimit: 2 } });
+    const from = (token: string | null) => ctx.request({ ...LIST, token, remoteAddress: '203.0.113.9' });
+    const control = ctx.stores.control;
+    const resolve = control.resolveToken.bind(control);
+    let lookedUp = 0;
+    control.resolveToken = (hash) => { lookedUp++; return resolve(hash); };
+    try {
+      assert.equal((await from(randomUUID())).statusCode, 401);
+      assert.equal((await from(randomUUID())).statusCode, 401);
+      ctx.clock.advance(10_000);
+      assert429(await from(randomUUID()),
+        'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Retry after 50 seconds, with a valid token in the tokenid header.', 50);
+      const before = lookedUp;
+      ctx.clock.advance(1_000);
+      const right = await from(ctx.token);
+      const wrong = await from(randomUUID());
+      for (const res of [right, wrong]) {
+        assert429(res, 'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Retry after 49 seconds, with a valid token in the tokenid header.', 49);
+        assert.equal(res.headers.ratelimit, '"address";r=0;t=49');
+      }
+      assert.equal(lookedUp, before, 'no token was looked up while the address was over its limit');
+      ctx.clock.advance(49_000);
+      const valid = await from(ctx.token);
+      assert.equal(valid.statusCode, 200, 'served once the window gives the address room');
+      assert.deepEqual(remaining(valid), { minute: 9, day: 49_999 }, 'the 401s and the 429s counted nowhere in the organization');
+    } finally {
+      control.resolveToken = resolve;
+    }
   });
 
   test('keeps counting across a restart of the app', async () => {
