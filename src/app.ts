@@ -16,6 +16,7 @@ import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
@@ -23,6 +24,9 @@ import { Service } from './service/service.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
+
+/** How much longer than the request time limit a socket may take to deliver its request: 5 s, less for a shorter limit. */
+const socketMarginMs = (limitMs: number): number => Math.min(5_000, limitMs);
 
 /** A client-sent X-Request-Id is kept when it is short and plain, so callers can trace their own ids. */
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,12 +50,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { coerceTypes: true, allErrors: false } },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    // No request holds a socket past the time limit plus a margin: a client that sends its header
+    // fields or body too slowly is answered 408 and cut. Connections are checked every second
+    // (Node's default is every 30 s); idle keep-alive connections are not requests and stay.
+    requestTimeout: deps.config.requestTimeoutMs + socketMarginMs(deps.config.requestTimeoutMs),
+    http: {
+      headersTimeout: deps.config.requestTimeoutMs + socketMarginMs(deps.config.requestTimeoutMs),
+      connectionsCheckingInterval: 1000,
+      // Checked below, so that the 400 has the API's shape (Node's own has no body).
+      requireHostHeader: false,
+    },
   });
 
   // Hooks that never wait take `done` rather than return a promise: each promise is a hop through
   // the microtask queue on every request (bench/get-record).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); HTTP/1.0 clients may leave it out.
+    if (request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      done(new AppError('REQUEST_MALFORMED', 'The request is not valid HTTP/1.1: it has no Host header field. Send Host with the server\'s name.'));
+      return;
+    }
     done();
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);

@@ -9,6 +9,7 @@ export const errorCatalogue = {
   // 400
   BODY_INVALID: { status: 400, summary: 'The request body is not valid JSON or not a JSON object.' },
   BODY_TOO_DEEP: { status: 400, summary: 'The request body nests arrays and objects more than 32 levels deep.' },
+  REQUEST_MALFORMED: { status: 400, summary: 'The request is not valid HTTP/1.1 (method, request target, header fields or body framing), or has no Host header field.' },
   PARAM_INVALID: { status: 400, summary: 'A query-string or body parameter is missing or malformed.' },
   RECORD_ID_MALFORMED: {
     status: 400, summary: 'A record id is not an RFC 4122 UUID.',
@@ -46,12 +47,13 @@ export const errorCatalogue = {
     status: 404, summary: 'No record of the object has that id in this organization.',
     message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
   },
-  // 408, 413
+  // 408, 413, 431
   REQUEST_TIMEOUT: {
     status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',
     message: () => 'The request did not finish within the time limit and was stopped. Simplify it: fewer filters, fewer fields, or a smaller page.',
   },
   BODY_TOO_LARGE: { status: 413, summary: 'The request body is over the 20 MB limit.' },
+  HEADERS_TOO_LARGE: { status: 431, summary: 'The request\'s header fields are over 16 KB in all.' },
   // 429 (docs/limits.md)
   LIMIT_MINUTE: { status: 429, summary: 'The organization has made its minute limit of requests in the last 60 seconds (all its tokens together).' },
   LIMIT_DAY: { status: 429, summary: 'The organization has made its daily cap of requests this UTC day; it resets at 00:00 UTC.' },

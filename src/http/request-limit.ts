@@ -48,8 +48,9 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
       timer: setTimeout(() => {
         state.timedOut = true;
         state.work?.controller.abort(timeoutError());
-        // Through the error handler of the request's scope, so the 408 has its route family's shape.
-        if (!reply.sent) reply.send(timeoutError());
+        // Through the error handler of the request's scope, so the 408 has its route family's shape;
+        // the connection closes with it, so a client still sending its body holds no socket.
+        if (!reply.sent) reply.header('connection', 'close').send(timeoutError());
       }, timeoutMs),
     };
     (request as WithState)[kState] = state;
