@@ -122,6 +122,19 @@ describe('a role', () => {
     assert.equal((await as('intake', { method: 'GET', url: `/api/record/account/${record.accountid}` })).statusCode, 403);
   });
 
+  test("shows a lookup's name to a role that may not read the target object, unless the name or its lookup is hidden (docs/access.md)", async () => {
+    const contact = body(await ctx.request({ method: 'POST', url: '/api/record/contact', payload: { fullname: 'Ada Lopez', accountid: accountId } })).data.Record;
+    assertErrorReply(await as('reader', { method: 'GET', url: `/api/record/account/${accountId}` }), 403, /may not read account records/);
+    const seen = body(await as('reader', { method: 'GET', url: `/api/record/contact/${contact.contactid}` })).data.Record;
+    assert.equal(seen.accountname, 'Acme', "reading contacts shows each contact's account name");
+    const filtered = body(await query('reader', { objecttype: 'contact', fields: 'contactid,accountname', query: "accountname = 'acme'" })).data.Data;
+    assert.deepEqual(filtered, [{ contactid: contact.contactid, accountname: 'Acme' }]);
+    await setRole('reader', 'contact:read', { hide: 'contact:accountname' });
+    const hidden = body(await as('reader', { method: 'GET', url: `/api/record/contact/${contact.contactid}` })).data.Record;
+    assert.ok(!('accountname' in hidden) && 'accountid' in hidden, 'hiding the name keeps the lookup');
+    await setRole('reader', 'contact:read');
+  });
+
   test('a changed role applies from the next request', async () => {
     await setRole('flip', 'account:read');
     const token = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'flip@example.com', role: 'flip' })).token;
