@@ -1,4 +1,4 @@
-// Reads and checks the environment once (DESIGN §6); the result is frozen and passed down,
+// Reads and checks the environment once (README.md, Configuration); the result is frozen and passed down,
 // so nothing below reads process.env.
 
 import path from 'node:path';

@@ -99,7 +99,7 @@ export function errorOf<C extends TemplatedCode>(code: C, ...values: TemplateOf<
   return new AppError(code, template(...values));
 }
 
-/** The 408 of a request stopped at the time limit (spec §7), wherever the limit is noticed. */
+/** The 408 of a request stopped at the time limit (docs/api.md), wherever the limit is noticed. */
 export function timeoutError(): AppError {
   return errorOf('REQUEST_TIMEOUT');
 }

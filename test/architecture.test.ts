@@ -1,4 +1,4 @@
-// Keeps the dependencies of src/ running one way (DESIGN §1): reads every import of every source
+// Keeps the dependencies of src/ running one way (docs/internals/architecture.md): reads every import of every source
 // file and fails on a cycle between files, on an edge between folders that the list below does not
 // allow, and on a library used outside the folder that owns it (SQL under store/ only, Fastify under
 // http/ and the files that build and start the app only).

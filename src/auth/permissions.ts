@@ -1,4 +1,4 @@
-// Who may do what (DESIGN §4): first the organization's plan (objects and actions, else 402), then
+// Who may do what (docs/access.md): first the organization's plan (objects and actions, else 402), then
 // the user's role (per object read / create / update / delete, per field hidden or read-only, else
 // 403). Pure: routes call it with the request's identity; nothing here knows HTTP or storage.
 

@@ -1,4 +1,4 @@
-// The subscription plans (spec §8, DESIGN §4): each plan's daily request cap and the objects and
+// The subscription plans (docs/limits.md, docs/access.md): each plan's daily request cap and the objects and
 // actions it includes. Pure data and lookups; the HTTP layer turns a refusal into a 402.
 
 import { FIRST_CUSTOM_OBJECT } from '../schema/types.js';
@@ -6,7 +6,7 @@ import { FIRST_CUSTOM_OBJECT } from '../schema/types.js';
 export type PlanName = 'free' | 'standard' | 'professional' | 'enterprise';
 export const PLAN_NAMES: readonly PlanName[] = ['free', 'standard', 'professional', 'enterprise'];
 
-/** What a request does to records; batch writes are their own action (DESIGN §4: free has no batch). */
+/** What a request does to records; batch writes are their own action (docs/access.md: free has no batch). */
 export type Action = 'read' | 'create' | 'update' | 'delete' | 'batch';
 
 export const ACTIONS: readonly Action[] = ['read', 'create', 'update', 'delete', 'batch'];
@@ -22,7 +22,7 @@ export interface Plan {
   readonly actions: ReadonlySet<Action>;
 }
 
-/** Requests per rolling minute when an organization has no override (spec §8). */
+/** Requests per rolling minute when an organization has no override (docs/limits.md). */
 export const DEFAULT_MINUTE_LIMIT = 100;
 
 const EVERY_ACTION: ReadonlySet<Action> = new Set(ACTIONS);

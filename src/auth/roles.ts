@@ -1,4 +1,4 @@
-// Roles (DESIGN §4): what a role may do to each object's records, and which fields it may not see
+// Roles (docs/access.md): what a role may do to each object's records, and which fields it may not see
 // or write. Pure data types; the control store persists them, permissions.ts applies them.
 
 /** What a role may do to an object's records. */

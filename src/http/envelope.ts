@@ -1,4 +1,4 @@
-// The success envelope of the spec §2.1.
+// The success envelope (docs/api.md).
 
 export interface Envelope<T> {
   success: true;

@@ -1,6 +1,6 @@
 // Where errors become replies. Each route family's plugin scope answers its errors in its own
-// shape (errorReplies): `{Message}` for the v1, v2 and metadata routes (DESIGN §3), `{status, error,
-// message}` for the v3 family (COMPAT). AppError codes map to their status; Fastify's own errors are
+// shape (errorReplies): `{Message}` for the v1, v2 and metadata routes (docs/api.md), `{status, error,
+// message}` for the v3 family (docs/compat.md). AppError codes map to their status; Fastify's own errors are
 // translated to catalogue codes; anything else is a 500 that reveals nothing but the request id.
 // Every error reply carries its catalogue code in X-Error-Code.
 
@@ -11,7 +11,7 @@ import { AppError, isAppError } from '../errors.js';
 /** The body of an error reply in a route family's shape. */
 export type ErrorShape = (err: AppError) => object;
 
-/** `{Message}`: every route but the v3 family (DESIGN §3). */
+/** `{Message}`: every route but the v3 family (docs/api.md). */
 export const v1ErrorBody: ErrorShape = (err) => ({ Message: err.message });
 
 /** An error as v3 clients read it: `{status, error, message}` (also each failed item of a v3 batch). */

@@ -1,4 +1,4 @@
-// Rate limits at the HTTP edge (DESIGN §5): once the token resolves, the organization's two windows
+// Rate limits at the HTTP edge (docs/limits.md): once the token resolves, the organization's two windows
 // are checked and counted before the request is handled; a token that does not resolve counts
 // against the client address instead. Sets the RateLimit fields and answers 429 with Retry-After;
 // opens the limits with the app and closes them with it.
@@ -31,7 +31,7 @@ interface OrgLimits {
 }
 
 /**
- * The auth hook with limits, in the order of DESIGN §1 (auth → limits). A request whose token
+ * The auth hook with limits, in the order of docs/internals/architecture.md (auth → limits). A request whose token
  * resolves is counted against its organization before it is handled: 429 LIMIT_MINUTE or LIMIT_DAY
  * when over either window. One that `auth` refuses with 401 counts against the client address
  * instead, and past the address's minute limit the answer is 429 LIMIT_ADDRESS, so guessing tokens

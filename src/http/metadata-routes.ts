@@ -1,4 +1,4 @@
-// Metadata routes at the root (COMPAT §Endpoints): the objects of the organization and their fields,
+// Metadata routes at the root (docs/compat.md): the objects of the organization and their fields,
 // in the exact shapes the public service's clients check (object numbers and picklist values as
 // digit strings, every member a string).
 

@@ -1,4 +1,4 @@
-// The record routes of spec §4 and DESIGN §3 as a plugin: list, get, create, update and delete
+// The record routes (docs/api.md) as a plugin: list, get, create, update and delete
 // records of any object, named by system name or number. The service runs them; this file holds
 // their schemas and reply shapes.
 

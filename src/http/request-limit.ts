@@ -1,4 +1,4 @@
-// The request time limit (spec §7, DESIGN §3) and the per-request AbortSignal for the work a
+// The request time limit (docs/api.md) and the per-request AbortSignal for the work a
 // request hands off (reads on reader threads). Past the limit the reply is a 408 and the signal
 // aborts, which stops the read; the signal also aborts when the client goes away.
 //

@@ -1,4 +1,4 @@
-// The v2 routes clients of the public service call (COMPAT §Endpoints), as a plugin: create and update replying
+// The v2 routes clients of the public service call (docs/compat.md), as a plugin: create and update replying
 // `{success, record, _id}` without the data envelope, custom objects through object 58, and custom
 // fields through /api/v2/system-field.
 
@@ -9,7 +9,7 @@ import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
-/** Creating a record of this object number defines a custom object (COMPAT). */
+/** Creating a record of this object number defines a custom object (docs/compat.md). */
 export const OBJECT_DEFINITIONS = 58;
 
 const v2Reply = (description: string) => ({

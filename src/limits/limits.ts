@@ -1,4 +1,4 @@
-// The limits of a running server (DESIGN §5): the quotas of an organization and of a client address,
+// The limits of a running server (docs/limits.md): the quotas of an organization and of a client address,
 // the store that counts them (given: <data>/limits.db, or Redis with REDIS_URL), and the usage notices.
 
 import path from 'node:path';

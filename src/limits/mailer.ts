@@ -1,4 +1,4 @@
-// Where usage notices go (DESIGN §5): over SMTP with nodemailer when SMTP_URL is set, otherwise as
+// Where usage notices go (docs/limits.md): over SMTP with nodemailer when SMTP_URL is set, otherwise as
 // `.eml` files in <data>/outbox/, built by nodemailer's stream transport so they are the very
 // message SMTP would have carried.
 

@@ -1,4 +1,4 @@
-// Usage notices (DESIGN §5, spec §6): at 90 % and at 100 % of the day's cap, one e-mail to the
+// Usage notices (docs/limits.md): at 90 % and at 100 % of the day's cap, one e-mail to the
 // organization's primary user per threshold per UTC day. A durable claim in the ledger decides who
 // sends; a queue keeps sending off the request path; claims whose mail failed are retried.
 

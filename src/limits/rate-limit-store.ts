@@ -1,4 +1,4 @@
-// The contract of a rate-limit store (DESIGN §5): one atomic check-and-count of a key's two windows,
+// The contract of a rate-limit store (docs/limits.md): one atomic check-and-count of a key's two windows,
 // an exact rolling minute and a UTC calendar day. Embedded: sqlite-rate-limit-store.ts; shared:
 // redis-rate-limit-store.ts. test/limits/rate-limit-store.test.ts runs the same suite against each.
 

@@ -1,4 +1,4 @@
-// The shared rate-limit store (DESIGN §5): every process counts in Redis, where one Lua script checks
+// The shared rate-limit store (docs/limits.md): every process counts in Redis, where one Lua script checks
 // and counts both windows of a key atomically on Redis's own clock. While Redis cannot be reached,
 // each process counts in its own memory with the same windows (docs/limits.md § Redis unreachable).
 

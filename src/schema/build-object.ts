@@ -1,5 +1,5 @@
 // Builds a complete ObjectDef from the fields a caller declares: adds the key, the system
-// fields every object has (DESIGN §2) and the derived name field of every lookup.
+// fields every object has (docs/api.md) and the derived name field of every lookup.
 
 import { derivedNameField, type FieldDef, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
 
@@ -60,7 +60,7 @@ export function makeField(spec: FieldSpec, role: FieldDef['role'] = 'data'): Fie
     ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
     ...(spec.options ? { options: spec.options } : {}),
     ...(spec.target !== undefined ? { target: spec.target } : {}),
-    // DESIGN §1: every lookup and picklist field is indexed.
+    // Every lookup and picklist field is indexed (docs/internals/sqlite.md).
     indexed: spec.indexed ?? (spec.type === 'lookup' || spec.type === 'picklist'),
   };
   return field;

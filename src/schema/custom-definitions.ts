@@ -1,5 +1,5 @@
 // Checks the definition of a custom object or field sent by a client and turns it into the spec a
-// store persists (DESIGN §2, COMPAT): custom objects are numbered from 1000 as customobject{N},
+// store persists (docs/api.md, docs/compat.md): custom objects are numbered from 1000 as customobject{N},
 // custom fields are named pcf… (pcfsystemfield{N} when the client gives no name).
 
 import { AppError, quote } from '../errors.js';
@@ -8,7 +8,7 @@ import { buildObject, DEFAULT_MAX_LENGTH, type FieldSpec, type ObjectSpec } from
 import type { OrgSchema } from './org-schema.js';
 import { unstorableText } from './values.js';
 
-/** COMPAT limits: labels ≤ 200 characters, field names ≤ 50, object names ≤ 100. */
+/** The service's limits (docs/compat.md): labels ≤ 200 characters, field names ≤ 50, object names ≤ 100. */
 export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10 } as const;
 
 /**

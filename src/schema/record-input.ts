@@ -37,7 +37,7 @@ function writableEntries(obj: ObjectDef, body: Record<string, unknown>): Array<[
   for (const [rawName, value] of Object.entries(body)) {
     const field = obj.fieldsByName.get(rawName.toLowerCase());
     if (!field) throw unknownFieldError(obj, rawName);
-    // DESIGN §2: system-managed and derived fields are ignored when sent; the key is handled by the caller.
+    // docs/api.md: system-managed and derived fields are ignored when sent; the key is handled by the caller.
     if (field.role === 'data') out.push([field, value]);
   }
   return out;

@@ -1,5 +1,5 @@
 // The standard objects every organization starts with (numbers, names, keys and primary
-// fields from COMPAT.md; account fields from the spec §2.3 and COMPAT's common account fields).
+// fields of the public service; account fields from docs/api.md and the service's common account fields).
 
 import type { FieldSpec, ObjectSpec } from './build-object.js';
 import type { PicklistOption } from './types.js';
@@ -14,7 +14,7 @@ const required = (name: string, label: string, maxLength = 200): FieldSpec => ({
 
 export const ACCOUNT_OBJECT_TYPE = 1;
 
-/** Object types in COMPAT order; the first field listed for each is its primary field unless it says otherwise. */
+/** Object types in the service's order (docs/compat.md); the first field listed for each is its primary field unless it says otherwise. */
 export const STANDARD_OBJECT_SPECS: readonly ObjectSpec[] = [
   {
     objectType: 1, systemName: 'account', displayName: 'Account', keyField: 'accountid', primaryField: 'accountname',

@@ -7,10 +7,10 @@ export type FieldValue = string | number | null;
 /** A record as returned to clients: field name → value, every field of the object present (null when unset). */
 export type RecordRow = Record<string, FieldValue>;
 
-/** Custom objects are numbered from here (DESIGN §2). */
+/** Custom objects are numbered from here (docs/api.md). */
 export const FIRST_CUSTOM_OBJECT = 1000;
 
-/** The eleven field types of the public service (COMPAT §Field types). There is no boolean: yes/no is a picklist. */
+/** The eleven field types of the public service (docs/compat.md). There is no boolean: yes/no is a picklist. */
 export type FieldType =
   | 'text' | 'number' | 'date' | 'datetime' | 'picklist' | 'lookup'
   | 'email' | 'telephone' | 'url' | 'textarea' | 'html';

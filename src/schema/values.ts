@@ -76,7 +76,7 @@ export function parseDateTime(s: string): string | undefined {
   return year < 0 || year > 9999 ? undefined : formatDateTime(utc);
 }
 
-/** `YYYY-MM-DDThh:mm:ss` in UTC, the stored and returned form of datetimes (DESIGN §2). */
+/** `YYYY-MM-DDThh:mm:ss` in UTC, the stored and returned form of datetimes (docs/api.md). */
 export function formatDateTime(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }

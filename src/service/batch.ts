@@ -1,10 +1,10 @@
 // The items of a v3 batch body: `{"data": [...]}` with 1–500 items, each checked on its own so a bad
-// item is skipped and reported while the others are written (COMPAT).
+// item is skipped and reported while the others are written (docs/compat.md).
 
 import { AppError, isAppError, quote } from '../errors.js';
 import type { ObjectDef } from '../schema/types.js';
 
-/** Items per batch request (DESIGN §3: at most 500 records per request). */
+/** Items per batch request (docs/api.md: at most 500 records per request). */
 export const BATCH_MAX = 500;
 
 /** What became of one item: written (the record, for create and update) or refused with an AppError. */

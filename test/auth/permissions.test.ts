@@ -1,4 +1,4 @@
-// The access rules without HTTP (DESIGN §4): the plan first (402), then the role (403); hidden
+// The access rules without HTTP (docs/access.md): the plan first (402), then the role (403); hidden
 // fields with the name fields of hidden lookups; write checks; what a reply may show.
 
 import { describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Authentication (spec §5, DESIGN §3–4): where the token may be sent, what happens without a
+// Authentication (docs/access.md, docs/api.md): where the token may be sent, what happens without a
 // valid one, revocation on the very next request, and isolation between two organizations that
 // share a data directory, on every record route.
 

@@ -105,7 +105,7 @@ describe('custom objects and fields', () => {
 
   describe('a custom field', () => {
     test('is named pcfsystemfield{N} after the highest existing one when no fieldName is given', async () => {
-      // The account object starts with pcfsystemfield85 (DESIGN §2).
+      // The account object starts with pcfsystemfield85 (docs/api.md).
       assert.equal(await addField(1, 'text', { label: 'Region' }), 'pcfsystemfield86');
       assert.equal(await addField('account', 'text', { label: 'Segment' }), 'pcfsystemfield87');
       assert.equal(await addField('customobject1000', 'text', { label: 'Code' }), 'pcfsystemfield1');

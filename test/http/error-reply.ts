@@ -1,5 +1,5 @@
 // The check of an error reply shared by the HTTP tests: the status, a JSON content type, exactly
-// {Message} (DESIGN §3), the message, and an X-Error-Code naming a catalogue code of that status.
+// {Message} (docs/api.md), the message, and an X-Error-Code naming a catalogue code of that status.
 
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';

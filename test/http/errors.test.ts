@@ -1,4 +1,4 @@
-// The HTTP contract around errors and requests (DESIGN §3): unknown routes, doubled slashes,
+// The HTTP contract around errors and requests (docs/api.md): unknown routes, doubled slashes,
 // X-Request-Id on every reply, the 20 MB limit, a 500 that leaks nothing, content types, and the
 // `{Message}` shape of every error body.
 

@@ -1,4 +1,4 @@
-// Rate limits through HTTP (DESIGN §5, spec §8): the RateLimit fields on every authenticated reply,
+// Rate limits through HTTP (docs/limits.md): the RateLimit fields on every authenticated reply,
 // 429 with Retry-After for the minute and the day, what counts (every outcome but a 429), the scope
 // (an organization across its tokens), the per-address limit for tokens that do not resolve, and
 // counters that survive a restart of the app. The clock is moved, never waited for.

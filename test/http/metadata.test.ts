@@ -1,4 +1,4 @@
-// Metadata routes (COMPAT §Endpoints, §MCP): the exact shapes real clients check: object numbers and
+// Metadata routes (docs/compat.md): the exact shapes real clients check: object numbers and
 // picklist values as digit strings, every field member a non-null string, type ids from the 11.
 
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The record routes through HTTP (spec §4, DESIGN §2–3): list, get, create, update and delete on
+// The record routes through HTTP (docs/api.md): list, get, create, update and delete on
 // every standard object, paging, object names, ids, validation of bodies and the read-only crmuser.
 // Expected records are built from the object definitions and the test clock, and compared whole.
 
@@ -142,7 +142,7 @@ describe('records of every standard object', () => {
     return { payload, expected: recordOf(ctx, obj, values) };
   }
 
-  test('the organization has the standard objects of COMPAT, crmuser read-only', () => {
+  test('the organization has the standard objects of the public service, crmuser read-only', () => {
     assert.deepEqual(objects.map((o) => [o.objectType, o.systemName, o.keyField, o.primaryField]), [
       [1, 'account', 'accountid', 'accountname'], [2, 'contact', 'contactid', 'fullname'],
       [3, 'lead', 'leadid', 'fullname'], [4, 'opportunity', 'opportunityid', 'name'],

@@ -1,4 +1,4 @@
-// Roles over HTTP (spec §5.3, DESIGN §4): per object read / create / update / delete, per field
+// Roles over HTTP (docs/access.md): per object read / create / update / delete, per field
 // hidden or read-only; 403 with a Message naming what to grant; hidden fields left out of GET
 // replies and of `fields: '*'` (Columns too); a changed role applies on the next request.
 

@@ -1,4 +1,4 @@
-// The v3 batch routes (COMPAT §Endpoints): create, update and delete of up to 500 records, where
+// The v3 batch routes (docs/compat.md): create, update and delete of up to 500 records, where
 // each invalid item is skipped and reported with its index, status and message while the others
 // are written (read back with GET); the bounds of a batch; the plan (402) and the role (403).
 
@@ -315,7 +315,7 @@ describe('v3 batch writes on the free plan', () => {
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).json().data.Total_Records, 0);
   });
 
-  test('answer 402 before the role is consulted: the plan comes first (DESIGN §4)', async () => {
+  test('answer 402 before the role is consulted: the plan comes first (docs/access.md)', async () => {
     await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'viewer', grant: 'account:read' });
     const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'viewer@example.com', role: 'viewer' });
     assertV3Error(await postV3(ctx, '/api/v3/record/account/batch/create', { data: [{ accountname: 'x' }] }, token), 402, 'Payment Required', 'The free plan does not include batch requests; upgrade to standard or higher.');

@@ -1,5 +1,5 @@
 // What every v3 test needs: a POST that parses the reply, and the check of a v3 error, which is
-// exactly {status, error, message} (COMPAT: the official MCP client shows `message`).
+// exactly {status, error, message} (docs/compat.md: the official MCP client shows `message`).
 
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';

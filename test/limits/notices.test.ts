@@ -1,4 +1,4 @@
-// Usage notices (DESIGN §5, spec §6) end to end: requests through the app cross 90 % and 100 % of
+// Usage notices (docs/limits.md) end to end: requests through the app cross 90 % and 100 % of
 // the daily cap, and the mails arrive at a real SMTP server started here (smtp-server), or as .eml
 // files in <data>/outbox/ without SMTP_URL. Once per threshold per UTC day, across restarts; a
 // failed send stays unsent and is retried; the request never waits for the mail.

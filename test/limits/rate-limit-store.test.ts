@@ -1,4 +1,4 @@
-// The RateLimitStore contract (DESIGN §5), run against every store in stores.ts: the exact rolling
+// The RateLimitStore contract (docs/limits.md), run against every store in stores.ts: the exact rolling
 // minute, the UTC day, what a refusal reports and that it counts nowhere, independence of keys,
 // atomic concurrent hits, and counters that survive closing and reopening the store.
 
