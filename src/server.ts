@@ -13,7 +13,7 @@ export interface RunningServer {
   /** The stores it serves from; closed by close(). */
   readonly stores: Stores;
   /** The demo organization made on this start (empty data directory), with its one-time token and a ready curl line. */
-  readonly demo: { readonly orgId: string; readonly token: string; readonly accounts: number; readonly curl: string } | null;
+  readonly demo: { readonly orgId: string; readonly userId: string; readonly token: string; readonly accounts: number; readonly curl: string } | null;
   close(): Promise<void>;
 }
 
@@ -48,7 +48,8 @@ export async function startServer(
     const url = urlFor(config.host, typeof address === 'object' && address ? address.port : config.port);
     const curl = demo ? `curl -s -H 'tokenid: ${demo.token}' '${url}/api/record/account?pagesize=2'` : '';
     if (demo) {
-      announce(`Created a demo organization "${demo.org.name}" (${demo.org.id}) with ${demo.accounts} sample accounts.`);
+      // The user's id is what `orchard token create --user` takes when the token is lost.
+      announce(`Created a demo organization "${demo.org.name}" (${demo.org.id}) with ${demo.accounts} sample accounts; its user is ${demo.user.id}.`);
       announce('Its API token is shown only now; keep it. Try it:');
       announce(`  ${curl}`);
     }
@@ -56,7 +57,7 @@ export async function startServer(
     const running = app;
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= running.close().then(() => stores.close()));
-    return { app: running, url, stores, close, demo: demo ? { orgId: demo.org.id, token: demo.token, accounts: demo.accounts, curl } : null };
+    return { app: running, url, stores, close, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
   } catch (err) {
     await app?.close().catch(() => {});
     await stores.close().catch(() => {});

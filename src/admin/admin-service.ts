@@ -149,10 +149,10 @@ export class AdminService {
    * On a data directory without organizations: a demo organization with DEMO_ACCOUNTS sample
    * accounts and a token for its primary user. Returns it, or null when organizations exist.
    */
-  async ensureDemo(): Promise<{ org: Organization; token: string; accounts: number } | null> {
+  async ensureDemo(): Promise<{ org: Organization; user: User; token: string; accounts: number } | null> {
     if ((await this.control.listOrganizations()).length > 0) return null;
-    const { org, token } = await this.createOrganization({ name: 'Demo', plan: 'enterprise', email: 'demo@example.com' });
+    const { org, user, token } = await this.createOrganization({ name: 'Demo', plan: 'enterprise', email: 'demo@example.com' });
     const { inserted } = await this.seed({ orgId: org.id, object: 'account', count: DEMO_ACCOUNTS, seed: 1 });
-    return { org, token, accounts: inserted };
+    return { org, user, token, accounts: inserted };
   }
 }
