@@ -1,20 +1,20 @@
-// Runs every compiled test file under dist/test with node's test runner.
+// Runs the compiled test of every test/**/*.test.ts with node's test runner. The sources say what
+// runs, so a compiled test whose source was deleted or renamed never runs, whatever dist/ holds.
 // Suites that need PostgreSQL or Redis skip with a printed reason when DATABASE_URL / REDIS_URL
 // are unset; with CI=true those variables are required, so nothing is skipped silently in CI.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const root = path.resolve('dist/test');
-const files = [];
-(function walk(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(p);
-    else if (entry.name.endsWith('.test.js')) files.push(p);
-  }
-})(root);
-files.sort();
+const files = fs.readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => path.resolve('dist/test', f.replace(/\.ts$/, '.js')))
+  .sort();
+const unbuilt = files.filter((f) => !fs.existsSync(f));
+if (unbuilt.length > 0) {
+  console.error(`Not built (run npm run build): ${unbuilt.join(', ')}`);
+  process.exit(1);
+}
 
 if (process.env.CI === 'true') {
   const missing = ['DATABASE_URL', 'REDIS_URL'].filter((v) => !process.env[v]);

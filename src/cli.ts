@@ -13,25 +13,34 @@ import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+/** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
+export interface OutStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** Where the command writes: results on stdout; usage, failures, the progress bar and serve's log on stderr. */
+export interface CliOutput {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+}
+
+const PROCESS_OUTPUT: CliOutput = { stdout: process.stdout, stderr: process.stderr };
+
 interface Out {
   json: boolean;
+  stdout: OutStream;
 }
 
 function print(out: Out, value: Record<string, unknown>, human: string): void {
-  process.stdout.write(out.json ? JSON.stringify(value) + '\n' : human + '\n');
-}
-
-/** Where the progress bar draws: stderr, or a fake in tests. */
-export interface ProgressStream {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
+  out.stdout.write(out.json ? JSON.stringify(value) + '\n' : human + '\n');
 }
 
 /**
  * A one-line progress bar, `[####------] 40% 2000/5000 1234/s`, redrawn in place at most every
  * 100 ms and always at the end (then a newline); draws nothing unless the stream is a terminal.
  */
-export function progressBar(stream: ProgressStream = process.stderr, clock: () => number = Date.now): (done: number, total: number) => void {
+export function progressBar(stream: OutStream = process.stderr, clock: () => number = Date.now): (done: number, total: number) => void {
   const started = clock();
   let lastDraw = 0;
   return (done, total) => {
@@ -84,8 +93,10 @@ Every command but serve works beside a running server on the same data directory
 effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
 
-export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
+export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT): Command {
   const program = new Command('orchard')
+    // Before the subcommands, which copy it: help, --version and usage errors go to `output` too.
+    .configureOutput({ writeOut: (text) => output.stdout.write(text), writeErr: (text) => output.stderr.write(text) })
     .description('Orchard: a self-hostable Records and Query API server, and its administration.')
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--data-dir <dir>', 'data directory (default: DATA_DIR, else ./data)'))
@@ -98,7 +109,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
 
   const ctx = (): { config: Config; out: Out } => {
     const opts = program.opts<{ dataDir?: string; json?: boolean }>();
-    return { config: loadConfig(env, opts.dataDir ? { dataDir: opts.dataDir } : {}), out: { json: opts.json === true } };
+    return { config: loadConfig(env, opts.dataDir ? { dataDir: opts.dataDir } : {}), out: { json: opts.json === true, stdout: output.stdout } };
   };
 
   program.command('serve')
@@ -109,11 +120,11 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       // Loaded here so the administrative commands start without Fastify (about a second less).
       const { closeOnSignals, startServer } = await import('./server.js');
       if (!out.json) {
-        closeOnSignals(await startServer(config));
+        closeOnSignals(await startServer(config, (line) => output.stdout.write(line + '\n')));
         return;
       }
       // --json: stdout carries one JSON object once listening; the request log goes to stderr.
-      const server = await startServer(config, () => {}, { logger: { level: config.logLevel, stream: process.stderr } });
+      const server = await startServer(config, () => {}, { logger: { level: config.logLevel, stream: output.stderr } });
       print(out, { url: server.url, dataDir: config.dataDir, docs: `${server.url}/docs`, demo: server.demo }, '');
       closeOnSignals(server);
     });
@@ -216,7 +227,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const started = Date.now();
-        const r = await admin.seed({ orgId: o.org, object: o.object, count: o.count }, out.json ? undefined : progressBar());
+        const r = await admin.seed({ orgId: o.org, object: o.object, count: o.count }, out.json ? undefined : progressBar(output.stderr));
         const seconds = (Date.now() - started) / 1000;
         print(out, { inserted: r.inserted, object: r.object, seconds }, `Inserted ${r.inserted} ${r.object} records in ${seconds.toFixed(1)} s.`);
       });
@@ -225,16 +236,21 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env): Command {
   return program;
 }
 
-/** Runs the command line; sets process.exitCode (0, or 1 on any failure) rather than exiting. */
-export async function main(argv: string[] = process.argv): Promise<void> {
-  const program = buildCli();
+/**
+ * Runs the command with these arguments (those after `orchard`) and resolves to its exit status,
+ * 0 or 1 on any failure, once the command is done (serve: once it listens).
+ */
+export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; output?: CliOutput } = {}): Promise<number> {
+  const output = options.output ?? PROCESS_OUTPUT;
+  const program = buildCli(options.env, output);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: 'user' });
+    return 0;
   } catch (err) {
     // --help, `help <command>` and --version end parsing by throwing too, with exit code 0.
-    if (err instanceof CommanderError && err.exitCode === 0) return;
+    if (err instanceof CommanderError && err.exitCode === 0) return 0;
     // The flag may sit after the bad part of the line, where commander stopped before parsing it.
-    const json = program.opts<{ json?: boolean }>().json === true || argv.slice(2).includes('--json');
+    const json = program.opts<{ json?: boolean }>().json === true || args.includes('--json');
     let code: string;
     let message: string;
     if (err instanceof CommanderError) {
@@ -244,11 +260,17 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     } else {
       code = isAppError(err) ? err.code : 'ERROR';
       message = err instanceof Error ? err.message : String(err);
-      if (!json) process.stderr.write(`orchard: ${message}\n`);
+      if (!json) output.stderr.write(`orchard: ${message}\n`);
     }
-    if (json) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
-    process.exitCode = 1;
+    if (json) output.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
+    return 1;
   }
+}
+
+/** Runs the command line; sets process.exitCode (0, or 1 on any failure) rather than exiting. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const status = await runCli(argv.slice(2));
+  if (status !== 0) process.exitCode = status;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;

@@ -1,9 +1,12 @@
-// Runs the `orchard` command as a child process the way scripts do, with an environment that
-// cannot point it elsewhere; the --json helpers assert one JSON object on one line of stdout.
+// Runs the `orchard` command the way scripts do: in this process through runCli, its stdout and
+// stderr captured (a child process per call spent most of the CLI suites' time starting Node), or
+// as a child process for what only a process shows. The environment cannot point it elsewhere; the
+// --json helpers assert one JSON object on one line of stdout.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
 
@@ -13,7 +16,17 @@ export const childEnv = Object.fromEntries(Object.entries(process.env).filter(([
 
 export interface Run { code: number | null; stdout: string; stderr: string }
 
-export function run(args: readonly string[]): Promise<Run> {
+/** Runs `orchard …` in this process, with an empty environment. */
+export async function run(args: readonly string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const output = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } };
+  const code = await runCli(args, { env: {}, output });
+  return { code, stdout, stderr };
+}
+
+/** Runs `node bin/orchard.js …` as a child process to its exit. */
+export function runProcess(args: readonly string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -25,14 +38,19 @@ export function run(args: readonly string[]): Promise<Run> {
   });
 }
 
-/** Runs `orchard --data-dir <dir> --json …`; asserts stdout is exactly one JSON object on one line and returns it. */
-export async function runJson(dir: string, args: readonly string[]): Promise<{ code: number | null; body: Record<string, unknown>; stderr: string }> {
-  const r = await run(['--data-dir', dir, '--json', ...args]);
+/** Asserts stdout is exactly one JSON object on one line and returns it. */
+export function oneJsonObject(r: Run): Record<string, unknown> {
   assert.ok(r.stdout.endsWith('\n'), `stdout ends with a newline: ${JSON.stringify(r.stdout)} (stderr: ${r.stderr})`);
   assert.equal(r.stdout.trimEnd().split('\n').length, 1, `one line on stdout: ${r.stdout}`);
   const body: unknown = JSON.parse(r.stdout);
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), 'a JSON object');
-  return { code: r.code, body: body as Record<string, unknown>, stderr: r.stderr };
+  return body as Record<string, unknown>;
+}
+
+/** Runs `orchard --data-dir <dir> --json …`; asserts stdout is exactly one JSON object on one line and returns it. */
+export async function runJson(dir: string, args: readonly string[]): Promise<{ code: number | null; body: Record<string, unknown>; stderr: string }> {
+  const r = await run(['--data-dir', dir, '--json', ...args]);
+  return { code: r.code, body: oneJsonObject(r), stderr: r.stderr };
 }
 
 export async function ok(dir: string, args: readonly string[]): Promise<Record<string, unknown>> {

@@ -1,6 +1,7 @@
-// The `orchard` command run as a child process, the way scripts use it: with --json every
-// command prints exactly one JSON object on stdout (failures too, with a non-zero exit), tokens
-// are v4 UUIDs kept only as SHA-256 digests, seeding writes valid records; plus the progress bar.
+// The `orchard` command as scripts use it (run in this process, its output captured): with --json
+// every command prints exactly one JSON object on stdout (failures too, with a non-zero exit),
+// tokens are v4 UUIDs kept only as SHA-256 digests, seeding writes valid records; plus the
+// progress bar.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';

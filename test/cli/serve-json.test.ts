@@ -5,12 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers.js';
-
-const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
-const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-  !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
+import { BIN, childEnv } from './cli-runner.js';
 
 test('serve --json prints one JSON object with the URL and the demo token, logs to stderr, exits 0 on SIGTERM', async () => {
   const dir = tempDir('orchard-serve-json-');

@@ -10,34 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { tempDir } from '../helpers.js';
+import { childEnv, ok } from './cli-runner.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
 const CLI_JS = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
 /** The announced example: curl -s -H 'tokenid: <uuid>' '<url>' */
 const CURL_RE = new RegExp(`curl .*-H 'tokenid: (${UUID})' '(http://[^']+)'`);
 
-/** The test's environment without what would point the child elsewhere (CI sets DATABASE_URL and REDIS_URL; these tests use a data directory). */
-const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-  !['DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_URL', 'LOG_LEVEL', 'NODE_TEST_CONTEXT'].includes(k)));
-
 const serverConfig = (dataDir: string) => loadConfig({}, { dataDir, port: 0, logLevel: 'silent', host: '127.0.0.1' });
-
-/** Runs `orchard --data-dir <dir> --json …` to completion; returns its one JSON object, failing on a non-zero exit. */
-function cli(dir: string, args: readonly string[]): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--data-dir', dir, '--json', ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`orchard ${args.join(' ')} exited ${code}: ${stdout} ${stderr}`));
-      else resolve(JSON.parse(stdout) as Record<string, unknown>);
-    });
-  });
-}
 
 async function listAccounts(url: string, token: string): Promise<{ status: number; total?: number }> {
   const res = await fetch(`${url}/api/record/account?pagesize=2`, { headers: { tokenid: token } });
@@ -117,25 +97,25 @@ describe('CLI commands beside a running server on the same data directory', () =
   });
 
   test('an organization, a user and a token created by the CLI work over HTTP at once; a revoked token is refused on its next request', async () => {
-    const org = await cli(dir, ['org', 'create', '--name', 'Live', '--plan', 'professional', '--email', 'live@example.com']);
+    const org = await ok(dir, ['org', 'create', '--name', 'Live', '--plan', 'professional', '--email', 'live@example.com']);
     assert.deepEqual(await listAccounts(server.url, org.token as string), { status: 200, total: 0 });
 
-    const user = await cli(dir, ['user', 'create', '--org', org.id as string, '--email', 'second@example.com', '--role', 'admin']);
+    const user = await ok(dir, ['user', 'create', '--org', org.id as string, '--email', 'second@example.com', '--role', 'admin']);
     assert.deepEqual(await listAccounts(server.url, user.token as string), { status: 200, total: 0 });
 
-    const { token } = await cli(dir, ['token', 'create', '--user', user.id as string]) as { token: string };
+    const { token } = await ok(dir, ['token', 'create', '--user', user.id as string]) as { token: string };
     assert.equal((await listAccounts(server.url, token)).status, 200);
-    assert.deepEqual(await cli(dir, ['token', 'revoke', '--token', token]), { revoked: true });
+    assert.deepEqual(await ok(dir, ['token', 'revoke', '--token', token]), { revoked: true });
     // No waiting: the very next request with it is refused; the user's other token still works.
     assert.equal((await listAccounts(server.url, token)).status, 401);
     assert.equal((await listAccounts(server.url, user.token as string)).status, 200);
   });
 
   test('1,000 accounts seeded by the CLI show in Total_Records at once', async () => {
-    const org = await cli(dir, ['org', 'create', '--name', 'Seeded', '--plan', 'enterprise', '--email', 'seed@example.com']);
+    const org = await ok(dir, ['org', 'create', '--name', 'Seeded', '--plan', 'enterprise', '--email', 'seed@example.com']);
     const token = org.token as string;
     assert.deepEqual(await listAccounts(server.url, token), { status: 200, total: 0 });
-    const seeded = await cli(dir, ['seed', '--org', org.id as string, '--object', 'account', '--count', '1000']);
+    const seeded = await ok(dir, ['seed', '--org', org.id as string, '--object', 'account', '--count', '1000']);
     assert.equal(seeded.inserted, 1000);
     assert.deepEqual(await listAccounts(server.url, token), { status: 200, total: 1000 });
   });

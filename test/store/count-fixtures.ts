@@ -1,5 +1,5 @@
-// Shared by the row-count suites of both stores: accounts to write, and the check of a database
-// migrated from before counts were kept.
+// Accounts to write, for the store suites; and the check of a database migrated from before counts
+// were kept, shared by the row-count suites of both stores.
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,11 @@ export function newAccount(): RecordRow {
   serial++;
   const at = new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString().slice(0, 19);
   return { accountid: randomUUID(), accountname: `Account ${serial}`, statecode: 1, statuscode: 1, createdon: at, modifiedon: at };
+}
+
+/** A new account (newAccount) with this name. */
+export function namedAccount(name: string): RecordRow {
+  return { ...newAccount(), accountname: name };
 }
 
 /** Rows written before the migration made `before` accounts: the counts start there and go on from it. */

@@ -5,21 +5,17 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
+import type { ObjectDef } from '../../src/schema/types.js';
 import { HeldSnapshot } from '../../src/store/sqlite/held-snapshot.js';
 import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
-import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
 import { nextTurn, tempDir } from '../helpers.js';
+import { namedAccount } from './count-fixtures.js';
+import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
 const ORG = 'a11d0000-0000-4000-8000-000000000001';
-
-function account(name: string): RecordRow {
-  return { accountid: randomUUID(), accountname: name, statecode: 1, statuscode: 1, createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00' };
-}
 
 describe('the held read snapshot', () => {
   let dir: string;
@@ -31,6 +27,8 @@ describe('the held read snapshot', () => {
     dir = tempDir('orchard-held-');
     file = path.join(dir, 'x.db');
     writer = openDb(file);
+    // A checkpoint that a held snapshot blocks then answers busy at once, not after the 5 s busy timeout.
+    writer.pragma('busy_timeout = 0');
     writer.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
     held = new HeldSnapshot(() => openDb(file, { readonly: true }));
   });
@@ -94,27 +92,16 @@ describe('the held read snapshot', () => {
 });
 
 describe('reads of the SQLite store through its held snapshot', () => {
-  let dir: string;
-  let store: SqliteRecordStore;
-  let other: SqliteRecordStore;
+  let sqlite: SqliteFixture;
   let records: OrgRecords;
-  let elsewhere: OrgRecords;
   let accounts: ObjectDef;
 
   before(async () => {
-    dir = tempDir('orchard-held-store-');
-    store = new SqliteRecordStore(dir);
-    other = new SqliteRecordStore(dir);
-    records = await store.org(ORG);
-    elsewhere = await other.org(ORG);
-    accounts = (await records.schema()).resolve('account');
+    sqlite = await sqliteFixture(ORG);
+    ({ records, accounts } = sqlite);
   });
 
-  after(async () => {
-    await store.close();
-    await other.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => sqlite.close());
 
   /** A GET as the server makes it: schema() first, then the read. */
   const get = async (id: string) => {
@@ -123,7 +110,7 @@ describe('reads of the SQLite store through its held snapshot', () => {
   };
 
   test('a write through the store is read back at once', async () => {
-    const first = account('First');
+    const first = namedAccount('First');
     await records.create(accounts, first);
     assert.equal((await get(first.accountid as string))?.accountname, 'First');
     await records.update(accounts, first.accountid as string, { accountname: 'Renamed' });
@@ -133,28 +120,31 @@ describe('reads of the SQLite store through its held snapshot', () => {
   });
 
   test("another process's write is read by the next request", async () => {
-    const row = account('Elsewhere');
-    await nextTurn();
-    assert.equal(await get(row.accountid as string), null);
-    await elsewhere.create(accounts, row);
-    await nextTurn();
-    assert.equal((await get(row.accountid as string))?.accountname, 'Elsewhere');
-    await elsewhere.update(accounts, row.accountid as string, { accountname: 'Changed' });
-    await nextTurn();
-    assert.equal((await get(row.accountid as string))?.accountname, 'Changed');
-    const page = await records.list(accounts, { limit: 1, offset: 0 });
-    assert.equal(page.records[0]?.accountname, 'Changed', 'list pages read the same snapshot');
+    const row = namedAccount('Elsewhere');
+    await sqlite.withStore(async (other) => {
+      const elsewhere = await other.org(ORG);
+      await nextTurn();
+      assert.equal(await get(row.accountid as string), null);
+      await elsewhere.create(accounts, row);
+      await nextTurn();
+      assert.equal((await get(row.accountid as string))?.accountname, 'Elsewhere');
+      await elsewhere.update(accounts, row.accountid as string, { accountname: 'Changed' });
+      await nextTurn();
+      assert.equal((await get(row.accountid as string))?.accountname, 'Changed');
+      const page = await records.list(accounts, { limit: 1, offset: 0 });
+      assert.equal(page.records[0]?.accountname, 'Changed', 'list pages read the same snapshot');
+    });
   });
 
   test('reads and writes of the store in the same turns leave the WAL restarted, not growing', async () => {
     const writer = (records as unknown as { db: Db }).db;
     writer.pragma('wal_autocheckpoint = 1');
     try {
-      const row = account('Steady');
+      const row = namedAccount('Steady');
       await records.create(accounts, row);
       // The WAL file keeps the size it once had (the tables' creation made it large): what counts is
       // that the loop does not add to it.
-      const walBytes = () => fs.statSync(path.join(dir, 'orgs', `${ORG}.db-wal`)).size;
+      const walBytes = () => fs.statSync(`${sqlite.file}-wal`).size;
       const initial = walBytes();
       let largest = 0;
       for (let i = 0; i < 100; i++) {

@@ -7,18 +7,16 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
-import { sortsByIndex, SqlCache } from '../../src/store/record-sql.js';
+import { SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
-import { INDEX_STEPS_PER_ROW, listPageSql, QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import type { OrgRecords } from '../../src/store/types.js';
+import { INDEX_STEPS_PER_ROW, listPageSql, QUICK_ROWS, quickRows, queryStatement } from '../../src/store/sqlite/sqlite-record-store.js';
+import { sortsByIndex } from '../../src/store/record-sql.js';
 import type { RecordRow } from '../../src/schema/types.js';
-import { tempDir } from '../helpers.js';
+import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
 const ORG = 'c4005e00-0000-4000-8000-000000000001';
 const OWNER = 'c4005e00-0000-4000-8000-0000000000aa';
@@ -29,32 +27,26 @@ const RARE = new Set([17, 1_234, 2_500, 3_001, 4_999]);
 const key = (i: number) => `c4005e00-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const createdon = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString().slice(0, 19);
 
-let dir: string;
-let store: SqliteRecordStore;
-let records: OrgRecords;
+let sqlite: SqliteFixture;
 let schema: OrgSchema;
 let reader: Db;
 
 before(async () => {
-  dir = tempDir('orchard-choice-');
-  store = new SqliteRecordStore(dir);
-  await store.upsertUser(ORG, { id: OWNER, fullname: 'Owner', email: 'owner@example.com' });
-  records = await store.org(ORG);
-  schema = await records.schema();
-  const account = schema.resolve('account');
+  sqlite = await sqliteFixture(ORG);
+  await sqlite.store.upsertUser(ORG, { id: OWNER, fullname: 'Owner', email: 'owner@example.com' });
+  schema = await sqlite.records.schema();
   const rows: RecordRow[] = [];
   for (let i = 0; i < ROWS; i++) {
     // createdon ascending with i, so newest first is i descending.
     rows.push({ accountid: key(i), accountname: `Account ${i}`, ownerid: OWNER, statecode: RARE.has(i) ? 2 : 1, statuscode: 1, createdon: createdon(i), modifiedon: createdon(i), createdby: OWNER, modifiedby: OWNER });
   }
-  await store.bulkInsert(ORG, account, rows);
-  reader = openReader(path.join(dir, 'orgs', `${ORG}.db`));
+  await sqlite.store.bulkInsert(ORG, sqlite.accounts, rows);
+  reader = openReader(sqlite.file);
 });
 
 after(async () => {
   reader.close();
-  await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await sqlite.close();
 });
 
 const plan = (statecode: number, pageNumber = 1) =>
@@ -93,7 +85,7 @@ describe('the plan choice of the SQLite store', () => {
 
   test('gives through the reader threads the rows it gives here', async () => {
     for (const [statecode, page] of [[1, 1], [2, 1], [1, 90]] as const) {
-      const { rows } = await records.query(plan(statecode, page));
+      const { rows } = await sqlite.records.query(plan(statecode, page));
       assert.deepEqual(rows.map((r) => r.accountid), expected(statecode, page).slice(0, 50));
     }
   });
@@ -162,8 +154,7 @@ describe('queries answered on the calling thread within a bound of rows examined
   });
 
   test('the store answers cheap queries without starting its reader threads, and the rest on them', async () => {
-    const fresh = new SqliteRecordStore(dir);
-    try {
+    await sqlite.withStore(async (fresh) => {
       const org = await fresh.org(ORG);
       const { rows } = await org.query(plan(1));
       assert.deepEqual(rows.map((r) => r.accountid), expected(1).slice(0, 50));
@@ -171,15 +162,12 @@ describe('queries answered on the calling thread within a bound of rows examined
       const deep = await org.query(plan(1, 90));
       assert.deepEqual(deep.rows.map((r) => r.accountid), expected(1, 90).slice(0, 50));
       assert.equal(fresh.readerThreads, 2);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   test('the store answers an index walk whole when it is short enough, and the rest on its reader threads', async () => {
     const newest = (pageNumber: number) => planQuery(schema, { objecttype: 1, fields: 'accountid', sort_by: 'createdon', sort_type: 'desc', page_size: 50, page_number: pageNumber });
-    const fresh = new SqliteRecordStore(dir);
-    try {
+    await sqlite.withStore(async (fresh) => {
       const org = await fresh.org(ORG);
       // Page 90 steps 4,501 entries of the createdon index: far more rows than QUICK_ROWS, well within the walk's bound.
       const deep = await org.query(newest(90));
@@ -189,20 +177,15 @@ describe('queries answered on the calling thread within a bound of rows examined
       const pastBound = Math.ceil((QUICK_ROWS * INDEX_STEPS_PER_ROW) / 50) + 1;
       assert.deepEqual(await org.query(newest(pastBound)), { rows: [], isLastPage: true });
       assert.equal(fresh.readerThreads, 2);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   test('a store with quickRows 0 sends every query to its reader threads', async () => {
-    const readersOnly = new SqliteRecordStore(dir, { quickRows: 0 });
-    try {
+    await sqlite.withStore(async (readersOnly) => {
       const { rows } = await (await readersOnly.org(ORG)).query(plan(1));
       assert.deepEqual(rows.map((r) => r.accountid), expected(1).slice(0, 50));
       assert.equal(readersOnly.readerThreads, 2);
-    } finally {
-      await readersOnly.close();
-    }
+    }, { quickRows: 0 });
   });
 });
 

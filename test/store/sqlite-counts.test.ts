@@ -16,31 +16,27 @@ import { INDEX_STEPS_PER_ROW, QUICK_ROWS, SqliteRecordStore } from '../../src/st
 import type { OrgRecords } from '../../src/store/types.js';
 import { nextTurn, tempDir } from '../helpers.js';
 import { checkMigratedCounts, newAccount } from './count-fixtures.js';
+import { orgFile, sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
 const ORG = 'c0a47000-0000-4000-8000-000000000001';
 
 
 describe('row counts of the SQLite store', () => {
-  let dir: string;
+  let sqlite: SqliteFixture;
   let store: SqliteRecordStore;
   let records: OrgRecords;
   let accounts: ObjectDef;
 
   before(async () => {
-    dir = tempDir('orchard-counts-');
-    store = new SqliteRecordStore(dir);
-    records = await store.org(ORG);
-    accounts = (await records.schema()).resolve('account');
+    sqlite = await sqliteFixture(ORG);
+    ({ store, records, accounts } = sqlite);
   });
 
-  after(async () => {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => sqlite.close());
 
   /** The table's rows counted by SQL, on a connection of its own. */
   function rowsOf(table: string): number {
-    const db = openDb(path.join(dir, 'orgs', `${ORG}.db`), { readonly: true });
+    const db = openDb(sqlite.file, { readonly: true });
     try {
       return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
     } finally {
@@ -53,7 +49,7 @@ describe('row counts of the SQLite store', () => {
     await nextTurn();
     await records.schema();
     const listed = (await records.list(obj, { limit: 1, offset: 0 })).total;
-    const db = openDb(path.join(dir, 'orgs', `${ORG}.db`), { readonly: true });
+    const db = openDb(sqlite.file, { readonly: true });
     try {
       assert.equal((db.prepare('SELECT n FROM orchard_counts WHERE object_type = ?').get(obj.objectType) as { n: number }).n, listed, obj.systemName);
     } finally {
@@ -93,15 +89,12 @@ describe('row counts of the SQLite store', () => {
   });
 
   test('count the writes of another connection, as the CLI beside a running server makes them', async () => {
-    const cli = new SqliteRecordStore(dir);
-    try {
+    await sqlite.withStore(async (cli) => {
       const before = await total(accounts);
       await cli.bulkInsert(ORG, accounts, Array.from({ length: 250 }, newAccount));
       assert.equal(await total(accounts), before + 250);
       assert.equal(await total(accounts), rowsOf('account'));
-    } finally {
-      await cli.close();
-    }
+    });
   });
 
   test('count a custom object from its first record', async () => {
@@ -127,8 +120,7 @@ describe('row counts of the SQLite store', () => {
   });
 
   test('answer a list page on the main thread when its walk is short, on the reader threads beyond', async () => {
-    const fresh = new SqliteRecordStore(dir);
-    try {
+    await sqlite.withStore(async (fresh) => {
       const org = await fresh.org(ORG);
       const first = await org.list(accounts, { limit: 50, offset: 0 });
       assert.equal(first.total, rowsOf('account'));
@@ -137,16 +129,14 @@ describe('row counts of the SQLite store', () => {
       const deep = await org.list(accounts, { limit: 50, offset: QUICK_ROWS * INDEX_STEPS_PER_ROW });
       assert.deepEqual(deep, { total: rowsOf('account'), records: [] });
       assert.equal(fresh.readerThreads, 2);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 });
 
 describe('a database made before row counts were kept', () => {
   test('gets every count from its rows when it is migrated', async () => {
     const dir = tempDir('orchard-counts-old-');
-    const file = path.join(dir, 'orgs', `${ORG}.db`);
+    const file = orgFile(dir, ORG);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const old = openDb(file);
     migrate(old, ORG_MIGRATIONS.slice(0, 1));

@@ -58,4 +58,5 @@ export const POSTGRES_UNDER_TEST: StoreUnderTest = {
   },
 };
 
-export const STORES_UNDER_TEST: readonly StoreUnderTest[] = [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST];
+/** The stores the conformance suites loop over; the SQLite store twice, each way it answers reads. */
+export const STORES_UNDER_TEST: readonly StoreUnderTest[] = [SQLITE_UNDER_TEST, SQLITE_READERS_UNDER_TEST, POSTGRES_UNDER_TEST];
