@@ -56,6 +56,17 @@ describe('the first start on an empty data directory', () => {
     assert.equal(orgs[0]!.name, 'Demo');
   });
 
+  test("names the demo user's id, with which a lost token is replaced by token create", async () => {
+    const created = lines.find((l) => l.startsWith('Created a demo organization'));
+    const [, orgId, userId] = new RegExp(`^Created a demo organization "Demo" \\((${UUID})\\) with 200 sample accounts; its user is (${UUID})\\.$`).exec(created ?? '') ?? [];
+    assert.ok(orgId && userId, created);
+    const user = await server!.stores.control.getUser(userId);
+    assert.equal(user?.orgId, orgId);
+    const fresh = await server!.stores.admin.createToken(userId);
+    const res = await fetch(`${server!.url}/api/record/account?pagesize=1`, { headers: { tokenid: fresh } });
+    assert.equal(res.status, 200);
+  });
+
   test('a second start on the same directory creates nothing and prints no token', async () => {
     await server!.close();
     server = undefined;
