@@ -139,8 +139,7 @@ async function startFloor(dataDir: string): Promise<{ url: string; close: () => 
 
 /**
  * CPU µs of storeWork in a loop of its own in this process, without HTTP: over `ids` in turn, the
- * median of 30 blocks of 2,000 after a warm-up of 20,000. The loop runs in one turn of the event
- * loop, so the once-a-turn looks at the files are not in it.
+ * median of 30 blocks of 2,000 after a warm-up of 20,000.
  */
 async function storeWorkUs(dataDir: string, ids: readonly string[]): Promise<number> {
   const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));

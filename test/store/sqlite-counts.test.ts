@@ -14,7 +14,7 @@ import { ORG_MIGRATIONS } from '../../src/store/sqlite/sqlite-ddl.js';
 import { migrate, openDb } from '../../src/store/sqlite/sqlite-db.js';
 import { INDEX_STEPS_PER_ROW, QUICK_ROWS, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { nextTurn, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 import { checkMigratedCounts, newAccount } from './count-fixtures.js';
 
 const ORG = 'c0a47000-0000-4000-8000-000000000001';
@@ -48,9 +48,8 @@ describe('row counts of the SQLite store', () => {
     }
   }
 
-  /** Total_Records of a list page, read as a request does (in a turn of its own, schema() first); asserts it is the count kept in orchard_counts. */
+  /** Total_Records of a list page, read as a request does (schema() first); asserts it is the count kept in orchard_counts. */
   async function total(obj: ObjectDef): Promise<number> {
-    await nextTurn();
     await records.schema();
     const listed = (await records.list(obj, { limit: 1, offset: 0 })).total;
     const db = openDb(path.join(dir, 'orgs', `${ORG}.db`), { readonly: true });

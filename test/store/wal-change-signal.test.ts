@@ -1,7 +1,6 @@
 // The change signal of SQLite files in WAL mode (one pread of the wal-index header): it reports
 // every commit, of this connection or another, and nothing when nothing was committed; without a
-// -shm file it reports a change on every look, so callers fall back to their exact check; its
-// once-a-turn look reports in the next turn of the event loop what was committed in this one.
+// -shm file it reports a change on every look, so callers fall back to their exact check.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
 import { WalChangeSignal } from '../../src/store/sqlite/wal-change-signal.js';
-import { nextTurn, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 
 describe('the WAL change signal', () => {
   let dir: string;
@@ -64,22 +63,6 @@ describe('the WAL change signal', () => {
     other.prepare('INSERT INTO t (v) VALUES (?)').run('after restart');
     assert.equal(signal.changed(), true);
     assert.equal(signal.changed(), false);
-  });
-
-  test('changedThisTurn looks once a turn of the event loop: a commit is reported in the next turn, or at once after forget()', async () => {
-    await nextTurn();
-    signal.changedThisTurn();
-    assert.equal(signal.changedThisTurn(), false);
-    other.prepare('INSERT INTO t (v) VALUES (?)').run('in the same turn');
-    assert.equal(signal.changedThisTurn(), false, 'the turn already looked');
-    await nextTurn();
-    assert.equal(signal.changedThisTurn(), true, 'the next turn looks again');
-    assert.equal(signal.changedThisTurn(), false);
-    own.prepare('INSERT INTO t (v) VALUES (?)').run('own write');
-    signal.forget();
-    assert.equal(signal.changedThisTurn(), true, 'forget() makes the next call look');
-    await nextTurn();
-    assert.equal(signal.changedThisTurn(), false, 'nothing committed since');
   });
 
   test('a file without a -shm file reports a change on every look', () => {

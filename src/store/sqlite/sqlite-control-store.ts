@@ -179,7 +179,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
-    if (this.changes.changedThisTurn()) {
+    if (this.changes.changed()) {
       const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
       if (version !== this.dataVersion) {
         this.identities.clear();

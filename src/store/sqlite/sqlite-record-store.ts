@@ -17,7 +17,6 @@ import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, 
 import { openReader, runBounded, runRead } from './reader.js';
 import { BUSY_TIMEOUT_MS, migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
-import { HeldSnapshot } from './held-snapshot.js';
 import { WalChangeSignal } from './wal-change-signal.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -117,23 +116,23 @@ class SqliteOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
   private readonly sqlCache = new SqlCache();
 
-  /**
-   * The main thread's read-only connection, for GETs by id and bounded reads (runBounded), opened on
-   * first use; it keeps its read transaction from one read to the next within a turn of the event loop.
-   */
-  private readonly held: HeldSnapshot;
+  /** The main thread's read-only connection, for GETs by id and bounded reads (runBounded); opened on first use. */
+  private quickDb: Db | undefined;
+
+  /** Whether the file may have changed since the schema version was last read (see schemaSync). */
+  private readonly changes: WalChangeSignal;
 
   /**
    * `readers` gives the store's reader threads, started on the first read that needs them;
    * `quickLimit` is QUICK_ROWS or what the store was given instead (0: every query and list page to a
    * reader); `writeWaitMs`, how long a write waits for another writer (see write()).
    */
-  /** Whether the file may have changed since the schema version was last read (see schemaSync). */
-  private readonly changes: WalChangeSignal;
-
   constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number, private readonly writeWaitMs: number) {
     this.changes = new WalChangeSignal(file);
-    this.held = new HeldSnapshot(() => openReader(file));
+  }
+
+  private reader(): Db {
+    return (this.quickDb ??= openReader(this.file));
   }
 
   /**
@@ -148,14 +147,8 @@ class SqliteOrgRecords implements OrgRecords {
     const deadline = Date.now() + this.writeWaitMs;
     for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
       prepared(this.db, 'PRAGMA busy_timeout = 0').run();
-      // The held snapshot ends first: it would be out of date after the commit, and the commit's
-      // checkpoint could not copy into the database what it predates.
-      this.held.release();
       try {
-        const result = run();
-        // Nor is this commit in the turn's look at the file.
-        this.changes.forget();
-        return result;
+        return run();
       } catch (err) {
         if (!isBusy(err)) throw err;
         if (Date.now() + pause > deadline) {
@@ -174,11 +167,8 @@ class SqliteOrgRecords implements OrgRecords {
 
   schemaSync(): OrgSchema {
     // A field added by another process is seen at once: the version is read again whenever the
-    // file may have changed since it was last read (one pread a turn of the event loop when it has
-    // not). That is also where the held snapshot ends when it may be out of date: every request
-    // calls schema() before reading, so its reads see what was committed before it.
-    if (this.cached && !this.changes.changedThisTurn()) return this.cached;
-    this.held.release();
+    // file may have changed since it was last read (one pread when it has not).
+    if (this.cached && !this.changes.changed()) return this.cached;
     const { schema_version: version } = prepared(this.db, 'SELECT schema_version FROM orchard_meta WHERE id = 1').get() as { schema_version: number };
     if (this.cached?.version !== version) {
       const specs = readSpecs(this.db);
@@ -199,7 +189,7 @@ class SqliteOrgRecords implements OrgRecords {
   /** Column names of the statements getSync runs (columns() builds objects on every call). */
   private readonly getColumns = new WeakMap<Statement, string[]>();
 
-  /** The record with that key, read through `db`: the writer inside a write, else the held snapshot. */
+  /** The record with that key, read through `db`: the writer inside a write, else the main thread's reader. */
   private getSync(obj: ObjectDef, id: string, db = this.db): RecordRow | null {
     const schema = this.current();
     const sql = this.sqlCache.get('get', obj, () =>
@@ -218,7 +208,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   async get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
-    return this.getSync(obj, id, this.held.connection());
+    return this.getSync(obj, id, this.reader());
   }
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
@@ -230,7 +220,7 @@ class SqliteOrgRecords implements OrgRecords {
     // The count is one row (countSql) and the page an index walk: answered here when the walk is
     // short enough (as for queries), in one read transaction; on a reader thread beyond.
     const here = this.quickLimit > 0 && walkFitsMainThread(page.offset + page.limit, this.quickLimit);
-    const quickDb = here ? this.held.connection() : undefined;
+    const quickDb = here ? this.reader() : undefined;
     const [count, records] = quickDb
       ? quickDb.transaction(() => statements.map((st) => runRead(quickDb, st)))()
       : await this.readers().run(this.file, statements, signal);
@@ -244,7 +234,7 @@ class SqliteOrgRecords implements OrgRecords {
     // index walk's cost is known before it runs: it is answered here when short enough, whole.
     let raw: RawRows | undefined;
     if (this.quickLimit > 0) {
-      const quickDb = this.held.connection();
+      const quickDb = this.reader();
       if (!isIndexWalk(plan)) {
         raw = runBounded(quickDb, queryStatement(this.sqlCache, schema, plan, true), quickRows(plan, this.quickLimit)) as RawRows | undefined;
       } else if (walkFitsMainThread(walkOf(plan), this.quickLimit)) {
@@ -372,7 +362,7 @@ class SqliteOrgRecords implements OrgRecords {
 
   close(): void {
     this.changes.close();
-    this.held.close();
+    this.quickDb?.close();
     this.db.close();
   }
 

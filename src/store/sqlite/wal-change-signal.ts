@@ -1,10 +1,8 @@
 // Tells, for one system call, whether anything may have been committed to a SQLite database in WAL
 // mode since the last look, by any connection of any process: the caches of the control plane and
-// of an organization's schema are checked with it once a turn of the event loop instead of with a
-// read transaction on every request.
+// of an organization's schema are checked with it on every request instead of with a read transaction.
 
 import fs from 'node:fs';
-import { currentTurn } from './event-loop-turn.js';
 
 /**
  * The first copy of the wal-index header: the first 48 bytes of the `-shm` file (SQLite's
@@ -29,8 +27,6 @@ export class WalChangeSignal {
   private readonly last = Buffer.alloc(HEADER_BYTES);
   private readonly now = Buffer.alloc(HEADER_BYTES);
   private looked = false;
-  /** The turn of the last look by changedThisTurn (-1: none, or forgotten). */
-  private lookedInTurn = -1;
 
   /** `dbFile` is the database's path; open the signal after the connection that keeps it in WAL mode. */
   constructor(dbFile: string) {
@@ -54,28 +50,6 @@ export class WalChangeSignal {
     this.now.copy(this.last);
     this.looked = n === HEADER_BYTES;
     return true;
-  }
-
-  /**
-   * changed(), looking at the file at most once per turn of the event loop: later calls in the turn
-   * answer false. A system call costs about 7 µs under load here, and a loaded server handles several
-   * requests in one turn (every socket found readable), so they share one look, and each sees what
-   * was committed before its turn's first look. That look is made by the turn's first request, after
-   * the turn's sockets were polled, so a request sent after a commit completed sees it. (Only a look
-   * made in a timer callback, which runs before the poll, could answer for a request that arrived
-   * after a later commit: by the rest of one turn at most.) After a commit of this process's own,
-   * call forget().
-   */
-  changedThisTurn(): boolean {
-    const turn = currentTurn();
-    if (this.lookedInTurn === turn) return false;
-    this.lookedInTurn = turn;
-    return this.changed();
-  }
-
-  /** Makes the next changedThisTurn() look at the file, for a commit made since its last look. */
-  forget(): void {
-    this.lookedInTurn = -1;
   }
 
   close(): void {
