@@ -17,7 +17,6 @@ import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type ReadStatement, 
 import { openReader, runBounded, runRead } from './reader.js';
 import { BUSY_TIMEOUT_MS, migrate, openDb, prepared, type Db, type Statement } from './sqlite-db.js';
 import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
-import { WalChangeSignal } from './wal-change-signal.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -119,17 +118,12 @@ class SqliteOrgRecords implements OrgRecords {
   /** The main thread's read-only connection, for GETs by id and bounded reads (runBounded); opened on first use. */
   private quickDb: Db | undefined;
 
-  /** Whether the file may have changed since the schema version was last read (see schemaSync). */
-  private readonly changes: WalChangeSignal;
-
   /**
    * `readers` gives the store's reader threads, started on the first read that needs them;
    * `quickLimit` is QUICK_ROWS or what the store was given instead (0: every query and list page to a
    * reader); `writeWaitMs`, how long a write waits for another writer (see write()).
    */
-  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number, private readonly writeWaitMs: number) {
-    this.changes = new WalChangeSignal(file);
-  }
+  constructor(readonly db: Db, private readonly file: string, private readonly readers: () => ReadPool, private readonly quickLimit: number, private readonly writeWaitMs: number) {}
 
   private reader(): Db {
     return (this.quickDb ??= openReader(this.file));
@@ -166,9 +160,7 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   schemaSync(): OrgSchema {
-    // A field added by another process is seen at once: the version is read again whenever the
-    // file may have changed since it was last read (one pread when it has not).
-    if (this.cached && !this.changes.changed()) return this.cached;
+    // A field added by another process is seen at once: the version is read on every call.
     const { schema_version: version } = prepared(this.db, 'SELECT schema_version FROM orchard_meta WHERE id = 1').get() as { schema_version: number };
     if (this.cached?.version !== version) {
       const specs = readSpecs(this.db);
@@ -361,7 +353,6 @@ class SqliteOrgRecords implements OrgRecords {
   }
 
   close(): void {
-    this.changes.close();
     this.quickDb?.close();
     this.db.close();
   }
