@@ -15,7 +15,8 @@ import { sortsByIndex, SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
-import { INDEX_STEPS_PER_ROW, listPageSql, QUICK_ROWS, quickRows, queryStatement, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { listPageSql, QUICK_ROWS, quickRows, queryStatement, walkFitsMainThread, walkOf } from '../../src/store/sqlite/sqlite-read-plan.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import { tempDir } from '../helpers.js';
@@ -186,7 +187,10 @@ describe('queries answered on the calling thread within a bound of rows examined
       assert.deepEqual(deep.rows.map((r) => r.accountid), Array.from({ length: 50 }, (_, i) => key(ROWS - 1 - 4_450 - i)));
       assert.equal(fresh.readerThreads, 0);
       // Past the bound (the page number alone says so), a reader: here past the table's end too.
-      const pastBound = Math.ceil((QUICK_ROWS * INDEX_STEPS_PER_ROW) / 50) + 1;
+      // The documented bound is 131,072 entries (docs/decisions.md): page 2,621 steps 131,051, page 2,622 131,101.
+      assert.equal(walkFitsMainThread(walkOf(newest(2_621))), true);
+      const pastBound = 2_622;
+      assert.equal(walkFitsMainThread(walkOf(newest(pastBound))), false);
       assert.deepEqual(await org.query(newest(pastBound)), { rows: [], isLastPage: true });
       assert.equal(fresh.readerThreads, 2);
     } finally {

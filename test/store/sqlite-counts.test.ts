@@ -12,7 +12,8 @@ import { customObjectSpec } from '../../src/schema/custom-definitions.js';
 import type { ObjectDef } from '../../src/schema/types.js';
 import { ORG_MIGRATIONS } from '../../src/store/sqlite/sqlite-ddl.js';
 import { migrate, openDb } from '../../src/store/sqlite/sqlite-db.js';
-import { INDEX_STEPS_PER_ROW, QUICK_ROWS, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { walkFitsMainThread } from '../../src/store/sqlite/sqlite-read-plan.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
 import { checkMigratedCounts, newAccount } from './count-fixtures.js';
@@ -133,7 +134,11 @@ describe('row counts of the SQLite store', () => {
       assert.equal(first.total, rowsOf('account'));
       assert.equal(first.records.length, 50);
       assert.equal(fresh.readerThreads, 0);
-      const deep = await org.list(accounts, { limit: 50, offset: QUICK_ROWS * INDEX_STEPS_PER_ROW });
+      // The documented bound of an index walk on the main thread: 131,072 entries (docs/decisions.md).
+      const offset = 131_072;
+      assert.equal(walkFitsMainThread(offset), true);
+      assert.equal(walkFitsMainThread(offset + 50), false);
+      const deep = await org.list(accounts, { limit: 50, offset });
       assert.deepEqual(deep, { total: rowsOf('account'), records: [] });
       assert.equal(fresh.readerThreads, 2);
     } finally {

@@ -3,13 +3,15 @@
 // same rows in the same order. List and query run under the request time limit and stop on abort.
 
 import type { Kysely } from 'kysely';
-import { AppError, errorOf } from '../../errors.js';
+import type { AppError } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
-import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import { storedFields, type ObjectDef, type RecordRow } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
+import {
+  deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
+} from '../record-writes.js';
 import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -138,103 +140,52 @@ class PostgresOrgRecords implements OrgRecords {
     return { rows, isLastPage };
   }
 
-  /**
-   * Every non-null lookup must name an existing record of its target object. The target rows are
-   * locked (KEY SHARE) until the write commits, so a concurrent delete cannot orphan the lookup.
-   */
-  private async checkLookups(client: PoolClient, obj: ObjectDef, values: RecordRow): Promise<void> {
-    const schema = await this.current(client);
-    for (const f of obj.fields) {
-      const v = values[f.name];
-      if (f.type !== 'lookup' || f.role === 'key' || v === null || v === undefined) continue;
-      const target = schema.find(f.target!);
-      if (!target) continue;
-      const { rowCount } = await client.query(`SELECT 1 FROM ${this.table(target)} WHERE ${qi(target.keyField)} = $1 FOR KEY SHARE`, [v]);
-      if (!rowCount) {
-        throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(v));
-      }
-    }
+  /** The shared write path's hooks on `db`: a transaction's client, or the pool for a statement alone. */
+  private writer(db: Pool | PoolClient): RecordWriter {
+    const query = (s: WriteStatement) => db.query(s.fixed ? { ...this.prep(s.sql), values: s.parameters as unknown[] } : { text: s.sql, values: s.parameters as unknown[] });
+    return {
+      k: this.k,
+      sqlCache: this.sqlCache,
+      lockLookups: true,
+      schema: () => this.current(db === this.pool ? undefined : db as PoolClient),
+      run: async (s) => (await query(s)).rowCount ?? 0,
+      exists: async (s) => ((await query(s)).rowCount ?? 0) > 0,
+      read: (obj, id) => this.getOn(db, obj, id),
+      isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
+    };
   }
 
-  /** Inserts one checked row inside the caller's transaction. */
-  private async insertOne(client: PoolClient, obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    const id = row[obj.keyField] as string;
-    await this.checkLookups(client, obj, row);
-    const { sql: text, parameters } = this.k.insertInto(obj.systemName).values(row).compile();
-    try {
-      await client.query(text, parameters as unknown[]);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
-        throw errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
-      }
-      throw err;
-    }
-    return (await this.getOn(client, obj, id))!;
-  }
-
-  /** Applies checked changes inside the caller's transaction; null when no record has the id. */
-  private async updateOne(client: PoolClient, obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    await this.checkLookups(client, obj, changes);
-    const { sql: text, parameters } = this.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', id.toLowerCase()).compile();
-    const { rowCount } = await client.query(text, parameters as unknown[]);
-    return rowCount === 0 ? null : this.getOn(client, obj, id);
-  }
-
-  private async deleteOne(db: Pool | PoolClient, obj: ObjectDef, id: string): Promise<boolean> {
-    const text = this.sqlCache.get('delete', obj, () => `DELETE FROM ${this.table(obj)} WHERE ${qi(obj.keyField)} = $1`);
-    const { rowCount } = await db.query({ ...this.prep(text), values: [id.toLowerCase()] });
-    return (rowCount ?? 0) > 0;
+  /** Runs the steps of a shared write in one transaction. */
+  private inTransaction<T>(steps: (w: RecordWriter) => Steps<T>): Promise<T> {
+    return inTransaction(this.pool, (client) => runAsync(steps(this.writer(client))));
   }
 
   async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return inTransaction(this.pool, (client) => this.insertOne(client, obj, row));
+    return this.inTransaction((w) => insertRecord(w, obj, row));
   }
 
   async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return inTransaction(this.pool, (client) => this.updateOne(client, obj, id, changes));
+    return this.inTransaction((w) => updateRecord(w, obj, id, changes));
   }
 
   async delete(obj: ObjectDef, id: string): Promise<boolean> {
     try {
-      return await this.deleteOne(this.pool, obj, id);
+      return await runAsync(deleteRecord(this.writer(this.pool), obj, id));
     } catch (err) {
       return translate(err);
     }
   }
 
-  /**
-   * Runs `one` for each item in one transaction, each inside a savepoint of its own: an AppError
-   * rolls back that item alone and becomes its result (as the SQLite store does).
-   */
-  private each<I, R>(items: readonly I[], one: (client: PoolClient, item: I) => Promise<R>): Promise<Array<R | AppError>> {
-    return inTransaction(this.pool, async (client) => {
-      const out: Array<R | AppError> = [];
-      for (const item of items) {
-        await client.query('SAVEPOINT orchard_item');
-        try {
-          out.push(await one(client, item));
-          await client.query('RELEASE SAVEPOINT orchard_item');
-        } catch (err) {
-          // An unreachable database or a timeout ends the whole batch; an item's own refusal, only the item.
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-          await client.query('ROLLBACK TO SAVEPOINT orchard_item');
-          out.push(err);
-        }
-      }
-      return out;
-    });
-  }
-
   async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
-    return this.each(rows, (client, row) => this.insertOne(client, obj, row));
+    return this.inTransaction((w) => eachItem(w, rows, (row) => insertRecord(w, obj, row)));
   }
 
   async updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
-    return this.each(items, (client, { id, changes }) => this.updateOne(client, obj, id, changes));
+    return this.inTransaction((w) => eachItem(w, items, ({ id, changes }) => updateRecord(w, obj, id, changes)));
   }
 
   async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
-    return this.each(ids, (client, id) => this.deleteOne(client, obj, id)) as Promise<boolean[]>;
+    return this.inTransaction((w) => eachItem(w, ids, (id) => deleteRecord(w, obj, id))) as Promise<boolean[]>;
   }
 
   /**
@@ -266,12 +217,9 @@ class PostgresOrgRecords implements OrgRecords {
 
   async addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
     return this.changeSchema(async (client, schema) => {
-      const obj = schema.resolve(objectType);
-      const field = define(obj, schema);
-      const spec = withField(schema.specs.find((s) => s.objectType === objectType)!, field);
+      const { obj, spec, field } = fieldAddition(schema, objectType, define);
       await client.query(`UPDATE ${this.s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(spec), objectType]);
-      const def = buildObject(spec).fieldsByName.get(field.name)!;
-      for (const stmt of postgresAddColumnSql(this.schemaName, obj, def)) await client.query(stmt);
+      for (const stmt of postgresAddColumnSql(this.schemaName, obj, field)) await client.query(stmt);
     });
   }
 
@@ -294,11 +242,8 @@ class PostgresOrgRecords implements OrgRecords {
 
   async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
     const users = (await this.current()).resolve(CRMUSER_OBJECT_TYPE);
-    const now = new Date().toISOString().slice(0, 19);
-    await run(this.pool, `INSERT INTO ${this.table(users)} (crmuserid, fullname, emailaddress1, ownerid, statecode, statuscode, createdon, modifiedon, createdby, modifiedby)
-      VALUES ($1, $2, $3, $1, 1, 1, $4, $4, $1, $1)
-      ON CONFLICT (crmuserid) DO UPDATE SET fullname = excluded.fullname, emailaddress1 = excluded.emailaddress1, modifiedon = excluded.modifiedon`,
-    [user.id, user.fullname, user.email, now]);
+    const { sql, parameters } = upsertUserStatement(this.k, users, user, new Date().toISOString().slice(0, 19));
+    await run(this.pool, sql, parameters);
   }
 }
 
