@@ -13,7 +13,7 @@ import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import { sortsByIndex, SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
-import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
+import { openReader, runBounded, runRead } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
 import { listPageSql, QUICK_ROWS, quickRows, queryStatement, walkFitsMainThread, walkOf } from '../../src/store/sqlite/sqlite-read-plan.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
@@ -68,11 +68,13 @@ function expected(statecode: number, pageNumber = 1): string[] {
   return all.slice((pageNumber - 1) * 50, pageNumber * 50 + 1);
 }
 
+/** The page's keys, and which statement of the choice gave them: run again with `rare` swapped for one that says so. */
 function choose(statecode: number, pageNumber = 1) {
   const statement = queryStatement(new SqlCache(), schema, plan(statecode, pageNumber));
   assert.ok('choose' in statement, 'an equality on an indexed picklist sorted by createdon is a choice');
-  const { result, ran } = runChoose(reader, statement);
-  return { ran, keys: toObjects<RecordRow>(result as RawRows).map((r) => r.accountid) };
+  const marked = runRead(reader, { choose: { ...statement.choose, rare: { sql: "SELECT 'rare' AS ran", parameters: [], first: true } } });
+  const ran = (marked as { ran?: string }).ran === 'rare' ? 'rare' : 'common';
+  return { ran, keys: toObjects<RecordRow>(runRead(reader, statement) as RawRows).map((r) => r.accountid) };
 }
 
 describe('the plan choice of the SQLite store', () => {

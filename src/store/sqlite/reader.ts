@@ -57,16 +57,15 @@ function choiceBudget(db: Db, { choose }: ChooseStatement): number {
   return budgetOf(choose.need, rows);
 }
 
-/** Runs a ChooseStatement; says which of its statements gave the result. */
-export function runChoose(db: Db, statement: ChooseStatement): { result: unknown; ran: 'common' | 'rare' } {
-  const { common, rare } = statement.choose;
-  const result = withinBudget(db, common, choiceBudget(db, statement));
-  return result === SPENT ? { result: runPlain(db, rare), ran: 'rare' } : { result, ran: 'common' };
+/** Runs a ChooseStatement: `common` within its budget, `rare` once that is spent. */
+function runChoose(db: Db, statement: ChooseStatement): unknown {
+  const result = withinBudget(db, statement.choose.common, choiceBudget(db, statement));
+  return result === SPENT ? runPlain(db, statement.choose.rare) : result;
 }
 
 /** Runs one statement of a read job. */
 export function runRead(db: Db, s: ReadStatement): unknown {
-  return 'choose' in s ? runChoose(db, s).result : runPlain(db, s);
+  return 'choose' in s ? runChoose(db, s) : runPlain(db, s);
 }
 
 /**

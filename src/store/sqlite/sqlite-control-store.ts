@@ -74,7 +74,7 @@ const toRole = (r: RoleRow): RoleDefinition => ({
 const nowIso = (): string => new Date().toISOString();
 
 export class SqliteControlStore implements ControlStore {
-  readonly db: Db;
+  private readonly db: Db;
   /**
    * Live tokens already resolved, so the hot path reads no rows. Emptied by every write of this
    * connection and whenever another connection (the CLI, another process) commits to the file,
