@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../src/errors.js';
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
+import { SqlCache } from '../../src/store/record-sql.js';
 import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
+import { SqliteRecordWrites } from '../../src/store/sqlite/sqlite-record-writes.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
@@ -92,12 +94,28 @@ describe('SQLite writes while another connection holds the write lock', () => {
         other.exec('COMMIT');
       }
       assert.equal((await org.list(accounts, { limit: 1, offset: 0 })).total, before);
-      // The connection's own busy timeout is back (reads wait in SQLite as before), and a write goes through.
-      assert.equal((org as unknown as { db: Db }).db.pragma('busy_timeout', { simple: true }), 5_000);
+      // A write goes through.
       await org.create(accounts, account('After'));
       assert.equal((await org.list(accounts, { limit: 1, offset: 0 })).total, before + 1);
     } finally {
       await impatient.close();
+    }
+  });
+
+  test('give the connection its own busy timeout back once they gave up, so that its reads wait in SQLite as before', async () => {
+    const db = openDb(path.join(dir, 'orgs', `${ORG}.db`));
+    const schema = await records.schema();
+    const writes = new SqliteRecordWrites(db, { file: db.name, sqlCache: new SqlCache(), current: () => schema, schemaSync: () => schema }, 100);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      try {
+        await assert.rejects(writes.create(accounts, account('Never')), { code: 'STORE_BUSY' });
+      } finally {
+        other.exec('COMMIT');
+      }
+      assert.equal(db.pragma('busy_timeout', { simple: true }), 5_000);
+    } finally {
+      db.close();
     }
   });
 });

@@ -12,6 +12,7 @@ import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
 import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
+import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -33,6 +34,11 @@ export interface PostgresRecordStoreOptions {
   readonly schemaPrefix?: string;
   /** Milliseconds a list or query statement may run before it is stopped with REQUEST_TIMEOUT (config.requestTimeoutMs); default 30,000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Organizations whose schema, compiled SQL and statement names are kept (OPEN_ORGANIZATIONS;
+   * config.openOrganizations); one dropped is read again on its next use.
+   */
+  readonly openOrganizations?: number;
 }
 
 class PostgresOrgRecords implements OrgRecords {
@@ -248,8 +254,8 @@ class PostgresOrgRecords implements OrgRecords {
 }
 
 export class PostgresRecordStore implements RecordStore {
-  /** Organizations opened (migrated) by this process, by id. */
-  private readonly orgs = new Map<string, Promise<PostgresOrgRecords>>();
+  /** Organizations opened (migrated) by this process. */
+  private readonly orgs: OpenOrganizations<Promise<PostgresOrgRecords>>;
   private readonly prefix: string;
   private readonly timeoutMs: number;
 
@@ -263,6 +269,20 @@ export class PostgresRecordStore implements RecordStore {
     if (!/^[a-z_][a-z0-9_]*$/.test(this.prefix) || this.prefix.length + 32 > MAX_IDENTIFIER) {
       throw new Error(`schemaPrefix must be [a-z_][a-z0-9_]* and at most ${MAX_IDENTIFIER - 32} characters; got '${this.prefix}'`);
     }
+    this.orgs = new OpenOrganizations({
+      max: options.openOrganizations ?? OPEN_ORGANIZATIONS,
+      idleMs: IDLE_CLOSE_MS,
+      open: (orgId) => {
+        const schema = this.schemaName(orgId);
+        const opening = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
+          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
+        // A failed open (database unreachable) is tried again by the next request.
+        opening.catch(() => this.orgs.forget(orgId, opening));
+        return opening;
+      },
+      // Nothing to release: the connections are the pool's.
+      close: () => {},
+    });
   }
 
   /** The schema of an organization. */
@@ -271,20 +291,9 @@ export class PostgresRecordStore implements RecordStore {
     return `${this.prefix}${orgId.replace(/-/g, '')}`;
   }
 
+  /** The organization's records; they hold nothing to close, so a caller may keep them after the store dropped them. */
   private open(orgId: string): Promise<PostgresOrgRecords> {
-    let org = this.orgs.get(orgId);
-    if (!org) {
-      const schema = this.schemaName(orgId);
-      org = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
-        .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
-      // A failed open (database unreachable) is tried again by the next request.
-      const opening = org;
-      opening.catch(() => {
-        if (this.orgs.get(orgId) === opening) this.orgs.delete(orgId);
-      });
-      this.orgs.set(orgId, opening);
-    }
-    return org;
+    return this.orgs.use(orgId, (opening) => opening);
   }
 
   async org(orgId: string): Promise<OrgRecords> {
@@ -301,6 +310,6 @@ export class PostgresRecordStore implements RecordStore {
 
   /** Forgets the organizations opened; the pool is the caller's to end. */
   async close(): Promise<void> {
-    this.orgs.clear();
+    this.orgs.closeAll();
   }
 }

@@ -13,7 +13,11 @@ let budget = Number.POSITIVE_INFINITY;
 
 /** A read-only connection to `file` with the functions reader SQL calls. */
 export function openReader(file: string): Db {
-  const db = openDb(file, { readonly: true });
+  return withReaderFunctions(openDb(file, { readonly: true }));
+}
+
+/** Registers on `db` the functions reader SQL calls; returns it. */
+export function withReaderFunctions(db: Db): Db {
   // Answers while the thread lives; the pool stops a read by terminating its thread (ALIVE_GUARD).
   db.function('orchard_alive', { deterministic: false }, () => 1);
   // One argument, the rowid (better-sqlite3 takes the arity from the parameter list).

@@ -1,5 +1,6 @@
 // The embedded data plane: one SQLite file per organization under <data>/orgs/, so no query
-// can reach another organization's rows (DESIGN §1, tenancy by construction).
+// can reach another organization's rows (DESIGN §1, tenancy by construction); a bounded number of
+// them open at once (open-organizations.ts).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,34 +10,33 @@ import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { SqlCache } from '../record-sql.js';
+import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
 import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
-import { openReader } from './reader.js';
+import { withReaderFunctions } from './reader.js';
 import { QUICK_ROWS } from './sqlite-read-plan.js';
-import { SqliteRecordReads, type SqliteOrgFile } from './sqlite-record-reads.js';
-import { SqliteRecordWrites, WRITE_WAIT_MS } from './sqlite-record-writes.js';
+import { SqliteRecordReads } from './sqlite-record-reads.js';
+import { SqliteRecordWrites, WRITE_WAIT_MS, type SqliteWritableOrgFile } from './sqlite-record-writes.js';
 import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** One organization's file: its schema, and its reads and writes composed. */
-class SqliteOrgRecords implements OrgRecords, SqliteOrgFile {
+/** An open organization's file: its one connection, its schema as last read, its reads and writes. */
+class OrgFile implements SqliteWritableOrgFile {
   readonly sqlCache = new SqlCache();
   private cached: OrgSchema | undefined;
-  /** The main thread's read-only connection, for GETs by id and bounded reads (runBounded); opened on first use. */
-  private quickDb: Db | undefined;
-  private readonly reads: SqliteRecordReads;
-  private readonly writes: SqliteRecordWrites;
+  readonly reads: SqliteRecordReads;
+  readonly writes: SqliteRecordWrites;
 
-  /** `db` is the organization's writing connection; see SqliteRecordReads and SqliteRecordWrites for the rest. */
+  /**
+   * `db` serves the writes and the reads answered on the main thread alike: one connection a file
+   * (three descriptors: the file, its WAL and its wal-index), so that many organizations fit under
+   * a process's descriptor limit. See SqliteRecordReads and SqliteRecordWrites for the rest.
+   */
   constructor(private readonly db: Db, readonly file: string, readers: () => ReadPool, quickLimit: number, writeWaitMs: number) {
-    this.reads = new SqliteRecordReads(this, () => (this.quickDb ??= openReader(file)), readers, quickLimit);
+    this.reads = new SqliteRecordReads(this, () => db, readers, quickLimit);
     this.writes = new SqliteRecordWrites(db, this, writeWaitMs);
-  }
-
-  async schema(): Promise<OrgSchema> {
-    return this.schemaSync();
   }
 
   /** The schema as committed: the version is read on every call, so a field added by another process is seen at once. */
@@ -57,104 +57,134 @@ class SqliteOrgRecords implements OrgRecords, SqliteOrgFile {
     return this.cached ?? this.schemaSync();
   }
 
-  async get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
-    return this.reads.get(obj, id);
-  }
-
-  async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
-    return this.reads.list(obj, page, signal);
-  }
-
-  async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
-    return this.reads.query(plan, signal);
-  }
-
-  async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return this.writes.create(obj, row);
-  }
-
-  async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return this.writes.update(obj, id, changes);
-  }
-
-  async delete(obj: ObjectDef, id: string): Promise<boolean> {
-    return this.writes.delete(obj, id);
-  }
-
-  async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
-    return this.writes.createMany(obj, rows);
-  }
-
-  async updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
-    return this.writes.updateMany(obj, items);
-  }
-
-  async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
-    return this.writes.deleteMany(obj, ids);
-  }
-
-  async addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<OrgSchema> {
-    await this.writes.addObject(define);
-    return this.schemaSync();
-  }
-
-  async addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
-    await this.writes.addField(objectType, define);
-    return this.schemaSync();
-  }
-
-  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
-    return this.writes.bulkInsert(obj, rows);
-  }
-
-  async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
-    return this.writes.upsertUser(user);
-  }
-
   close(): void {
-    this.quickDb?.close();
     this.db.close();
   }
 }
 
-export class SqliteRecordStore implements RecordStore {
-  private readonly orgs = new Map<string, SqliteOrgRecords>();
-  private readonly dir: string;
-  private pool: ReadPool | undefined;
+/** The records of one organization: each call runs on its file, opened for it if the store had closed it. */
+class SqliteOrgRecords implements OrgRecords {
+  constructor(private readonly files: OpenOrganizations<OrgFile>, private readonly orgId: string) {}
 
-  private readonly readers: number;
-  private readonly quickRows: number;
-  private readonly writeWaitMs: number;
-
-  /**
-   * `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`.
-   * `readers` reader threads (2) serve the queries that examine more than `quickRows` rows
-   * (QUICK_ROWS) and the index walks longer than a bound in proportion, list pages included
-   * (sqlite-read-plan.ts; 0 sends every query and list page to them); they start on first use. A
-   * write waits `writeWaitMs` (WRITE_WAIT_MS) at most for another process's write lock.
-   */
-  constructor(dataDir: string, options: { readers?: number; quickRows?: number; writeWaitMs?: number } = {}) {
-    this.readers = options.readers ?? 2;
-    this.quickRows = options.quickRows ?? QUICK_ROWS;
-    this.writeWaitMs = options.writeWaitMs ?? WRITE_WAIT_MS;
-    this.dir = path.join(dataDir, 'orgs');
-    fs.mkdirSync(this.dir, { recursive: true });
+  private use<R>(work: (file: OrgFile) => R | Promise<R>): Promise<R> {
+    return this.files.use(this.orgId, work);
   }
 
-  private open(orgId: string): SqliteOrgRecords {
-    let org = this.orgs.get(orgId);
-    if (org) return org;
-    if (!ORG_ID_RE.test(orgId)) throw new Error(`not an organization id: ${orgId}`);
-    const file = path.join(this.dir, `${orgId}.db`);
-    const db = openDb(file);
-    migrate(db, ORG_MIGRATIONS);
-    org = new SqliteOrgRecords(db, file, () => (this.pool ??= new ReadPool(this.readers)), this.quickRows, this.writeWaitMs);
-    this.orgs.set(orgId, org);
-    return org;
+  schema(): Promise<OrgSchema> {
+    return this.use((f) => f.schemaSync());
+  }
+
+  get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
+    return this.use((f) => f.reads.get(obj, id));
+  }
+
+  list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
+    return this.use((f) => f.reads.list(obj, page, signal));
+  }
+
+  query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
+    return this.use((f) => f.reads.query(plan, signal));
+  }
+
+  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+    return this.use((f) => f.writes.create(obj, row));
+  }
+
+  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
+    return this.use((f) => f.writes.update(obj, id, changes));
+  }
+
+  delete(obj: ObjectDef, id: string): Promise<boolean> {
+    return this.use((f) => f.writes.delete(obj, id));
+  }
+
+  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
+    return this.use((f) => f.writes.createMany(obj, rows));
+  }
+
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
+    return this.use((f) => f.writes.updateMany(obj, items));
+  }
+
+  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
+    return this.use((f) => f.writes.deleteMany(obj, ids));
+  }
+
+  addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<OrgSchema> {
+    return this.use(async (f) => {
+      await f.writes.addObject(define);
+      return f.schemaSync();
+    });
+  }
+
+  addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
+    return this.use(async (f) => {
+      await f.writes.addField(objectType, define);
+      return f.schemaSync();
+    });
+  }
+}
+
+export interface SqliteRecordStoreOptions {
+  /** Reader threads (2); they start on first use. */
+  readonly readers?: number;
+  /**
+   * Rows a query may examine on the calling thread (QUICK_ROWS), and in proportion the entries an
+   * index walk (list pages included) may step; 0 sends every query and list page to the reader
+   * threads (sqlite-read-plan.ts).
+   */
+  readonly quickRows?: number;
+  /** How long a write waits at most for another process's write lock (WRITE_WAIT_MS). */
+  readonly writeWaitMs?: number;
+  /** Organizations kept open at most, beyond those in use at the moment (OPEN_ORGANIZATIONS; config.openOrganizations). */
+  readonly openOrganizations?: number;
+  /** Milliseconds after which an organization left unused is closed (IDLE_CLOSE_MS). */
+  readonly idleCloseMs?: number;
+}
+
+export class SqliteRecordStore implements RecordStore {
+  private readonly files: OpenOrganizations<OrgFile>;
+  private readonly dir: string;
+  private pool: ReadPool | undefined;
+  private readonly readers: number;
+
+  /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
+  constructor(dataDir: string, options: SqliteRecordStoreOptions = {}) {
+    this.readers = options.readers ?? 2;
+    const quickRows = options.quickRows ?? QUICK_ROWS;
+    const writeWaitMs = options.writeWaitMs ?? WRITE_WAIT_MS;
+    this.dir = path.join(dataDir, 'orgs');
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.files = new OpenOrganizations<OrgFile>({
+      max: options.openOrganizations ?? OPEN_ORGANIZATIONS,
+      idleMs: options.idleCloseMs ?? IDLE_CLOSE_MS,
+      open: (orgId) => {
+        const file = path.join(this.dir, `${orgId}.db`);
+        const db = withReaderFunctions(openDb(file));
+        try {
+          migrate(db, ORG_MIGRATIONS);
+        } catch (err) {
+          db.close();
+          throw err;
+        }
+        return new OrgFile(db, file, () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs);
+      },
+      close: (org) => {
+        org.close();
+        this.pool?.forget(org.file);
+      },
+    });
+  }
+
+  private use<R>(orgId: string, work: (file: OrgFile) => R | Promise<R>): Promise<R> {
+    if (!ORG_ID_RE.test(orgId)) return Promise.reject(new Error(`not an organization id: ${orgId}`));
+    return this.files.use(orgId, work);
   }
 
   async org(orgId: string): Promise<OrgRecords> {
-    return this.open(orgId);
+    // Opened (created and migrated on first use) now, so that a file that cannot be opened fails here.
+    await this.use(orgId, () => undefined);
+    return new SqliteOrgRecords(this.files, orgId);
   }
 
   /** Reader threads started: 0 until a read needs them, then `readers`. */
@@ -162,18 +192,17 @@ export class SqliteRecordStore implements RecordStore {
     return this.pool?.size ?? 0;
   }
 
-  async upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
-    await this.open(orgId).upsertUser(user);
+  upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
+    return this.use(orgId, (f) => f.writes.upsertUser(user));
   }
 
-  async bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
-    await this.open(orgId).bulkInsert(obj, rows);
+  bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+    return this.use(orgId, (f) => f.writes.bulkInsert(obj, rows));
   }
 
   async close(): Promise<void> {
     await this.pool?.close();
     this.pool = undefined;
-    for (const org of this.orgs.values()) org.close();
-    this.orgs.clear();
+    this.files.closeAll();
   }
 }
