@@ -73,7 +73,10 @@ export interface RecordStore {
   org(orgId: string): Promise<OrgRecords>;
   /** Mirrors a user of the organization into its read-only crmuser object, so lookups to users resolve. */
   upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void>;
-  /** Inserts many records fast, bypassing per-record checks the caller has already done (seeding). */
+  /**
+   * Inserts many records fast, bypassing per-record checks the caller has already done (seeding).
+   * Not atomic: a failure may leave some of the rows inserted.
+   */
   bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void>;
   close(): Promise<void>;
 }
