@@ -23,14 +23,20 @@
 // --cpu-prof in both children; profiles kept under the printed data dir) reports CPU µs per
 // request of each server, the steadier comparison on a noisy machine.
 //
+// `--versus DIR` compares this build with another (DIR: a checkout or copy holding its own built
+// dist/ and node_modules): its Orchard and its floor are loaded in the same rounds, on a copy of the
+// same data, each next to this build's in an order that alternates by round, and its store work is
+// timed in a child process; the per-round ratios and their medians are printed.
+//
 // Usage: node dist/bench/get-record.js [--rounds 3] [--duration 5] [--warmup 2] [--connections 10]
-//   [--pipelining 1] [--accounts 10000] [--ids 100] [--profile] [--in-process]
+//   [--pipelining 1] [--accounts 10000] [--ids 100] [--profile] [--in-process] [--versus DIR]
 // Latency percentiles come from autocannon's histogram, which has 1 ms resolution (p50 "0 ms"
 // means under 1 ms); the mean is derived by Little's law (connections × pipelining / req/s), as
 // each connection keeps that many requests in flight.
 // Exits 0 whatever the ratio (it is a measurement) but 1 if any request failed (non-2xx, socket
 // error or timeout), since then the figures would measure errors.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import Fastify from 'fastify';
 import os from 'node:os';
@@ -51,14 +57,22 @@ const GOAL_RATIO = 0.5;
 const SCRIPT = fileURLToPath(import.meta.url);
 
 const { values: opts } = parseArgs({
-  options: { ...GET_BY_ID_OPTIONS, 'in-process': { type: 'boolean', default: false } },
+  options: {
+    ...GET_BY_ID_OPTIONS,
+    'in-process': { type: 'boolean', default: false },
+    versus: { type: 'string' },
+    /** In a child of a --versus run: time the store work on --data-dir and print the µs. */
+    'time-store-work': { type: 'boolean', default: false },
+  },
 });
 
 const positive = (name: keyof typeof opts): number => wholeOption(opts, name, 1);
 
 
+type Target = 'anchor' | 'replay' | 'floor' | 'orchard' | 'versus' | 'versus-floor';
+
 interface Round {
-  readonly target: 'anchor' | 'replay' | 'floor' | 'orchard';
+  readonly target: Target;
   readonly round: number;
   readonly result: LoadResult;
 }
@@ -103,6 +117,26 @@ async function startReplay(dataDir: string): Promise<{ url: string; close: () =>
 /** Where the bench keeps the digest of its token, for the floor (which has no auth hook of its own). */
 const DIGEST_FILE = 'token-digest';
 
+/** Where the bench keeps the account ids requested, for a --versus build timing its store work. */
+const IDS_FILE = 'ids.json';
+
+/** Prefix of the line of a --time-store-work child. */
+const STORE_WORK_PREFIX = 'STORE_WORK_US ';
+
+/** storeWorkUs timed in a child process running `script`, this build's or the --versus build's. */
+function childStoreWorkUs(script: string, dataDir: string): number {
+  const out = execFileSync(process.execPath, [script, '--time-store-work', '--data-dir', dataDir], { encoding: 'utf8' });
+  const line = out.split('\n').find((l) => l.startsWith(STORE_WORK_PREFIX));
+  if (!line) throw new Error(`${script} printed no store work: ${out.slice(0, 200)}`);
+  return Number(line.slice(STORE_WORK_PREFIX.length));
+}
+
+/** The ratios a/b of the rounds, and their median, as printed. */
+function roundRatios(a: readonly number[], b: readonly number[]): string {
+  const ratios = a.map((x, i) => x / b[i]!);
+  return `×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((r) => `×${r.toFixed(3)}`).join(' ')})`;
+}
+
 /**
  * Orchard's store work for GET /api/record/{obj}/{id}, as the server does it once the token's
  * digest is known: the identity, the schema check and the object, the record's read, its reply text.
@@ -139,8 +173,9 @@ async function startFloor(dataDir: string): Promise<{ url: string; close: () => 
 
 /**
  * CPU µs of storeWork in a loop of its own in this process, without HTTP: over `ids` in turn, the
- * median of 30 blocks of 2,000 after a warm-up of 20,000. The loop runs in one turn of the event
- * loop, so the once-a-turn looks at the files are not in it.
+ * median of 30 blocks of 2,000 after a warm-up of 20,000. CPU time (user and system, the store's
+ * system calls included), not elapsed time: what the machine gives other processes meanwhile is not
+ * counted, so a busy machine moves it less.
  */
 async function storeWorkUs(dataDir: string, ids: readonly string[]): Promise<number> {
   const stores = openStores(loadConfig({}, { dataDir, logLevel: 'silent' }));
@@ -151,9 +186,10 @@ async function storeWorkUs(dataDir: string, ids: readonly string[]): Promise<num
     for (let n = 0; n < 20_000; n++) await one();
     const blocks: number[] = [];
     for (let b = 0; b < 30; b++) {
-      const started = process.hrtime.bigint();
+      const started = process.cpuUsage();
       for (let n = 0; n < 2_000; n++) await one();
-      blocks.push(Number(process.hrtime.bigint() - started) / 2_000 / 1_000);
+      const spent = process.cpuUsage(started);
+      blocks.push((spent.user + spent.system) / 2_000);
     }
     return median(blocks);
   } finally {
@@ -171,13 +207,20 @@ async function drive(): Promise<number> {
   const accountCount = positive('accounts');
   const idCount = positive('ids');
 
+  const versus = opts.versus ? path.join(path.resolve(opts.versus), 'dist', 'bench', 'get-record.js') : undefined;
+  if (versus && opts['in-process']) throw new Error('--versus runs the other build in child processes; leave out --in-process.');
+  if (versus && !fs.existsSync(versus)) throw new Error(`--versus: no ${versus}; build that checkout first.`);
+
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-'));
+  const versusDir = `${dataDir}-versus`;
   const profileDir = path.join(dataDir, 'profile');
   const targets: Array<{ name: string; url: string; stop: () => Promise<void> }> = [];
   try {
     const started = Date.now();
     const token = await seedAccounts(dataDir, accountCount);
     console.log(`Seeded ${accountCount.toLocaleString('en-US')} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    // The other build serves a copy, so neither server's writes (limit counters, token use) reach the other.
+    if (versus) fs.cpSync(dataDir, versusDir, { recursive: true });
 
     const start = async (name: Round['target']): Promise<{ url: string; stop: () => Promise<void> }> => {
       let target: { url: string; stop: () => Promise<void> };
@@ -187,9 +230,13 @@ async function drive(): Promise<number> {
           : await startOrchard(dataDir);
         target = { url, stop: close };
       } else {
-        const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', name, '--data-dir', dataDir];
         const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
-        target = await serveInChild(name, SCRIPT, args, nodeArgs);
+        if (name === 'versus' || name === 'versus-floor') {
+          target = await serveInChild(name, versus!, ['--serve', name === 'versus' ? 'orchard' : 'floor', '--data-dir', versusDir], nodeArgs);
+        } else {
+          const args = name === 'anchor' ? ['--serve', 'anchor'] : ['--serve', name, '--data-dir', dataDir];
+          target = await serveInChild(name, SCRIPT, args, nodeArgs);
+        }
       }
       targets.push({ name, ...target });
       return target;
@@ -200,11 +247,27 @@ async function drive(): Promise<number> {
     await checkIds(orchard.url, token, ids);
     await captureReply(orchard.url, token, ids[0]!, dataDir);
     fs.writeFileSync(path.join(dataDir, DIGEST_FILE), hashToken(token));
+    fs.writeFileSync(path.join(dataDir, IDS_FILE), JSON.stringify(ids));
     const workUs = await storeWorkUs(dataDir, ids);
     const replay = await start('replay');
     const floor = await start('floor');
     console.log(`Requests to orchard, the replay and the floor rotate over ${ids.length} account ids spread over the table.`);
     console.log(`Orchard's store work for one GET (identity, schema check, read, reply text) in a loop of its own, without HTTP: ${workUs.toFixed(1)} µs.`);
+    const rivals: Partial<Record<Target, { url: string }>> = {};
+    if (versus) {
+      for (const file of ['replay.json', DIGEST_FILE, IDS_FILE]) fs.copyFileSync(path.join(dataDir, file), path.join(versusDir, file));
+      // Both builds in child processes, alternating which goes first.
+      const mine: number[] = [];
+      const theirs: number[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        const pair = [() => mine.push(childStoreWorkUs(SCRIPT, dataDir)), () => theirs.push(childStoreWorkUs(versus, versusDir))];
+        for (const run of round % 2 === 1 ? pair : pair.reverse()) run();
+      }
+      console.log(`The same store work, this build then --versus (${opts.versus}), each round in child processes: ${mine.map((m, i) => `${m.toFixed(1)} / ${theirs[i]!.toFixed(1)}`).join(', ')} µs`);
+      console.log(`  this build / --versus: ${roundRatios(mine, theirs)}; medians ${median(mine).toFixed(1)} / ${median(theirs).toFixed(1)} µs`);
+      rivals.versus = await start('versus');
+      rivals['versus-floor'] = await start('versus-floor');
+    }
 
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`Servers ${opts['in-process'] ? 'in this process (--in-process)' : 'in child processes'}; autocannon: ${connections} connections, pipelining ${pipelining}, ${rounds} rounds of ${duration} s, each after a ${warmup} s warm-up.\n`);
@@ -216,18 +279,22 @@ async function drive(): Promise<number> {
       orchard: { url: orchard.url, ...gets },
       replay: { url: replay.url, ...gets },
       floor: { url: floor.url, ...gets },
+      versus: { url: rivals.versus?.url ?? '', ...gets },
+      'versus-floor': { url: rivals['versus-floor']?.url ?? '', ...gets },
     };
     const results: Round[] = [];
     let failed = 0;
     const statusCodes = new Map<string, number>();
-    const served = { anchor: 0, replay: 0, floor: 0, orchard: 0 };
+    const served = { anchor: 0, replay: 0, floor: 0, orchard: 0, versus: 0, 'versus-floor': 0 };
     const tally = (target: Round['target'], r: LoadResult) => {
       served[target] += r.requests.total;
       failed += failures(r);
       for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
     };
     for (let round = 1; round <= rounds; round++) {
-      for (const target of ['anchor', 'replay', 'floor', 'orchard'] as const) {
+      // Each build's target next to the other's, first in turn, so drift within a round hits both alike.
+      const pairs: Target[] = !versus ? ['floor', 'orchard'] : round % 2 === 1 ? ['floor', 'versus-floor', 'orchard', 'versus'] : ['versus-floor', 'floor', 'versus', 'orchard'];
+      for (const target of ['anchor', 'replay', ...pairs] as const) {
         if (warmup > 0) tally(target, await runLoad({ ...load[target], duration: warmup }));
         const result = await runLoad({ ...load[target], duration });
         tally(target, result);
@@ -246,13 +313,20 @@ async function drive(): Promise<number> {
     console.log(`Ratio orchard/anchor: ${ratio.toFixed(3)} — goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? 'MET' : 'NOT MET'}`);
     console.log(`Ratio replay/anchor: ${(replayRate / anchorRate).toFixed(3)} — the ceiling: Fastify sending Orchard's reply (its body and header fields) from memory, no token, limits or database`);
     console.log(`Ratio floor/anchor: ${(floorRate / anchorRate).toFixed(3)} — a bare Fastify route doing Orchard's store work and nothing else: the most a server doing that work could reach here`);
+    if (versus) {
+      for (const [mine, theirs] of [['orchard', 'versus'], ['floor', 'versus-floor']] as const) {
+        const rates = (target: Target) => results.filter((r) => r.target === target).map((r) => r.result.requests.average);
+        console.log(`This build / --versus, ${mine}: ${roundRatios(rates(mine), rates(theirs))}; medians ${formatRate(medianOf(mine)).trim()} / ${formatRate(medianOf(theirs)).trim()} req/s`);
+      }
+    }
 
     for (const t of targets.splice(0)) await t.stop();
     if (opts.profile && !opts['in-process']) {
       // Per-request figures compare the two servers; each idled while the other was loaded.
-      for (const target of ['orchard', 'floor', 'replay', 'anchor'] as const) {
+      const profiled: Target[] = versus ? ['orchard', 'versus', 'floor', 'versus-floor', 'replay', 'anchor'] : ['orchard', 'floor', 'replay', 'anchor'];
+      for (const target of profiled) {
         console.log(`\nCPU profile of the ${target} server (${path.join(profileDir, target)}; warm-ups included):`);
-        console.log(summarizeCpuProfiles(path.join(profileDir, target), target === 'orchard' ? 30 : 10, served[target]));
+        console.log(summarizeCpuProfiles(path.join(profileDir, target), target === 'orchard' || target === 'versus' ? 30 : 10, served[target]));
       }
     }
 
@@ -265,6 +339,7 @@ async function drive(): Promise<number> {
   } finally {
     for (const t of targets) await t.stop().catch(() => {});
     if (!opts.profile) fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(versusDir, { recursive: true, force: true });
   }
 }
 
@@ -285,7 +360,11 @@ async function serve(kind: string): Promise<void> {
   }
 }
 
-if (opts.serve) {
+if (opts['time-store-work']) {
+  if (!opts['data-dir']) throw new Error('--time-store-work needs --data-dir');
+  const ids = JSON.parse(fs.readFileSync(path.join(opts['data-dir'], IDS_FILE), 'utf8')) as string[];
+  console.log(`${STORE_WORK_PREFIX}${await storeWorkUs(opts['data-dir'], ids)}`);
+} else if (opts.serve) {
   await serve(opts.serve);
 } else {
   process.exitCode = await drive();

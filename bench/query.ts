@@ -32,7 +32,7 @@ import { startServer } from '../src/server.js';
 import { SqlCache } from '../src/store/record-sql.js';
 import type { SqlStatement } from '../src/store/sqlite/read-protocol.js';
 import { openReader, runBounded } from '../src/store/sqlite/reader.js';
-import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread, walkOf } from '../src/store/sqlite/sqlite-record-store.js';
+import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread, walkOf } from '../src/store/sqlite/sqlite-read-plan.js';
 import { openStores } from '../src/stores.js';
 import { LeanHttpClient } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';

@@ -2,6 +2,7 @@
 // so nothing below reads process.env.
 
 import path from 'node:path';
+import { OPEN_ORGANIZATIONS } from './store/open-organizations.js';
 
 export interface Config {
   readonly port: number;
@@ -32,6 +33,8 @@ export interface Config {
   readonly addressMinuteLimit: number;
   /** The From of usage notices. */
   readonly mailFrom: string;
+  /** Organizations whose records a process keeps open at once (OPEN_ORGS); the least recently used beyond are closed. */
+  readonly openOrganizations: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -92,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? integer(env, 'DAILY_CAP', 0, 1, MAX_QUOTA) : null,
     addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
+    openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', OPEN_ORGANIZATIONS, 1, 1_000_000),
   });
 }

@@ -53,7 +53,7 @@ export function openStores(config: Config): Stores {
   const counters = (clock: () => number, log: NoticeLog) => openCounters(config, clock, log);
   if (config.databaseUrl) {
     const pg = openPostgresControl(config.databaseUrl, { schema: config.databaseSchema });
-    const records = new PostgresRecordStore(pg.pool, { schemaPrefix: `${config.databaseSchema}_org_`, requestTimeoutMs: config.requestTimeoutMs });
+    const records = new PostgresRecordStore(pg.pool, { schemaPrefix: `${config.databaseSchema}_org_`, requestTimeoutMs: config.requestTimeoutMs, openOrganizations: config.openOrganizations });
     return {
       control: pg.control,
       records,
@@ -67,7 +67,7 @@ export function openStores(config: Config): Stores {
     };
   }
   const control = new SqliteControlStore(config.dataDir);
-  const records = new SqliteRecordStore(config.dataDir);
+  const records = new SqliteRecordStore(config.dataDir, { openOrganizations: config.openOrganizations });
   const ledger = new SqliteNoticeLedger(config.dataDir);
   return {
     control,

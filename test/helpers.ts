@@ -14,14 +14,6 @@ export function tempDir(prefix = 'orchard-test-'): string {
 }
 
 /** A clock tests can set and move; starts at a fixed instant. */
-/**
- * Waits for the next turn of the event loop, as a request sent after a write reaches the server:
- * the stores look for other processes' writes once a turn (WalChangeSignal.changedThisTurn).
- */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
 export class TestClock {
   constructor(public ms = Date.parse('2026-03-01T12:00:00Z')) {}
   now = (): number => this.ms;

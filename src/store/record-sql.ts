@@ -211,7 +211,7 @@ function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBoo
  * structure, not its values), and the values the SQL of `plan` binds, in the order filterExpression
  * and selectPage bind them: the filter's, then the limit and offset.
  */
-export function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; parameters: unknown[] } {
+function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; parameters: unknown[] } {
   const { obj } = plan;
   const parts = [String(obj.objectType), plan.fields.map((f) => f.name).join(','), plan.sort.field.name, plan.sort.desc ? 'desc' : 'asc'];
   const parameters: unknown[] = [];
@@ -359,7 +359,7 @@ export function selectListPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef
  * The page of a query plan, fetching one row more than the page so IsLastPage is exact without
  * counting.
  */
-export function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions): Select {
+function selectQueryPage(k: Kysely<any>, schema: OrgSchema, plan: QueryPlan, options: PageOptions): Select {
   return selectPage(k, schema, plan.obj, {
     ...options,
     fields: plan.fields,

@@ -20,10 +20,8 @@ export interface PageRequest {
 /** The records of one organization. All methods are safe to call concurrently. */
 export interface OrgRecords {
   /**
-   * The organization's objects. Every request calls it first, before reading: the reads made after
-   * it see every write made through this object, and every commit of another process made before
-   * the current turn of the event loop (as resolveToken). The SQLite store keeps one read snapshot
-   * from one read to the next until then.
+   * The organization's objects as committed when it is called, by this object or any other
+   * (another process included). Every read and write sees every commit made before it was called.
    */
   schema(): Promise<OrgSchema>;
   /**
@@ -75,7 +73,10 @@ export interface RecordStore {
   org(orgId: string): Promise<OrgRecords>;
   /** Mirrors a user of the organization into its read-only crmuser object, so lookups to users resolve. */
   upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void>;
-  /** Inserts many records fast, bypassing per-record checks the caller has already done (seeding). */
+  /**
+   * Inserts many records fast, bypassing per-record checks the caller has already done (seeding).
+   * Not atomic: a failure may leave some of the rows inserted.
+   */
   bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -109,11 +110,9 @@ export interface ControlStore {
   /** Marks the token revoked; false when no such live token. Takes effect on the next request that presents it. */
   revokeToken(tokenHash: string): Promise<boolean>;
   /**
-   * The identity of a live token, or null when unknown or revoked. Called on every request, it sees
-   * every write made through this object, and every write through another store object (another
-   * process) made before the current turn of the event loop: the SQLite store looks at the file once
-   * a turn (WalChangeSignal.changedThisTurn), and a request reaches the server in a later turn than
-   * a write that completed before it was sent.
+   * The identity of a live token, or null when unknown or revoked, as committed when it is called:
+   * every write made before the call through this object or another store object (another process)
+   * is seen. Called on every request.
    */
   resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
   /** Records that a token was used (callers throttle this; it is a write). `at` is ISO 8601 UTC text as toISOString gives. */

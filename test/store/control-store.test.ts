@@ -15,7 +15,7 @@ import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
 import type { ControlStore } from '../../src/store/types.js';
 import type { ObjectGrant } from '../../src/auth/roles.js';
-import { nextTurn, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 import { DATABASE_URL, needsPostgres, uniqueName } from '../services.js';
 import { CONTROL_KINDS, dropSchema } from './control-kinds.js';
 
@@ -47,12 +47,6 @@ for (const kind of CONTROL_KINDS) {
     /** The server's store and, on the same database through a connection of its own, the CLI's. */
     let server: ControlStore;
     let cli: ControlStore;
-
-    /** The server resolving a token for a request, which reaches it in a later turn of the event loop than the writes before it. */
-    const resolveOnServer = async (hash: string) => {
-      await nextTurn();
-      return server.resolveToken(hash);
-    };
 
     before(() => {
       place = kind.newPlace();
@@ -185,15 +179,15 @@ for (const kind of CONTROL_KINDS) {
     describe('tokens', () => {
       test('resolves a token to its user, organization and role, all as the getters return them', async () => {
         const { org, user, hash } = await orgWithToken(cli, 'sales');
-        assert.deepEqual(await resolveOnServer(hash), { tokenHash: hash, lastUsedAt: null, user, org, role: null });
+        assert.deepEqual(await server.resolveToken(hash), { tokenHash: hash, lastUsedAt: null, user, org, role: null });
         const role = await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
-        const identity = await resolveOnServer(hash);
+        const identity = await server.resolveToken(hash);
         assert.equal(JSON.stringify(identity), JSON.stringify({ tokenHash: hash, lastUsedAt: null, user, org, role }));
         assert.equal(JSON.stringify(identity?.role), JSON.stringify(await server.getRole(org.id, 'sales')));
       });
 
       test('resolves an unknown token to null, and refuses a token for an unknown user', async () => {
-        assert.equal(await resolveOnServer(hashToken(newToken())), null);
+        assert.equal(await server.resolveToken(hashToken(newToken())), null);
         await assert.rejects(server.addToken(ABSENT, hashToken(newToken())), paramInvalid(`No user has id '${ABSENT}'.`));
         await assert.rejects(server.addToken('nope', hashToken(newToken())), paramInvalid(`No user has id 'nope'.`));
       });
@@ -203,7 +197,7 @@ for (const kind of CONTROL_KINDS) {
         await server.touchToken(hash, '2026-03-01T12:00:00.123Z');
         assert.equal((await cli.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:00:00.123Z');
         await server.touchToken(hash, '2026-03-01T12:01:00.000Z');
-        assert.equal((await resolveOnServer(hash))?.lastUsedAt, '2026-03-01T12:01:00.000Z');
+        assert.equal((await server.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:01:00.000Z');
         await server.touchToken(hashToken(newToken()), '2026-03-01T12:01:00.000Z'); // an unknown token: nothing to do
       });
 
@@ -213,7 +207,7 @@ for (const kind of CONTROL_KINDS) {
         assert.equal(await cli.revokeToken(hash), false);
         assert.equal(await server.revokeToken(hash), false);
         assert.equal(await cli.revokeToken(hashToken(newToken())), false);
-        assert.equal(await resolveOnServer(hash), null);
+        assert.equal(await server.resolveToken(hash), null);
       });
 
       test('gives every token of a user its own life: revoking one leaves the other live', async () => {
@@ -221,39 +215,39 @@ for (const kind of CONTROL_KINDS) {
         const second = hashToken(newToken());
         await cli.addToken(user.id, second);
         await cli.revokeToken(hash);
-        assert.equal(await resolveOnServer(hash), null);
-        assert.equal((await resolveOnServer(second))?.user.id, user.id);
+        assert.equal(await server.resolveToken(hash), null);
+        assert.equal((await server.resolveToken(second))?.user.id, user.id);
       });
     });
 
     describe('a CLI beside a running server (two store objects on one database)', () => {
       test('a token revoked through the CLI is refused by the server on its next resolve', async () => {
         const { hash } = await orgWithToken(cli);
-        assert.ok(await resolveOnServer(hash));
-        assert.ok(await resolveOnServer(hash)); // whatever the server keeps between requests
+        assert.ok(await server.resolveToken(hash));
+        assert.ok(await server.resolveToken(hash)); // whatever the server keeps between requests
         assert.equal(await cli.revokeToken(hash), true);
-        assert.equal(await resolveOnServer(hash), null);
+        assert.equal(await server.resolveToken(hash), null);
       });
 
       test('an identity carries no role until the role is defined, then its definition, then its replacement', async () => {
         const { org, hash } = await orgWithToken(cli, 'sales');
-        assert.equal((await resolveOnServer(hash))?.role, null);
+        assert.equal((await server.resolveToken(hash))?.role, null);
         await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
-        assert.deepEqual((await resolveOnServer(hash))?.role?.grants, SALES);
+        assert.deepEqual((await server.resolveToken(hash))?.role?.grants, SALES);
         const grants = { lead: { permissions: ['read' as const, 'delete' as const], hidden: [], readOnly: [] } };
         await cli.setRole({ orgId: org.id, name: 'sales', grants });
-        const identity = await resolveOnServer(hash);
+        const identity = await server.resolveToken(hash);
         assert.deepEqual([identity?.role?.name, identity?.role?.grants], ['sales', grants]);
       });
 
       test('a plan or minute limit updated through the CLI is seen by the next resolve', async () => {
         const { org, hash } = await orgWithToken(cli);
-        assert.equal((await resolveOnServer(hash))?.org.plan, 'free');
+        assert.equal((await server.resolveToken(hash))?.org.plan, 'free');
         await cli.updateOrganization(org.id, { plan: 'professional', minuteLimit: 300 });
-        const seen = (await resolveOnServer(hash))?.org;
+        const seen = (await server.resolveToken(hash))?.org;
         assert.deepEqual([seen?.plan, seen?.minuteLimit], ['professional', 300]);
         await cli.updateOrganization(org.id, { minuteLimit: null });
-        assert.equal((await resolveOnServer(hash))?.org.minuteLimit, null);
+        assert.equal((await server.resolveToken(hash))?.org.minuteLimit, null);
       });
 
       test('a user and token created through the CLI resolve at once on the server', async () => {
@@ -261,7 +255,7 @@ for (const kind of CONTROL_KINDS) {
         const user = await cli.createUser({ orgId: org.id, email: 'new@example.com', fullname: 'New', role: 'admin' });
         const hash = hashToken(newToken());
         await cli.addToken(user.id, hash);
-        assert.equal((await resolveOnServer(hash))?.user.email, 'new@example.com');
+        assert.equal((await server.resolveToken(hash))?.user.email, 'new@example.com');
       });
     });
   });

@@ -11,9 +11,11 @@ import { planQuery } from '../../src/query/plan.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import { SqlCache } from '../../src/store/record-sql.js';
 import { budgetOf, toObjects, type RawRows } from '../../src/store/sqlite/read-protocol.js';
-import { openReader, runBounded, runChoose } from '../../src/store/sqlite/reader.js';
+import { openReader, runBounded, runRead } from '../../src/store/sqlite/reader.js';
 import type { Db } from '../../src/store/sqlite/sqlite-db.js';
-import { INDEX_STEPS_PER_ROW, listPageSql, QUICK_ROWS, quickRows, queryStatement } from '../../src/store/sqlite/sqlite-record-store.js';
+import { listPageSql, QUICK_ROWS, quickRows, queryStatement, walkFitsMainThread, walkOf } from '../../src/store/sqlite/sqlite-read-plan.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import type { OrgRecords } from '../../src/store/types.js';
 import { sortsByIndex } from '../../src/store/record-sql.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
@@ -59,11 +61,13 @@ function expected(statecode: number, pageNumber = 1): string[] {
   return all.slice((pageNumber - 1) * 50, pageNumber * 50 + 1);
 }
 
+/** The page's keys, and which statement of the choice gave them: run again with `rare` swapped for one that says so. */
 function choose(statecode: number, pageNumber = 1) {
   const statement = queryStatement(new SqlCache(), schema, plan(statecode, pageNumber));
   assert.ok('choose' in statement, 'an equality on an indexed picklist sorted by createdon is a choice');
-  const { result, ran } = runChoose(reader, statement);
-  return { ran, keys: toObjects<RecordRow>(result as RawRows).map((r) => r.accountid) };
+  const marked = runRead(reader, { choose: { ...statement.choose, rare: { sql: "SELECT 'rare' AS ran", parameters: [], first: true } } });
+  const ran = (marked as { ran?: string }).ran === 'rare' ? 'rare' : 'common';
+  return { ran, keys: toObjects<RecordRow>(runRead(reader, statement) as RawRows).map((r) => r.accountid) };
 }
 
 describe('the plan choice of the SQLite store', () => {
@@ -174,7 +178,10 @@ describe('queries answered on the calling thread within a bound of rows examined
       assert.deepEqual(deep.rows.map((r) => r.accountid), Array.from({ length: 50 }, (_, i) => key(ROWS - 1 - 4_450 - i)));
       assert.equal(fresh.readerThreads, 0);
       // Past the bound (the page number alone says so), a reader: here past the table's end too.
-      const pastBound = Math.ceil((QUICK_ROWS * INDEX_STEPS_PER_ROW) / 50) + 1;
+      // The documented bound is 131,072 entries (docs/decisions.md): page 2,621 steps 131,051, page 2,622 131,101.
+      assert.equal(walkFitsMainThread(walkOf(newest(2_621))), true);
+      const pastBound = 2_622;
+      assert.equal(walkFitsMainThread(walkOf(newest(pastBound))), false);
       assert.deepEqual(await org.query(newest(pastBound)), { rows: [], isLastPage: true });
       assert.equal(fresh.readerThreads, 2);
     });

@@ -377,6 +377,28 @@ for (const s of stores) {
       }
     });
 
+    test('reads see at once what a second store on the same data (another process) wrote', async () => {
+      const second = place.open();
+      try {
+        const elsewhere = await second.org(orgId);
+        const made = row(account, owner.id, { accountname: 'Elsewhere' });
+        const id = made.accountid as string;
+        const total = async () => (await records.list(account, { limit: 1, offset: 0 })).total;
+        const before = await total();
+        assert.equal(await records.get(account, id), null);
+        await elsewhere.create(account, made);
+        assert.equal((await records.get(account, id))?.accountname, 'Elsewhere');
+        assert.equal(await total(), before + 1);
+        await elsewhere.update(account, id, { accountname: 'Changed' });
+        assert.equal((await records.get(account, id))?.accountname, 'Changed');
+        await elsewhere.delete(account, id);
+        assert.equal(await records.get(account, id), null);
+        assert.equal(await total(), before);
+      } finally {
+        await second.close();
+      }
+    });
+
     test('records survive closing and reopening the store', async () => {
       const kept = row(account, owner.id, { accountname: 'Durable' });
       await records.create(account, kept);

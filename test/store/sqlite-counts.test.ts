@@ -12,9 +12,10 @@ import { customObjectSpec } from '../../src/schema/custom-definitions.js';
 import type { ObjectDef } from '../../src/schema/types.js';
 import { ORG_MIGRATIONS } from '../../src/store/sqlite/sqlite-ddl.js';
 import { migrate, openDb } from '../../src/store/sqlite/sqlite-db.js';
-import { INDEX_STEPS_PER_ROW, QUICK_ROWS, SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { walkFitsMainThread } from '../../src/store/sqlite/sqlite-read-plan.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { nextTurn, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 import { checkMigratedCounts, newAccount } from './count-fixtures.js';
 import { orgFile, sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
@@ -44,9 +45,8 @@ describe('row counts of the SQLite store', () => {
     }
   }
 
-  /** Total_Records of a list page, read as a request does (in a turn of its own, schema() first); asserts it is the count kept in orchard_counts. */
+  /** Total_Records of a list page, read as a request does (schema() first); asserts it is the count kept in orchard_counts. */
   async function total(obj: ObjectDef): Promise<number> {
-    await nextTurn();
     await records.schema();
     const listed = (await records.list(obj, { limit: 1, offset: 0 })).total;
     const db = openDb(sqlite.file, { readonly: true });
@@ -126,7 +126,11 @@ describe('row counts of the SQLite store', () => {
       assert.equal(first.total, rowsOf('account'));
       assert.equal(first.records.length, 50);
       assert.equal(fresh.readerThreads, 0);
-      const deep = await org.list(accounts, { limit: 50, offset: QUICK_ROWS * INDEX_STEPS_PER_ROW });
+      // The documented bound of an index walk on the main thread: 131,072 entries (docs/decisions.md).
+      const offset = 131_072;
+      assert.equal(walkFitsMainThread(offset), true);
+      assert.equal(walkFitsMainThread(offset + 50), false);
+      const deep = await org.list(accounts, { limit: 50, offset });
       assert.deepEqual(deep, { total: rowsOf('account'), records: [] });
       assert.equal(fresh.readerThreads, 2);
     });

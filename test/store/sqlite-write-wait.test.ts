@@ -4,15 +4,23 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { AppError } from '../../src/errors.js';
-import type { ObjectDef } from '../../src/schema/types.js';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
+import { SqlCache } from '../../src/store/record-sql.js';
 import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
-import type { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
+import { SqliteRecordWrites } from '../../src/store/sqlite/sqlite-record-writes.js';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { namedAccount } from './count-fixtures.js';
-import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
+import { tempDir } from '../helpers.js';
 
 const ORG = 'b5e70000-0000-4000-8000-000000000001';
+
+function account(name: string): RecordRow {
+  return { accountid: randomUUID(), accountname: name, statecode: 1, statuscode: 1, createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00' };
+}
 
 /** A promise's state without waiting for it. */
 async function settled(p: Promise<unknown>): Promise<boolean> {
@@ -21,7 +29,7 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
 }
 
 describe('SQLite writes while another connection holds the write lock', () => {
-  let sqlite: SqliteFixture;
+  let dir: string;
   let store: SqliteRecordStore;
   let records: OrgRecords;
   let accounts: ObjectDef;
@@ -29,27 +37,30 @@ describe('SQLite writes while another connection holds the write lock', () => {
   let other: Db;
 
   before(async () => {
-    sqlite = await sqliteFixture(ORG, { writeWaitMs: 60_000 });
-    ({ store, records, accounts } = sqlite);
-    other = openDb(sqlite.file);
+    dir = tempDir('orchard-write-wait-');
+    store = new SqliteRecordStore(dir, { writeWaitMs: 60_000 });
+    records = await store.org(ORG);
+    accounts = (await records.schema()).resolve('account');
+    other = openDb(path.join(dir, 'orgs', `${ORG}.db`));
   });
 
   after(async () => {
     other.close();
-    await sqlite.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('wait without holding up other work, then go through once the lock is free', async () => {
-    const first = namedAccount('Before');
+    const first = account('Before');
     await records.create(accounts, first);
     other.exec('BEGIN IMMEDIATE');
     let writes: Promise<unknown>[];
     try {
       writes = [
-        records.create(accounts, namedAccount('Waiting')),
+        records.create(accounts, account('Waiting')),
         records.update(accounts, first.accountid as string, { accountname: 'Renamed' }),
-        records.createMany(accounts, [namedAccount('Batch')]),
-        store.bulkInsert(ORG, accounts, [namedAccount('Bulk')]),
+        records.createMany(accounts, [account('Batch')]),
+        store.bulkInsert(ORG, accounts, [account('Bulk')]),
       ];
       // SQLite's busy handler would have slept this thread here until its timeout; instead the
       // writes wait on timers and everything else goes on: reads answer, timers fire.
@@ -66,12 +77,13 @@ describe('SQLite writes while another connection holds the write lock', () => {
   });
 
   test('give up with 503 STORE_BUSY past the write wait, having written nothing', async () => {
-    await sqlite.withStore(async (impatient) => {
+    const impatient = new SqliteRecordStore(dir, { writeWaitMs: 100 });
+    try {
       const org = await impatient.org(ORG);
       const before = (await org.list(accounts, { limit: 1, offset: 0 })).total;
       other.exec('BEGIN IMMEDIATE');
       try {
-        await assert.rejects(org.create(accounts, namedAccount('Never')), (err: unknown) => {
+        await assert.rejects(org.create(accounts, account('Never')), (err: unknown) => {
           assert.ok(err instanceof AppError);
           assert.equal(err.code, 'STORE_BUSY');
           assert.equal(err.status, 503);
@@ -82,10 +94,28 @@ describe('SQLite writes while another connection holds the write lock', () => {
         other.exec('COMMIT');
       }
       assert.equal((await org.list(accounts, { limit: 1, offset: 0 })).total, before);
-      // The connection's own busy timeout is back (reads wait in SQLite as before), and a write goes through.
-      assert.equal((org as unknown as { db: Db }).db.pragma('busy_timeout', { simple: true }), 5_000);
-      await org.create(accounts, namedAccount('After'));
+      // A write goes through.
+      await org.create(accounts, account('After'));
       assert.equal((await org.list(accounts, { limit: 1, offset: 0 })).total, before + 1);
-    }, { writeWaitMs: 100 });
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  test('give the connection its own busy timeout back once they gave up, so that its reads wait in SQLite as before', async () => {
+    const db = openDb(path.join(dir, 'orgs', `${ORG}.db`));
+    const schema = await records.schema();
+    const writes = new SqliteRecordWrites(db, { file: db.name, sqlCache: new SqlCache(), current: () => schema, schemaSync: () => schema }, 100);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      try {
+        await assert.rejects(writes.create(accounts, account('Never')), { code: 'STORE_BUSY' });
+      } finally {
+        other.exec('COMMIT');
+      }
+      assert.equal(db.pragma('busy_timeout', { simple: true }), 5_000);
+    } finally {
+      db.close();
+    }
   });
 });

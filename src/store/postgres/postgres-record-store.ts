@@ -3,13 +3,16 @@
 // same rows in the same order. List and query run under the request time limit and stop on abort.
 
 import type { Kysely } from 'kysely';
-import { AppError, errorOf } from '../../errors.js';
+import type { AppError } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
-import { withField } from '../../schema/custom-definitions.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import { storedFields, type ObjectDef, type RecordRow } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
+import {
+  deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
+} from '../record-writes.js';
+import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -31,6 +34,11 @@ export interface PostgresRecordStoreOptions {
   readonly schemaPrefix?: string;
   /** Milliseconds a list or query statement may run before it is stopped with REQUEST_TIMEOUT (config.requestTimeoutMs); default 30,000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Organizations whose schema, compiled SQL and statement names are kept (OPEN_ORGANIZATIONS;
+   * config.openOrganizations); one dropped is read again on its next use.
+   */
+  readonly openOrganizations?: number;
 }
 
 class PostgresOrgRecords implements OrgRecords {
@@ -138,103 +146,52 @@ class PostgresOrgRecords implements OrgRecords {
     return { rows, isLastPage };
   }
 
-  /**
-   * Every non-null lookup must name an existing record of its target object. The target rows are
-   * locked (KEY SHARE) until the write commits, so a concurrent delete cannot orphan the lookup.
-   */
-  private async checkLookups(client: PoolClient, obj: ObjectDef, values: RecordRow): Promise<void> {
-    const schema = await this.current(client);
-    for (const f of obj.fields) {
-      const v = values[f.name];
-      if (f.type !== 'lookup' || f.role === 'key' || v === null || v === undefined) continue;
-      const target = schema.find(f.target!);
-      if (!target) continue;
-      const { rowCount } = await client.query(`SELECT 1 FROM ${this.table(target)} WHERE ${qi(target.keyField)} = $1 FOR KEY SHARE`, [v]);
-      if (!rowCount) {
-        throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(v));
-      }
-    }
+  /** The shared write path's hooks on `db`: a transaction's client, or the pool for a statement alone. */
+  private writer(db: Pool | PoolClient): RecordWriter {
+    const query = (s: WriteStatement) => db.query(s.fixed ? { ...this.prep(s.sql), values: s.parameters as unknown[] } : { text: s.sql, values: s.parameters as unknown[] });
+    return {
+      k: this.k,
+      sqlCache: this.sqlCache,
+      lockLookups: true,
+      schema: () => this.current(db === this.pool ? undefined : db as PoolClient),
+      run: async (s) => (await query(s)).rowCount ?? 0,
+      exists: async (s) => ((await query(s)).rowCount ?? 0) > 0,
+      read: (obj, id) => this.getOn(db, obj, id),
+      isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
+    };
   }
 
-  /** Inserts one checked row inside the caller's transaction. */
-  private async insertOne(client: PoolClient, obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    const id = row[obj.keyField] as string;
-    await this.checkLookups(client, obj, row);
-    const { sql: text, parameters } = this.k.insertInto(obj.systemName).values(row).compile();
-    try {
-      await client.query(text, parameters as unknown[]);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) {
-        throw errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
-      }
-      throw err;
-    }
-    return (await this.getOn(client, obj, id))!;
-  }
-
-  /** Applies checked changes inside the caller's transaction; null when no record has the id. */
-  private async updateOne(client: PoolClient, obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    await this.checkLookups(client, obj, changes);
-    const { sql: text, parameters } = this.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', id.toLowerCase()).compile();
-    const { rowCount } = await client.query(text, parameters as unknown[]);
-    return rowCount === 0 ? null : this.getOn(client, obj, id);
-  }
-
-  private async deleteOne(db: Pool | PoolClient, obj: ObjectDef, id: string): Promise<boolean> {
-    const text = this.sqlCache.get('delete', obj, () => `DELETE FROM ${this.table(obj)} WHERE ${qi(obj.keyField)} = $1`);
-    const { rowCount } = await db.query({ ...this.prep(text), values: [id.toLowerCase()] });
-    return (rowCount ?? 0) > 0;
+  /** Runs the steps of a shared write in one transaction. */
+  private inTransaction<T>(steps: (w: RecordWriter) => Steps<T>): Promise<T> {
+    return inTransaction(this.pool, (client) => runAsync(steps(this.writer(client))));
   }
 
   async create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return inTransaction(this.pool, (client) => this.insertOne(client, obj, row));
+    return this.inTransaction((w) => insertRecord(w, obj, row));
   }
 
   async update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return inTransaction(this.pool, (client) => this.updateOne(client, obj, id, changes));
+    return this.inTransaction((w) => updateRecord(w, obj, id, changes));
   }
 
   async delete(obj: ObjectDef, id: string): Promise<boolean> {
     try {
-      return await this.deleteOne(this.pool, obj, id);
+      return await runAsync(deleteRecord(this.writer(this.pool), obj, id));
     } catch (err) {
       return translate(err);
     }
   }
 
-  /**
-   * Runs `one` for each item in one transaction, each inside a savepoint of its own: an AppError
-   * rolls back that item alone and becomes its result (as the SQLite store does).
-   */
-  private each<I, R>(items: readonly I[], one: (client: PoolClient, item: I) => Promise<R>): Promise<Array<R | AppError>> {
-    return inTransaction(this.pool, async (client) => {
-      const out: Array<R | AppError> = [];
-      for (const item of items) {
-        await client.query('SAVEPOINT orchard_item');
-        try {
-          out.push(await one(client, item));
-          await client.query('RELEASE SAVEPOINT orchard_item');
-        } catch (err) {
-          // An unreachable database or a timeout ends the whole batch; an item's own refusal, only the item.
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-          await client.query('ROLLBACK TO SAVEPOINT orchard_item');
-          out.push(err);
-        }
-      }
-      return out;
-    });
-  }
-
   async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
-    return this.each(rows, (client, row) => this.insertOne(client, obj, row));
+    return this.inTransaction((w) => eachItem(w, rows, (row) => insertRecord(w, obj, row)));
   }
 
   async updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
-    return this.each(items, (client, { id, changes }) => this.updateOne(client, obj, id, changes));
+    return this.inTransaction((w) => eachItem(w, items, ({ id, changes }) => updateRecord(w, obj, id, changes)));
   }
 
   async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
-    return this.each(ids, (client, id) => this.deleteOne(client, obj, id)) as Promise<boolean[]>;
+    return this.inTransaction((w) => eachItem(w, ids, (id) => deleteRecord(w, obj, id))) as Promise<boolean[]>;
   }
 
   /**
@@ -266,12 +223,9 @@ class PostgresOrgRecords implements OrgRecords {
 
   async addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
     return this.changeSchema(async (client, schema) => {
-      const obj = schema.resolve(objectType);
-      const field = define(obj, schema);
-      const spec = withField(schema.specs.find((s) => s.objectType === objectType)!, field);
+      const { obj, spec, field } = fieldAddition(schema, objectType, define);
       await client.query(`UPDATE ${this.s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(spec), objectType]);
-      const def = buildObject(spec).fieldsByName.get(field.name)!;
-      for (const stmt of postgresAddColumnSql(this.schemaName, obj, def)) await client.query(stmt);
+      for (const stmt of postgresAddColumnSql(this.schemaName, obj, field)) await client.query(stmt);
     });
   }
 
@@ -294,17 +248,14 @@ class PostgresOrgRecords implements OrgRecords {
 
   async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
     const users = (await this.current()).resolve(CRMUSER_OBJECT_TYPE);
-    const now = new Date().toISOString().slice(0, 19);
-    await run(this.pool, `INSERT INTO ${this.table(users)} (crmuserid, fullname, emailaddress1, ownerid, statecode, statuscode, createdon, modifiedon, createdby, modifiedby)
-      VALUES ($1, $2, $3, $1, 1, 1, $4, $4, $1, $1)
-      ON CONFLICT (crmuserid) DO UPDATE SET fullname = excluded.fullname, emailaddress1 = excluded.emailaddress1, modifiedon = excluded.modifiedon`,
-    [user.id, user.fullname, user.email, now]);
+    const { sql, parameters } = upsertUserStatement(this.k, users, user, new Date().toISOString().slice(0, 19));
+    await run(this.pool, sql, parameters);
   }
 }
 
 export class PostgresRecordStore implements RecordStore {
-  /** Organizations opened (migrated) by this process, by id. */
-  private readonly orgs = new Map<string, Promise<PostgresOrgRecords>>();
+  /** Organizations opened (migrated) by this process. */
+  private readonly orgs: OpenOrganizations<Promise<PostgresOrgRecords>>;
   private readonly prefix: string;
   private readonly timeoutMs: number;
 
@@ -318,6 +269,20 @@ export class PostgresRecordStore implements RecordStore {
     if (!/^[a-z_][a-z0-9_]*$/.test(this.prefix) || this.prefix.length + 32 > MAX_IDENTIFIER) {
       throw new Error(`schemaPrefix must be [a-z_][a-z0-9_]* and at most ${MAX_IDENTIFIER - 32} characters; got '${this.prefix}'`);
     }
+    this.orgs = new OpenOrganizations({
+      max: options.openOrganizations ?? OPEN_ORGANIZATIONS,
+      idleMs: IDLE_CLOSE_MS,
+      open: (orgId) => {
+        const schema = this.schemaName(orgId);
+        const opening = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
+          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
+        // A failed open (database unreachable) is tried again by the next request.
+        opening.catch(() => this.orgs.forget(orgId, opening));
+        return opening;
+      },
+      // Nothing to release: the connections are the pool's.
+      close: () => {},
+    });
   }
 
   /** The schema of an organization. */
@@ -326,20 +291,9 @@ export class PostgresRecordStore implements RecordStore {
     return `${this.prefix}${orgId.replace(/-/g, '')}`;
   }
 
+  /** The organization's records; they hold nothing to close, so a caller may keep them after the store dropped them. */
   private open(orgId: string): Promise<PostgresOrgRecords> {
-    let org = this.orgs.get(orgId);
-    if (!org) {
-      const schema = this.schemaName(orgId);
-      org = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
-        .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
-      // A failed open (database unreachable) is tried again by the next request.
-      const opening = org;
-      opening.catch(() => {
-        if (this.orgs.get(orgId) === opening) this.orgs.delete(orgId);
-      });
-      this.orgs.set(orgId, opening);
-    }
-    return org;
+    return this.orgs.use(orgId, (opening) => opening);
   }
 
   async org(orgId: string): Promise<OrgRecords> {
@@ -356,6 +310,6 @@ export class PostgresRecordStore implements RecordStore {
 
   /** Forgets the organizations opened; the pool is the caller's to end. */
   async close(): Promise<void> {
-    this.orgs.clear();
+    this.orgs.closeAll();
   }
 }

@@ -4,7 +4,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { timeoutError } from '../../errors.js';
-import { READY, type ReadJob, type ReadResult } from './read-protocol.js';
+import { READY, type CloseFile, type ReadJob, type ReadResult } from './read-protocol.js';
 
 type Statements = ReadJob['statements'];
 
@@ -63,6 +63,11 @@ export class ReadPool {
       this.queue.push(pending);
       this.dispatch();
     });
+  }
+
+  /** Has every thread close its connection to `file`, after the jobs it was given before. */
+  forget(file: string): void {
+    for (const slot of this.slots) slot.worker.postMessage({ close: file } satisfies CloseFile);
   }
 
   private dispatch(): void {

@@ -73,6 +73,11 @@ export interface ReadJob {
   statements: ReadStatement[];
 }
 
+/** Tells a reader thread to close its connection to `close`: the store closed that organization. */
+export interface CloseFile {
+  close: string;
+}
+
 export type ReadResult =
   | { id: number; ok: true; results: unknown[] }
   | { id: number; ok: false; message: string; code?: string };

@@ -2,7 +2,7 @@
 // blocks the main event loop. The pool terminates the thread to cancel a query.
 
 import { parentPort } from 'node:worker_threads';
-import { READY, type ReadJob, type ReadResult } from './read-protocol.js';
+import { READY, type CloseFile, type ReadJob, type ReadResult } from './read-protocol.js';
 import { openReader, runRead } from './reader.js';
 import type { Db } from './sqlite-db.js';
 
@@ -27,7 +27,12 @@ function connection(file: string): Db {
   return db;
 }
 
-parentPort!.on('message', (job: ReadJob) => {
+parentPort!.on('message', (job: ReadJob | CloseFile) => {
+  if ('close' in job) {
+    connections.get(job.close)?.close();
+    connections.delete(job.close);
+    return;
+  }
   let reply: ReadResult;
   try {
     const db = connection(job.file);

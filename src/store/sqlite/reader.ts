@@ -13,7 +13,11 @@ let budget = Number.POSITIVE_INFINITY;
 
 /** A read-only connection to `file` with the functions reader SQL calls. */
 export function openReader(file: string): Db {
-  const db = openDb(file, { readonly: true });
+  return withReaderFunctions(openDb(file, { readonly: true }));
+}
+
+/** Registers on `db` the functions reader SQL calls; returns it. */
+export function withReaderFunctions(db: Db): Db {
   // Answers while the thread lives; the pool stops a read by terminating its thread (ALIVE_GUARD).
   db.function('orchard_alive', { deterministic: false }, () => 1);
   // One argument, the rowid (better-sqlite3 takes the arity from the parameter list).
@@ -57,16 +61,15 @@ function choiceBudget(db: Db, { choose }: ChooseStatement): number {
   return budgetOf(choose.need, rows);
 }
 
-/** Runs a ChooseStatement; says which of its statements gave the result. */
-export function runChoose(db: Db, statement: ChooseStatement): { result: unknown; ran: 'common' | 'rare' } {
-  const { common, rare } = statement.choose;
-  const result = withinBudget(db, common, choiceBudget(db, statement));
-  return result === SPENT ? { result: runPlain(db, rare), ran: 'rare' } : { result, ran: 'common' };
+/** Runs a ChooseStatement: `common` within its budget, `rare` once that is spent. */
+function runChoose(db: Db, statement: ChooseStatement): unknown {
+  const result = withinBudget(db, statement.choose.common, choiceBudget(db, statement));
+  return result === SPENT ? runPlain(db, statement.choose.rare) : result;
 }
 
 /** Runs one statement of a read job. */
 export function runRead(db: Db, s: ReadStatement): unknown {
-  return 'choose' in s ? runChoose(db, s).result : runPlain(db, s);
+  return 'choose' in s ? runChoose(db, s) : runPlain(db, s);
 }
 
 /**

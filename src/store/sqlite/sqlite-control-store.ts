@@ -11,7 +11,6 @@ import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
-import { WalChangeSignal } from './wal-change-signal.js';
 
 /** Versioned migrations of control.db; append only. */
 const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -75,17 +74,15 @@ const toRole = (r: RoleRow): RoleDefinition => ({
 const nowIso = (): string => new Date().toISOString();
 
 export class SqliteControlStore implements ControlStore {
-  readonly db: Db;
+  private readonly db: Db;
   /**
    * Live tokens already resolved, so the hot path reads no rows. Emptied by every write of this
    * connection and whenever another connection (the CLI, another process) commits to the file,
-   * which SQLite's data_version reveals at the cost of one pragma: a revocation anywhere takes
-   * effect on the next request. Unknown tokens are never cached.
+   * which SQLite's data_version, read on every call, reveals: a revocation anywhere takes effect on
+   * the next request. Unknown tokens are never cached.
    */
   private readonly identities = new Map<string, TokenIdentity>();
   private dataVersion = -1;
-  /** Whether the file may have changed since data_version was last read: one pread instead of a read transaction. */
-  private readonly changes: WalChangeSignal;
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -93,7 +90,6 @@ export class SqliteControlStore implements ControlStore {
     this.db = openDb(file);
     this.db.pragma('foreign_keys = ON');
     migrate(this.db, CONTROL_MIGRATIONS);
-    this.changes = new WalChangeSignal(file);
   }
 
   async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
@@ -179,12 +175,10 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
-    if (this.changes.changedThisTurn()) {
-      const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
-      if (version !== this.dataVersion) {
-        this.identities.clear();
-        this.dataVersion = version;
-      }
+    const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
+    if (version !== this.dataVersion) {
+      this.identities.clear();
+      this.dataVersion = version;
     }
     const cached = this.identities.get(tokenHash);
     if (cached) return cached;
@@ -223,7 +217,6 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async close(): Promise<void> {
-    this.changes.close();
     this.db.close();
   }
 }

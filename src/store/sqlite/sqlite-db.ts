@@ -40,6 +40,12 @@ export function fold(value: unknown): unknown {
   return typeof value === 'string' ? value.toLowerCase() : value;
 }
 
+/**
+ * The size the WAL of every file is kept under: cut back to it on restart (journal_size_limit),
+ * and no transaction of the store writes more than a quarter of it (see bulkInsert).
+ */
+export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /** How long a statement waits in SQLite for a lock another connection holds (the CLI beside a server). */
 export const BUSY_TIMEOUT_MS = 5_000;
 
@@ -53,6 +59,9 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
+    // A WAL that grew (a large transaction, a checkpoint held back by a long read) is cut back to
+    // this when it next restarts, rather than keeping its largest size until the file is closed.
+    db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
   }
   return db;
 }

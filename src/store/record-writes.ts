@@ -1,0 +1,172 @@
+// The write path both record stores share: which lookups a write checks and how, the refusals'
+// messages, the statements of a create, an update and a delete, and a batch's items each in a
+// savepoint of its own. Written once as generators that hand each statement to a store's hooks and
+// resume with the result (Babel's gensync shape): the SQLite store runs them synchronously inside its
+// transaction (runSync), the PostgreSQL store awaits each on its connection (runAsync).
+
+import { sql, type Kysely } from 'kysely';
+import { AppError, errorOf } from '../errors.js';
+import { buildObject, type FieldSpec, type ObjectSpec } from '../schema/build-object.js';
+import { withField } from '../schema/custom-definitions.js';
+import type { OrgSchema } from '../schema/org-schema.js';
+import type { FieldDef, ObjectDef, RecordRow } from '../schema/types.js';
+import type { CompiledSql, SqlCache } from './record-sql.js';
+
+/** A hook's result: the value itself (SQLite) or its promise (PostgreSQL). */
+type Maybe<T> = T | Promise<T>;
+
+/** A write in steps: it yields each hook's result to its runner and is resumed with the value. */
+export type Steps<T> = Generator<unknown, T, any>;
+
+/** A statement of the write path. */
+export interface WriteStatement extends CompiledSql {
+  /** One text per object and schema version (from the SqlCache), so a store may prepare it once per connection. */
+  readonly fixed?: boolean;
+}
+
+/** What a store gives the shared write path, bound to the write's transaction. */
+export interface RecordWriter {
+  /** Compiles the statements (PostgreSQL's qualifies every table by the organization's schema). */
+  readonly k: Kysely<any>;
+  readonly sqlCache: SqlCache;
+  /**
+   * Whether a lookup's target row is locked until the write commits (FOR KEY SHARE), so that a
+   * concurrent delete cannot orphan the lookup; not where the store's write lock already excludes it.
+   */
+  readonly lockLookups: boolean;
+  /** The organization's schema, read in the write's transaction where the store needs that. */
+  schema(): Maybe<OrgSchema>;
+  /** Runs a statement; the rows it changed. */
+  run(statement: WriteStatement): Maybe<number>;
+  /** Runs a statement; whether it returned a row. */
+  exists(statement: WriteStatement): Maybe<boolean>;
+  /** The record as GET returns it, read in the write's transaction. */
+  read(obj: ObjectDef, id: string): Maybe<RecordRow | null>;
+  /** Whether `err`, from run(), is the violation of a unique key (the record's id). */
+  isUniqueViolation(err: unknown): boolean;
+}
+
+/** Hands a hook's result to the runner; resumes with the value. */
+function* step<T>(result: Maybe<T>): Steps<T> {
+  return yield result;
+}
+
+/** Runs a write whose hooks answer synchronously. */
+export function runSync<T>(steps: Steps<T>): T {
+  let next = steps.next();
+  while (!next.done) {
+    if (next.value instanceof Promise) throw new Error('runSync: a hook returned a promise');
+    next = steps.next(next.value);
+  }
+  return next.value;
+}
+
+/** Runs a write whose hooks return promises: a rejection is thrown into the write where it waited. */
+export async function runAsync<T>(steps: Steps<T>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let value: unknown;
+    try {
+      value = await next.value;
+    } catch (err) {
+      next = steps.throw(err);
+      continue;
+    }
+    next = steps.next(value);
+  }
+  return next.value;
+}
+
+/** Every non-null lookup (the key aside) must name an existing record of its target object. */
+function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Steps<void> {
+  const schema = yield* step(w.schema());
+  for (const f of obj.fields) {
+    const value = values[f.name];
+    if (f.type !== 'lookup' || f.role === 'key' || value === null || value === undefined) continue;
+    const target = schema.find(f.target!);
+    if (!target) continue;
+    const text = w.sqlCache.get('lookup', target, () => {
+      const probe = w.k.selectFrom(target.systemName).select(sql.lit(1).as('found')).where(target.keyField, '=', '');
+      return (w.lockLookups ? probe.forKeyShare() : probe).compile().sql;
+    });
+    if (!(yield* step(w.exists({ sql: text, parameters: [value], fixed: true })))) {
+      throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(value));
+    }
+  }
+}
+
+/** Inserts a checked row (every stored field present); the record as GET returns it. Throws RECORD_ID_TAKEN, LOOKUP_TARGET_MISSING. */
+export function* insertRecord(w: RecordWriter, obj: ObjectDef, row: RecordRow): Steps<RecordRow> {
+  const id = row[obj.keyField] as string;
+  yield* checkLookups(w, obj, row);
+  try {
+    yield* step(w.run(w.k.insertInto(obj.systemName).values(row).compile()));
+  } catch (err) {
+    if (w.isUniqueViolation(err)) throw errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
+    throw err;
+  }
+  return (yield* step(w.read(obj, id)))!;
+}
+
+/** Applies checked changes; null when no record has the id. Throws LOOKUP_TARGET_MISSING. */
+export function* updateRecord(w: RecordWriter, obj: ObjectDef, id: string, changes: RecordRow): Steps<RecordRow | null> {
+  yield* checkLookups(w, obj, changes);
+  const changed = yield* step(w.run(w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', id.toLowerCase()).compile()));
+  return changed === 0 ? null : yield* step(w.read(obj, id));
+}
+
+/** false when no record has the id. */
+export function* deleteRecord(w: RecordWriter, obj: ObjectDef, id: string): Steps<boolean> {
+  const text = w.sqlCache.get('delete', obj, () => w.k.deleteFrom(obj.systemName).where(obj.keyField, '=', '').compile().sql);
+  return (yield* step(w.run({ sql: text, parameters: [id.toLowerCase()], fixed: true }))) > 0;
+}
+
+const statement = (text: string): WriteStatement => ({ sql: text, parameters: [] });
+const SAVEPOINT = statement('SAVEPOINT orchard_item');
+const RELEASE = statement('RELEASE SAVEPOINT orchard_item');
+const ROLLBACK_TO = statement('ROLLBACK TO SAVEPOINT orchard_item');
+
+/**
+ * Runs `one` for each item inside the caller's transaction, each in a savepoint of its own: an
+ * item's own refusal (an AppError under 500) undoes that item alone and becomes its result; anything
+ * else (the database unreachable, a timeout) ends the whole batch. Results are in the items' order.
+ */
+export function* eachItem<I, R>(w: RecordWriter, items: readonly I[], one: (item: I) => Steps<R>): Steps<Array<R | AppError>> {
+  const out: Array<R | AppError> = [];
+  for (const item of items) {
+    yield* step(w.run(SAVEPOINT));
+    try {
+      out.push(yield* one(item));
+      yield* step(w.run(RELEASE));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      yield* step(w.run(ROLLBACK_TO));
+      out.push(err);
+    }
+  }
+  return out;
+}
+
+/** The statement that mirrors a user into the crmuser object (`users`): inserted once, renamed after. `now` is a stored datetime. */
+export function upsertUserStatement(k: Kysely<any>, users: ObjectDef, user: { id: string; fullname: string; email: string }, now: string): CompiledSql {
+  return k.insertInto(users.systemName)
+    .values({
+      crmuserid: user.id, fullname: user.fullname, emailaddress1: user.email, ownerid: user.id, statecode: 1, statuscode: 1,
+      createdon: now, modifiedon: now, createdby: user.id, modifiedby: user.id,
+    })
+    .onConflict((c) => c.column('crmuserid').doUpdateSet({
+      fullname: sql.ref('excluded.fullname'), emailaddress1: sql.ref('excluded.emailaddress1'), modifiedon: sql.ref('excluded.modifiedon'),
+    }))
+    .compile();
+}
+
+/**
+ * The field `define` adds to an object of `schema` (the definitions as committed, under the store's
+ * write lock): the object as it was, its spec with the field, and the field's definition.
+ */
+export function fieldAddition(schema: OrgSchema, objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): { obj: ObjectDef; spec: ObjectSpec; field: FieldDef } {
+  const obj = schema.resolve(objectType);
+  const added = define(obj, schema);
+  const spec = withField(schema.specs.find((s) => s.objectType === objectType)!, added);
+  return { obj, spec, field: buildObject(spec).fieldsByName.get(added.name)! };
+}

@@ -1,0 +1,190 @@
+// The writes of one organization's SQLite file: records one at a time and in batches (the shared
+// write path of record-writes.ts, run synchronously in a transaction), definitions, bulk inserts
+// and the crmuser mirror, each taking the write lock without holding up the event loop (write()).
+
+import type { AppError } from '../../errors.js';
+import { errorOf } from '../../errors.js';
+import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
+import type { OrgSchema } from '../../schema/org-schema.js';
+import type { ObjectDef, RecordRow } from '../../schema/types.js';
+import {
+  deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, type RecordWriter, type Steps,
+} from '../record-writes.js';
+import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
+import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
+import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
+import { sqliteSql } from './sqlite-sql.js';
+
+/** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
+const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
+
+/** Rows of a bulk insert's first transaction, before its frames per row are known. */
+const FIRST_BULK_ROWS = 100;
+
+/**
+ * How long a bulk insert's checkpoint waits for another connection's write or read to end; it holds
+ * the write lock meanwhile, which a server's write waits out (write()).
+ */
+const CHECKPOINT_WAIT_MS = 100;
+
+/** How long a write waits by default for another connection's write lock, as long as SQLite's busy timeout. */
+export const WRITE_WAIT_MS = BUSY_TIMEOUT_MS;
+
+function sqliteCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUSY');
+
+/** The organization's file as its writes see it: also the schema read anew, inside a write. */
+export interface SqliteWritableOrgFile extends SqliteOrgFile {
+  schemaSync(): OrgSchema;
+}
+
+export class SqliteRecordWrites {
+  /** The shared write path's hooks: statements on the writer connection, inside the caller's transaction. */
+  private readonly writer: RecordWriter;
+
+  /** `db` is the organization's writing connection; a write waits `writeWaitMs` at most for another writer (see write()). */
+  constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number) {
+    this.writer = {
+      k: sqliteSql,
+      sqlCache: org.sqlCache,
+      // The transaction holds the file's write lock: no other connection can delete a target meanwhile.
+      lockLookups: false,
+      schema: () => org.current(),
+      run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
+      exists: (s) => prepared(db, s.sql).get(...s.parameters) !== undefined,
+      read: (obj, id) => readRecord(db, org, obj, id),
+      isUniqueViolation: (err) => /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(sqliteCode(err)),
+    };
+  }
+
+  /**
+   * Runs a write (which takes the write lock first: IMMEDIATE transactions, or one statement)
+   * without SQLite's busy timeout, and while another connection holds the lock — the CLI's seed
+   * beside a running server, another process — tries again after a pause of 1 ms doubling to
+   * 50 ms. SQLite's own wait sleeps the thread, and held the whole server still for as long as a
+   * seed batch (0.8 s); this one leaves the event loop free. Past `writeWaitMs`, 503 STORE_BUSY.
+   * A write that failed busy did nothing, so trying it again is safe.
+   */
+  private async write<T>(run: () => T): Promise<T> {
+    const deadline = Date.now() + this.writeWaitMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      prepared(this.db, 'PRAGMA busy_timeout = 0').run();
+      try {
+        return run();
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        if (Date.now() + pause > deadline) {
+          throw Object.assign(errorOf('STORE_BUSY', this.writeWaitMs / 1000), { cause: err });
+        }
+      } finally {
+        prepared(this.db, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  /** Runs the steps of a shared write in one IMMEDIATE transaction (one fsync), under write(). */
+  private inTransaction<T>(steps: () => Steps<T>): Promise<T> {
+    return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
+  }
+
+  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
+    return this.inTransaction(() => insertRecord(this.writer, obj, row));
+  }
+
+  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
+    return this.inTransaction(() => updateRecord(this.writer, obj, id, changes));
+  }
+
+  delete(obj: ObjectDef, id: string): Promise<boolean> {
+    return this.write(() => runSync(deleteRecord(this.writer, obj, id)));
+  }
+
+  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
+    return this.inTransaction(() => eachItem(this.writer, rows, (row) => insertRecord(this.writer, obj, row)));
+  }
+
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
+    return this.inTransaction(() => eachItem(this.writer, items, ({ id, changes }) => updateRecord(this.writer, obj, id, changes)));
+  }
+
+  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
+    return this.inTransaction(() => eachItem(this.writer, ids, (id) => deleteRecord(this.writer, obj, id))) as Promise<boolean[]>;
+  }
+
+  /** Runs a schema change under the write lock, on the definitions as committed, and bumps the version. */
+  private async changeSchema(change: (schema: OrgSchema) => void): Promise<void> {
+    await this.write(() => this.db.transaction(() => {
+      change(this.org.schemaSync());
+      prepared(this.db, 'UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1').run();
+    }).immediate());
+  }
+
+  addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<void> {
+    return this.changeSchema((schema) => {
+      const spec = define(schema);
+      prepared(this.db, 'INSERT INTO orchard_objects (object_type, spec) VALUES (?, ?)').run(spec.objectType, JSON.stringify(spec));
+      const obj = buildObject(spec);
+      for (const stmt of [...createTableSql(obj), ...countSql(obj)]) this.db.exec(stmt);
+    });
+  }
+
+  addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<void> {
+    return this.changeSchema((schema) => {
+      const { obj, spec, field } = fieldAddition(schema, objectType, define);
+      prepared(this.db, 'UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(spec), objectType);
+      for (const stmt of addColumnSql(obj, field)) this.db.exec(stmt);
+    });
+  }
+
+  /**
+   * The rows without the per-record checks (the caller made them), in transactions that each write
+   * about BULK_WAL_BYTES to the WAL at most: a transaction's pages all stay in the WAL until it
+   * commits, and with a dozen indexes a row of a large table dirties ten pages or more (one
+   * transaction of 5,000 rows of 200,000 accounts wrote 170 MB). After each, a RESTART checkpoint
+   * copies the WAL into the database and makes the next writer start it again from its beginning:
+   * else a server writing between two transactions keeps it from restarting, and it grows by every
+   * transaction. The first transaction takes FIRST_BULK_ROWS rows; each next one at most twice as
+   * many, and no more than the most frames per row seen so far allow.
+   */
+  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const sql = `INSERT INTO ${q(obj.systemName)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    const stmt = prepared(this.db, sql);
+    const budget = BULK_WAL_BYTES / (this.db.pragma('page_size', { simple: true }) as number);
+    let framesPerRow = 0;
+    for (let start = 0, size = FIRST_BULK_ROWS; start < rows.length;) {
+      const part = rows.slice(start, start + size);
+      await this.write(() => this.db.transaction(() => {
+        for (const row of part) stmt.run(...columns.map((c) => row[c] ?? null));
+      }).immediate());
+      start += part.length;
+      framesPerRow = Math.max(framesPerRow, this.restartWal() / part.length);
+      size = Math.max(1, Math.min(2 * part.length, Math.floor(budget / framesPerRow)));
+    }
+  }
+
+  /**
+   * A RESTART checkpoint, waiting CHECKPOINT_WAIT_MS at most for another connection's write or read
+   * to end (it reports them busy rather than failing); the frames the WAL held.
+   */
+  private restartWal(): number {
+    prepared(this.db, `PRAGMA busy_timeout = ${CHECKPOINT_WAIT_MS}`).run();
+    try {
+      return (prepared(this.db, 'PRAGMA wal_checkpoint(RESTART)').get() as { log: number }).log;
+    } finally {
+      prepared(this.db, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+    }
+  }
+
+  async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
+    const users = this.org.schemaSync().resolve(CRMUSER_OBJECT_TYPE);
+    const { sql, parameters } = upsertUserStatement(sqliteSql, users, user, new Date().toISOString().slice(0, 19));
+    await this.write(() => prepared(this.db, sql).run(...parameters));
+  }
+}
