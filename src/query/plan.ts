@@ -6,7 +6,7 @@ import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
 import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
-import type { Condition, FilterNode } from './ast.js';
+import { isMatchOp, type Condition, type FilterNode } from './ast.js';
 import { parseFilter } from './parser.js';
 import { unknownFieldError } from '../schema/record-input.js';
 
@@ -17,8 +17,11 @@ export type PlanCondition =
   | { kind: 'compare'; field: FieldDef; op: CompareOp; value: string | number }
   /** A whole UTC day of a datetime field: from ≤ v < to; `negate` also matches empty values. */
   | { kind: 'range'; field: FieldDef; from: string; to: string; negate: boolean }
-  /** LIKE `pattern` (client `%` and `_` are wildcards, a trailing `%` added); `negate` also matches empty values. */
-  | { kind: 'prefix'; field: FieldDef; pattern: string; negate: boolean }
+  /**
+   * LIKE `pattern`: the client's text, where `%` and `_` are wildcards, with a `%` added after it
+   * (start-with) or before it (end-with); `negate` also matches empty values.
+   */
+  | { kind: 'match'; field: FieldDef; pattern: string; negate: boolean }
   | { kind: 'null'; field: FieldDef; negate: boolean };
 
 export interface PlanGroup {
@@ -184,11 +187,12 @@ export function typeCondition(obj: ObjectDef, c: ConditionInput, site: Condition
   if (text.includes('\u0000')) {
     throw new AppError('FIELD_TYPE', `'${field.name}' cannot hold a NUL character (\\u0000), but the value${site.value} contains one. Remove it.`);
   }
-  if (c.op === 'start-with' || c.op === 'not-start-with') {
+  if (isMatchOp(c.op)) {
     if (field.type === 'number' || field.type === 'picklist') {
       throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (the operator${site.op}). Use =, <, >, <= or >=.`);
     }
-    return { kind: 'prefix', field, pattern: `${text}%`, negate: c.op === 'not-start-with' };
+    const pattern = c.op.endsWith('start-with') ? `${text}%` : `%${text}`;
+    return { kind: 'match', field, pattern, negate: c.op.startsWith('not-') };
   }
   const op = c.op;
   if (text === '' && (op === '=' || op === '!=')) return { kind: 'null', field, negate: op === '!=' };

@@ -4,7 +4,7 @@
 // filter language, so both routes agree on every value.
 
 import { AppError, quote } from '../errors.js';
-import type { FilterOp } from './ast.js';
+import { isMatchOp, isNullOp, type FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
 import { unknownFieldError } from '../schema/record-input.js';
 import type { FieldDef } from '../schema/types.js';
@@ -14,7 +14,8 @@ import { relativeDays, type DaySpan } from './relative-dates.js';
 /** v3 operator → the filter language's; eq-in, not-in, between and userid expand to several. */
 const SIMPLE_OPS: Readonly<Record<string, FilterOp>> = {
   eq: '=', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=',
-  'start-with': 'start-with', 'not-start-with': 'not-start-with', 'is-null': 'is-null', 'is-not-null': 'is-not-null',
+  'start-with': 'start-with', 'not-start-with': 'not-start-with', 'end-with': 'end-with', 'not-end-with': 'not-end-with',
+  'is-null': 'is-null', 'is-not-null': 'is-not-null',
 };
 export const V3_OPERATORS = [...Object.keys(SIMPLE_OPS), 'eq-in', 'not-in', 'between', 'userid'] as const;
 
@@ -67,7 +68,7 @@ function list(v: unknown, where: string): string[] {
 /** A comparison with a span of days, by the whole-day rules of date-only values (docs/query.md). */
 function daySpanCondition(field: FieldDef, op: FilterOp, span: DaySpan): PlanNode {
   const at = (day: string) => (field.type === 'datetime' ? `${day}T00:00:00` : day);
-  if (op === 'start-with' || op === 'not-start-with' || op === 'is-null' || op === 'is-not-null') {
+  if (isMatchOp(op) || isNullOp(op)) {
     throw bad(`'${op}' cannot take a relative date; use eq, ne, lt, le, gt, ge or between.`);
   }
   return spanCondition(field, op, at(span.from), at(span.to));
@@ -99,7 +100,7 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   };
   if (typeof operator === 'string' && operator in SIMPLE_OPS) {
     const op = SIMPLE_OPS[operator]!;
-    return one(op, op === 'is-null' || op === 'is-not-null' ? null : scalar(raw.value, `${where}.value`));
+    return one(op, isNullOp(op) ? null : scalar(raw.value, `${where}.value`));
   }
   switch (operator) {
     case 'eq-in':

@@ -147,7 +147,7 @@ function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[]
 export type Fold = (e: Expression<unknown>) => Expression<unknown>;
 
 /**
- * The dialect's `start-with` pattern match. What every store must give is SQLite's plain LIKE:
+ * The dialect's pattern match (start-with, end-with). What every store must give is SQLite's plain LIKE:
  * `%` and `_` are the only special characters (no escape character) and A–Z match either case.
  * `folded` says both sides went through the fold already.
  */
@@ -160,6 +160,12 @@ function isText(f: FieldDef): boolean {
 
 /** The highest code point: a prefix followed by it bounds every string that starts with the prefix. */
 const TOP = '\u{10FFFF}';
+
+/** The prefix a LIKE pattern asks for when it is one (text, then a single `%` at the end); else undefined. */
+function plainPrefix(pattern: string): string | undefined {
+  const head = pattern.slice(0, -1);
+  return pattern.endsWith('%') && !/[%_]/.test(head) ? head : undefined;
+}
 
 interface FilterContext {
   readonly eb: ExpressionBuilder<any, any>;
@@ -195,10 +201,10 @@ function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBoo
       return node.negate
         ? eb.or([eb(lhs, '<', val(node.from)), eb(lhs, '>=', val(node.to)), empty])
         : eb.and([eb(lhs, '>=', val(node.from)), eb(lhs, '<', val(node.to))]);
-    case 'prefix': {
-      const head = node.pattern.slice(0, -1);
-      // A plain prefix is a range on the (folded) index; with inner wildcards it is a LIKE.
-      const match = /[%_]/.test(head)
+    case 'match': {
+      // A plain prefix is a range on the (folded) index; any other pattern is a LIKE.
+      const head = plainPrefix(node.pattern);
+      const match = head === undefined
         ? (like ? like(lhs, val(node.pattern), text) : eb(lhs, 'like', val(node.pattern)))
         : eb.and([eb(lhs, '>=', val(head)), eb(lhs, '<', val(head + TOP))]);
       return node.negate ? eb.or([eb.not(match), empty]) : match;
@@ -240,11 +246,10 @@ export function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; p
         parts.push(String(node.negate));
         parameters.push(node.from, node.to);
         break;
-      case 'prefix': {
-        const head = node.pattern.slice(0, -1);
-        const wildcards = /[%_]/.test(head);
-        parts.push(String(node.negate), wildcards ? 'like' : 'span');
-        if (wildcards) parameters.push(node.pattern);
+      case 'match': {
+        const head = plainPrefix(node.pattern);
+        parts.push(String(node.negate), head === undefined ? 'like' : 'span');
+        if (head === undefined) parameters.push(node.pattern);
         else parameters.push(head, head + TOP);
         break;
       }

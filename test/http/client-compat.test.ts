@@ -1,7 +1,8 @@
 // Replays what real clients of the public service do (COMPAT §Habits, §MCP), over real HTTP with
 // fetch, so header spellings, doubled slashes and content types reach the server as they are sent:
-// the SDKs' credential check and paging, "contains" as start-with '%x', data.Record after a create,
-// and the MCP bridge's session (metadata, v2 writes, custom object and field, v3 query).
+// the SDKs' credential check and paging, "contains" as start-with '%x', end-with from the service's
+// readme, data.Record after a create, and the MCP bridge's session (metadata, v2 writes, custom
+// object and field, v3 query).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,6 +70,21 @@ describe('a client written for the public service', () => {
     assert.ok(body.data.Data.some((r: { accountname: string }) => r.accountname === 'Northwind Traders'));
     const doubled = await call('POST', '/api//query', { objecttype: 1, fields: 'accountname', query: "accountname start-with '%wind trad'" });
     assert.deepEqual(doubled.body.data.Data, body.data.Data);
+  });
+
+  test('filters with end-with and not-end-with, as the service\'s REST readme documents them, on /api/query and the v3 query', async () => {
+    const created = await call('POST', '/api/record/account', { accountname: 'Fabrikam Quux Holdings' });
+    assert.equal(created.status, 201);
+    const { status, body } = await call('POST', '/api/query', {
+      objecttype: 1, fields: 'accountname,telephone1', query: "(accountname end-with 'QUUX HOLDINGS') AND (telephone1 not-end-with '99')",
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Fabrikam Quux Holdings', telephone1: null }]);
+    const v3 = await call('POST', '/api/v3/query', {
+      objectType: 1, fields: [{ name: 'accountname' }], filter: [{ type: 'AND', conditions: [{ fieldName: 'accountname', operator: 'end-with', value: '%uux_holdings' }] }],
+    });
+    assert.equal(v3.status, 200);
+    assert.deepEqual(v3.body.data, [{ accountname: 'Fabrikam Quux Holdings', _id: created.body.data.Record.accountid }]);
   });
 
   test('reads data.Record after a create and after a GET', async () => {

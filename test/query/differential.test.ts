@@ -78,12 +78,17 @@ const ACCOUNT_QUERIES = [
   "accountid start-with 'A0000000-0000-4000-8000-00000000004_'", "accountid start-with 'A0000000'", "accountid start-with 'a0000000-0000-4000-8000-00000000005'",
   'accounttypecode < 1e20', 'accounttypecode > -1e300', 'accounttypecode = -0', 'statecode != 99999999999', 'accounttypecode >= 3',
   "parentaccountname start-with 'acme'", 'parentaccountname is-null', "ownername = 'ZOE SECOND' and billingcity is-not-null",
+  "accountname end-with 'STANBUL'", "accountname end-with 'Σ'", "accountname end-with 'ς'", "accountname end-with 'SSE'", "accountname end-with 'ße'",
+  "accountname end-with '%'", "accountname end-with '_'", "accountname end-with '\\b'", "accountname end-with '%b'", "accountname end-with 'L'",
+  "accountname not-end-with 'a'", "description end-with '%_ 1_'", "description not-end-with '0'", "billingcity end-with 'RICH'",
+  "pcfsystemfield85 end-with '00:00'", "createdon not-end-with 'T00:00:00'", "accountid end-with '4_'", "parentaccountname end-with 'LABS'",
 ];
 const OPPORTUNITY_QUERIES = [
   'estimatedvalue = 12.5', 'estimatedvalue != 12.5', 'estimatedvalue < 0', 'estimatedvalue >= -0.01', 'estimatedvalue > 1e14', 'estimatedvalue is-null',
   'closeprobability <= 50', "closeprobability != ''", "estimatedclosedate = '2025-01-01'", "estimatedclosedate < '2025-01-01'",
   "estimatedclosedate >= '9999-12-31'", "estimatedclosedate start-with '2025'", "estimatedclosedate start-with '_0%'", "estimatedclosedate != '2024-12-31'",
   "accountname start-with 'a'", "accountname = 'acme'", 'accountname is-null', "name start-with 'İ' or name start-with 'ǅ'",
+  "estimatedclosedate end-with '-31'", "estimatedclosedate not-end-with '01'", "accountname end-with 'corp'", "name end-with 'elvin'",
 ];
 
 if (needsPostgres) console.log(`differential test: SQLite on the calling thread against SQLite on its reader threads only; PostgreSQL skipped (${needsPostgres})`);

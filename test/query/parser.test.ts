@@ -45,6 +45,9 @@ const parses: Array<[string, Shape]> = [
   ['AccountName = 1 aNd OwnerId_FullName = 2', and(c('accountname', '=', bare('1')), c('ownerid_fullname', '=', bare('2')))],
   ["name START-WITH 'x'", c('name', 'start-with', sq('x'))],
   ['name Not-Start-With x', c('name', 'not-start-with', bare('x'))],
+  ["name END-WITH '%x'", c('name', 'end-with', sq('%x'))],
+  ['name Not-End-With x', c('name', 'not-end-with', bare('x'))],
+  ["a end-with'x'or b not-end-with'y'", or(c('a', 'end-with', sq('x')), c('b', 'not-end-with', sq('y')))],
   ['x IS-NOT-NULL', c('x', 'is-not-null')],
   ['(a=1)', c('a', '=', bare('1'))],
   ['a>=2', c('a', '>=', bare('2'))],
@@ -83,7 +86,7 @@ const parses: Array<[string, Shape]> = [
 const fails: Array<[string, RegExp]> = [
   ['(a=1', /^Syntax error in query at position 5: unexpected end of query: expected '\)' to close '\(' opened at position 1\.$/],
   ['a = )', /^Syntax error in query at position 5 near '\)': expected a value after '='\.$/],
-  ['a == 1', /position 3 near '==': unknown operator '=='; use one of =, !=, <, >, <=, >=, start-with, not-start-with, is-null, is-not-null\.$/],
+  ['a == 1', /position 3 near '==': unknown operator '=='; use one of =, !=, <, >, <=, >=, start-with, not-start-with, end-with, not-end-with, is-null, is-not-null\.$/],
   ['a <> 1', /position 3 near '<>': unknown operator '<>'/],
   ["a like 'x'", /position 3 near 'like': unknown operator 'like'/],
   ["a = 'x", /position 5: unterminated single-quoted value; end it with '/],

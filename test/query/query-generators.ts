@@ -26,13 +26,13 @@ const textValues = (fx: Fixture, field: RefField): string[] => {
   }
   return [...seen];
 };
-const PATTERNS = ['%', '%corp', '%Ltd', 'acme_', '_e%', '%o%o%', '%😀%', '100%', 'A%C%', '%\\%', "%'%", '%"%'];
+const PATTERNS = ['%', '%corp', '%Ltd', 'acme_', '_e%', '%o%o%', '%😀%', '100%', 'A%C%', '%\\%', "%'%", '%"%', 'corp', 'ltd', 's', '_o', 'Co'];
 const DATES = ['0000-01-01', '2024-12-31', '2025-01-01', '2025-01-02', '2025-02-01', '2025-03-01', '9999-12-31'];
 const DATETIMES = ['2025-01-01T00:00:00', '2025-01-01T23:59:59', '2025-01-02T00:00:00', '2025-02-01T00:00:00', '2025-03-01T09:00:00', '9999-12-31T23:59:59'];
 
 export const COMPARE: RefOp[] = ['=', '!=', '<', '>', '<=', '>='];
 export const NULLS: RefOp[] = ['is-null', 'is-not-null'];
-export const PREFIX: RefOp[] = ['start-with', 'not-start-with'];
+export const PREFIX: RefOp[] = ['start-with', 'not-start-with', 'end-with', 'not-end-with'];
 
 interface GenCondition extends RefCondition {
   style: 'single' | 'double' | 'bare';
@@ -67,7 +67,7 @@ function conditionArb(fx: Fixture): fc.Arbitrary<GenCondition> {
     fc.record({
       field: fc.constantFrom<RefField>('pcfsystemfield85', 'createdon'),
       op: fc.constantFrom(...PREFIX),
-      value: fc.constantFrom('2025-01', '2025-03-01T', '9999', '2025-01-0_T%:00'),
+      value: fc.constantFrom('2025-01', '2025-03-01T', '9999', '2025-01-0_T%:00', '00:00', ':59', '_9:00:0%'),
       ...extras,
     }),
   );
