@@ -1,8 +1,8 @@
 // Replays what real clients of the public service do (COMPAT §Habits, §MCP), over real HTTP with
 // fetch, so header spellings, doubled slashes and content types reach the server as they are sent:
 // the SDKs' credential check and paging, "contains" as start-with '%x', end-with from the service's
-// readme, data.Record after a create, and the MCP bridge's session (metadata, v2 writes, custom
-// object and field, v3 query).
+// readme, unquoted values from query builders, data.Record after a create, and the MCP bridge's
+// session (metadata, v2 writes, custom object and field, v3 query).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,6 +85,18 @@ describe('a client written for the public service', () => {
     });
     assert.equal(v3.status, 200);
     assert.deepEqual(v3.body.data, [{ accountname: 'Fabrikam Quux Holdings', _id: created.body.data.Record.accountid }]);
+  });
+
+  test('sends values unquoted as query builders do, with backslash escapes for keywords and parentheses', async () => {
+    for (const accountname of ['Smith Sons Ltd', 'Smith and Sons (Ltd)']) assert.equal((await call('POST', '/api/record/account', { accountname })).status, 201);
+    const { status, body } = await call('POST', '/api/query', {
+      objecttype: 1, fields: 'accountname', sort_by: 'accountname',
+      query: '(accountname = Smith Sons Ltd) OR (accountname = Smith \\and Sons \\(Ltd\\))',
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }, { accountname: 'Smith Sons Ltd' }]);
+    const prefix = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname', query: 'accountname start-with smith \\AND sons and accountname end-with \\(ltd\\)' });
+    assert.deepEqual(prefix.body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }]);
   });
 
   test('reads data.Record after a create and after a GET', async () => {
