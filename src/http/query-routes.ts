@@ -24,6 +24,10 @@ const queryBody = {
     sort_type: { type: 'string', description: "'asc' (default) or 'desc', any case." },
     page_size: { ...numberLike, description: `Rows per page, 1–${QUERY_PAGE.max}; default ${QUERY_PAGE.default}; larger values are served as ${QUERY_PAGE.max}.` },
     page_number: { ...numberLike, description: 'Page to return; 1 is the first.' },
+    show_real_value: {
+      anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }],
+      description: "1 (or true): picklist fields come back as their labels ('Active') instead of their codes; 0, false or absent: codes.",
+    },
   },
 } as const;
 

@@ -4,7 +4,7 @@
 
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
-import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
+import { TEXT_TYPES, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
 import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
 import { isMatchOp, type Condition, type FilterNode } from './ast.js';
 import { parseFilter } from './parser.js';
@@ -43,6 +43,8 @@ export interface QueryPlan {
   readonly sort: { readonly field: FieldDef; readonly desc: boolean };
   readonly pageSize: number;
   readonly pageNumber: number;
+  /** `show_real_value`: picklist fields come back as their labels, not their codes (withPicklistLabels). */
+  readonly picklistLabels: boolean;
 }
 
 /** DESIGN §3: page_size 1–500, larger served as 500; default 50. */
@@ -75,6 +77,7 @@ export interface QueryInput {
   sort_type?: unknown;
   page_size?: unknown;
   page_number?: unknown;
+  show_real_value?: unknown;
 }
 
 function param(name: string, expected: string, got: unknown): AppError {
@@ -87,6 +90,14 @@ function wholeNumber(name: string, raw: unknown): number | undefined {
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, 'a whole number', raw);
   return n;
+}
+
+/** A yes/no member: 1, true, '1' or 'true' is yes; absent, null, '', 0, false, '0' or 'false' is no. */
+function yesNo(name: string, raw: unknown): boolean {
+  const v = typeof raw === 'string' ? raw.trim().toLowerCase() : raw;
+  if (v === 1 || v === true || v === '1' || v === 'true') return true;
+  if (v === undefined || v === null || v === '' || v === 0 || v === false || v === '0' || v === 'false') return false;
+  throw param(name, '1 or 0 (or true or false)', raw);
 }
 
 export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
@@ -270,5 +281,24 @@ export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAcce
     sort: { field: sortField, desc: sortType.trim().toLowerCase() === 'desc' },
     pageSize: Math.min(size, QUERY_PAGE.max),
     pageNumber: number,
+    picklistLabels: yesNo('show_real_value', input.show_real_value),
   };
+}
+
+/**
+ * The rows as the plan asks to show them: with picklistLabels, each picklist code of `plan.fields`
+ * becomes its option's label (a code no option has stays the code). Changes `rows` in place.
+ */
+export function withPicklistLabels(plan: QueryPlan, rows: RecordRow[]): RecordRow[] {
+  if (!plan.picklistLabels) return rows;
+  const labels = plan.fields
+    .filter((f) => f.type === 'picklist' && f.options !== undefined)
+    .map((f) => [f.name, new Map(f.options!.map((o) => [o.value, o.label]))] as const);
+  for (const row of rows) {
+    for (const [name, byCode] of labels) {
+      const code = row[name];
+      if (typeof code === 'number') row[name] = byCode.get(code) ?? code;
+    }
+  }
+  return rows;
 }

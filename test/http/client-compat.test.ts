@@ -1,8 +1,8 @@
 // Replays what real clients of the public service do (COMPAT §Habits, §MCP), over real HTTP with
 // fetch, so header spellings, doubled slashes and content types reach the server as they are sent:
 // the SDKs' credential check and paging, "contains" as start-with '%x', end-with from the service's
-// readme, unquoted values from query builders, data.Record after a create, and the MCP bridge's
-// session (metadata, v2 writes, custom object and field, v3 query).
+// readme, unquoted values from query builders, picklist labels with show_real_value, data.Record
+// after a create, and the MCP bridge's session (metadata, v2 writes, custom object and field, v3 query).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +97,12 @@ describe('a client written for the public service', () => {
     assert.deepEqual(body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }, { accountname: 'Smith Sons Ltd' }]);
     const prefix = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname', query: 'accountname start-with smith \\AND sons and accountname end-with \\(ltd\\)' });
     assert.deepEqual(prefix.body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }]);
+  });
+
+  test('sends show_real_value: 1, as one client does by default, and reads picklist labels', async () => {
+    const { status, body } = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname,statuscode', query: "accountname = 'Smith Sons Ltd'", show_real_value: 1 });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Smith Sons Ltd', statuscode: 'Default' }]);
   });
 
   test('reads data.Record after a create and after a GET', async () => {
