@@ -18,7 +18,7 @@ const queryBody = {
   type: 'object',
   properties: {
     objecttype: { ...numberLike, description: "Object number (1), digit string ('1') or system name ('account')." },
-    fields: { type: 'string', description: "Comma-separated field names, in the order wanted, or '*' (default)." },
+    fields: { type: 'string', description: "Comma-separated field names (related fields such as primarycontactid_fullname too), in the order wanted, or '*' (default)." },
     query: { type: 'string', description: "Filter, e.g. (statecode = 1 AND accountname start-with 'Ac') OR (createdon >= '2025-01-01')." },
     sort_by: { type: 'string', description: 'Field to sort by; default createdon. Ties are broken by the key.' },
     sort_type: { type: 'string', description: "'asc' (default) or 'desc', any case." },

@@ -8,7 +8,10 @@ import { TEXT_TYPES, type FieldDef, type ObjectDef, type RecordRow } from '../sc
 import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
 import { isMatchOp, type Condition, type FilterNode } from './ast.js';
 import { parseFilter } from './parser.js';
-import { unknownFieldError } from '../schema/record-input.js';
+import { NOTHING_HIDDEN, QueryFields, READ_ALL, knownField, type ReadAccess } from './query-fields.js';
+
+// Re-exported: auth/permissions.ts implements these against the plan stage's contract.
+export { READ_ALL, type FieldHiding, type ReadAccess } from './query-fields.js';
 
 export type CompareOp = '=' | '!=' | '<' | '>' | '<=' | '>=';
 
@@ -50,25 +53,6 @@ export interface QueryPlan {
 /** DESIGN §3: page_size 1–500, larger served as 500; default 50. */
 export const QUERY_PAGE = { default: 50, max: 500 } as const;
 
-/** The fields of one object hidden from the caller, and the error for asking for one. */
-export interface FieldHiding {
-  /** Names of hidden fields: '*' leaves them out; naming one anywhere is refused. */
-  readonly hidden: ReadonlySet<string>;
-  /** The error for a hidden field named at `where` (e.g. " in 'fields'"). */
-  hiddenError(field: FieldDef, where: string): AppError;
-}
-
-/** What the caller may read (auth/permissions.ts implements it). */
-export interface ReadAccess {
-  /** Throws (402, 403) when the caller may not read the object's records; else its hidden fields. */
-  readObject(obj: ObjectDef): FieldHiding;
-}
-
-const NOTHING_HIDDEN: FieldHiding = { hidden: new Set(), hiddenError: () => new AppError('INTERNAL', 'no field is hidden') };
-
-/** Everything readable: for callers outside a request (tests, tools). */
-export const READ_ALL: ReadAccess = { readObject: () => NOTHING_HIDDEN };
-
 export interface QueryInput {
   objecttype?: unknown;
   fields?: unknown;
@@ -108,16 +92,8 @@ export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
   throw param('objecttype', "an object's number or system name", raw);
 }
 
-/** A field named by the client: unknown → 400, hidden from the caller → 403. */
-export function knownField(obj: ObjectDef, name: string, where: string, hiding: FieldHiding, asSent = name): FieldDef {
-  const f = obj.fieldsByName.get(name);
-  if (!f) throw unknownFieldError(obj, asSent, where);
-  if (hiding.hidden.has(f.name)) throw hiding.hiddenError(f, where);
-  return f;
-}
-
-function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): FieldDef[] {
-  const all = () => (hiding.hidden.size === 0 ? [...obj.fields] : obj.fields.filter((f) => !hiding.hidden.has(f.name)));
+function resolveFields(named: QueryFields, raw: unknown): FieldDef[] {
+  const all = () => named.all();
   if (raw === undefined || raw === null) return all();
   if (typeof raw !== 'string') throw param('fields', "a comma-separated string of field names, or '*'", raw);
   const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
@@ -125,7 +101,7 @@ function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): Field
   const seen = new Set<string>();
   const fields: FieldDef[] = [];
   for (const name of names) {
-    const f = knownField(obj, name, " in 'fields'", hiding);
+    const f = named.field(name, " in 'fields'");
     if (!seen.has(name)) fields.push(f);
     seen.add(name);
   }
@@ -184,13 +160,13 @@ function siteOf(c: Condition): ConditionSite {
   return { field: at(c.pos.field), op: at(c.pos.op), value: at(c.pos.value ?? c.pos.op) };
 }
 
-function planCondition(obj: ObjectDef, c: Condition, hiding: FieldHiding): PlanCondition {
-  return typeCondition(obj, { field: c.field, op: c.op, value: c.value?.text ?? null }, siteOf(c), hiding);
+function planCondition(named: QueryFields, c: Condition): PlanCondition {
+  return typeCondition(named, { field: c.field, op: c.op, value: c.value?.text ?? null }, siteOf(c));
 }
 
 /** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
-export function typeCondition(obj: ObjectDef, c: ConditionInput, site: ConditionSite, hiding: FieldHiding): PlanCondition {
-  const field = knownField(obj, c.field, site.field, hiding);
+export function typeCondition(named: QueryFields, c: ConditionInput, site: ConditionSite): PlanCondition {
+  const field = named.field(c.field, site.field);
   if (c.op === 'is-null' || c.op === 'is-not-null') return { kind: 'null', field, negate: c.op === 'is-not-null' };
   const text = c.value!;
   // No stored value holds U+0000 (writes refuse it), and SQLite's LIKE would end a pattern at one:
@@ -207,7 +183,8 @@ export function typeCondition(obj: ObjectDef, c: ConditionInput, site: Condition
   }
   const op = c.op;
   if (text === '' && (op === '=' || op === '!=')) return { kind: 'null', field, negate: op === '!=' };
-  if (TEXT_TYPES.has(field.type) || field.role === 'derived') return { kind: 'compare', field, op, value: text };
+  // By type: a derived name is text, a related field the type of the field it reads.
+  if (TEXT_TYPES.has(field.type)) return { kind: 'compare', field, op, value: text };
   switch (field.type) {
     case 'number':
     case 'picklist': {
@@ -237,10 +214,10 @@ export function typeCondition(obj: ObjectDef, c: ConditionInput, site: Condition
   throw new Error(`unplanned field type ${field.type}`);
 }
 
-function planFilter(obj: ObjectDef, node: FilterNode, hiding: FieldHiding): PlanNode {
+function planFilter(named: QueryFields, node: FilterNode): PlanNode {
   // Recursion is safe: the parser bounds nesting at 64.
-  if (node.kind === 'condition') return planCondition(obj, node, hiding);
-  return { kind: node.kind, children: node.children.map((child) => planFilter(obj, child, hiding)) };
+  if (node.kind === 'condition') return planCondition(named, node);
+  return { kind: node.kind, children: node.children.map((child) => planFilter(named, child)) };
 }
 
 /**
@@ -249,21 +226,22 @@ function planFilter(obj: ObjectDef, node: FilterNode, hiding: FieldHiding): Plan
  */
 export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAccess = READ_ALL): QueryPlan {
   const obj = resolveObject(schema, input.objecttype);
-  const hiding = access.readObject(obj);
-  const fields = resolveFields(obj, input.fields, hiding);
+  const named = new QueryFields(schema, obj, access);
+  const fields = resolveFields(named, input.fields);
 
   let filter: PlanNode | null = null;
   if (input.query !== undefined && input.query !== null) {
     if (typeof input.query !== 'string') throw param('query', "a filter expression string such as \"(accountname = 'Acme')\"", input.query);
     const ast = parseFilter(input.query);
-    filter = ast ? planFilter(obj, ast, hiding) : null;
+    filter = ast ? planFilter(named, ast) : null;
   }
 
   const sortGiven = !(input.sort_by === undefined || input.sort_by === null || input.sort_by === '');
   const sortName = sortGiven ? input.sort_by : 'createdon';
   if (typeof sortName !== 'string') throw param('sort_by', 'a field name', sortName);
   // The default order applies even when createdon is hidden: it discloses no value.
-  const sortField = knownField(obj, sortName.trim().toLowerCase(), " in 'sort_by'", sortGiven ? hiding : NOTHING_HIDDEN, sortName);
+  const sortKey = sortName.trim().toLowerCase();
+  const sortField = sortGiven ? named.field(sortKey, " in 'sort_by'", sortName) : knownField(obj, sortKey, " in 'sort_by'", NOTHING_HIDDEN, sortName);
   const sortType = input.sort_type === undefined || input.sort_type === null || input.sort_type === '' ? 'asc' : input.sort_type;
   if (typeof sortType !== 'string' || !/^(asc|desc)$/i.test(sortType.trim())) {
     throw new AppError('SORT_INVALID', `'sort_type' must be 'asc' or 'desc' (any case); got ${quote(sortType)}.`);

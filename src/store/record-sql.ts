@@ -88,23 +88,26 @@ export const ROW = 'r';
 
 type Select = SelectQueryBuilder<any, any, any>;
 
-/** The SQL column of a field: its own column, or the target's primary field through the lookup's join. */
+/**
+ * The SQL column of a field: its own column, or through the lookup's join the target's primary
+ * field (a derived name) or the field a related field reads (`primarycontactid_fullname`).
+ */
 function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | undefined {
   if (f.role !== 'derived') return `${ROW}.${f.name}`;
   const lookup = obj.fieldsByName.get(f.derivedFrom!)!;
   const target = schema.find(lookup.target!);
-  return target ? `j_${f.name}.${target.primaryField}` : undefined;
+  return target ? `j_${f.name}.${f.targetField ?? target.primaryField}` : undefined;
 }
 
 /**
- * `FROM <table> AS r` with the joins the derived fields in `needed` require.
+ * `FROM <table> AS r` with the joins the derived and related fields in `needed` require.
  * A derived field whose target object no longer exists reads null.
  */
 function fromWithJoins(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
   return joinDerived(k.selectFrom(`${obj.systemName} as ${ROW}`), schema, obj, needed);
 }
 
-/** Adds to `q` (which reads the object as `r`) the joins of the derived fields in `needed`. */
+/** Adds to `q` (which reads the object as `r`) the joins of the derived and related fields in `needed`. */
 function joinDerived(q: Select, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
   const joined = new Set<string>();
   for (const f of needed) {
@@ -153,9 +156,9 @@ export type Fold = (e: Expression<unknown>) => Expression<unknown>;
  */
 export type Like = (lhs: Expression<unknown>, pattern: Expression<unknown>, folded: boolean) => Expression<SqlBool>;
 
-/** Text-like fields and derived names compare without regard to case. */
+/** Text-like fields (derived names among them; a related field has the type of the field it reads) compare without regard to case. */
 function isText(f: FieldDef): boolean {
-  return TEXT_TYPES.has(f.type) || f.role === 'derived';
+  return TEXT_TYPES.has(f.type);
 }
 
 /** The highest code point: a prefix followed by it bounds every string that starts with the prefix. */
