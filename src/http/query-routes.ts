@@ -18,12 +18,16 @@ const queryBody = {
   type: 'object',
   properties: {
     objecttype: { ...numberLike, description: "Object number (1), digit string ('1') or system name ('account')." },
-    fields: { type: 'string', description: "Comma-separated field names, in the order wanted, or '*' (default)." },
+    fields: { type: 'string', description: "Comma-separated field names (related fields such as primarycontactid_fullname too), in the order wanted, or '*' (default)." },
     query: { type: 'string', description: "Filter, e.g. (statecode = 1 AND accountname start-with 'Ac') OR (createdon >= '2025-01-01')." },
     sort_by: { type: 'string', description: 'Field to sort by; default createdon. Ties are broken by the key.' },
     sort_type: { type: 'string', description: "'asc' (default) or 'desc', any case." },
     page_size: { ...numberLike, description: `Rows per page, 1–${QUERY_PAGE.max}; default ${QUERY_PAGE.default}; larger values are served as ${QUERY_PAGE.max}.` },
     page_number: { ...numberLike, description: 'Page to return; 1 is the first.' },
+    show_real_value: {
+      anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }],
+      description: "1 (or true): picklist fields come back as their labels ('Active') instead of their codes; 0, false or absent: codes.",
+    },
   },
 } as const;
 

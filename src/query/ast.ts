@@ -2,7 +2,10 @@
 // Purely syntactic: field names are not resolved and values are not typed here.
 
 /** Operators that compare a field with a value. */
-export const COMPARISON_OPS = ['=', '!=', '<', '>', '<=', '>=', 'start-with', 'not-start-with'] as const;
+export const COMPARISON_OPS = ['=', '!=', '<', '>', '<=', '>=', 'start-with', 'not-start-with', 'end-with', 'not-end-with'] as const;
+
+/** Operators that match text against a pattern in which `%` and `_` are wildcards. */
+export const MATCH_OPS = ['start-with', 'not-start-with', 'end-with', 'not-end-with'] as const;
 
 /** Operators that test a field for null; an operand after them is accepted and ignored. */
 export const NULL_OPS = ['is-null', 'is-not-null'] as const;
@@ -60,6 +63,14 @@ export interface OrNode {
 
 /** A whole filter or any part of it. */
 export type FilterNode = AndNode | OrNode | Condition;
+
+/** An operator of MATCH_OPS. */
+export type MatchOp = (typeof MATCH_OPS)[number];
+
+/** True for start-with, end-with and their negations. */
+export function isMatchOp(op: FilterOp): op is MatchOp {
+  return (MATCH_OPS as readonly string[]).includes(op);
+}
 
 /** True for is-null / is-not-null. */
 export function isNullOp(op: FilterOp): op is NullOp {

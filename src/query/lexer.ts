@@ -1,11 +1,16 @@
 // Splits filter text into tokens with 0-based positions, on demand from the parser.
 // The parser names what it expects next (a mode) because the grammar is not context-free at the
-// token level: a bare word may hold '=' or '<' (`a = x<y`), yet `a>=2` must split into three tokens.
+// token level: a bare word may hold '=' or '<' (`a = x<y`), yet `a>=2` must split into three tokens,
+// and a bare value may hold spaces (`Smith Sons Ltd`) where a keyword would end it.
 
 import { AppError } from '../errors.js';
+import { FILTER_OPS } from './ast.js';
 
-/** What the parser expects next; it decides how a run of non-space characters is cut. */
-export type LexMode = 'field' | 'op' | 'value';
+/**
+ * What the parser expects next; it decides how a run of non-space characters is cut. `run` is the
+ * operand of a comparison: a quoted value, or a bare value of several words (see scanRun).
+ */
+export type LexMode = 'field' | 'op' | 'value' | 'run';
 
 /** A lexical token; `raw` is the source slice, used in error messages. */
 export interface Token {
@@ -26,9 +31,15 @@ const IDENT_CHAR = /[A-Za-z0-9_]/;
 const OP_SYMBOL_CHAR = /[=!<>]/;
 const OP_WORD_CHAR = /[A-Za-z0-9_-]/;
 const SPACE = /\s/;
+const KEYWORD = /^(and|or)$/i;
+/** Words that end a bare value: the keywords, and the C-style spellings the parser refuses with a hint. */
+const RUN_END = /^(and|or|&&|\|\|)$/i;
+/** A whole word `\and` or `\or`: the keyword as text. */
+const ESCAPED_KEYWORD = /^\\(and|or)$/i;
+const OPS: ReadonlySet<string> = new Set(FILTER_OPS);
 
-/** True if `ch` may appear in a bare word (the grammar's definition, shared with the printer). */
-export function isBareChar(ch: string): boolean {
+/** True if `ch` may appear in a bare word (the grammar's definition). */
+function isBareChar(ch: string): boolean {
   return !SPACE.test(ch) && ch !== '(' && ch !== ')' && ch !== "'" && ch !== '"';
 }
 
@@ -91,6 +102,16 @@ export class Lexer {
       return { kind: ch === '(' ? 'lparen' : 'rparen', raw: ch, text: ch, pos: i, end: i + 1 };
     }
     if (ch === "'" || ch === '"') return this.scanQuoted(i, ch);
+    if (mode === 'run') return this.scanRun(i);
+    const end = this.wordEnd(i, mode);
+    const raw = src.slice(i, end);
+    return { kind: 'word', raw, text: raw, pos: i, end };
+  }
+
+  /** The end of the word at `i` (a non-space character) as `mode` cuts it. */
+  private wordEnd(i: number, mode: LexMode): number {
+    const src = this.source;
+    const ch = src[i]!;
     // Cut words by mode so that `a>=2` yields a, >=, 2 while a value keeps any non-space run whole.
     let accept: (c: string) => boolean = isBareChar;
     if (mode === 'field' && IDENT_CHAR.test(ch)) accept = (c) => IDENT_CHAR.test(c);
@@ -98,8 +119,62 @@ export class Lexer {
     else if (mode === 'op' && OP_WORD_CHAR.test(ch)) accept = (c) => OP_WORD_CHAR.test(c);
     let end = i + 1;
     while (end < src.length && accept(src[end]!)) end++;
-    const raw = src.slice(i, end);
-    return { kind: 'word', raw, text: raw, pos: i, end };
+    return end;
+  }
+
+  /** Whether a condition (`field op`) starts at `i`, as the field and op modes would read it. */
+  private startsCondition(i: number): boolean {
+    const src = this.source;
+    if (!IDENT_CHAR.test(src[i]!)) return false;
+    let j = this.wordEnd(i, 'field');
+    if (KEYWORD.test(src.slice(i, j))) return false;
+    while (j < src.length && SPACE.test(src[j]!)) j++;
+    if (j >= src.length || src[j] === '(' || src[j] === ')' || src[j] === "'" || src[j] === '"') return false;
+    return OPS.has(src.slice(j, this.wordEnd(j, 'op')).toLowerCase());
+  }
+
+  /**
+   * A bare value as query builders write it (docs/query.md): words separated by spaces, up to an
+   * unescaped parenthesis, the end, or a word that ends a value (AND, OR, &&, ||) or begins another
+   * condition (`b =`: a missing AND, which the parser refuses as it always did). The first word is
+   * always part of it. Inside, `\(`, `\)` and `\\` are those characters and a whole word `\and` or
+   * `\or` is that word; any other backslash is itself. Quotes after the first character are text.
+   * A first word AND or OR comes back alone, for the parser to refuse.
+   */
+  private scanRun(start: number): Token {
+    const src = this.source;
+    let text = '';
+    let end = start;
+    let i = start;
+    for (;;) {
+      let word = '';
+      let j = i;
+      while (j < src.length) {
+        const c = src[j]!;
+        if (SPACE.test(c) || c === '(' || c === ')') break;
+        const next = src[j + 1];
+        if (c === '\\' && (next === '(' || next === ')' || next === '\\')) {
+          word += next;
+          j += 2;
+        } else {
+          word += c;
+          j++;
+        }
+      }
+      const raw = src.slice(i, j);
+      if (i === start) {
+        if (KEYWORD.test(raw)) return { kind: 'word', raw, text: raw, pos: start, end: j };
+      } else if (RUN_END.test(raw) || this.startsCondition(i)) {
+        break;
+      }
+      text += src.slice(end, i) + (ESCAPED_KEYWORD.test(raw) ? raw.slice(1) : word);
+      end = j;
+      while (j < src.length && SPACE.test(src[j]!)) j++;
+      // A word that stopped at a parenthesis or the end ends the value; so does a parenthesis after spaces.
+      if (j === end || j >= src.length || src[j] === '(' || src[j] === ')') break;
+      i = j;
+    }
+    return { kind: 'word', raw: src.slice(start, end), text, pos: start, end };
   }
 
   private scanQuoted(start: number, q: "'" | '"'): Token {

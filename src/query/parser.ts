@@ -70,12 +70,13 @@ function readCondition(lexer: Lexer, field: Token): Condition {
     if (dummy.kind === 'quoted' || (dummy.kind === 'word' && !KEYWORD.test(dummy.text))) lexer.next('value');
     return { kind: 'condition', field: name, op, value: null, pos: { field: field.pos, op: opPos } };
   }
-  const token = lexer.next('value');
+  const token = lexer.next('run');
   const pos = { field: field.pos, op: opPos, value: token.pos };
   if (token.kind === 'quoted') {
     return { kind: 'condition', field: name, op, value: { text: token.text, style: token.quote! }, pos };
   }
-  if (token.kind === 'word' && !KEYWORD.test(token.text)) {
+  // The raw text: an escaped `\and` is a value, not the keyword.
+  if (token.kind === 'word' && !KEYWORD.test(token.raw)) {
     return { kind: 'condition', field: name, op, value: { text: token.text, style: 'bare' }, pos };
   }
   if (token.kind === 'word') {
@@ -155,7 +156,8 @@ export function parseFilter(text: string): FilterNode | null {
         return closeGroup(group);
       }
       const close = stack.length > 1 ? ", ')'" : '';
-      const hint = join.raw === '&&' || join.raw === '||' ? `; write ${join.raw === '&&' ? 'AND' : 'OR'} instead` : '';
+      const hint = join.raw === '&&' || join.raw === '||' ? `; write ${join.raw === '&&' ? 'AND' : 'OR'} instead`
+        : join.kind === 'lparen' ? '; inside a value, quote it or write \\( and \\) for parentheses' : '';
       throw tokenError(join, `expected AND, OR${close} or the end of the query after a condition${hint}`);
     }
   }

@@ -4,11 +4,14 @@
 
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
-import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../schema/types.js';
+import { TEXT_TYPES, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
 import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
-import type { Condition, FilterNode } from './ast.js';
+import { isMatchOp, type Condition, type FilterNode } from './ast.js';
 import { parseFilter } from './parser.js';
-import { unknownFieldError } from '../schema/record-input.js';
+import { NOTHING_HIDDEN, QueryFields, READ_ALL, knownField, type ReadAccess } from './query-fields.js';
+
+// Re-exported: auth/permissions.ts implements these against the plan stage's contract.
+export { READ_ALL, type FieldHiding, type ReadAccess } from './query-fields.js';
 
 export type CompareOp = '=' | '!=' | '<' | '>' | '<=' | '>=';
 
@@ -17,8 +20,11 @@ export type PlanCondition =
   | { kind: 'compare'; field: FieldDef; op: CompareOp; value: string | number }
   /** A whole UTC day of a datetime field: from ≤ v < to; `negate` also matches empty values. */
   | { kind: 'range'; field: FieldDef; from: string; to: string; negate: boolean }
-  /** LIKE `pattern` (client `%` and `_` are wildcards, a trailing `%` added); `negate` also matches empty values. */
-  | { kind: 'prefix'; field: FieldDef; pattern: string; negate: boolean }
+  /**
+   * LIKE `pattern`: the client's text, where `%` and `_` are wildcards, with a `%` added after it
+   * (start-with) or before it (end-with); `negate` also matches empty values.
+   */
+  | { kind: 'match'; field: FieldDef; pattern: string; negate: boolean }
   | { kind: 'null'; field: FieldDef; negate: boolean };
 
 export interface PlanGroup {
@@ -40,29 +46,12 @@ export interface QueryPlan {
   readonly sort: { readonly field: FieldDef; readonly desc: boolean };
   readonly pageSize: number;
   readonly pageNumber: number;
+  /** `show_real_value`: picklist fields come back as their labels, not their codes (withPicklistLabels). */
+  readonly picklistLabels: boolean;
 }
 
 /** DESIGN §3: page_size 1–500, larger served as 500; default 50. */
 export const QUERY_PAGE = { default: 50, max: 500 } as const;
-
-/** The fields of one object hidden from the caller, and the error for asking for one. */
-export interface FieldHiding {
-  /** Names of hidden fields: '*' leaves them out; naming one anywhere is refused. */
-  readonly hidden: ReadonlySet<string>;
-  /** The error for a hidden field named at `where` (e.g. " in 'fields'"). */
-  hiddenError(field: FieldDef, where: string): AppError;
-}
-
-/** What the caller may read (auth/permissions.ts implements it). */
-export interface ReadAccess {
-  /** Throws (402, 403) when the caller may not read the object's records; else its hidden fields. */
-  readObject(obj: ObjectDef): FieldHiding;
-}
-
-const NOTHING_HIDDEN: FieldHiding = { hidden: new Set(), hiddenError: () => new AppError('INTERNAL', 'no field is hidden') };
-
-/** Everything readable: for callers outside a request (tests, tools). */
-export const READ_ALL: ReadAccess = { readObject: () => NOTHING_HIDDEN };
 
 export interface QueryInput {
   objecttype?: unknown;
@@ -72,6 +61,7 @@ export interface QueryInput {
   sort_type?: unknown;
   page_size?: unknown;
   page_number?: unknown;
+  show_real_value?: unknown;
 }
 
 function param(name: string, expected: string, got: unknown): AppError {
@@ -86,6 +76,14 @@ function wholeNumber(name: string, raw: unknown): number | undefined {
   return n;
 }
 
+/** A yes/no member: 1, true, '1' or 'true' is yes; absent, null, '', 0, false, '0' or 'false' is no. */
+function yesNo(name: string, raw: unknown): boolean {
+  const v = typeof raw === 'string' ? raw.trim().toLowerCase() : raw;
+  if (v === 1 || v === true || v === '1' || v === 'true') return true;
+  if (v === undefined || v === null || v === '' || v === 0 || v === false || v === '0' || v === 'false') return false;
+  throw param(name, '1 or 0 (or true or false)', raw);
+}
+
 export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
   if (typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '')) return schema.resolve(raw);
   if (raw === undefined || raw === null || raw === '') {
@@ -94,16 +92,8 @@ export function resolveObject(schema: OrgSchema, raw: unknown): ObjectDef {
   throw param('objecttype', "an object's number or system name", raw);
 }
 
-/** A field named by the client: unknown → 400, hidden from the caller → 403. */
-export function knownField(obj: ObjectDef, name: string, where: string, hiding: FieldHiding, asSent = name): FieldDef {
-  const f = obj.fieldsByName.get(name);
-  if (!f) throw unknownFieldError(obj, asSent, where);
-  if (hiding.hidden.has(f.name)) throw hiding.hiddenError(f, where);
-  return f;
-}
-
-function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): FieldDef[] {
-  const all = () => (hiding.hidden.size === 0 ? [...obj.fields] : obj.fields.filter((f) => !hiding.hidden.has(f.name)));
+function resolveFields(named: QueryFields, raw: unknown): FieldDef[] {
+  const all = () => named.all();
   if (raw === undefined || raw === null) return all();
   if (typeof raw !== 'string') throw param('fields', "a comma-separated string of field names, or '*'", raw);
   const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
@@ -111,7 +101,7 @@ function resolveFields(obj: ObjectDef, raw: unknown, hiding: FieldHiding): Field
   const seen = new Set<string>();
   const fields: FieldDef[] = [];
   for (const name of names) {
-    const f = knownField(obj, name, " in 'fields'", hiding);
+    const f = named.field(name, " in 'fields'");
     if (!seen.has(name)) fields.push(f);
     seen.add(name);
   }
@@ -170,13 +160,13 @@ function siteOf(c: Condition): ConditionSite {
   return { field: at(c.pos.field), op: at(c.pos.op), value: at(c.pos.value ?? c.pos.op) };
 }
 
-function planCondition(obj: ObjectDef, c: Condition, hiding: FieldHiding): PlanCondition {
-  return typeCondition(obj, { field: c.field, op: c.op, value: c.value?.text ?? null }, siteOf(c), hiding);
+function planCondition(named: QueryFields, c: Condition): PlanCondition {
+  return typeCondition(named, { field: c.field, op: c.op, value: c.value?.text ?? null }, siteOf(c));
 }
 
 /** Types one condition; `''` compared with `=`/`!=` means empty / not empty, as clients use it. */
-export function typeCondition(obj: ObjectDef, c: ConditionInput, site: ConditionSite, hiding: FieldHiding): PlanCondition {
-  const field = knownField(obj, c.field, site.field, hiding);
+export function typeCondition(named: QueryFields, c: ConditionInput, site: ConditionSite): PlanCondition {
+  const field = named.field(c.field, site.field);
   if (c.op === 'is-null' || c.op === 'is-not-null') return { kind: 'null', field, negate: c.op === 'is-not-null' };
   const text = c.value!;
   // No stored value holds U+0000 (writes refuse it), and SQLite's LIKE would end a pattern at one:
@@ -184,15 +174,17 @@ export function typeCondition(obj: ObjectDef, c: ConditionInput, site: Condition
   if (text.includes('\u0000')) {
     throw new AppError('FIELD_TYPE', `'${field.name}' cannot hold a NUL character (\\u0000), but the value${site.value} contains one. Remove it.`);
   }
-  if (c.op === 'start-with' || c.op === 'not-start-with') {
+  if (isMatchOp(c.op)) {
     if (field.type === 'number' || field.type === 'picklist') {
       throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (the operator${site.op}). Use =, <, >, <= or >=.`);
     }
-    return { kind: 'prefix', field, pattern: `${text}%`, negate: c.op === 'not-start-with' };
+    const pattern = c.op.endsWith('start-with') ? `${text}%` : `%${text}`;
+    return { kind: 'match', field, pattern, negate: c.op.startsWith('not-') };
   }
   const op = c.op;
   if (text === '' && (op === '=' || op === '!=')) return { kind: 'null', field, negate: op === '!=' };
-  if (TEXT_TYPES.has(field.type) || field.role === 'derived') return { kind: 'compare', field, op, value: text };
+  // By type: a derived name is text, a related field the type of the field it reads.
+  if (TEXT_TYPES.has(field.type)) return { kind: 'compare', field, op, value: text };
   switch (field.type) {
     case 'number':
     case 'picklist': {
@@ -222,10 +214,10 @@ export function typeCondition(obj: ObjectDef, c: ConditionInput, site: Condition
   throw new Error(`unplanned field type ${field.type}`);
 }
 
-function planFilter(obj: ObjectDef, node: FilterNode, hiding: FieldHiding): PlanNode {
+function planFilter(named: QueryFields, node: FilterNode): PlanNode {
   // Recursion is safe: the parser bounds nesting at 64.
-  if (node.kind === 'condition') return planCondition(obj, node, hiding);
-  return { kind: node.kind, children: node.children.map((child) => planFilter(obj, child, hiding)) };
+  if (node.kind === 'condition') return planCondition(named, node);
+  return { kind: node.kind, children: node.children.map((child) => planFilter(named, child)) };
 }
 
 /**
@@ -234,21 +226,22 @@ function planFilter(obj: ObjectDef, node: FilterNode, hiding: FieldHiding): Plan
  */
 export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAccess = READ_ALL): QueryPlan {
   const obj = resolveObject(schema, input.objecttype);
-  const hiding = access.readObject(obj);
-  const fields = resolveFields(obj, input.fields, hiding);
+  const named = new QueryFields(schema, obj, access);
+  const fields = resolveFields(named, input.fields);
 
   let filter: PlanNode | null = null;
   if (input.query !== undefined && input.query !== null) {
     if (typeof input.query !== 'string') throw param('query', "a filter expression string such as \"(accountname = 'Acme')\"", input.query);
     const ast = parseFilter(input.query);
-    filter = ast ? planFilter(obj, ast, hiding) : null;
+    filter = ast ? planFilter(named, ast) : null;
   }
 
   const sortGiven = !(input.sort_by === undefined || input.sort_by === null || input.sort_by === '');
   const sortName = sortGiven ? input.sort_by : 'createdon';
   if (typeof sortName !== 'string') throw param('sort_by', 'a field name', sortName);
   // The default order applies even when createdon is hidden: it discloses no value.
-  const sortField = knownField(obj, sortName.trim().toLowerCase(), " in 'sort_by'", sortGiven ? hiding : NOTHING_HIDDEN, sortName);
+  const sortKey = sortName.trim().toLowerCase();
+  const sortField = sortGiven ? named.field(sortKey, " in 'sort_by'", sortName) : knownField(obj, sortKey, " in 'sort_by'", NOTHING_HIDDEN, sortName);
   const sortType = input.sort_type === undefined || input.sort_type === null || input.sort_type === '' ? 'asc' : input.sort_type;
   if (typeof sortType !== 'string' || !/^(asc|desc)$/i.test(sortType.trim())) {
     throw new AppError('SORT_INVALID', `'sort_type' must be 'asc' or 'desc' (any case); got ${quote(sortType)}.`);
@@ -266,5 +259,24 @@ export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAcce
     sort: { field: sortField, desc: sortType.trim().toLowerCase() === 'desc' },
     pageSize: Math.min(size, QUERY_PAGE.max),
     pageNumber: number,
+    picklistLabels: yesNo('show_real_value', input.show_real_value),
   };
+}
+
+/**
+ * The rows as the plan asks to show them: with picklistLabels, each picklist code of `plan.fields`
+ * becomes its option's label (a code no option has stays the code). Changes `rows` in place.
+ */
+export function withPicklistLabels(plan: QueryPlan, rows: RecordRow[]): RecordRow[] {
+  if (!plan.picklistLabels) return rows;
+  const labels = plan.fields
+    .filter((f) => f.type === 'picklist' && f.options !== undefined)
+    .map((f) => [f.name, new Map(f.options!.map((o) => [o.value, o.label]))] as const);
+  for (const row of rows) {
+    for (const [name, byCode] of labels) {
+      const code = row[name];
+      if (typeof code === 'number') row[name] = byCode.get(code) ?? code;
+    }
+  }
+  return rows;
 }

@@ -3,18 +3,41 @@
 
 import { isNullOp, joinNodes } from './ast.js';
 import type { Condition, FilterNode, FilterValue } from './ast.js';
-import { isBareChar, isIdentChar } from './lexer.js';
+import { Lexer, isIdentChar } from './lexer.js';
 
 const KEYWORD = /^(and|or)$/i;
 
 /**
- * True if `text` reads back as the same bare word. Bare style is kept where possible because the
+ * How bare values are printed. `canonical`: bare only when the text is one word needing no escape,
+ * else single-quoted. `builder`: as client query builders write them, bare with backslash escapes
+ * wherever that reads back (`Smith \and Sons \(Ltd\)`), single-quoted only where it cannot.
+ */
+export type PrintStyle = 'canonical' | 'builder';
+
+/**
+ * `text` written as a bare value that reads back as exactly `text`, or undefined when none does
+ * (empty, spaces at an end, a quote first, a word that would end the value early). Escapes are
+ * added, then the lexer itself checks the result, so the printer cannot drift from the grammar.
+ */
+export function bareForm(text: string): string | undefined {
+  // Spaces at an end would be trimmed, a quote first opens a quoted value (no escape exists for either).
+  if (text === '' || text.trim() !== text || text[0] === "'" || text[0] === '"') return undefined;
+  const escaped = text
+    .replace(/[\\()]/g, '\\$&')
+    .split(/(\s+)/)
+    .map((word) => (KEYWORD.test(word) ? `\\${word}` : word))
+    .join('');
+  const token = new Lexer(escaped).peek('run');
+  return token.kind === 'word' && token.pos === 0 && token.end === escaped.length && token.text === text ? escaped : undefined;
+}
+
+/**
+ * The bare form `style` prints for `text`, if any. Bare style is kept where possible because the
  * plan stage may distinguish `statuscode = 1` from `statuscode = '1'`.
  */
-function isSafeBare(text: string): boolean {
-  if (text === '' || KEYWORD.test(text)) return false;
-  for (const ch of text) if (!isBareChar(ch)) return false;
-  return true;
+function printedBare(text: string, style: PrintStyle): string | undefined {
+  const bare = bareForm(text);
+  return style === 'builder' || (bare === text && !/\s/.test(text)) ? bare : undefined;
 }
 
 function isFieldName(name: string): boolean {
@@ -23,19 +46,20 @@ function isFieldName(name: string): boolean {
   return true;
 }
 
-function normalizeValue(value: FilterValue): FilterValue {
+function normalizeValue(value: FilterValue, style: PrintStyle): FilterValue {
   // Double quotes mean the same as single ones, so only one quoted style survives printing.
-  const style = value.style === 'bare' && isSafeBare(value.text) ? 'bare' : 'single';
-  return { text: value.text, style };
+  const bare = value.style === 'bare' && printedBare(value.text, style) !== undefined;
+  return { text: value.text, style: bare ? 'bare' : 'single' };
 }
 
 /**
  * The tree printFilter's output parses back to: same-kind nesting flattened, lone children unwrapped,
- * field names lower-cased, double-quoted and unprintable bare values turned single-quoted,
- * operands of is-null / is-not-null dropped. Throws a plain Error for trees no text can express
- * (an empty and/or, a field that is not an identifier, a comparison without a value): those are bugs.
+ * field names lower-cased, double-quoted bare values and those `style` cannot print bare turned
+ * single-quoted, operands of is-null / is-not-null dropped. Throws a plain Error for trees no text
+ * can express (an empty and/or, a field that is not an identifier, a comparison without a value):
+ * those are bugs.
  */
-export function normalizeFilter(node: FilterNode): FilterNode {
+export function normalizeFilter(node: FilterNode, style: PrintStyle = 'canonical'): FilterNode {
   if (node.kind === 'condition') {
     const field = node.field.toLowerCase();
     if (!isFieldName(field)) throw new Error(`printFilter: '${node.field}' is not a printable field name`);
@@ -43,28 +67,31 @@ export function normalizeFilter(node: FilterNode): FilterNode {
       return { kind: 'condition', field, op: node.op, value: null, pos: { field: node.pos.field, op: node.pos.op } };
     }
     if (node.value === null) throw new Error(`printFilter: operator '${node.op}' needs a value`);
-    return { kind: 'condition', field, op: node.op, value: normalizeValue(node.value), pos: { ...node.pos } };
+    return { kind: 'condition', field, op: node.op, value: normalizeValue(node.value, style), pos: { ...node.pos } };
   }
   if (node.children.length === 0) throw new Error(`printFilter: an '${node.kind}' node has no children`);
-  return joinNodes(node.kind, node.children.map(normalizeFilter));
+  return joinNodes(node.kind, node.children.map((child) => normalizeFilter(child, style)));
 }
 
-function printValue(value: FilterValue): string {
-  return value.style === 'bare' ? value.text : `'${value.text.replaceAll("'", "''")}'`;
+function printValue(value: FilterValue, style: PrintStyle): string {
+  return value.style === 'bare' ? printedBare(value.text, style)! : `'${value.text.replaceAll("'", "''")}'`;
 }
 
-function printCondition(c: Condition): string {
-  return c.value === null ? `${c.field} ${c.op}` : `${c.field} ${c.op} ${printValue(c.value)}`;
+function printCondition(c: Condition, style: PrintStyle): string {
+  return c.value === null ? `${c.field} ${c.op}` : `${c.field} ${c.op} ${printValue(c.value, style)}`;
 }
 
-function printNormal(node: FilterNode): string {
-  if (node.kind === 'condition') return printCondition(node);
+function printNormal(node: FilterNode, style: PrintStyle): string {
+  if (node.kind === 'condition') return printCondition(node, style);
   const joiner = node.kind === 'and' ? ' AND ' : ' OR ';
   // Every nested group is parenthesized, even AND inside OR where precedence would allow none: easier to read.
-  return node.children.map((child) => (child.kind === 'condition' ? printNormal(child) : `(${printNormal(child)})`)).join(joiner);
+  return node.children.map((child) => (child.kind === 'condition' ? printNormal(child, style) : `(${printNormal(child, style)})`)).join(joiner);
 }
 
-/** Canonical text for `node`: keywords upper-case, single spaces, values single-quoted unless safely bare. */
-export function printFilter(node: FilterNode): string {
-  return printNormal(normalizeFilter(node));
+/**
+ * Text for `node`: keywords upper-case, single spaces, values single-quoted unless `style` prints
+ * them bare (canonical by default).
+ */
+export function printFilter(node: FilterNode, style: PrintStyle = 'canonical'): string {
+  return printNormal(normalizeFilter(node, style), style);
 }

@@ -4,17 +4,18 @@
 // filter language, so both routes agree on every value.
 
 import { AppError, quote } from '../errors.js';
-import type { FilterOp } from './ast.js';
+import { isMatchOp, isNullOp, type FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
-import { unknownFieldError } from '../schema/record-input.js';
 import type { FieldDef } from '../schema/types.js';
-import { knownField, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type FieldHiding, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { QueryFields } from './query-fields.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
 
 /** v3 operator → the filter language's; eq-in, not-in, between and userid expand to several. */
 const SIMPLE_OPS: Readonly<Record<string, FilterOp>> = {
   eq: '=', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=',
-  'start-with': 'start-with', 'not-start-with': 'not-start-with', 'is-null': 'is-null', 'is-not-null': 'is-not-null',
+  'start-with': 'start-with', 'not-start-with': 'not-start-with', 'end-with': 'end-with', 'not-end-with': 'not-end-with',
+  'is-null': 'is-null', 'is-not-null': 'is-not-null',
 };
 export const V3_OPERATORS = [...Object.keys(SIMPLE_OPS), 'eq-in', 'not-in', 'between', 'userid'] as const;
 
@@ -67,7 +68,7 @@ function list(v: unknown, where: string): string[] {
 /** A comparison with a span of days, by the whole-day rules of date-only values (docs/query.md). */
 function daySpanCondition(field: FieldDef, op: FilterOp, span: DaySpan): PlanNode {
   const at = (day: string) => (field.type === 'datetime' ? `${day}T00:00:00` : day);
-  if (op === 'start-with' || op === 'not-start-with' || op === 'is-null' || op === 'is-not-null') {
+  if (isMatchOp(op) || isNullOp(op)) {
     throw bad(`'${op}' cannot take a relative date; use eq, ne, lt, le, gt, ge or between.`);
   }
   return spanCondition(field, op, at(span.from), at(span.to));
@@ -75,8 +76,8 @@ function daySpanCondition(field: FieldDef, op: FilterOp, span: DaySpan): PlanNod
 
 interface Planning {
   readonly plan: QueryPlan;
-  /** The fields hidden from the caller on the plan's object. */
-  readonly hiding: FieldHiding;
+  /** The fields of the plan's object the caller may name. */
+  readonly named: QueryFields;
   readonly ctx: V3Context;
   count: number;
 }
@@ -87,19 +88,19 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   if (typeof field !== 'string' || field.trim() === '') throw bad(`${where}.fieldName must be a field name.`);
   const operator = typeof raw.operator === 'string' ? raw.operator.trim().toLowerCase() : raw.operator;
   const site: ConditionSite = { field: ` in ${where}.fieldName`, op: ` in ${where}.operator`, value: ` in ${where}.value` };
-  const { hiding } = p;
+  const { named } = p;
   const name = field.trim().toLowerCase();
   const one = (op: FilterOp, value: string | null): PlanNode => {
     if (++p.count > FILTER_LIMITS.maxConditions) {
       throw new AppError('QUERY_TOO_COMPLEX', `The filter has more than ${FILTER_LIMITS.maxConditions} conditions (each value of eq-in and not-in counts as one). Split the query.`);
     }
-    const f = knownField(p.plan.obj, name, site.field, hiding);
+    const f = named.field(name, site.field);
     const span = value !== null && (f.type === 'date' || f.type === 'datetime') ? relativeDays(value, p.ctx.now) : undefined;
-    return span ? daySpanCondition(f, op, span) : typeCondition(p.plan.obj, { field: name, op, value }, site, hiding);
+    return span ? daySpanCondition(f, op, span) : typeCondition(named, { field: name, op, value }, site);
   };
   if (typeof operator === 'string' && operator in SIMPLE_OPS) {
     const op = SIMPLE_OPS[operator]!;
-    return one(op, op === 'is-null' || op === 'is-not-null' ? null : scalar(raw.value, `${where}.value`));
+    return one(op, isNullOp(op) ? null : scalar(raw.value, `${where}.value`));
   }
   switch (operator) {
     case 'eq-in':
@@ -165,11 +166,8 @@ function sortOf(schema: Parameters<typeof planQuery>[0], objectType: unknown, ra
   if (typeof order !== 'string' || !/^\s*(asc|desc)\s*$/i.test(order)) {
     throw new AppError('SORT_INVALID', `orderBy[0].order must be 'asc' or 'desc' (any case); got ${quote(entry.order)}.`);
   }
-  const obj = resolveObject(schema, objectType);
-  const field = obj.fieldsByName.get(entry.name.trim().toLowerCase());
-  if (!field) throw unknownFieldError(obj, entry.name, ' in orderBy[0].name');
-  const hiding = access.readObject(obj);
-  if (hiding.hidden.has(field.name)) throw hiding.hiddenError(field, ' in orderBy[0].name');
+  const named = new QueryFields(schema, resolveObject(schema, objectType), access);
+  const field = named.field(entry.name.trim().toLowerCase(), ' in orderBy[0].name', entry.name);
   return { sort_by: field.name, sort_type: order };
 }
 
@@ -199,6 +197,6 @@ export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknow
   const key = base.obj.fieldsByName.get(base.obj.keyField)!;
   const keyAsked = base.fields.includes(key);
   const plan: QueryPlan = { ...base, fields: keyAsked ? base.fields : [...base.fields, key] };
-  const filter = planFilter({ plan, hiding: access.readObject(plan.obj), ctx, count: 0 }, raw.filter);
+  const filter = planFilter({ plan, named: new QueryFields(schema, plan.obj, access), ctx, count: 0 }, raw.filter);
   return { plan: { ...plan, filter }, keyAsked };
 }

@@ -42,7 +42,8 @@ export interface PicklistOption {
  * How a field is maintained:
  * - `key`: the record id (UUID); may be chosen on create, never changed.
  * - `system`: set by the server (createdon, modifiedon, createdby, modifiedby); ignored when sent.
- * - `derived`: the display name of a lookup's target (ownername); not a column, read-only, ignored when sent.
+ * - `derived`: the display name of a lookup's target (ownername), or in a query a related field
+ *   (`ownerid_fullname`, any stored field of the target); not a column, read-only, ignored when sent.
  * - `data`: written by clients.
  */
 export type FieldRole = 'key' | 'system' | 'derived' | 'data';
@@ -64,6 +65,8 @@ export interface FieldDef {
   readonly target?: number;
   /** For a derived name field: the lookup field it names. */
   readonly derivedFrom?: string;
+  /** For a related field of a query (`primarycontactid_fullname`): the target's field it reads; else the target's primary field. */
+  readonly targetField?: string;
   /** Whether the store keeps an index on the column. */
   readonly indexed?: boolean;
 }

@@ -10,7 +10,7 @@ import { accessOf, type Access } from '../auth/permissions.js';
 import type { Permission } from '../auth/roles.js';
 import type { Action } from '../auth/plans.js';
 import { AppError, errorOf, quote, quoteText } from '../errors.js';
-import { planQuery, type QueryInput, type QueryPlan } from '../query/plan.js';
+import { planQuery, withPicklistLabels, type QueryInput, type QueryPlan } from '../query/plan.js';
 import { planV3Query } from '../query/v3-plan.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
@@ -173,11 +173,12 @@ export class Service {
       (deleted, id) => (deleted ? { id } : notFound(t.obj, id)));
   }
 
-  /** A query (POST /api/query): the checked plan and its page; IsLastPage is exact. */
+  /** A query (POST /api/query): the checked plan and its page (picklists as labels if asked); IsLastPage is exact. */
   async query(identity: TokenIdentity, body: QueryInput, signal?: AbortSignal): Promise<{ plan: QueryPlan; rows: RecordRow[]; isLastPage: boolean }> {
     const { records, schema } = await this.open(identity);
     const plan = planQuery(schema, body, accessOf(identity));
-    return { plan, ...(await records.query(plan, signal)) };
+    const { rows, isLastPage } = await records.query(plan, signal);
+    return { plan, rows: withPicklistLabels(plan, rows), isLastPage };
   }
 
   /** A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way). */

@@ -88,23 +88,26 @@ export const ROW = 'r';
 
 type Select = SelectQueryBuilder<any, any, any>;
 
-/** The SQL column of a field: its own column, or the target's primary field through the lookup's join. */
+/**
+ * The SQL column of a field: its own column, or through the lookup's join the target's primary
+ * field (a derived name) or the field a related field reads (`primarycontactid_fullname`).
+ */
 function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | undefined {
   if (f.role !== 'derived') return `${ROW}.${f.name}`;
   const lookup = obj.fieldsByName.get(f.derivedFrom!)!;
   const target = schema.find(lookup.target!);
-  return target ? `j_${f.name}.${target.primaryField}` : undefined;
+  return target ? `j_${f.name}.${f.targetField ?? target.primaryField}` : undefined;
 }
 
 /**
- * `FROM <table> AS r` with the joins the derived fields in `needed` require.
+ * `FROM <table> AS r` with the joins the derived and related fields in `needed` require.
  * A derived field whose target object no longer exists reads null.
  */
 function fromWithJoins(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
   return joinDerived(k.selectFrom(`${obj.systemName} as ${ROW}`), schema, obj, needed);
 }
 
-/** Adds to `q` (which reads the object as `r`) the joins of the derived fields in `needed`. */
+/** Adds to `q` (which reads the object as `r`) the joins of the derived and related fields in `needed`. */
 function joinDerived(q: Select, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
   const joined = new Set<string>();
   for (const f of needed) {
@@ -147,19 +150,25 @@ function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[]
 export type Fold = (e: Expression<unknown>) => Expression<unknown>;
 
 /**
- * The dialect's `start-with` pattern match. What every store must give is SQLite's plain LIKE:
+ * The dialect's pattern match (start-with, end-with). What every store must give is SQLite's plain LIKE:
  * `%` and `_` are the only special characters (no escape character) and A–Z match either case.
  * `folded` says both sides went through the fold already.
  */
 export type Like = (lhs: Expression<unknown>, pattern: Expression<unknown>, folded: boolean) => Expression<SqlBool>;
 
-/** Text-like fields and derived names compare without regard to case. */
+/** Text-like fields (derived names among them; a related field has the type of the field it reads) compare without regard to case. */
 function isText(f: FieldDef): boolean {
-  return TEXT_TYPES.has(f.type) || f.role === 'derived';
+  return TEXT_TYPES.has(f.type);
 }
 
 /** The highest code point: a prefix followed by it bounds every string that starts with the prefix. */
 const TOP = '\u{10FFFF}';
+
+/** The prefix a LIKE pattern asks for when it is one (text, then a single `%` at the end); else undefined. */
+function plainPrefix(pattern: string): string | undefined {
+  const head = pattern.slice(0, -1);
+  return pattern.endsWith('%') && !/[%_]/.test(head) ? head : undefined;
+}
 
 interface FilterContext {
   readonly eb: ExpressionBuilder<any, any>;
@@ -195,10 +204,10 @@ function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBoo
       return node.negate
         ? eb.or([eb(lhs, '<', val(node.from)), eb(lhs, '>=', val(node.to)), empty])
         : eb.and([eb(lhs, '>=', val(node.from)), eb(lhs, '<', val(node.to))]);
-    case 'prefix': {
-      const head = node.pattern.slice(0, -1);
-      // A plain prefix is a range on the (folded) index; with inner wildcards it is a LIKE.
-      const match = /[%_]/.test(head)
+    case 'match': {
+      // A plain prefix is a range on the (folded) index; any other pattern is a LIKE.
+      const head = plainPrefix(node.pattern);
+      const match = head === undefined
         ? (like ? like(lhs, val(node.pattern), text) : eb(lhs, 'like', val(node.pattern)))
         : eb.and([eb(lhs, '>=', val(head)), eb(lhs, '<', val(head + TOP))]);
       return node.negate ? eb.or([eb.not(match), empty]) : match;
@@ -240,11 +249,10 @@ function queryShape(schema: OrgSchema, plan: QueryPlan): { key: string; paramete
         parts.push(String(node.negate));
         parameters.push(node.from, node.to);
         break;
-      case 'prefix': {
-        const head = node.pattern.slice(0, -1);
-        const wildcards = /[%_]/.test(head);
-        parts.push(String(node.negate), wildcards ? 'like' : 'span');
-        if (wildcards) parameters.push(node.pattern);
+      case 'match': {
+        const head = plainPrefix(node.pattern);
+        parts.push(String(node.negate), head === undefined ? 'like' : 'span');
+        if (head === undefined) parameters.push(node.pattern);
         else parameters.push(head, head + TOP);
         break;
       }

@@ -1,7 +1,9 @@
 // Replays what real clients of the public service do (COMPAT §Habits, §MCP), over real HTTP with
 // fetch, so header spellings, doubled slashes and content types reach the server as they are sent:
-// the SDKs' credential check and paging, "contains" as start-with '%x', data.Record after a create,
-// and the MCP bridge's session (metadata, v2 writes, custom object and field, v3 query).
+// the SDKs' credential check and paging, "contains" as start-with '%x', end-with from the service's
+// readme, unquoted values from query builders, picklist labels with show_real_value, related fields
+// (ownerid_fullname), data.Record after a create, and the MCP bridge's session (metadata, v2
+// writes, custom object and field, v3 query).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,6 +71,55 @@ describe('a client written for the public service', () => {
     assert.ok(body.data.Data.some((r: { accountname: string }) => r.accountname === 'Northwind Traders'));
     const doubled = await call('POST', '/api//query', { objecttype: 1, fields: 'accountname', query: "accountname start-with '%wind trad'" });
     assert.deepEqual(doubled.body.data.Data, body.data.Data);
+  });
+
+  test('filters with end-with and not-end-with, as the service\'s REST readme documents them, on /api/query and the v3 query', async () => {
+    const created = await call('POST', '/api/record/account', { accountname: 'Fabrikam Quux Holdings' });
+    assert.equal(created.status, 201);
+    const { status, body } = await call('POST', '/api/query', {
+      objecttype: 1, fields: 'accountname,telephone1', query: "(accountname end-with 'QUUX HOLDINGS') AND (telephone1 not-end-with '99')",
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Fabrikam Quux Holdings', telephone1: null }]);
+    const v3 = await call('POST', '/api/v3/query', {
+      objectType: 1, fields: [{ name: 'accountname' }], filter: [{ type: 'AND', conditions: [{ fieldName: 'accountname', operator: 'end-with', value: '%uux_holdings' }] }],
+    });
+    assert.equal(v3.status, 200);
+    assert.deepEqual(v3.body.data, [{ accountname: 'Fabrikam Quux Holdings', _id: created.body.data.Record.accountid }]);
+  });
+
+  test('sends values unquoted as query builders do, with backslash escapes for keywords and parentheses', async () => {
+    for (const accountname of ['Smith Sons Ltd', 'Smith and Sons (Ltd)']) assert.equal((await call('POST', '/api/record/account', { accountname })).status, 201);
+    const { status, body } = await call('POST', '/api/query', {
+      objecttype: 1, fields: 'accountname', sort_by: 'accountname',
+      query: '(accountname = Smith Sons Ltd) OR (accountname = Smith \\and Sons \\(Ltd\\))',
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }, { accountname: 'Smith Sons Ltd' }]);
+    const prefix = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname', query: 'accountname start-with smith \\AND sons and accountname end-with \\(ltd\\)' });
+    assert.deepEqual(prefix.body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }]);
+  });
+
+  test('sends show_real_value: 1, as one client does by default, and reads picklist labels', async () => {
+    const { status, body } = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname,statuscode', query: "accountname = 'Smith Sons Ltd'", show_real_value: 1 });
+    assert.equal(status, 200);
+    assert.deepEqual(body.data.Data, [{ accountname: 'Smith Sons Ltd', statuscode: 'Default' }]);
+  });
+
+  test('reads related fields lookup_field in fields, filters and sort, on /api/query and the v3 query', async () => {
+    const { status, body } = await call('POST', '/api/query', {
+      objecttype: 1, fields: 'accountname,ownername,ownerid_fullname,ownerid_emailaddress1', sort_by: 'ownerid_fullname',
+      query: "(accountname = Smith Sons Ltd) and (ownerid_fullname is-not-null)",
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    const [row] = body.data.Data;
+    assert.deepEqual([body.data.Data.length, row.accountname, row.ownerid_fullname, row.ownerid_emailaddress1], [1, 'Smith Sons Ltd', row.ownername, 'owner@example.com']);
+    const v3 = await call('POST', '/api/v3/query', {
+      objectType: 1, fields: [{ name: 'ownerid_fullname' }], orderBy: [{ name: 'ownerid_fullname', order: 'desc' }],
+      filter: [{ type: 'AND', conditions: [{ fieldName: 'ownerid_emailaddress1', operator: 'eq', value: 'OWNER@example.com' }, { fieldName: 'accountname', operator: 'eq', value: 'Smith Sons Ltd' }] }],
+    });
+    assert.equal(v3.status, 200, JSON.stringify(v3.body));
+    assert.deepEqual(v3.body.data.map((r: Record<string, unknown>) => r.ownerid_fullname), [row.ownername]);
   });
 
   test('reads data.Record after a create and after a GET', async () => {

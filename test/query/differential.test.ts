@@ -78,12 +78,20 @@ const ACCOUNT_QUERIES = [
   "accountid start-with 'A0000000-0000-4000-8000-00000000004_'", "accountid start-with 'A0000000'", "accountid start-with 'a0000000-0000-4000-8000-00000000005'",
   'accounttypecode < 1e20', 'accounttypecode > -1e300', 'accounttypecode = -0', 'statecode != 99999999999', 'accounttypecode >= 3',
   "parentaccountname start-with 'acme'", 'parentaccountname is-null', "ownername = 'ZOE SECOND' and billingcity is-not-null",
+  "accountname end-with 'STANBUL'", "accountname end-with 'Σ'", "accountname end-with 'ς'", "accountname end-with 'SSE'", "accountname end-with 'ße'",
+  "accountname end-with '%'", "accountname end-with '_'", "accountname end-with '\\b'", "accountname end-with '%b'", "accountname end-with 'L'",
+  "accountname not-end-with 'a'", "description end-with '%_ 1_'", "description not-end-with '0'", "billingcity end-with 'RICH'",
+  "pcfsystemfield85 end-with '00:00'", "createdon not-end-with 'T00:00:00'", "accountid end-with '4_'", "parentaccountname end-with 'LABS'",
+  "parentaccountid_accountname start-with 'ACME'", 'parentaccountid_statecode = 2', "parentaccountid_billingcity != 'lisbon'",
+  "parentaccountid_pcfsystemfield85 <= '2025-01-01'", "parentaccountid_ownerid = 'd1ff0000-0000-4000-8000-0000000000aa'", "ownerid_fullname = 'zoe SECOND'",
 ];
 const OPPORTUNITY_QUERIES = [
   'estimatedvalue = 12.5', 'estimatedvalue != 12.5', 'estimatedvalue < 0', 'estimatedvalue >= -0.01', 'estimatedvalue > 1e14', 'estimatedvalue is-null',
   'closeprobability <= 50', "closeprobability != ''", "estimatedclosedate = '2025-01-01'", "estimatedclosedate < '2025-01-01'",
   "estimatedclosedate >= '9999-12-31'", "estimatedclosedate start-with '2025'", "estimatedclosedate start-with '_0%'", "estimatedclosedate != '2024-12-31'",
   "accountname start-with 'a'", "accountname = 'acme'", 'accountname is-null', "name start-with 'İ' or name start-with 'ǅ'",
+  "estimatedclosedate end-with '-31'", "estimatedclosedate not-end-with '01'", "accountname end-with 'corp'", "name end-with 'elvin'",
+  "accountid_accountname = 'ΟΔΟΣ'", 'accountid_accounttypecode >= 3', "accountid_createdon = '2025-04-02'", 'accountid_description is-null',
 ];
 
 if (needsPostgres) console.log(`differential test: SQLite on the calling thread against SQLite on its reader threads only; PostgreSQL skipped (${needsPostgres})`);
@@ -171,6 +179,19 @@ describe('every store gives the same rows (SQLite on the calling thread, SQLite 
             assert.equal(new Set(seen).size, seen.length, `${objecttype}.${f.name} ${sort_type} by ${page_size}: pages overlap`);
           }
         }
+      }
+    }
+  });
+
+  test('related fields as fields and sorts give the same pages', async () => {
+    const RELATED = [
+      ['account', 'parentaccountid_accountname'], ['account', 'parentaccountid_pcfsystemfield85'], ['account', 'parentaccountid_accounttypecode'],
+      ['account', 'ownerid_fullname'], ['opportunity', 'accountid_billingcity'], ['opportunity', 'accountid_statecode'],
+    ] as const;
+    for (const [objecttype, field] of RELATED) {
+      for (const sort_type of ['asc', 'desc']) {
+        const { rows } = await same({ objecttype, fields: `${field},${objecttype === 'account' ? 'accountname' : 'name'}`, sort_by: field, sort_type, page_size: 500 });
+        assert.ok(rows.some((r) => r[field] !== null), `${objecttype}.${field}: some rows have a value`);
       }
     }
   });

@@ -23,7 +23,7 @@ describe('filter expressions over the fixture', () => {
   test('the table covers every operator and at least 60 expressions', () => {
     assert.ok(cases.length >= 60, `only ${cases.length} cases`);
     const text = cases.map((c) => (typeof c.q === 'string' ? c.q : '')).join('\n').toLowerCase();
-    for (const op of [' = ', ' != ', ' < ', ' > ', ' <= ', ' >= ', ' start-with ', ' not-start-with ', ' is-null', ' is-not-null']) {
+    for (const op of [' = ', ' != ', ' < ', ' > ', ' <= ', ' >= ', ' start-with ', ' not-start-with ', ' end-with ', ' not-end-with ', ' is-null', ' is-not-null']) {
       assert.ok(text.includes(op), `no case uses '${op.trim()}'`);
     }
   });

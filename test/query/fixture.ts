@@ -205,7 +205,7 @@ export async function queryLabels(ctx: TestContext, body: Record<string, unknown
 // The reference: DESIGN §3 read literally and evaluated over the fixture in plain JS.
 // ---------------------------------------------------------------------------------------------
 
-export type RefOp = '=' | '!=' | '<' | '>' | '<=' | '>=' | 'start-with' | 'not-start-with' | 'is-null' | 'is-not-null';
+export type RefOp = '=' | '!=' | '<' | '>' | '<=' | '>=' | 'start-with' | 'not-start-with' | 'end-with' | 'not-end-with' | 'is-null' | 'is-not-null';
 
 export interface RefCondition {
   field: RefField;
@@ -240,10 +240,18 @@ export function codePointCompare(a: string, b: string): number {
 
 const fold = (s: string): string => s.toLowerCase();
 
+/** A pattern as a regular expression: % is any run of characters and _ any one character. */
+const patternSource = (pattern: string): string =>
+  [...pattern].map((ch) => (ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+
 /** `start-with` as DESIGN §3 says: a prefix, where % is any run of characters and _ any one character; case-insensitive. */
 export function startsWithPattern(value: string, pattern: string): boolean {
-  const re = [...pattern].map((ch) => (ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${re}`, 'iu').test(value);
+  return new RegExp(`^${patternSource(pattern)}`, 'iu').test(value);
+}
+
+/** `end-with`: a suffix, with the wildcards of start-with; case-insensitive. */
+export function endsWithPattern(value: string, pattern: string): boolean {
+  return new RegExp(`${patternSource(pattern)}$`, 'iu').test(value);
 }
 
 function compare(op: '<' | '>' | '<=' | '>=' | '=', c: number): boolean {
@@ -268,6 +276,8 @@ export function refMatches(fx: Fixture, a: FixtureAccount, cond: RefCondition): 
     case 'is-not-null': return v !== null;
     case 'start-with': return v !== null && startsWithPattern(String(v), x);
     case 'not-start-with': return v === null || !startsWithPattern(String(v), x);
+    case 'end-with': return v !== null && endsWithPattern(String(v), x);
+    case 'not-end-with': return v === null || !endsWithPattern(String(v), x);
     default: break;
   }
   // `= ''` means empty, `!= ''` means not empty.

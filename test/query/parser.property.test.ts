@@ -1,5 +1,6 @@
-// Property tests of the filter language: print → parse round trips, no stray exceptions on any input,
-// and hostile sizes rejected quickly with QUERY_TOO_COMPLEX instead of a stack overflow.
+// Property tests of the filter language: print → parse round trips (canonical, and bare values with
+// escapes as query builders write them), no stray exceptions on any input, and hostile sizes
+// rejected quickly with QUERY_TOO_COMPLEX instead of a stack overflow.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,9 +9,12 @@ import { isAppError } from '../../src/errors.js';
 import { FILTER_OPS, isNullOp } from '../../src/query/ast.js';
 import type { Condition, FilterNode, FilterOp, ValueStyle } from '../../src/query/ast.js';
 import { FILTER_LIMITS, parseFilter } from '../../src/query/parser.js';
-import { normalizeFilter, printFilter } from '../../src/query/printer.js';
+import { normalizeFilter, printFilter, type PrintStyle } from '../../src/query/printer.js';
 
-const PIECES = ["'", "''", '"', ';', '--', '\0', '😀', ' ', '(', ')', 'and', 'OR', '=', '<>', 'is-null', '\t', '\n', 'é'];
+const PIECES = [
+  "'", "''", '"', ';', '--', '\0', '😀', ' ', '(', ')', 'and', 'OR', '=', '<>', 'is-null', '\t', '\n', 'é',
+  '\\', '\\(', '\\and', ' and ', ' Or ', 'x y', ' b = ', 'c>=', '&&', ' || ', 'end-with',
+];
 
 const fieldArb = fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/).filter((s) => !/^(and|or)$/i.test(s));
 const opArb = fc.constantFrom<FilterOp>(...FILTER_OPS);
@@ -37,6 +41,8 @@ const { tree: treeArb } = fc.letrec<{ tree: FilterNode; group: FilterNode }>((ti
     children: fc.array(tie('tree'), { minLength: 1, maxLength: 4 }),
   }),
 }));
+
+const STYLES: PrintStyle[] = ['canonical', 'builder'];
 
 /** The tree without positions. */
 function shape(node: FilterNode): unknown {
@@ -66,7 +72,9 @@ function assertPositions(text: string, node: FilterNode): void {
   for (const c of conditions(node)) {
     assert.equal(text.slice(c.pos.field, c.pos.field + c.field.length).toLowerCase(), c.field);
     assert.equal(text.slice(c.pos.op, c.pos.op + c.op.length).toLowerCase(), c.op);
-    if (c.value?.style === 'bare') assert.ok(text.startsWith(c.value.text, c.pos.value));
+    // A bare value's escapes are gone from its text: compare both without backslashes.
+    const unescaped = (t: string) => t.replaceAll('\\', '');
+    if (c.value?.style === 'bare') assert.ok(unescaped(text.slice(c.pos.value)).startsWith(unescaped(c.value.text)));
     if (c.value?.style === 'single') assert.equal(text[c.pos.value!], "'");
     if (c.value?.style === 'double') assert.equal(text[c.pos.value!], '"');
   }
@@ -89,21 +97,43 @@ function mutate(text: string, mutations: Array<{ kind: string; at: number; piece
 }
 
 describe('filter language properties', () => {
-  test('printing then parsing a tree gives back its normalized form', () => {
-    fc.assert(
-      fc.property(treeArb, (tree) => {
-        const text = printFilter(tree);
-        const parsed = parseFilter(text);
-        assert.ok(parsed !== null);
-        assert.deepEqual(shape(parsed), shape(normalizeFilter(tree)));
-        assertPositions(text, parsed);
-      }),
-      { numRuns: 400 },
-    );
+  for (const style of STYLES) {
+    test(`printing (${style}) then parsing a tree gives back its normalized form`, () => {
+      fc.assert(
+        fc.property(treeArb, (tree) => {
+          const text = printFilter(tree, style);
+          const parsed = parseFilter(text);
+          assert.ok(parsed !== null);
+          assert.deepEqual(shape(parsed), shape(normalizeFilter(tree, style)));
+          assertPositions(text, parsed);
+        }),
+        { numRuns: 400 },
+      );
+    });
+  }
+
+  test('the builder style prints bare values of several words, escapes and quotes inside, so the round trip covers them', () => {
+    const seen = { spaces: 0, keyword: 0, paren: 0, backslash: 0, quote: 0 };
+    for (const tree of fc.sample(treeArb, { numRuns: 2000, seed: 11 })) {
+      const walk = (node: FilterNode): void => {
+        if (node.kind !== 'condition') return node.children.forEach(walk);
+        if (node.value?.style !== 'bare') return;
+        const printed = printFilter(node, 'builder');
+        if (!/^\w+ [^ ]+ [^']/.test(printed)) return; // quoted
+        const value = node.value.text;
+        if (/\S\s+\S/.test(value)) seen.spaces++;
+        if (/(^|\s)(and|or)(\s|$)/i.test(value)) seen.keyword++;
+        if (/[()]/.test(value)) seen.paren++;
+        if (value.includes('\\')) seen.backslash++;
+        if (/.['"]/.test(value)) seen.quote++;
+      };
+      walk(tree);
+    }
+    for (const [what, n] of Object.entries(seen)) assert.ok(n >= 20, `only ${n} bare values printed with ${what}`);
   });
 
   test('arbitrary strings either parse or fail with a query AppError', () => {
-    const syntaxy = fc.string({ unit: fc.constantFrom(...PIECES, 'a', 'b1', '1', '!=', '>=', 'start-with', '"x"'), maxLength: 30 });
+    const syntaxy = fc.string({ unit: fc.constantFrom(...PIECES, 'a', 'b1', '1', '!=', '>=', 'start-with', '"x"', ' = ', '\\)'), maxLength: 30 });
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), syntaxy), (text) => {
         const node = parseOrReject(text);
@@ -120,8 +150,8 @@ describe('filter language properties', () => {
         const node = parseOrReject(text);
         if (node === null) return;
         assertPositions(text, node);
-        // Whatever parses must survive its own round trip too.
-        assert.deepEqual(shape(parseFilter(printFilter(node))!), shape(normalizeFilter(node)));
+        // Whatever parses must survive its own round trip too, in either style.
+        for (const style of STYLES) assert.deepEqual(shape(parseFilter(printFilter(node, style))!), shape(normalizeFilter(node, style)));
       }),
       { numRuns: 1000 },
     );

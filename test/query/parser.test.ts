@@ -24,6 +24,15 @@ function shape(node: FilterNode): Shape {
   return { kind: node.kind, children: node.children.map(shape) };
 }
 
+function assertSyntaxError(input: string, message: RegExp): void {
+  assert.throws(() => parseFilter(input), (err: unknown) => {
+    assert.ok(isAppError(err), 'expected an AppError');
+    assert.equal(err.code, 'QUERY_SYNTAX');
+    assert.match(err.message, message);
+    return true;
+  });
+}
+
 function parseShape(text: string): Shape | null {
   const node = parseFilter(text);
   return node === null ? null : shape(node);
@@ -45,6 +54,9 @@ const parses: Array<[string, Shape]> = [
   ['AccountName = 1 aNd OwnerId_FullName = 2', and(c('accountname', '=', bare('1')), c('ownerid_fullname', '=', bare('2')))],
   ["name START-WITH 'x'", c('name', 'start-with', sq('x'))],
   ['name Not-Start-With x', c('name', 'not-start-with', bare('x'))],
+  ["name END-WITH '%x'", c('name', 'end-with', sq('%x'))],
+  ['name Not-End-With x', c('name', 'not-end-with', bare('x'))],
+  ["a end-with'x'or b not-end-with'y'", or(c('a', 'end-with', sq('x')), c('b', 'not-end-with', sq('y')))],
   ['x IS-NOT-NULL', c('x', 'is-not-null')],
   ['(a=1)', c('a', '=', bare('1'))],
   ['a>=2', c('a', '>=', bare('2'))],
@@ -80,10 +92,51 @@ const parses: Array<[string, Shape]> = [
   ["a = 1 and b is-null and c != 'x'", and(c('a', '=', bare('1')), c('b', 'is-null'), c('c', '!=', sq('x')))],
 ];
 
+/** Bare values as client query builders write them (docs/query.md, "Bare values"): runs of words and backslash escapes. */
+const builderValues: Array<[string, Shape]> = [
+  ['(accountname = Smith Sons Ltd)', c('accountname', '=', bare('Smith Sons Ltd'))],
+  ['(accountname = Smith \\and Sons \\(Ltd\\))', c('accountname', '=', bare('Smith and Sons (Ltd)'))],
+  ['accountname = Acme Widgets Ltd and statecode = 1', and(c('accountname', '=', bare('Acme Widgets Ltd')), c('statecode', '=', bare('1')))],
+  ['(a = one two) OR (b = three four)', or(c('a', '=', bare('one two')), c('b', '=', bare('three four')))],
+  ['a = x  y\tz   and b = 1', and(c('a', '=', bare('x  y\tz')), c('b', '=', bare('1')))],
+  ['a = x OR\tb = 1', or(c('a', '=', bare('x')), c('b', '=', bare('1')))],
+  ['a = x y or(b = 1)', or(c('a', '=', bare('x y')), c('b', '=', bare('1')))],
+  ['(a = x y)and(b = 1)', and(c('a', '=', bare('x y')), c('b', '=', bare('1')))],
+  ['a = Rock \\OR Roll', c('a', '=', bare('Rock OR Roll'))],
+  ['a = \\and', c('a', '=', bare('and'))],
+  ['a = \\And more', c('a', '=', bare('And more'))],
+  ['a = \\\\and', c('a', '=', bare('\\and'))],
+  ['a = x\\and y', c('a', '=', bare('x\\and y'))],
+  ['a = Back\\slash Co', c('a', '=', bare('Back\\slash Co'))],
+  ['a = x\\\\', c('a', '=', bare('x\\'))],
+  ['(a = x\\\\)', c('a', '=', bare('x\\'))],
+  ['a = \\(x\\)', c('a', '=', bare('(x)'))],
+  ["a = O'Brien Ltd", c('a', '=', bare("O'Brien Ltd"))],
+  ['a = Say "hi" now', c('a', '=', bare('Say "hi" now'))],
+  ['a = android orchard', c('a', '=', bare('android orchard'))],
+  ['a = 1 < 2 units', c('a', '=', bare('1 < 2 units'))],
+  ['a = x = y', c('a', '=', bare('x = y'))],
+  ['name start-with %Smith Sons', c('name', 'start-with', bare('%Smith Sons'))],
+  ['name end-with Sons Ltd', c('name', 'end-with', bare('Sons Ltd'))],
+];
+
+/** Where a bare value of several words ends, and what it cannot hold. */
+const builderFails: Array<[string, RegExp]> = [
+  ['a = Smith Sons Ltd b = 2', /^Syntax error in query at position 20 near 'b': expected AND, OR or the end of the query after a condition\.$/],
+  ['a = Smith Sons b=2', /position 16 near 'b=2': expected AND, OR or the end/],
+  ['(a = x y b start-with 1)', /position 10 near 'b': expected AND, OR, '\)' or the end/],
+  ['a = x (y)', /position 7 near '\(': expected AND, OR or the end of the query after a condition; inside a value, quote it or write \\\( and \\\) for parentheses\.$/],
+  ['a = Smith Sons && b = 1', /position 16 near '&&': .*write AND instead/],
+  ['a = x || b = 1', /position 7 near '\|\|': .*write OR instead/],
+  ['(a = x\\)', /position 9: unexpected end of query: expected '\)' to close '\(' opened at position 1/],
+  ['a = \\and and', /position 13: unexpected end of query: expected a condition .* after 'and'/],
+  ['a = OR x', /position 5 near 'OR': expected a value after '=', but 'OR' is a keyword/],
+];
+
 const fails: Array<[string, RegExp]> = [
   ['(a=1', /^Syntax error in query at position 5: unexpected end of query: expected '\)' to close '\(' opened at position 1\.$/],
   ['a = )', /^Syntax error in query at position 5 near '\)': expected a value after '='\.$/],
-  ['a == 1', /position 3 near '==': unknown operator '=='; use one of =, !=, <, >, <=, >=, start-with, not-start-with, is-null, is-not-null\.$/],
+  ['a == 1', /position 3 near '==': unknown operator '=='; use one of =, !=, <, >, <=, >=, start-with, not-start-with, end-with, not-end-with, is-null, is-not-null\.$/],
   ['a <> 1', /position 3 near '<>': unknown operator '<>'/],
   ["a like 'x'", /position 3 near 'like': unknown operator 'like'/],
   ["a = 'x", /position 5: unterminated single-quoted value; end it with '/],
@@ -120,15 +173,22 @@ describe('parseFilter', () => {
   }
 
   for (const [input, message] of fails) {
-    test(`rejects ${JSON.stringify(input)} with a positioned QUERY_SYNTAX message`, () => {
-      assert.throws(() => parseFilter(input), (err: unknown) => {
-        assert.ok(isAppError(err), 'expected an AppError');
-        assert.equal(err.code, 'QUERY_SYNTAX');
-        assert.match(err.message, message);
-        return true;
-      });
+    test(`rejects ${JSON.stringify(input)} with a positioned QUERY_SYNTAX message`, () => assertSyntaxError(input, message));
+  }
+
+  for (const [input, expected] of builderValues) {
+    test(`reads the bare value of ${JSON.stringify(input)} as a client query builder means it`, () => {
+      assert.deepEqual(parseShape(input), expected);
     });
   }
+
+  for (const [input, message] of builderFails) {
+    test(`ends a bare value where ${JSON.stringify(input)} says, and rejects the rest with a positioned QUERY_SYNTAX message`, () => assertSyntaxError(input, message));
+  }
+
+  test('records the position of a bare value of several words at its first character', () => {
+    assert.deepEqual((parseFilter('(a = Smith \\and Sons) or b = 1') as { children: Condition[] }).children[0]!.pos, { field: 1, op: 3, value: 5 });
+  });
 
   test('treats an empty or whitespace-only text as no filter', () => {
     assert.equal(parseFilter(''), null);
@@ -184,6 +244,14 @@ describe('printFilter', () => {
   test('quotes bare values that would not read back as one bare word', () => {
     const node = { kind: 'condition', field: 'a', op: '=', value: bare('two words'), pos: { field: 0, op: 0 } } as const;
     assert.equal(printFilter(node), "a = 'two words'");
+  });
+
+  test('prints bare values in the builder style with backslash escapes where a word or parenthesis would end them', () => {
+    const node = parseFilter("a = 'Smith and Sons (Ltd)' or b = 'x\\y' or c = 'O''Brien Ltd' or d = ' padded' or e = 'x b = 2'")!;
+    assert.equal(printFilter(node, 'builder'), "a = 'Smith and Sons (Ltd)' OR b = 'x\\y' OR c = 'O''Brien Ltd' OR d = ' padded' OR e = 'x b = 2'");
+    const bareNode = { kind: 'or', children: ['Smith and Sons (Ltd)', 'x\\y', "O'Brien Ltd", ' padded', 'x b = 2', 'OR'].map((text, i) => ({ kind: 'condition', field: `f${i}`, op: '=', value: bare(text), pos: { field: 0, op: 0 } })) } as const;
+    assert.equal(printFilter(bareNode as FilterNode, 'builder'), "f0 = Smith \\and Sons \\(Ltd\\) OR f1 = x\\\\y OR f2 = O'Brien Ltd OR f3 = ' padded' OR f4 = 'x b = 2' OR f5 = \\OR");
+    assert.equal(printFilter(bareNode as FilterNode), "f0 = 'Smith and Sons (Ltd)' OR f1 = 'x\\y' OR f2 = 'O''Brien Ltd' OR f3 = ' padded' OR f4 = 'x b = 2' OR f5 = 'OR'");
   });
 
   test('flattens nested groups of the same kind', () => {

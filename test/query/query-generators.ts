@@ -26,13 +26,17 @@ const textValues = (fx: Fixture, field: RefField): string[] => {
   }
   return [...seen];
 };
-const PATTERNS = ['%', '%corp', '%Ltd', 'acme_', '_e%', '%o%o%', '%😀%', '100%', 'A%C%', '%\\%', "%'%", '%"%'];
+const PATTERNS = [
+  '%', '%corp', '%Ltd', 'acme_', '_e%', '%o%o%', '%😀%', '100%', 'A%C%', '%\\%', "%'%", '%"%', 'corp', 'ltd', 's', '_o', 'Co',
+  // Words and characters a bare value must escape or keep: keywords, parentheses, backslashes, quotes inside.
+  '% and %', '%) OR (%', 'back\\s%', '%\\slash co', "o'brien %", '%(%', 'a OR b', '%"Quoted" co',
+];
 const DATES = ['0000-01-01', '2024-12-31', '2025-01-01', '2025-01-02', '2025-02-01', '2025-03-01', '9999-12-31'];
 const DATETIMES = ['2025-01-01T00:00:00', '2025-01-01T23:59:59', '2025-01-02T00:00:00', '2025-02-01T00:00:00', '2025-03-01T09:00:00', '9999-12-31T23:59:59'];
 
 export const COMPARE: RefOp[] = ['=', '!=', '<', '>', '<=', '>='];
 export const NULLS: RefOp[] = ['is-null', 'is-not-null'];
-export const PREFIX: RefOp[] = ['start-with', 'not-start-with'];
+export const PREFIX: RefOp[] = ['start-with', 'not-start-with', 'end-with', 'not-end-with'];
 
 interface GenCondition extends RefCondition {
   style: 'single' | 'double' | 'bare';
@@ -67,7 +71,7 @@ function conditionArb(fx: Fixture): fc.Arbitrary<GenCondition> {
     fc.record({
       field: fc.constantFrom<RefField>('pcfsystemfield85', 'createdon'),
       op: fc.constantFrom(...PREFIX),
-      value: fc.constantFrom('2025-01', '2025-03-01T', '9999', '2025-01-0_T%:00'),
+      value: fc.constantFrom('2025-01', '2025-03-01T', '9999', '2025-01-0_T%:00', '00:00', ':59', '_9:00:0%'),
       ...extras,
     }),
   );
@@ -95,9 +99,25 @@ const KEYWORDS = { and: ['AND', 'and', 'And', 'aNd'], or: ['OR', 'or', 'Or', 'oR
 /** Ids known only once the fixture is seeded. */
 const resolveIds = (fx: Fixture, v: string): string => v.replace(/USER_A/i, fx.userA).replace(/USER_B/i, fx.userB);
 
+const OPERATORS = new Set(['=', '!=', '<', '>', '<=', '>=', 'start-with', 'not-start-with', 'end-with', 'not-end-with', 'is-null', 'is-not-null']);
+
+/**
+ * `v` as a query builder that never quotes writes it (docs/query.md, bare values): a backslash
+ * before (, ), \ and the words AND / OR; undefined where no bare value can say it (spaces at an end,
+ * a quote first, a word that would end the value: && or ||, or a name followed by an operator).
+ */
+export function builderBare(v: string): string | undefined {
+  if (v === '' || v.trim() !== v || /^['"]/.test(v)) return undefined;
+  const words = v.split(/(\s+)/);
+  if (words.some((w) => w === '&&' || w === '||')) return undefined;
+  for (const m of v.matchAll(/\s(?=[A-Za-z0-9_]+\s*([=!<>]+|[A-Za-z0-9_-]+))/g)) if (OPERATORS.has(m[1]!.toLowerCase())) return undefined;
+  return words.map((w) => (/^(and|or)$/i.test(w) ? `\\${w}` : w.replace(/[\\()]/g, '\\$&'))).join('');
+}
+
 function renderValue(fx: Fixture, c: GenCondition): string {
   const v = resolveIds(fx, c.value);
-  if (c.style === 'bare' && /^[^\s()'"]+$/.test(v) && !/^(and|or)$/i.test(v)) return v;
+  const bare = c.style === 'bare' ? builderBare(v) : undefined;
+  if (bare !== undefined) return bare;
   if (c.style === 'double') return `"${v.replace(/"/g, '""')}"`;
   return quote(v);
 }

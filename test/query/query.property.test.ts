@@ -165,7 +165,7 @@ describe('any query text', () => {
       fc.string({ maxLength: 12 }),
     );
     const fields = fc.constantFrom('statecode', 'accounttypecode', 'pcfsystemfield85', 'createdon', 'primarycontactid', 'ownerid', 'accountid', 'accountname', 'ownername');
-    const ops = fc.constantFrom('=', '!=', '<', '>', '<=', '>=', 'start-with', 'not-start-with', 'is-null', 'is-not-null');
+    const ops = fc.constantFrom('=', '!=', '<', '>', '<=', '>=', 'start-with', 'not-start-with', 'end-with', 'not-end-with', 'is-null', 'is-not-null');
     await fc.assert(
       fc.asyncProperty(fields, ops, values, async (field, op, value) => {
         await okOrBadRequest(`${field} ${op} ${quote(value)}`);

@@ -41,6 +41,10 @@ const TEXT_CASES: AccountCase[] = [
   ['start-with with a leading % means contains', cond('accountname', 'start-with', '%corp'), ref('accountname', 'start-with', '%corp')],
   ['start-with beyond ASCII', cond('billingcity', 'start-with', 'KRAKÓ'), ref('billingcity', 'start-with', 'krakó')],
   ['not-start-with also matches empty values', cond('billingcity', 'not-start-with', 'l'), ref('billingcity', 'not-start-with', 'l')],
+  ['end-with ignores case', cond('accountname', 'end-with', 'LTD'), ref('accountname', 'end-with', 'ltd')],
+  ['end-with with wildcards', cond('accountname', 'end-with', 'e_c%'), ref('accountname', 'end-with', 'e_c%')],
+  ['end-with beyond ASCII', cond('billingcity', 'end-with', 'KÓW'), ref('billingcity', 'end-with', 'ków')],
+  ['not-end-with also matches empty values', cond('billingcity', 'not-end-with', 'n'), ref('billingcity', 'not-end-with', 'n')],
   ['is-null', cond('emailaddress1', 'is-null'), ref('emailaddress1', 'is-null')],
   ['is-not-null', cond('emailaddress1', 'is-not-null'), ref('emailaddress1', 'is-not-null')],
   ['eq-in with an array', cond('billingcity', 'eq-in', ['lisbon', 'PORTO']), anyOf(ref('billingcity', '=', 'lisbon'), ref('billingcity', '=', 'porto'))],
@@ -105,6 +109,7 @@ const DERIVED_CASES: AccountCase[] = [
   ['ownername eq ignores case', cond('ownername', 'eq', 'ZOE SECOND'), ref('ownername', '=', 'zoe second')],
   ['ownername ne', cond('ownername', 'ne', 'owner'), ref('ownername', '!=', 'owner')],
   ['ownername start-with', cond('ownername', 'start-with', 'zo'), ref('ownername', 'start-with', 'zo')],
+  ['ownername not-end-with', cond('ownername', 'not-end-with', 'COND'), ref('ownername', 'not-end-with', 'cond')],
   ['primarycontactname eq-in', cond('primarycontactname', 'eq-in', ['carla contact', 'DMITRI DUPONT']),
     anyOf(ref('primarycontactname', '=', 'carla contact'), ref('primarycontactname', '=', 'dmitri dupont'))],
   ['primarycontactname not-in also matches accounts without a contact', cond('primarycontactname', 'not-in', ['carla contact']),
@@ -155,6 +160,7 @@ const OPPORTUNITY_CASES: ReadonlyArray<[string, object, string[]]> = [
   ['date is-null', cond('estimatedclosedate', 'is-null'), ['zero']],
   ['text eq beyond ASCII ignores case', cond('name', 'eq', 'ärger gmbh'), ['arger']],
   ['text start-with beyond ASCII ignores case', cond('name', 'start-with', 'ÄR'), ['arger']],
+  ['date end-with on its stored text', cond('estimatedclosedate', 'end-with', '-31'), ['small']],
   ['lookup eq', cond('accountid', 'eq', keyOf('acme')), ['big', 'small', 'ten']],
   ['lookup ne also matches empty values', cond('accountid', 'ne', keyOf('acme')), ['arger', 'zero', 'huge', 'empty']],
   ['lookup is-null', cond('accountid', 'is-null'), ['zero', 'empty']],
@@ -348,6 +354,8 @@ describe('POST /api/v3/query', () => {
         { query: "pcfsystemfield85 >= '2024-12-31' AND pcfsystemfield85 <= '2025-01-01'" }],
       ['ne and not-start-with', { filter: [{ type: 'OR', conditions: [cond('description', 'ne', 'gamma ray'), cond('emailaddress1', 'not-start-with', '%acme')] }] },
         { query: "description != 'gamma ray' OR emailaddress1 not-start-with '%acme'" }],
+      ['end-with and not-end-with', { filter: [{ type: 'OR', conditions: [cond('accountname', 'end-with', '%corp'), cond('billingcity', 'not-end-with', 'N')] }] },
+        { query: "accountname end-with '%corp' OR billingcity not-end-with 'N'" }],
       ['is-null with a value', { filter: where(cond('primarycontactid', 'is-null', 'x'), cond('ownername', 'start-with', 'OWN')) },
         { query: "primarycontactid is-null x AND ownername start-with 'OWN'" }],
       ['lt, gt, le and ge', { filter: where(cond('accountname', 'gt', 'd'), cond('accountname', 'le', 'p'), cond('createdon', 'ge', '2025-02-15'), cond('createdon', 'lt', '2025-02-25')) },
@@ -379,7 +387,7 @@ describe('POST /api/v3/query', () => {
     test('an unknown field in a condition', bad({ objectType: 1, filter: where(cond('nope', 'eq', 1)) }, /^Invalid field name: 'nope' in filter\[0\]\.conditions\[0\]\.fieldName\./));
     test('an unknown field in orderBy', bad({ objectType: 1, orderBy: [{ name: 'nope' }] }, /^Invalid field name: 'nope' in orderBy\[0\]\.name\./));
     test('an unknown operator', bad({ objectType: 1, filter: where(cond('accountname', 'like', 'a')) },
-      /^filter\[0\]\.conditions\[0\]\.operator "like" is not an operator\. Use one of: eq, ne, lt, gt, le, ge, start-with, not-start-with, is-null, is-not-null, eq-in, not-in, between, userid\.$/));
+      /^filter\[0\]\.conditions\[0\]\.operator "like" is not an operator\. Use one of: eq, ne, lt, gt, le, ge, start-with, not-start-with, end-with, not-end-with, is-null, is-not-null, eq-in, not-in, between, userid\.$/));
     test('a condition without an operator', bad({ objectType: 1, filter: where({ fieldName: 'accountname', value: 'a' }) }, /operator/));
     test('a value that is not a number for a number field', bad({ objectType: 4, filter: where(cond('estimatedvalue', 'gt', 'ten')) },
       /^'estimatedvalue' must be a valid Number; got 'ten' in filter\[0\]\.conditions\[0\]\.value\./));
@@ -393,6 +401,8 @@ describe('POST /api/v3/query', () => {
       }
     });
     test('start-with on a number', bad({ objectType: 4, filter: where(cond('estimatedvalue', 'start-with', '1')) }, /'start-with' compares text, but 'estimatedvalue' is a number field/));
+    test('end-with on a number', bad({ objectType: 4, filter: where(cond('estimatedvalue', 'not-end-with', '1')) }, /'not-end-with' compares text, but 'estimatedvalue' is a number field/));
+    test('end-with with a relative date', bad({ objectType: 1, filter: where(cond('createdon', 'end-with', 'today')) }, /'end-with' cannot take a relative date/));
     test('between with other than two values', bad({ objectType: 1, filter: where(cond('statecode', 'between', [1, 2, 3])) }, /'between' must be two values \[from, to\]; got 3/));
     test('an empty eq-in list', bad({ objectType: 1, filter: where(cond('statecode', 'eq-in', [])) }, /must be a non-empty array of values/));
     test('a list too long', bad({ objectType: 1, filter: where(cond('billingcity', 'eq-in', list(501))) }, /has 501 values; the most is 500/));
