@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `orchard` command (DESIGN §6): serve, and administration of organizations, users, tokens
+// The `orchard` command (README.md): serve, and administration of organizations, users, tokens
 // and sample data on the same data directory a running server uses. With --json every command
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 

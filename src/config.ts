@@ -2,7 +2,13 @@
 // so nothing below reads process.env.
 
 import path from 'node:path';
-import { OPEN_ORGANIZATIONS } from './store/open-organizations.js';
+
+/**
+ * Organizations a store keeps open by default (OPEN_ORGS). An open SQLite organization holds three
+ * file descriptors, so 384 of a 1,024 limit, leaving the rest to sockets, the control files and
+ * the reader threads' connections (64 files each at most).
+ */
+export const DEFAULT_OPEN_ORGANIZATIONS = 128;
 
 export interface Config {
   readonly port: number;
@@ -95,6 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? integer(env, 'DAILY_CAP', 0, 1, MAX_QUOTA) : null,
     addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
-    openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', OPEN_ORGANIZATIONS, 1, 1_000_000),
+    openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', DEFAULT_OPEN_ORGANIZATIONS, 1, 1_000_000),
   });
 }

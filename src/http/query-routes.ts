@@ -1,4 +1,4 @@
-// POST /api/query (spec §2.4, §2.5, §4.1, DESIGN §3) as a plugin: chosen fields, a filter, a
+// POST /api/query (docs/api.md) as a plugin: chosen fields, a filter, a
 // stable sort and a page; IsLastPage is exact without counting.
 
 import type { FastifyPluginAsync } from 'fastify';

@@ -1,4 +1,4 @@
-// The v3 routes (COMPAT §Endpoints) as a plugin registered under /api/v3: batch create, update and
+// The v3 routes (docs/compat.md) as a plugin registered under /api/v3: batch create, update and
 // delete of up to 500 records, where an invalid item is skipped and reported and the others are
 // written, and the structured query. This scope answers every error as `{status, error, message}`.
 
@@ -65,7 +65,7 @@ function batchReplyOf<W extends { id: string; record?: RecordRow }>(outcomes: Re
 
 /**
  * Item schemas carry no type: an item of the wrong shape is skipped and reported like any other
- * invalid item (COMPAT: the others are still written) instead of failing the whole batch.
+ * invalid item (docs/compat.md: the others are still written) instead of failing the whole batch.
  */
 const createItem = { description: 'A record: field name → value (string, number or null).' } as const;
 const updateItem = { description: 'A change: {"id": "<uuid>", "record": {field name → value}}; only the fields sent change.' } as const;

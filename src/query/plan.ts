@@ -1,5 +1,5 @@
 // The plan stage: resolves a query's object, fields, filter and sort against an organization's
-// schema and types every filter value by its field (DESIGN §3). What comes out can be turned
+// schema and types every filter value by its field (docs/api.md). What comes out can be turned
 // into SQL by any store without further checks; nothing here knows HTTP or a SQL dialect.
 
 import { AppError, quote } from '../errors.js';
@@ -50,7 +50,7 @@ export interface QueryPlan {
   readonly picklistLabels: boolean;
 }
 
-/** DESIGN §3: page_size 1–500, larger served as 500; default 50. */
+/** docs/api.md: page_size 1–500, larger served as 500; default 50. */
 export const QUERY_PAGE = { default: 50, max: 500 } as const;
 
 export interface QueryInput {
@@ -206,7 +206,7 @@ export function typeCondition(named: QueryFields, c: ConditionInput, site: Condi
       const dt = parseDateTime(text);
       if (dt === undefined) throw valueError(field, c, site, 'DateTime', "Write 'YYYY-MM-DD' for a whole day or 'YYYY-MM-DDThh:mm:ss' (UTC).");
       if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) return { kind: 'compare', field, op, value: dt };
-      // A date-only value means the whole UTC day (DESIGN §3): `<= '2025-01-01'` includes that day.
+      // A date-only value means the whole UTC day (docs/api.md): `<= '2025-01-01'` includes that day.
       const day = dt.slice(0, 10);
       return spanCondition(field, op, `${day}T00:00:00`, dayEnd(day));
     }

@@ -1,6 +1,6 @@
 // The fields a query may name, checked against what the caller may read: the object's own fields,
 // and related fields `{lookup}_{field}` (`primarycontactid_fullname`) that read a field of the
-// record a lookup points to (COMPAT, second round), typed as that field.
+// record a lookup points to (docs/compat.md, second round), typed as that field.
 
 import { AppError, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';

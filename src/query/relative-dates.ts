@@ -1,4 +1,4 @@
-// Relative date values of v3 conditions (COMPAT: `today`, `last-week`, `last-30-days`, `3-days-ago`…)
+// Relative date values of v3 conditions (docs/compat.md: `today`, `last-week`, `last-30-days`, `3-days-ago`…)
 // resolved against the request's instant to a span of whole UTC days. Weeks start on Monday (ISO 8601).
 
 /** A span of whole UTC days: `from` included, `to` excluded, both 'YYYY-MM-DD'. */

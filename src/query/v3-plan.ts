@@ -1,4 +1,4 @@
-// The plan of a v3 query body (COMPAT §Endpoints): `{objectType, fields: [{name}], filter: [{type,
+// The plan of a v3 query body (docs/compat.md): `{objectType, fields: [{name}], filter: [{type,
 // conditions: [{fieldName, operator, value}]}], orderBy: [{name, order}], pageNumber, pageSize}`.
 // Everything but the filter goes through planQuery; conditions are typed by the same rules as the
 // filter language, so both routes agree on every value.

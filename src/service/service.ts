@@ -1,6 +1,6 @@
 // The service layer: runs each kind of request end to end, from the caller's identity and the
 // request's input to a result or an AppError. Every kind goes through the same steps, in the order
-// of DESIGN §1: the organization's records and schema → the object → the plan (402) → the role
+// of docs/internals/architecture.md: the organization's records and schema → the object → the plan (402) → the role
 // (403) → the input checked and prepared → the store → what the caller may see. Route families add
 // only their schemas and reply shapes, so a step added here holds for every route.
 
@@ -21,7 +21,7 @@ import type { OrgRecords } from '../store/types.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
 
-/** GET list: default and largest page (spec §8, DESIGN §3). */
+/** GET list: default and largest page (docs/limits.md, docs/api.md). */
 export const GET_PAGE_SIZE = 50;
 
 /** The page asked for on a GET: `pagesize` and `pagenumber` as the route's schema coerced them. */
@@ -71,7 +71,7 @@ export class Service {
 
   /**
    * The object named by `ref`, once the plan (402) and the role (403) allow `permission` on it. The
-   * plan comes before the role (DESIGN §4): a batch on the free plan is 402 whatever the role.
+   * plan comes before the role (docs/access.md): a batch on the free plan is 402 whatever the role.
    */
   private async target(identity: TokenIdentity, ref: string, permission: Permission, batch = false): Promise<Target> {
     const { records, schema } = await this.open(identity);
@@ -106,7 +106,7 @@ export class Service {
     return { obj, page, total, records: rows.map((row) => access.shown(obj, row)) };
   }
 
-  /** One record; 404 when no record has the id. The page asked for is checked and echoed (DESIGN §3). */
+  /** One record; 404 when no record has the id. The page asked for is checked and echoed (docs/api.md). */
   async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
     const { records, obj, access } = await this.target(identity, ref, 'read');
     const id = checkId(obj, rawId);

@@ -4,12 +4,8 @@
 // reader thread, a write waiting for another process's lock), and an organization pushed past the
 // cap while leased is closed when its last lease ends.
 
-/**
- * Organizations a store keeps open by default (config.openOrganizations, OPEN_ORGS). An open SQLite
- * organization holds three file descriptors, so 384 of a 1,024 limit, leaving the rest to sockets,
- * the control files and the reader threads' connections (64 files each at most).
- */
-export const OPEN_ORGANIZATIONS = 128;
+/** Organizations a store keeps open by default: the configuration's default (OPEN_ORGS). */
+export { DEFAULT_OPEN_ORGANIZATIONS as OPEN_ORGANIZATIONS } from '../config.js';
 
 /** How long an organization stays open unused by default. */
 export const IDLE_CLOSE_MS = 5 * 60_000;

@@ -198,7 +198,7 @@ function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBoo
     case 'null':
       return node.negate ? eb(sql.ref(col), 'is not', null) : empty;
     case 'compare':
-      // `!=` also matches empty values (DESIGN §3).
+      // `!=` also matches empty values (docs/api.md).
       return node.op === '!=' ? eb.or([eb(lhs, '!=', val(node.value)), empty]) : eb(lhs, node.op, val(node.value));
     case 'range':
       return node.negate

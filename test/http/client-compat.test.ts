@@ -1,4 +1,4 @@
-// Replays what real clients of the public service do (COMPAT §Habits, §MCP), over real HTTP with
+// Replays what real clients of the public service do (docs/compat.md), over real HTTP with
 // fetch, so header spellings, doubled slashes and content types reach the server as they are sent:
 // the SDKs' credential check and paging, "contains" as start-with '%x', end-with from the service's
 // readme, unquoted values from query builders, picklist labels with show_real_value, related fields

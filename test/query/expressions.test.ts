@@ -1,4 +1,4 @@
-// The filter language end to end (DESIGN §3): the table of expression-cases.ts over HTTP, each
+// The filter language end to end (docs/api.md): the table of expression-cases.ts over HTTP, each
 // expression giving the exact rows it must return (by label, in order) or the 400 Message it must give.
 // Expected rows are written by hand or, for long lists, by a plain JS predicate over the fixture.
 

@@ -1,6 +1,6 @@
 // A fixed set of accounts (plus two contacts and a second user) with hand-chosen edge values for
 // the query tests, a helper that runs POST /api/query, and a plain JS reference of the filter
-// language (DESIGN §3) written without looking at the SQL, to compute expected rows independently.
+// language (docs/api.md) written without looking at the SQL, to compute expected rows independently.
 
 import type { LightMyRequestResponse } from 'fastify';
 import type { RecordStore } from '../../src/store/types.js';
@@ -202,7 +202,7 @@ export async function queryLabels(ctx: TestContext, body: Record<string, unknown
 }
 
 // ---------------------------------------------------------------------------------------------
-// The reference: DESIGN §3 read literally and evaluated over the fixture in plain JS.
+// The reference: docs/api.md read literally and evaluated over the fixture in plain JS.
 // ---------------------------------------------------------------------------------------------
 
 export type RefOp = '=' | '!=' | '<' | '>' | '<=' | '>=' | 'start-with' | 'not-start-with' | 'end-with' | 'not-end-with' | 'is-null' | 'is-not-null';
@@ -244,7 +244,7 @@ const fold = (s: string): string => s.toLowerCase();
 const patternSource = (pattern: string): string =>
   [...pattern].map((ch) => (ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
 
-/** `start-with` as DESIGN §3 says: a prefix, where % is any run of characters and _ any one character; case-insensitive. */
+/** `start-with` as docs/api.md says: a prefix, where % is any run of characters and _ any one character; case-insensitive. */
 export function startsWithPattern(value: string, pattern: string): boolean {
   return new RegExp(`^${patternSource(pattern)}`, 'iu').test(value);
 }

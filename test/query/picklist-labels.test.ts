@@ -1,4 +1,4 @@
-// show_real_value in the POST /api/query body (COMPAT, second round): picklist fields come back as
+// show_real_value in the POST /api/query body (docs/compat.md, second round): picklist fields come back as
 // their labels, standard and custom ones, on every store; codes otherwise; Columns, filters and
 // sorts unchanged.
 

@@ -1,5 +1,5 @@
-// POST /api/query as a client sees it (spec §2.4, §2.5, §4.1, §4.2; DESIGN §3): the object, fields,
-// Columns, sort, paging and IsLastPage, the reply envelope, the habits of real clients (COMPAT),
+// POST /api/query as a client sees it (docs/api.md): the object, fields,
+// Columns, sort, paging and IsLastPage, the reply envelope, the habits of real clients (docs/compat.md),
 // and the request time limit (408, with the stopped reader replaced).
 
 import { describe, test, before, after } from 'node:test';
@@ -8,7 +8,7 @@ import { testContext, type TestContext } from '../helpers.js';
 import { CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, USER_B_NAME, expectLabels, keyOf, labelOf, queryLabels, runQuery, seedFixture, type Fixture } from './fixture.js';
 import { assertV3Error } from '../http/v3-reply.js';
 
-/** COMPAT §Field types, written out here rather than imported, so a changed id fails a test. */
+/** docs/compat.md types, written out here rather than imported, so a changed id fails a test. */
 const TYPE_ID = {
   text: 'a1e7ed6f-5083-477b-b44c-9943a6181359',
   datetime: 'ce972d02-5013-46d4-9d1d-f09df1ac346a',
@@ -48,7 +48,7 @@ describe('POST /api/query over the fixture', () => {
   });
   after(async () => ctx.close());
 
-  test('answers the envelope with the spec §2.4 payload members and nothing else', async () => {
+  test('answers the envelope with docs/api.md payload members and nothing else', async () => {
     const r = await runQuery(ctx, { fields: 'accountid' });
     assert.equal(r.status, 200);
     assert.match(r.res.headers['content-type'] as string, /^application\/json/);
@@ -166,7 +166,7 @@ describe('POST /api/query over the fixture', () => {
     assertError(await runQuery(ctx, { fields: 'acountname' }), 400, /^Invalid field name: 'acountname'.* Did you mean 'accountname'\?$/);
   });
 
-  test('describes each column with exactly the spec §2.5 members and COMPAT type ids', async () => {
+  test('describes each column with exactly docs/api.md members and docs/compat.md type ids', async () => {
     const r = await runQuery(ctx, {
       fields: 'accountid,accountname,emailaddress1,telephone1,websiteurl,description,statecode,pcfsystemfield85,primarycontactid,ownerid,createdon,createdby,ownername,primarycontactname',
       page_size: 1,
@@ -194,7 +194,7 @@ describe('POST /api/query over the fixture', () => {
     ]);
   });
 
-  test('uses only the eleven COMPAT type ids across all columns', async () => {
+  test('uses only the eleven docs/compat.md type ids across all columns', async () => {
     const r = await runQuery(ctx, { page_size: 1 });
     const known = new Set([...Object.values(TYPE_ID), '6a34bfe3-fece-4da1-9136-a7b1e5ae3319', '83bf530c-e04c-462b-9ffc-a46f750fc072', 'ed2ad39d-32fc-4585-8f5b-2e93463f050a']);
     for (const c of r.body.data.Columns) assert.ok(known.has(c.systemfieldtypeid), `${c.fieldname}: ${c.systemfieldtypeid}`);
@@ -390,7 +390,7 @@ describe('paging over 600 accounts', () => {
     assert.deepEqual(seen, [...order].reverse());
   });
 
-  describe('habits of real clients (COMPAT)', () => {
+  describe('habits of real clients (docs/compat.md)', () => {
     test('they page with page_size 500 until IsLastPage', async () => {
       const seen: string[] = [];
       const flags: boolean[] = [];
@@ -412,7 +412,7 @@ describe('paging over 600 accounts', () => {
   });
 });
 
-describe('habits of real clients (COMPAT)', () => {
+describe('habits of real clients (docs/compat.md)', () => {
   let ctx: TestContext;
   let fx: Fixture;
   before(async () => {

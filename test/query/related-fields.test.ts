@@ -1,4 +1,4 @@
-// Related fields `{lookup}_{field}` (COMPAT, second round): a field of the record a lookup points
+// Related fields `{lookup}_{field}` (docs/compat.md, second round): a field of the record a lookup points
 // to, in `fields`, filters and sort of /api/query and the v3 query, typed as that field, under the
 // access rules of docs/access.md; on every store.
 

@@ -1,4 +1,4 @@
-// POST /api/v3/query as the official MCP client sees it (COMPAT §Endpoints, §What the official MCP
+// POST /api/v3/query as the official MCP client sees it (docs/compat.md the official MCP
 // client requires): every operator on every kind of field, checked against the fixture's JS
 // reference or hand-written rows; groups; fields, _id, order and paging; the exact reply; the same
 // rows as the filter language gives; and errors as {status, error, message}.
@@ -73,7 +73,7 @@ const PICKLIST_CASES: AccountCase[] = [
   ['is-not-null', cond('accounttypecode', 'is-not-null'), ref('accounttypecode', 'is-not-null')],
 ];
 
-/** pcfsystemfield85 is a datetime: a date alone is the whole UTC day (DESIGN §3). */
+/** pcfsystemfield85 is a datetime: a date alone is the whole UTC day (docs/api.md). */
 const DATETIME_CASES: AccountCase[] = [
   ['eq a date is the whole day', cond('pcfsystemfield85', 'eq', '2025-01-01'), ref('pcfsystemfield85', '=', '2025-01-01')],
   ['ne a date is outside the day or empty', cond('pcfsystemfield85', 'ne', '2025-01-01'), ref('pcfsystemfield85', '!=', '2025-01-01')],
@@ -167,7 +167,7 @@ const OPPORTUNITY_CASES: ReadonlyArray<[string, object, string[]]> = [
   ['derived name of a lookup', cond('accountname', 'eq', "o'brien ltd"), ['arger']],
 ];
 
-/** Every value a v3 row may hold (COMPAT: no booleans, objects or arrays). */
+/** Every value a v3 row may hold (docs/compat.md: no booleans, objects or arrays). */
 function assertScalars(rows: Array<Record<string, unknown>>): void {
   for (const row of rows) {
     for (const [name, value] of Object.entries(row)) {

@@ -1,4 +1,4 @@
-// The shared data plane: one PostgreSQL schema per organization (DESIGN §1, tenancy by
+// The shared data plane: one PostgreSQL schema per organization (docs/internals/architecture.md, tenancy by
 // construction), the tables and SQL of the SQLite store with PostgreSQL's hooks, so both give the
 // same rows in the same order. List and query run under the request time limit and stop on abort.
 

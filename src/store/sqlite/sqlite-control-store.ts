@@ -43,7 +43,7 @@ const CONTROL_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX ix_tokens_user ON tokens (user_id);
     `);
   },
-  // 2: roles (DESIGN §4). `grants` is JSON: system name → {permissions, hidden, readOnly}.
+  // 2: roles (docs/access.md). `grants` is JSON: system name → {permissions, hidden, readOnly}.
   (db) => {
     db.exec(`
       CREATE TABLE roles (

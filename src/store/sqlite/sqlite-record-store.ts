@@ -1,5 +1,5 @@
 // The embedded data plane: one SQLite file per organization under <data>/orgs/, so no query
-// can reach another organization's rows (DESIGN §1, tenancy by construction); a bounded number of
+// can reach another organization's rows (docs/internals/architecture.md, tenancy by construction); a bounded number of
 // them open at once (open-organizations.ts).
 
 import fs from 'node:fs';
