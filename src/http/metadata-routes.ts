@@ -15,6 +15,16 @@ const objectSummary = {
   properties: { name: str, systemName: str, objectType: { type: 'string', description: 'The object number as a digit string.' } },
   required: ['name', 'systemName', 'objectType'],
 } as const;
+/** One object: the summary plus its key and primary field, which clients read before copying a record (docs/compat.md). */
+const objectDetail = {
+  type: 'object',
+  properties: {
+    ...objectSummary.properties,
+    PrimaryKey: { type: 'string', description: "The key field's name (accountid)." },
+    PrimaryField: { type: 'string', description: "The display-name field's name (accountname)." },
+  },
+  required: [...objectSummary.required, 'PrimaryKey', 'PrimaryField'],
+} as const;
 const fieldSummary = {
   type: 'object',
   properties: { label: str, fieldName: str, systemName: str, systemFieldTypeId: str },
@@ -52,6 +62,7 @@ const route = (summary: string, data: object, withParams: 0 | 1 | 2) => ({
 });
 
 const objectOf = (o: ObjectDef) => ({ name: o.displayName, systemName: o.systemName, objectType: String(o.objectType) });
+const objectDetailOf = (o: ObjectDef) => ({ ...objectOf(o), PrimaryKey: o.keyField, PrimaryField: o.primaryField });
 const fieldOf = (f: FieldDef) => ({ label: f.label, fieldName: f.name, systemName: f.name, systemFieldTypeId: FIELD_TYPE_IDS[f.type] });
 const detailOf = (o: ObjectDef, f: FieldDef) => ({ ...fieldOf(f), fieldObjectType: String(f.type === 'lookup' ? (f.target ?? o.objectType) : o.objectType) });
 
@@ -65,8 +76,8 @@ export const metadataRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
     return ok((await service.objects(request.identity)).map(objectOf));
   });
 
-  app.get<{ Params: OtParams }>('/metadata/records/:ot', route('One object', objectSummary, 1), async (request) => {
-    return ok(objectOf((await service.object(request.identity, request.params.ot)).obj));
+  app.get<{ Params: OtParams }>('/metadata/records/:ot', route('One object, with its key and primary field', objectDetail, 1), async (request) => {
+    return ok(objectDetailOf((await service.object(request.identity, request.params.ot)).obj));
   });
 
   app.get<{ Params: OtParams }>('/metadata/records/:ot/fields', route("The object's fields (those hidden from the caller's role left out)", { type: 'array', items: fieldSummary }, 1), async (request) => {

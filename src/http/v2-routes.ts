@@ -34,6 +34,25 @@ function definitionRecord(obj: ObjectDef) {
   };
 }
 
+/**
+ * The body of a field definition, described member by member for the OpenAPI document. Members carry
+ * no type: a wrong one is refused by schema/custom-definitions.ts with a message naming what to fix.
+ */
+const fieldDefinitionBody = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    label: { description: 'The label (at most 200 characters); default: the field name.' },
+    fieldName: { description: "The field's name: starts with pcf, letters, digits and _; default pcfsystemfield{N}." },
+    precision: { description: 'number: decimal places, 0–10 (default 2).' },
+    maxLength: { description: 'text-like types: the maximum length, up to the type\'s default.' },
+    options: { description: 'picklist: [{label, value}], value a whole number ≥ 0 (default: position + 1); order and color are ignored.' },
+    values: { description: "picklist, as other clients spell it: [{name, value}], value a digit string; send it or 'options', not both." },
+    relatedObjectType: { description: 'lookup: the number or system name of the object it refers to.' },
+    relatedObjectId: { description: 'lookup, as other clients spell it: the same as relatedObjectType.' },
+  },
+} as const;
+
 interface OtParams { ot: string }
 
 export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
@@ -77,12 +96,12 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
   app.post<{ Params: OtParams & { type: string } }>('/api/v2/system-field/:ot/:type', {
     schema: {
       summary: 'Add a custom field to an object',
-      description: 'type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType (lookup) or options [{label, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.',
+      description: 'type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.',
       tags: ['v2'],
       security: tokenSecurity,
       params: { type: 'object', properties: { ot: objParam, type: { type: 'string' } }, required: ['ot', 'type'] },
       querystring: query,
-      body: { type: 'object', additionalProperties: true },
+      body: fieldDefinitionBody,
       response: {
         200: envelopeOf({ type: 'object', properties: { systemField: { type: 'array', items: { type: 'object', properties: { fieldname: { type: 'string' } }, required: ['fieldname'] } } }, required: ['systemField'] }),
         ...errors,

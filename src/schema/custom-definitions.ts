@@ -93,21 +93,59 @@ function nextFieldName(obj: ObjectDef): string {
   return `pcfsystemfield${n + 1}`;
 }
 
-function picklistOptions(raw: unknown): PicklistOption[] {
+/**
+ * A picklist's options as clients send them: `options: [{label, value}]`, or `values: [{name,
+ * value}]` (value a digit string) as other clients spell it (docs/compat.md). An entry's label is
+ * its `label` or its `name`, in either list.
+ */
+function picklistOptions(b: Record<string, unknown>): PicklistOption[] {
+  const hasOptions = b.options !== undefined && b.options !== null;
+  const hasValues = b.values !== undefined && b.values !== null;
+  if (hasOptions && hasValues) throw invalid("Send the picklist's choices once: 'options' or 'values', not both.");
+  const member = hasValues ? 'values' : 'options';
+  const raw = b[member];
   if (!Array.isArray(raw) || raw.length === 0) {
-    throw invalid("A picklist needs 'options': a non-empty array such as [{\"label\": \"Gold\", \"value\": 1}].");
+    throw invalid("A picklist needs 'options': a non-empty array such as [{\"label\": \"Gold\", \"value\": 1}] (or 'values': [{\"name\": \"Gold\", \"value\": \"1\"}]).");
   }
   if (raw.length > DEFINITION_LIMITS.options) throw invalid(`A picklist has at most ${DEFINITION_LIMITS.options} options; got ${raw.length}.`);
   const seen = new Set<number>();
   return raw.map((o: unknown, i) => {
-    const opt = body(o, '{"label": "Gold", "value": 1}');
-    const label = text(opt, 'label', DEFINITION_LIMITS.label, true)!;
+    const opt = body(o, hasValues ? '{"name": "Gold", "value": "1"}' : '{"label": "Gold", "value": 1}');
+    const labelKey = opt.label === undefined || opt.label === null ? 'name' : 'label';
+    if (labelKey === 'label' && opt.name !== undefined && opt.name !== null && opt.name !== opt.label) {
+      throw invalid(`${member}[${i}] has both 'label' and 'name', and they differ; send one.`);
+    }
+    const label = text(opt, labelKey, DEFINITION_LIMITS.label, false);
+    if (!label) throw invalid(`${member}[${i}] needs a label: ${hasValues ? "'name'" : "'label'"}, a non-empty string.`);
     const value = whole(opt, 'value') ?? i + 1;
     if (value < 0) throw invalid(`Option '${label}': 'value' must be 0 or more; got ${value}.`);
     if (seen.has(value)) throw invalid(`Two options have the value ${value}; each option needs its own value.`);
     seen.add(value);
     return { value, label };
   });
+}
+
+/**
+ * A lookup's target as clients send it: `relatedObjectType` or `relatedObjectId` (docs/compat.md),
+ * each a number, digit string or system name; both may be sent when they name the same object.
+ */
+function lookupTarget(schema: OrgSchema, b: Record<string, unknown>): ObjectDef {
+  const given = (['relatedObjectType', 'relatedobjecttype', 'relatedObjectId', 'relatedobjectid'] as const)
+    .filter((k) => b[k] !== undefined && b[k] !== null && b[k] !== '');
+  if (given.length === 0) {
+    throw invalid("A lookup needs 'relatedObjectType' (or 'relatedObjectId'): the number or system name of the object it refers to, such as 1 or 'account'.");
+  }
+  const targets = given.map((k) => {
+    const ref = b[k];
+    if (typeof ref !== 'string' && typeof ref !== 'number') throw invalid(`'${k}' must be an object's number or system name; got ${quote(ref)}.`);
+    const target = schema.find(ref);
+    if (!target) throw invalid(`'${k}' ${quote(ref)} is not an object of this organization.`);
+    return target;
+  });
+  if (targets.some((t) => t !== targets[0])) {
+    throw invalid(`'${given[0]}' and '${given.find((_, i) => targets[i] !== targets[0])}' name different objects (${targets[0]!.systemName} and ${targets.find((t) => t !== targets[0])!.systemName}); send one.`);
+  }
+  return targets[0]!;
 }
 
 /**
@@ -139,15 +177,9 @@ export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: str
     if (precision < 0 || precision > DEFINITION_LIMITS.precision) throw invalid(`'precision' must be from 0 to ${DEFINITION_LIMITS.precision}; got ${precision}.`);
     spec.precision = precision;
   } else if (type === 'picklist') {
-    spec.options = picklistOptions(b.options);
+    spec.options = picklistOptions(b);
   } else if (type === 'lookup') {
-    const ref = b.relatedObjectType ?? b.relatedobjecttype;
-    if (ref === undefined || ref === null || ref === '' || (typeof ref !== 'string' && typeof ref !== 'number')) {
-      throw invalid("A lookup needs 'relatedObjectType': the number or system name of the object it refers to, such as 1 or 'account'.");
-    }
-    const target = schema.find(ref);
-    if (!target) throw invalid(`'relatedObjectType' ${quote(ref)} is not an object of this organization.`);
-    spec.target = target.objectType;
+    spec.target = lookupTarget(schema, b).objectType;
   } else {
     const maxLength = whole(b, 'maxLength') ?? whole(b, 'maxlength');
     const most = DEFAULT_MAX_LENGTH[type];

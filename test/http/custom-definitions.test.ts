@@ -165,6 +165,24 @@ describe('custom objects and fields', () => {
       assert.match(body(badLookup).Message, /refers to customobject1000 '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f', which does not exist/);
     });
 
+    test('takes picklist choices as values [{name, value}] with digit strings, and a lookup target as relatedObjectId', async () => {
+      const stage = await addField(1, 'picklist', { label: 'Stage', fieldName: 'pcfstage', values: [{ name: 'Open', value: '10' }, { name: 'Won', value: '20' }, { name: 'Lost' }] });
+      const tier = body(await ctx.request({ method: 'GET', url: `/metadata/records/1/fields/${stage}/values` })).data;
+      assert.deepEqual(tier.values, [{ name: 'Open', value: '10' }, { name: 'Won', value: '20' }, { name: 'Lost', value: '3' }]);
+      const mixed = await addField(1, 'picklist', { label: 'Mixed', fieldName: 'pcfmixed', options: [{ name: 'By name', value: 1 }, { label: 'By label', name: 'By label', value: 2 }] });
+      assert.deepEqual(body(await ctx.request({ method: 'GET', url: `/metadata/records/1/fields/${mixed}/values` })).data.values,
+        [{ name: 'By name', value: '1' }, { name: 'By label', value: '2' }]);
+      for (const [fieldName, payload] of [['pcfparent', { relatedObjectId: '1' }], ['pcfparent2', { relatedObjectId: 1, relatedObjectType: 'Account' }], ['pcfcontact', { relatedObjectId: 'contact' }]] as const) {
+        await addField(1, 'lookup', { label: fieldName, fieldName, ...payload });
+      }
+      const targets = await Promise.all(['pcfparent', 'pcfparent2', 'pcfcontact'].map(async (f) => body(await ctx.request({ method: 'GET', url: `/metadata/records/1/fields/${f}` })).data.fieldObjectType));
+      assert.deepEqual(targets, ['1', '1', '2']);
+      const created = await post('/api/record/account', { accountname: 'Staged', pcfstage: 20 });
+      assert.equal(created.statusCode, 201, created.body);
+      const labels = await query({ objecttype: 1, fields: 'pcfstage', query: "accountname = 'Staged'", show_real_value: 1 });
+      assert.deepEqual(labels.Data, [{ pcfstage: 'Won' }]);
+    });
+
     test('refuses an invalid definition with 400 and a Message saying what to fix', async () => {
       const cases: Array<[string, object, RegExp]> = [
         ['/api/v2/system-field/1/boolean', { label: 'X' }, /'boolean' is not a field type. Use one of: text, number/],
@@ -177,6 +195,13 @@ describe('custom objects and fields', () => {
         ['/api/v2/system-field/1/picklist', { label: 'X', options: [{ label: 'A', value: 1 }, { label: 'B', value: 1 }] }, /Two options have the value 1/],
         ['/api/v2/system-field/1/lookup', { label: 'X' }, /A lookup needs 'relatedObjectType'/],
         ['/api/v2/system-field/1/lookup', { label: 'X', relatedObjectType: 4242 }, /'relatedObjectType' 4242 is not an object of this organization/],
+        ['/api/v2/system-field/1/lookup', { label: 'X', relatedObjectId: '4242' }, /'relatedObjectId' "4242" is not an object of this organization/],
+        ['/api/v2/system-field/1/lookup', { label: 'X', relatedObjectType: 1, relatedObjectId: 2 }, /'relatedObjectType' and 'relatedObjectId' name different objects \(account and contact\)/],
+        ['/api/v2/system-field/1/picklist', { label: 'X', options: [{ label: 'A' }], values: [{ name: 'A' }] }, /'options' or 'values', not both/],
+        ['/api/v2/system-field/1/picklist', { label: 'X', values: [] }, /A picklist needs 'options'.*or 'values'/],
+        ['/api/v2/system-field/1/picklist', { label: 'X', values: [{ value: '1' }] }, /values\[0\] needs a label: 'name'/],
+        ['/api/v2/system-field/1/picklist', { label: 'X', values: [{ name: 'A', value: 'one' }] }, /'value' must be a whole number; got "one"/],
+        ['/api/v2/system-field/1/picklist', { label: 'X', options: [{ label: 'A', name: 'B' }] }, /options\[0\] has both 'label' and 'name', and they differ/],
         ['/api/v2/system-field/1/number', { label: 'X', precision: 11 }, /'precision' must be from 0 to 10; got 11/],
         ['/api/v2/system-field/1/text', { label: 'X', maxLength: 100000 }, /'maxLength' of a text field must be from 1 to 200/],
         ['/api/v2/system-field/crmuser/text', { label: 'X' }, /crmuser object is read-only/],

@@ -32,14 +32,29 @@ describe('the metadata routes', () => {
   test('answer a doubled slash and a GET with a JSON content type and no body', async () => {
     const res = await ctx.request({ method: 'GET', url: '//metadata/records/1', headers: JSON_HEADERS });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(body(res).data, { name: 'Account', systemName: 'account', objectType: '1' });
+    assert.deepEqual(body(res).data, { name: 'Account', systemName: 'account', objectType: '1', PrimaryKey: 'accountid', PrimaryField: 'accountname' });
   });
 
   test('name an object by number or system name in any case', async () => {
     for (const ref of ['2', 'contact', 'Contact']) {
       const res = await ctx.request({ method: 'GET', url: `/metadata/records/${ref}` });
-      assert.deepEqual(body(res).data, { name: 'Contact', systemName: 'contact', objectType: '2' }, ref);
+      assert.deepEqual(body(res).data, { name: 'Contact', systemName: 'contact', objectType: '2', PrimaryKey: 'contactid', PrimaryField: 'fullname' }, ref);
     }
+  });
+
+  test('give every object its PrimaryKey and PrimaryField, custom objects included, and keep the list without them', async () => {
+    for (const spec of STANDARD_OBJECT_SPECS) {
+      const res = await ctx.request({ method: 'GET', url: `/metadata/records/${spec.systemName}` });
+      assert.deepEqual(body(res).data, {
+        name: spec.displayName, systemName: spec.systemName, objectType: String(spec.objectType), PrimaryKey: spec.keyField, PrimaryField: spec.primaryField,
+      });
+    }
+    const defined = await ctx.request({ method: 'POST', url: '/api/v2/record/58', payload: { name: 'Gadget' } });
+    const ot = body(defined).record.objecttypecode as number;
+    const res = await ctx.request({ method: 'GET', url: `/metadata/records/${ot}` });
+    assert.deepEqual(body(res).data, { name: 'Gadget', systemName: `customobject${ot}`, objectType: String(ot), PrimaryKey: `customobject${ot}id`, PrimaryField: 'name' });
+    const list = body(await ctx.request({ method: 'GET', url: '/metadata/records' })).data as Array<Record<string, unknown>>;
+    assert.ok(list.every((o) => Object.keys(o).join() === 'name,systemName,objectType'));
   });
 
   test('list the fields of every standard object with four non-null strings each and a known type id', async () => {
