@@ -3,6 +3,7 @@
 // written, and the structured query. This scope answers every error as `{status, error, message}`.
 
 import type { FastifyPluginAsync } from 'fastify';
+import { AGGREGATE_FUNCTIONS, GROUP_LIMITS } from '../query/group-plan.js';
 import { V3_OPERATORS } from '../query/v3-plan.js';
 import type { RecordRow } from '../schema/types.js';
 import { BATCH_MAX, type ItemOutcome } from '../service/batch.js';
@@ -71,6 +72,24 @@ const createItem = { description: 'A record: field name → value (string, numbe
 const updateItem = { description: 'A change: {"id": "<uuid>", "record": {field name → value}}; only the fields sent change.' } as const;
 const deleteItem = { description: idParam.description } as const;
 
+/**
+ * The v3 query body, described for the OpenAPI document. Members carry no type: query/v3-plan.ts
+ * checks them and names the member at fault in its message.
+ */
+const v3QueryBody = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    objectType: { description: "The object's number (1) or system name (account)." },
+    fields: { description: `[{name}]; in a grouped query also [{name, aggrFunc, alias}], aggrFunc one of ${AGGREGATE_FUNCTIONS.map((f) => f.toUpperCase()).join(', ')} (COUNT also takes the name *).` },
+    filter: { description: '[{type: AND or OR, conditions: [{fieldName, operator, value}]}].' },
+    orderBy: { description: '[{name, order: asc or desc}]: one field; in a grouped query a groupBy field or an alias.' },
+    groupBy: { description: `[{name}]: up to ${GROUP_LIMITS.groupBy} fields to group the records by; the rows are then groups.` },
+    pageNumber: { description: 'The page, from 1.' },
+    pageSize: { description: 'Rows (or groups) per page, 1–500.' },
+  },
+} as const;
+
 interface ObjParams { obj: string }
 
 export const v3Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
@@ -101,12 +120,12 @@ export const v3Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
 
   app.post('/query', {
     schema: {
-      summary: 'Query records (v3 body): fields, grouped conditions, order and page',
-      description: `Operators: ${V3_OPERATORS.join(', ')}. Filter groups hold together (AND); a group joins its conditions by its type (AND or OR). Every row carries _id.`,
+      summary: 'Query records (v3 body): fields, grouped conditions, order and page; or groups with SUM, COUNT, MIN, MAX',
+      description: `Operators: ${V3_OPERATORS.join(', ')}. Filter groups hold together (AND); a group joins its conditions by its type (AND or OR). Every row carries _id. With groupBy (or a field with aggrFunc), each row is a group: the groupBy fields, then each aggregate under its alias, and no _id.`,
       tags: ['v3'],
       security: tokenSecurity,
       querystring: { type: 'object', properties: tokenQuery },
-      body: { type: 'object', additionalProperties: true },
+      body: v3QueryBody,
       response: {
         200: {
           type: 'object',
@@ -121,14 +140,16 @@ export const v3Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       },
     },
   }, async (request) => {
-    const { plan, keyAsked, rows, isLastPage } = await service.v3Query(request.identity, request.body ?? {}, request.work);
-    const key = plan.obj.keyField;
-    const data = rows.map((row) => {
-      const id = row[key];
-      if (!keyAsked) delete row[key];
-      row._id = id ?? null;
-      return row;
-    });
-    return { data, isLastPage, pageNumber: plan.pageNumber, pageSize: plan.pageSize, message: '' };
+    const result = await service.v3Query(request.identity, request.body ?? {}, request.work);
+    const { plan, rows, isLastPage } = result;
+    if (result.kind === 'rows') {
+      const key = result.plan.obj.keyField;
+      for (const row of rows) {
+        const id = row[key];
+        if (!result.keyAsked) delete row[key];
+        row._id = id ?? null;
+      }
+    }
+    return { data: rows, isLastPage, pageNumber: plan.pageNumber, pageSize: plan.pageSize, message: '' };
   });
 };

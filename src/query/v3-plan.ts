@@ -1,12 +1,15 @@
 // The plan of a v3 query body (docs/compat.md): `{objectType, fields: [{name}], filter: [{type,
-// conditions: [{fieldName, operator, value}]}], orderBy: [{name, order}], pageNumber, pageSize}`.
-// Everything but the filter goes through planQuery; conditions are typed by the same rules as the
-// filter language, so both routes agree on every value.
+// conditions: [{fieldName, operator, value}]}], orderBy: [{name, order}], pageNumber, pageSize}`,
+// and of a grouped one (`groupBy`, fields with `aggrFunc` and `alias`). Everything but the filter
+// of a plain query goes through planQuery; conditions are typed by the same rules as the filter
+// language, so both routes agree on every value.
 
 import { AppError, quote } from '../errors.js';
 import { isMatchOp, isNullOp, type FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
+import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
+import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, GROUP_LIMITS, type Aggregate, type AggregateFunction, type GroupedPlan, type GroupSort } from './group-plan.js';
 import { planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
@@ -75,7 +78,6 @@ function daySpanCondition(field: FieldDef, op: FilterOp, span: DaySpan): PlanNod
 }
 
 interface Planning {
-  readonly plan: QueryPlan;
   /** The fields of the plan's object the caller may name. */
   readonly named: QueryFields;
   readonly ctx: V3Context;
@@ -149,15 +151,12 @@ function pageParam(raw: unknown, name: string, expected: string): number | undef
   return n;
 }
 
-/**
- * `orderBy: [{name, order}]` as planQuery's sort_by / sort_type, checked here (name known and not
- * hidden, order asc or desc) so that a message names `orderBy[0]` rather than the filter language's members.
- */
-function sortOf(schema: Parameters<typeof planQuery>[0], objectType: unknown, raw: unknown, access: ReadAccess): { sort_by?: string; sort_type?: string } {
-  if (raw === undefined || raw === null) return {};
+/** The one `orderBy` entry, checked (a name, order asc or desc); undefined when none is given. */
+function sortEntry(raw: unknown): { name: string; order: string } | undefined {
+  if (raw === undefined || raw === null) return undefined;
   const entries = Array.isArray(raw) ? raw : [raw];
   if (entries.length > 1) throw new AppError('SORT_INVALID', "'orderBy' may name one field; ties are broken by the record's key.");
-  if (entries.length === 0) return {};
+  if (entries.length === 0) return undefined;
   const entry = entries[0];
   if (!isObject(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') {
     throw new AppError('SORT_INVALID', `'orderBy' must be [{"name": "<field>", "order": "asc" or "desc"}]; got ${quote(raw)}.`);
@@ -166,37 +165,151 @@ function sortOf(schema: Parameters<typeof planQuery>[0], objectType: unknown, ra
   if (typeof order !== 'string' || !/^\s*(asc|desc)\s*$/i.test(order)) {
     throw new AppError('SORT_INVALID', `orderBy[0].order must be 'asc' or 'desc' (any case); got ${quote(entry.order)}.`);
   }
-  const named = new QueryFields(schema, resolveObject(schema, objectType), access);
-  const field = named.field(entry.name.trim().toLowerCase(), ' in orderBy[0].name', entry.name);
-  return { sort_by: field.name, sort_type: order };
+  return { name: entry.name, order };
 }
 
 /**
- * Checks and types a v3 query body. The object's key is always among the plan's fields (rows carry
- * `_id`); `keyAsked` says whether the client asked for it by name too.
+ * `orderBy: [{name, order}]` as planQuery's sort_by / sort_type, checked here (name known and not
+ * hidden, order asc or desc) so that a message names `orderBy[0]` rather than the filter language's members.
  */
-export function planV3Query(schema: Parameters<typeof planQuery>[0], raw: unknown, access: ReadAccess, ctx: V3Context): { plan: QueryPlan; keyAsked: boolean } {
-  if (!isObject(raw)) throw new AppError('BODY_INVALID', 'The request body must be a JSON object such as {"objectType": 1, "fields": [{"name": "accountname"}], "pageSize": 50}.');
+function sortOf(named: QueryFields, raw: unknown): { sort_by?: string; sort_type?: string } {
+  const entry = sortEntry(raw);
+  if (!entry) return {};
+  const field = named.field(entry.name.trim().toLowerCase(), ' in orderBy[0].name', entry.name);
+  return { sort_by: field.name, sort_type: entry.order };
+}
+
+/** The order of a grouped query: a group field or an aggregate's alias. */
+function groupSortOf(raw: unknown, groupBy: readonly FieldDef[], aggregates: readonly Aggregate[]): GroupSort | null {
+  const entry = sortEntry(raw);
+  if (!entry) return null;
+  const desc = entry.order.trim().toLowerCase() === 'desc';
+  const name = entry.name.trim();
+  const aggregate = aggregates.find((a) => a.alias.toLowerCase() === name.toLowerCase());
+  if (aggregate) return { kind: 'aggregate', aggregate, desc };
+  const field = groupBy.find((f) => f.name === name.toLowerCase());
+  if (field) return { kind: 'group', field, desc };
+  throw new AppError('SORT_INVALID', `orderBy[0].name ${quote(entry.name)} is neither a groupBy field nor an alias of this grouped query; order groups by one of: ${[...groupBy.map((f) => f.name), ...aggregates.map((a) => a.alias)].join(', ') || '(none)'}.`);
+}
+
+/** Whether a body asks for groups: a non-empty `groupBy`, or a field with an `aggrFunc`. */
+function isGrouped(raw: Record<string, unknown>): boolean {
   const groupBy = raw.groupBy ?? raw.groupby;
-  if (groupBy !== undefined && groupBy !== null && !(Array.isArray(groupBy) && groupBy.length === 0)) {
-    // Answering a grouped query with plain rows would be silently wrong: refuse it.
-    throw bad("'groupBy' (grouped queries with SUM, COUNT, MIN, MAX) is not supported by Orchard; query the rows and aggregate them in the client.");
+  if (groupBy !== undefined && groupBy !== null && !(Array.isArray(groupBy) && groupBy.length === 0)) return true;
+  return Array.isArray(raw.fields) && raw.fields.some((f) => isObject(f) && (f.aggrFunc ?? f.aggrfunc ?? '') !== '');
+}
+
+/** An entry of `groupBy` or `fields`: `{name}` or a bare name. */
+function entryName(entry: unknown, where: string, shape: string): string {
+  const name = isObject(entry) ? entry.name : entry;
+  if (typeof name !== 'string' || name.trim() === '') throw bad(`'${where}' must be ${shape}; got ${quote(entry)}.`);
+  return name;
+}
+
+const ALIAS_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** One aggregate of `fields[i]`: its function, its field (hidden → 403, unknown → 400, type checked) and its alias. */
+function aggregateOf(named: QueryFields, entry: Record<string, unknown>, name: string, where: string): Aggregate {
+  const rawFn = entry.aggrFunc ?? entry.aggrfunc;
+  const fn = typeof rawFn === 'string' ? rawFn.trim().toLowerCase() : '';
+  if (!(AGGREGATE_FUNCTIONS as readonly string[]).includes(fn)) {
+    throw bad(`${where}.aggrFunc must be one of ${AGGREGATE_FUNCTIONS.map((f) => f.toUpperCase()).join(', ')}; got ${quote(rawFn)}.`);
   }
+  const func = fn as AggregateFunction;
+  let field: FieldDef | null = null;
+  if (name.trim() === '*') {
+    if (func !== 'count') throw bad(`${where}.name '*' (every record) takes COUNT only; name a field for ${func.toUpperCase()}.`);
+  } else {
+    field = named.field(name.trim().toLowerCase(), ` in ${where}.name`, name);
+    const types = AGGREGATE_TYPES[func];
+    if (types !== 'any' && !types.has(field.type)) {
+      throw new AppError('FIELD_TYPE', `${func.toUpperCase()} takes ${[...types].join(', ')} fields, but '${field.name}' (${where}.name) is a ${field.type} field.${func === 'sum' ? '' : ' Text is ordered without regard to case, which MIN and MAX cannot follow.'}`);
+    }
+  }
+  const rawAlias = entry.alias;
+  if (rawAlias === undefined || rawAlias === null || rawAlias === '') return { fn: func, field, alias: field ? `${func}_${field.name}` : func };
+  if (typeof rawAlias !== 'string' || !ALIAS_RE.test(rawAlias) || rawAlias.length > GROUP_LIMITS.alias) {
+    throw bad(`${where}.alias must be a name of letters, digits and '_' (not starting with a digit), at most ${GROUP_LIMITS.alias} characters; got ${quote(rawAlias)}.`);
+  }
+  return { fn: func, field, alias: rawAlias };
+}
+
+/** A grouped v3 query: `groupBy: [{name}]`, `fields` of group fields and `{name, aggrFunc, alias}`. */
+function planGrouped(schema: OrgSchema, raw: Record<string, unknown>, objectType: string | number, access: ReadAccess, ctx: V3Context): GroupedPlan {
+  const obj = resolveObject(schema, objectType);
+  const named = new QueryFields(schema, obj, access);
+  const rawGroups = raw.groupBy ?? raw.groupby ?? [];
+  const groupEntries = Array.isArray(rawGroups) ? rawGroups : [rawGroups];
+  if (groupEntries.length > GROUP_LIMITS.groupBy) throw bad(`'groupBy' names ${groupEntries.length} fields; the most is ${GROUP_LIMITS.groupBy}.`);
+  const groupBy: FieldDef[] = [];
+  groupEntries.forEach((g, i) => {
+    const name = entryName(g, `groupBy[${i}]`, '{"name": "<field>"}');
+    const f = named.field(name.trim().toLowerCase(), ` in groupBy[${i}].name`, name);
+    if (!groupBy.includes(f)) groupBy.push(f);
+  });
+  if (raw.fields !== undefined && raw.fields !== null && !Array.isArray(raw.fields)) {
+    throw bad("'fields' must be an array of {\"name\": \"<field>\"} or {\"name\", \"aggrFunc\", \"alias\"}.");
+  }
+  const aggregates: Aggregate[] = [];
+  const taken = new Set(groupBy.map((f) => f.name));
+  ((raw.fields ?? []) as unknown[]).forEach((entry, i) => {
+    const where = `fields[${i}]`;
+    const name = entryName(entry, where, '{"name": "<field>"} or {"name", "aggrFunc", "alias"}');
+    const fn = isObject(entry) ? entry.aggrFunc ?? entry.aggrfunc : undefined;
+    if (fn === undefined || fn === null || fn === '') {
+      const f = named.field(name.trim().toLowerCase(), ` in ${where}.name`, name);
+      if (!groupBy.includes(f)) {
+        throw bad(`${where} '${f.name}' is neither in groupBy nor aggregated: the rows of a grouped query hold group fields and aggregates only. Add it to groupBy, or give it an aggrFunc (SUM, COUNT, MIN, MAX) and an alias.`);
+      }
+      return;
+    }
+    const aggregate = aggregateOf(named, entry as Record<string, unknown>, name, where);
+    const key = aggregate.alias.toLowerCase();
+    if (taken.has(key) || key === '_id') throw bad(`${where}.alias '${aggregate.alias}' is taken (by a group field, another aggregate or _id); choose another alias.`);
+    taken.add(key);
+    aggregates.push(aggregate);
+  });
+  if (aggregates.length > GROUP_LIMITS.aggregates) throw bad(`'fields' holds ${aggregates.length} aggregates; the most is ${GROUP_LIMITS.aggregates}.`);
+  const size = pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`) ?? QUERY_PAGE.default;
+  return {
+    obj,
+    groupBy,
+    aggregates,
+    filter: planFilter({ named, ctx, count: 0 }, raw.filter),
+    sort: groupSortOf(raw.orderBy ?? raw.orderby, groupBy, aggregates),
+    pageSize: Math.min(size, QUERY_PAGE.max),
+    pageNumber: pageParam(raw.pageNumber ?? raw.pagenumber, 'pageNumber', 'a whole number of at least 1') ?? 1,
+  };
+}
+
+/** A planned v3 query: rows of records, or groups. */
+export type V3Plan =
+  | { readonly kind: 'rows'; readonly plan: QueryPlan; readonly keyAsked: boolean }
+  | { readonly kind: 'groups'; readonly plan: GroupedPlan };
+
+/**
+ * Checks and types a v3 query body. Rows: the object's key is always among the plan's fields (rows
+ * carry `_id`); `keyAsked` says whether the client asked for it by name too. Groups: when the body
+ * has a `groupBy` or an `aggrFunc` (docs/compat.md, v3 grouped query).
+ */
+export function planV3Query(schema: OrgSchema, raw: unknown, access: ReadAccess, ctx: V3Context): V3Plan {
+  if (!isObject(raw)) throw new AppError('BODY_INVALID', 'The request body must be a JSON object such as {"objectType": 1, "fields": [{"name": "accountname"}], "pageSize": 50}.');
   const objectType = raw.objectType ?? raw.objecttype;
   if (objectType === undefined || objectType === null || objectType === '') {
     throw bad("'objectType' is required: the object's number (1) or system name ('account').");
   }
   if (typeof objectType !== 'number' && typeof objectType !== 'string') throw bad(`'objectType' must be an object's number or system name; got ${quote(objectType)}.`);
+  if (isGrouped(raw)) return { kind: 'groups', plan: planGrouped(schema, raw, objectType, access, ctx) };
   const base = planQuery(schema, {
     objecttype: objectType,
     fields: fieldList(raw.fields),
-    ...sortOf(schema, objectType, raw.orderBy ?? raw.orderby, access),
+    ...sortOf(new QueryFields(schema, resolveObject(schema, objectType), access), raw.orderBy ?? raw.orderby),
     page_size: pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`),
     page_number: pageParam(raw.pageNumber ?? raw.pagenumber, 'pageNumber', 'a whole number of at least 1'),
   }, access);
   const key = base.obj.fieldsByName.get(base.obj.keyField)!;
   const keyAsked = base.fields.includes(key);
   const plan: QueryPlan = { ...base, fields: keyAsked ? base.fields : [...base.fields, key] };
-  const filter = planFilter({ plan, named: new QueryFields(schema, plan.obj, access), ctx, count: 0 }, raw.filter);
-  return { plan: { ...plan, filter }, keyAsked };
+  const filter = planFilter({ named: new QueryFields(schema, plan.obj, access), ctx, count: 0 }, raw.filter);
+  return { kind: 'rows', plan: { ...plan, filter }, keyAsked };
 }

@@ -97,7 +97,7 @@ function shiftDecimal(x: number, e: number): number {
 }
 
 /** Rounds to `p` decimal places, halves away from zero, as people round money (1.005 → 1.01, -0.125 → -0.13). */
-function roundTo(n: number, p: number): number {
+export function roundTo(n: number, p: number): number {
   // From 2^52 up a double has no fractional digits, and shifting could overflow to Infinity.
   if (Math.abs(n) >= 2 ** 52) return n;
   const rounded = Math.round(shiftDecimal(Math.abs(n), p));

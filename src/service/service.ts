@@ -11,7 +11,8 @@ import type { Permission } from '../auth/roles.js';
 import type { Action } from '../auth/plans.js';
 import { AppError, errorOf, quote, quoteText } from '../errors.js';
 import { planQuery, withPicklistLabels, type QueryInput, type QueryPlan } from '../query/plan.js';
-import { planV3Query } from '../query/v3-plan.js';
+import { withRoundedSums } from '../query/group-plan.js';
+import { planV3Query, type V3Plan } from '../query/v3-plan.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { prepareCreate, prepareUpdate, unknownFieldError } from '../schema/record-input.js';
@@ -23,6 +24,9 @@ import type { ServiceDeps } from './deps.js';
 
 /** GET list: default and largest page (docs/limits.md, docs/api.md). */
 export const GET_PAGE_SIZE = 50;
+
+/** What a v3 query gives: rows of records (with `_id` to add) or rows of groups, and whether the page is the last. */
+export type V3Result = V3Plan & { readonly rows: RecordRow[]; readonly isLastPage: boolean };
 
 /** The page asked for on a GET: `pagesize` and `pagenumber` as the route's schema coerced them. */
 export interface PageQuery {
@@ -181,11 +185,18 @@ export class Service {
     return { plan, rows: withPicklistLabels(plan, rows), isLastPage };
   }
 
-  /** A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way). */
-  async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<{ plan: QueryPlan; keyAsked: boolean; rows: RecordRow[]; isLastPage: boolean }> {
+  /**
+   * A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way);
+   * or, for a body with groupBy or aggrFunc, a page of groups (sums rounded as stored values are).
+   */
+  async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<V3Result> {
     const { records, schema } = await this.open(identity);
-    const { plan, keyAsked } = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock() });
-    return { plan, keyAsked, ...(await records.query(plan, signal)) };
+    const planned = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock() });
+    if (planned.kind === 'groups') {
+      const { rows, isLastPage } = await records.groups(planned.plan, signal);
+      return { ...planned, rows: withRoundedSums(planned.plan, rows), isLastPage };
+    }
+    return { ...planned, ...(await records.query(planned.plan, signal)) };
   }
 
   /** Defines a custom object (admin role; plans with custom objects); returns it as now defined. */

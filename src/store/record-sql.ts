@@ -83,16 +83,26 @@ function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
+/**
+ * A page read with one row more than `pageSize`: whether it is the last page, and the rows cut to the
+ * page (in place). IsLastPage is then exact without counting.
+ */
+export function trimPage<R>(rows: R[], pageSize: number): { rows: R[]; isLastPage: boolean } {
+  const isLastPage = rows.length <= pageSize;
+  if (!isLastPage) rows.length = pageSize;
+  return { rows, isLastPage };
+}
+
 /** Table alias of the record being read. */
 export const ROW = 'r';
 
-type Select = SelectQueryBuilder<any, any, any>;
+export type Select = SelectQueryBuilder<any, any, any>;
 
 /**
  * The SQL column of a field: its own column, or through the lookup's join the target's primary
  * field (a derived name) or the field a related field reads (`primarycontactid_fullname`).
  */
-function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | undefined {
+export function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | undefined {
   if (f.role !== 'derived') return `${ROW}.${f.name}`;
   const lookup = obj.fieldsByName.get(f.derivedFrom!)!;
   const target = schema.find(lookup.target!);
@@ -103,7 +113,7 @@ function columnOf(obj: ObjectDef, schema: OrgSchema, f: FieldDef): string | unde
  * `FROM <table> AS r` with the joins the derived and related fields in `needed` require.
  * A derived field whose target object no longer exists reads null.
  */
-function fromWithJoins(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
+export function fromWithJoins(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, needed: Iterable<FieldDef>): Select {
   return joinDerived(k.selectFrom(`${obj.systemName} as ${ROW}`), schema, obj, needed);
 }
 
@@ -135,7 +145,7 @@ export function selectRecords(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef,
 }
 
 
-function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[] {
+export function fieldsOfFilter(node: PlanNode | null, out: FieldDef[] = []): FieldDef[] {
   if (!node) return out;
   if (isPlanGroup(node)) for (const c of node.children) fieldsOfFilter(c, out);
   else out.push(node.field);
@@ -157,7 +167,7 @@ export type Fold = (e: Expression<unknown>) => Expression<unknown>;
 export type Like = (lhs: Expression<unknown>, pattern: Expression<unknown>, folded: boolean) => Expression<SqlBool>;
 
 /** Text-like fields (derived names among them; a related field has the type of the field it reads) compare without regard to case. */
-function isText(f: FieldDef): boolean {
+export function isText(f: FieldDef): boolean {
   return TEXT_TYPES.has(f.type);
 }
 
@@ -170,7 +180,7 @@ function plainPrefix(pattern: string): string | undefined {
   return pattern.endsWith('%') && !/[%_]/.test(head) ? head : undefined;
 }
 
-interface FilterContext {
+export interface FilterContext {
   readonly eb: ExpressionBuilder<any, any>;
   readonly obj: ObjectDef;
   readonly schema: OrgSchema;
@@ -180,7 +190,7 @@ interface FilterContext {
 }
 
 /** The WHERE expression of a plan; every value is a bound parameter. */
-function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBool> {
+export function filterExpression(ctx: FilterContext, node: PlanNode): Expression<SqlBool> {
   const { eb, obj, schema, noIndex, fold, like } = ctx;
   if (isPlanGroup(node)) {
     const parts = node.children.map((c) => filterExpression(ctx, c));

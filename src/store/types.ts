@@ -2,6 +2,7 @@
 // Each store (sqlite/, postgres/) implements them; shared conformance suites in test/store/ run against every one.
 
 import type { AppError } from '../errors.js';
+import type { GroupedPlan } from '../query/group-plan.js';
 import type { QueryPlan } from '../query/plan.js';
 import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
@@ -36,6 +37,11 @@ export interface OrgRecords {
    * Runs and cancels like `list`.
    */
   query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }>;
+  /**
+   * The page of groups of a checked grouped plan: each row holds the group fields, then the
+   * aggregates under their aliases; `isLastPage` is exact as for `query`. Runs and cancels like `list`.
+   */
+  groups(plan: GroupedPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }>;
   /** The record with that key (already checked to be a UUID), or null. */
   get(obj: ObjectDef, id: string): Promise<RecordRow | null>;
   /**

@@ -7,8 +7,10 @@ import type { AppError } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import { storedFields, type ObjectDef, type RecordRow } from '../../schema/types.js';
+import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
+import { selectGroupPage } from '../group-sql.js';
+import { ROW, selectListPage, selectRecords, SqlCache, trimPage } from '../record-sql.js';
 import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
@@ -139,11 +141,18 @@ class PostgresOrgRecords implements OrgRecords {
   async query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     const schema = await this.current();
     const { sql: text, parameters } = this.sqlCache.queryPage(this.k, schema, plan, POSTGRES_PAGE);
-    const rows = await inTransaction(this.pool, async (client) => (await client.query<RecordRow>(text, parameters as unknown[])).rows,
+    return trimPage(await this.readOnly(text, parameters, signal), plan.pageSize);
+  }
+
+  async groups(plan: GroupedPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
+    const { sql: text, parameters } = selectGroupPage(this.k, await this.current(), plan, POSTGRES_PAGE).compile();
+    return trimPage(await this.readOnly(text, parameters, signal), plan.pageSize);
+  }
+
+  /** The rows of one read statement, under the time limit and stopped on abort. */
+  private async readOnly(text: string, parameters: readonly unknown[], signal?: AbortSignal): Promise<RecordRow[]> {
+    return inTransaction(this.pool, async (client) => (await client.query<RecordRow>(text, parameters as unknown[])).rows,
       { mode: 'READ ONLY', timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
-    const isLastPage = rows.length <= plan.pageSize;
-    if (!isLastPage) rows.length = plan.pageSize;
-    return { rows, isLastPage };
   }
 
   /** The shared write path's hooks on `db`: a transaction's client, or the pool for a statement alone. */

@@ -73,7 +73,7 @@ export function walkOf(plan: QueryPlan): number {
 }
 
 /** The main-thread bound of rows examined for `plan` (see QUICK_ROWS). */
-export function quickRows(plan: QueryPlan, limit = QUICK_ROWS): number {
+export function quickRows(plan: Pick<QueryPlan, 'filter'>, limit = QUICK_ROWS): number {
   const conditions = countConditions(plan.filter);
   return conditions <= QUICK_CONDITIONS ? limit : Math.floor((limit * QUICK_CONDITIONS) / conditions);
 }

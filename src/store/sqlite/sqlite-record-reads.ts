@@ -1,18 +1,20 @@
 // The reads of one organization's SQLite file: a record by id, list pages and query pages, answered
 // on the main thread's connection when cheap enough (sqlite-read-plan.ts), on reader threads beyond.
 
+import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import type { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../../schema/types.js';
-import { ROW, selectRecords, type SqlCache } from '../record-sql.js';
+import { selectGroupPage } from '../group-sql.js';
+import { ROW, selectRecords, trimPage, type SqlCache } from '../record-sql.js';
 import type { PageRequest } from '../types.js';
 import type { ReadPool } from './read-pool.js';
-import { toObjects, type RawRows, type SqlStatement } from './read-protocol.js';
+import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type SqlStatement } from './read-protocol.js';
 import { runBounded, runRead } from './reader.js';
 import { isIndexWalk, listPageSql, queryStatement, quickRows, walkFitsMainThread, walkOf } from './sqlite-read-plan.js';
 import { COUNT_SQL } from './sqlite-ddl.js';
 import { prepared, type Db, type Statement } from './sqlite-db.js';
-import { sqliteSql } from './sqlite-sql.js';
+import { SQLITE_PAGE, sqliteSql } from './sqlite-sql.js';
 
 /** What the reads and the writes of one organization's file share. */
 export interface SqliteOrgFile {
@@ -88,9 +90,22 @@ export class SqliteRecordReads {
       }
     }
     raw ??= (await this.readers().run(this.org.file, [queryStatement(cache, schema, plan)], signal))[0] as RawRows;
-    const rows = toObjects<RecordRow>(raw);
-    const isLastPage = rows.length <= plan.pageSize;
-    if (!isLastPage) rows.length = plan.pageSize;
-    return { rows, isLastPage };
+    return trimPage(toObjects<RecordRow>(raw), plan.pageSize);
+  }
+
+  /**
+   * A page of groups: answered here when the groups' rows are few enough (the statement carries the
+   * budget term and stops past it), on a reader thread beyond, which can be stopped.
+   */
+  async groups(plan: GroupedPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
+    const schema = this.org.current();
+    const statement = (guard: string): SqlStatement => {
+      const { sql, parameters } = selectGroupPage(sqliteSql, schema, plan, { ...SQLITE_PAGE, guard }).compile();
+      return { sql, parameters, raw: true };
+    };
+    let raw: RawRows | undefined;
+    if (this.quickLimit > 0) raw = runBounded(this.connection(), statement(BUDGET_TERM), quickRows(plan, this.quickLimit)) as RawRows | undefined;
+    raw ??= (await this.readers().run(this.org.file, [statement(ALIVE_GUARD)], signal))[0] as RawRows;
+    return trimPage(toObjects<RecordRow>(raw), plan.pageSize);
   }
 }

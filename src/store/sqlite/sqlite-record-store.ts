@@ -8,6 +8,7 @@ import type { AppError } from '../../errors.js';
 import type { FieldSpec, ObjectSpec } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../../schema/types.js';
+import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { SqlCache } from '../record-sql.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
@@ -84,6 +85,10 @@ class SqliteOrgRecords implements OrgRecords {
 
   query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
     return this.use((f) => f.reads.query(plan, signal));
+  }
+
+  groups(plan: GroupedPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
+    return this.use((f) => f.reads.groups(plan, signal));
   }
 
   create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
