@@ -16,6 +16,7 @@ import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
+import { viewsRoutes } from './http/views-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(metadataRoutes, families);
     await api.register(v2Routes, families);
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
+    await api.register(viewsRoutes, families);
   });
 
   return app;

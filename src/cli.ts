@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `orchard` command (README.md): serve, and administration of organizations, users, tokens
-// and sample data on the same data directory a running server uses. With --json every command
+// The `orchard` command (README.md): serve, and administration of organizations, users, tokens,
+// views and sample data on the same data directory a running server uses. With --json every command
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 
 import { readFileSync, realpathSync } from 'node:fs';
@@ -86,6 +86,8 @@ Examples:
   $ orchard user create --org <org id> --email ada@acme.example --role sales
   $ orchard token create --user <user id>
   $ orchard token revoke --token <token>
+  $ orchard view create --org <org id> --object account --name 'Lisbon accounts' \\
+      --fields accountname,telephone1 --query "billingcity = 'Lisbon'" --sort-by accountname
   $ orchard seed --org <org id> --object account --count 100000
   $ orchard --json org create --name Acme --plan free --email ops@acme.example
 
@@ -214,6 +216,55 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
           throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked.');
         }
         print(out, { revoked: true }, 'Token revoked.');
+      });
+    });
+
+  const view = program.command('view').description('manage the views of an object: named saved queries (view create, view list, view delete)');
+  const viewJson = (v: { id: string; name: string; fields: string; query: string | null; sortBy: string; sortType: string; createdon: string | null }) => ({
+    id: v.id, name: v.name, isDefault: v.createdon === null, fields: v.fields, query: v.query, sortBy: { fieldName: v.sortBy, type: v.sortType }, createdon: v.createdon,
+  });
+  const viewLine = (v: ReturnType<typeof viewJson>) => `${v.id}  ${v.name}${v.isDefault ? ' (default)' : ''}: fields ${v.fields}; ${v.query ?? 'every record'}; sorted by ${v.sortBy.fieldName} ${v.sortBy.type}`;
+  view.command('create')
+    .summary('define a view of an object')
+    .description("define a view: a named saved query of an object (fields, filter, order) that every user of the organization who may read the object can list and run with GET and POST /api/v2/views/{object}; checked as a query is. A running server sees it on its next request.")
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--object <name>', 'object system name or number (required)')
+    .requiredOption('--name <name>', "the view's name, unique among the object's views (required)")
+    .option('--fields <fields>', "comma-separated field names, or '*' for every field the reader may see (default)")
+    .option('--query <filter>', "filter in the language of /api/query, e.g. \"billingcity = 'Lisbon'\" (default: every record)")
+    .option('--sort-by <field>', 'field to sort by (default createdon)')
+    .addOption(new Option('--sort-type <type>', 'direction (default: asc with --sort-by, else desc)').choices(['asc', 'desc']))
+    .action(async (o: { org: string; object: string; name: string; fields?: string; query?: string; sortBy?: string; sortType?: string }) => {
+      const { config, out } = ctx();
+      const sortBy = o.sortBy === undefined && o.sortType === undefined ? {} : { sortBy: { fieldName: o.sortBy ?? 'createdon', type: o.sortType ?? 'asc' } };
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.defineView({ orgId: o.org, object: o.object, definition: { name: o.name, fields: o.fields, query: o.query, ...sortBy } });
+        const v = viewJson(r.view);
+        print(out, { object: r.obj.systemName, ...v }, `View of ${r.obj.systemName}: ${viewLine(v)}`);
+      });
+    });
+  view.command('list')
+    .description("list an object's views: its default view of every record, then those defined")
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--object <name>', 'object system name or number (required)')
+    .action(async (o: { org: string; object: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.listViews({ orgId: o.org, object: o.object });
+        const views = r.views.map(viewJson);
+        print(out, { object: r.obj.systemName, views }, [`Views of ${r.obj.systemName}:`, ...views.map((v) => `  ${viewLine(v)}`)].join('\n'));
+      });
+    });
+  view.command('delete')
+    .description('delete a view defined for an object (the default view stays)')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--object <name>', 'object system name or number (required)')
+    .requiredOption('--view <id>', "the view's id (required)")
+    .action(async (o: { org: string; object: string; view: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        await admin.deleteView({ orgId: o.org, object: o.object, view: o.view });
+        print(out, { deleted: true }, 'View deleted.');
       });
     });
 

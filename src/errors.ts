@@ -27,7 +27,7 @@ export const errorCatalogue = {
     status: 400, summary: 'A lookup value names no record of the target object.',
     message: (field: string, target: string, value: string) => `'${field}' refers to ${target} '${value}', which does not exist. Send the id of an existing ${target} record.`,
   },
-  DEFINITION_INVALID: { status: 400, summary: 'A custom object or field definition is invalid (name, label, type, options, precision or related object).' },
+  DEFINITION_INVALID: { status: 400, summary: 'A custom object, field or view definition is invalid (name, label, type, options, precision or related object; a view\'s name or count).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
   SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },
@@ -47,6 +47,7 @@ export const errorCatalogue = {
     status: 404, summary: 'No record of the object has that id in this organization.',
     message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
   },
+  VIEW_NOT_FOUND: { status: 404, summary: 'No view of the object has that id in this organization.' },
   // 408, 413, 431
   REQUEST_TIMEOUT: {
     status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',

@@ -1,6 +1,7 @@
 // Administration shared by the CLI and first start: organizations with their primary user, plans,
-// users, roles, tokens and seeding. Keeps the control plane and the organization's crmuser object in step.
+// users, roles, tokens, views and seeding. Keeps the control plane and the organization's crmuser object in step.
 
+import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
@@ -12,6 +13,9 @@ import type { Organization, User } from '../auth/identity.js';
 import { PLAN_NAMES, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
+import { READ_ALL } from '../query/plan.js';
+import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
+import type { ObjectDef, ViewSpec } from '../schema/types.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -143,6 +147,38 @@ export class AdminService {
       progress?.(done + n, input.count);
     }
     return { inserted: input.count, object: obj.systemName };
+  }
+
+  /** The organization's records and the object `object` names; the organization must exist. */
+  private async objectOf(orgId: string, object: string) {
+    const org = await this.control.getOrganization(orgId);
+    if (!org) throw noOrganization(orgId);
+    const records = await this.records.org(org.id);
+    return { records, obj: (await records.schema()).resolve(object) };
+  }
+
+  /**
+   * Defines a view of an object (docs/compat.md, views), checked as one defined through the API:
+   * `definition` is the body `POST /api/v2/views/{ot}` takes.
+   */
+  async defineView(input: { orgId: string; object: string; definition: Record<string, unknown>; now?: Date }): Promise<{ obj: ObjectDef; view: ViewSpec }> {
+    const { records, obj } = await this.objectOf(input.orgId, input.object);
+    const made = { id: randomUUID(), createdon: (input.now ?? new Date()).toISOString().slice(0, 19) };
+    const addition = viewAddition(input.definition, READ_ALL, made);
+    await records.setViews(obj.objectType, addition.change);
+    return { obj, view: addition.added() };
+  }
+
+  /** The views of an object, its default view first. */
+  async listViews(input: { orgId: string; object: string }): Promise<{ obj: ObjectDef; views: View[] }> {
+    const { obj } = await this.objectOf(input.orgId, input.object);
+    return { obj, views: viewsOf(obj) };
+  }
+
+  /** Deletes a defined view of an object. */
+  async deleteView(input: { orgId: string; object: string; view: string }): Promise<void> {
+    const { records, obj } = await this.objectOf(input.orgId, input.object);
+    await records.setViews(obj.objectType, (current) => withoutView(current, input.view));
   }
 
   /**

@@ -2,8 +2,8 @@
 // stable sort and a page; IsLastPage is exact without counting.
 
 import type { FastifyPluginAsync } from 'fastify';
-import { QUERY_PAGE, type QueryInput } from '../query/plan.js';
-import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef } from '../schema/types.js';
+import { QUERY_PAGE, type QueryInput, type QueryPlan } from '../query/plan.js';
+import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
@@ -46,7 +46,7 @@ const column = {
   required: ['name', 'fieldname', 'systemfieldtypeid', 'fieldobjecttype', 'isprimaryfield', 'isrequired', 'isreadonly', 'maxlength'],
 } as const;
 
-const queryPayload = {
+export const queryPayload = {
   type: 'object',
   properties: {
     ObjectName: { type: 'string' },
@@ -78,6 +78,24 @@ export function columnOf(obj: ObjectDef, f: FieldDef) {
   };
 }
 
+/** The query payload (docs/query.md, Reply) of a plan's page. */
+export function queryPayloadOf(plan: QueryPlan, rows: RecordRow[], isLastPage: boolean) {
+  const { obj } = plan;
+  return {
+    ObjectName: obj.displayName,
+    SystemName: obj.systemName,
+    PrimaryKey: obj.keyField,
+    PrimaryField: obj.primaryField,
+    ObjectType: obj.objectType,
+    PageNum: plan.pageNumber,
+    SortBy: plan.sort.field.name,
+    SortBy_Desc: plan.sort.desc,
+    IsLastPage: isLastPage,
+    Columns: plan.fields.map((f) => columnOf(obj, f)),
+    Data: rows,
+  };
+}
+
 export const queryRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
   errorReplies(app, v1ErrorBody);
 
@@ -92,19 +110,6 @@ export const queryRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
     },
   }, async (request) => {
     const { plan, rows, isLastPage } = await service.query(request.identity, request.body ?? {}, request.work);
-    const { obj } = plan;
-    return ok({
-      ObjectName: obj.displayName,
-      SystemName: obj.systemName,
-      PrimaryKey: obj.keyField,
-      PrimaryField: obj.primaryField,
-      ObjectType: obj.objectType,
-      PageNum: plan.pageNumber,
-      SortBy: plan.sort.field.name,
-      SortBy_Desc: plan.sort.desc,
-      IsLastPage: isLastPage,
-      Columns: plan.fields.map((f) => columnOf(obj, f)),
-      Data: rows,
-    });
+    return ok(queryPayloadOf(plan, rows, isLastPage));
   });
 };

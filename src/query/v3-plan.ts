@@ -144,7 +144,7 @@ function planFilter(p: Planning, raw: unknown): PlanNode | null {
 }
 
 /** pageSize / pageNumber: a whole number (or digit string) of at least 1, checked here so the message names the member as sent. */
-function pageParam(raw: unknown, name: string, expected: string): number | undefined {
+export function pageParam(raw: unknown, name: string, expected: string): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw bad(`'${name}' must be ${expected}; got ${quote(raw)}.`);

@@ -1,7 +1,7 @@
 // Builds a complete ObjectDef from the fields a caller declares: adds the key, the system
 // fields every object has (docs/api.md) and the derived name field of every lookup.
 
-import { derivedNameField, type FieldDef, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
+import { derivedNameField, type FieldDef, type FieldType, type ObjectDef, type PicklistOption, type ViewSpec } from './types.js';
 
 export const CRMUSER_OBJECT_TYPE = 9;
 
@@ -42,6 +42,8 @@ export interface ObjectSpec {
   definitionId?: string;
   /** Data fields, the primary field among them; the key and system fields are added. */
   fields: readonly FieldSpec[];
+  /** Views defined for the object, oldest first. */
+  views?: readonly ViewSpec[];
 }
 
 /** Turns `emailaddress1` into `Emailaddress1` when no label is given: a plain, predictable default. */
@@ -127,5 +129,6 @@ export function buildObject(spec: ObjectSpec): ObjectDef {
     ...(spec.definitionId ? { definitionId: spec.definitionId } : {}),
     fields,
     fieldsByName: byName,
+    views: spec.views ?? [],
   };
 }

@@ -71,6 +71,24 @@ export interface FieldDef {
   readonly indexed?: boolean;
 }
 
+/**
+ * A view: a named saved query of one object (docs/compat.md, views), in the terms of /api/query.
+ * Kept in the object's definition, so it is the organization's and every process sees it at once.
+ */
+export interface ViewSpec {
+  /** A UUID. */
+  readonly id: string;
+  readonly name: string;
+  /** '*' or a comma-separated list of field names, as /api/query's `fields`. */
+  readonly fields: string;
+  /** A filter in the filter language, or null for every record. */
+  readonly query: string | null;
+  readonly sortBy: string;
+  readonly sortType: 'asc' | 'desc';
+  /** When it was defined: `YYYY-MM-DDThh:mm:ss`, UTC. */
+  readonly createdon: string;
+}
+
 export interface ObjectDef {
   readonly objectType: number;
   /** Lowercase system name, e.g. `account`. */
@@ -88,6 +106,8 @@ export interface ObjectDef {
   /** Fields in display order: key first, then data fields, then system and derived fields. */
   readonly fields: readonly FieldDef[];
   readonly fieldsByName: ReadonlyMap<string, FieldDef>;
+  /** The views defined for the object, oldest first (its default view is not among them). */
+  readonly views: readonly ViewSpec[];
 }
 
 /** Stored columns of an object: every field but the derived ones. */

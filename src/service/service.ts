@@ -13,10 +13,11 @@ import { AppError, errorOf, quote, quoteText } from '../errors.js';
 import { planQuery, withPicklistLabels, type QueryInput, type QueryPlan } from '../query/plan.js';
 import { withRoundedSums } from '../query/group-plan.js';
 import { planV3Query, type V3Plan } from '../query/v3-plan.js';
+import { findView, planView, viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { prepareCreate, prepareUpdate, unknownFieldError } from '../schema/record-input.js';
-import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
+import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
 import { isUuid } from '../schema/values.js';
 import type { OrgRecords } from '../store/types.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
@@ -43,6 +44,7 @@ export interface Page {
 /** An object the caller may act on, with its organization's records and the caller's access. */
 interface Target {
   readonly records: OrgRecords;
+  readonly schema: OrgSchema;
   readonly obj: ObjectDef;
   readonly access: Access;
 }
@@ -83,7 +85,7 @@ export class Service {
     const access = accessOf(identity);
     if (batch) access.requirePlan(obj, 'batch' satisfies Action);
     access.require(obj, permission);
-    return { records, obj, access };
+    return { records, schema, obj, access };
   }
 
   private writeContext(identity: TokenIdentity) {
@@ -224,6 +226,44 @@ export class Service {
       return spec;
     });
     return name;
+  }
+
+  /** An object's views, its default view first, for a caller who may read its records. */
+  async views(identity: TokenIdentity, ref: string): Promise<{ obj: ObjectDef; views: View[] }> {
+    const { obj } = await this.target(identity, ref, 'read');
+    return { obj, views: viewsOf(obj) };
+  }
+
+  /** Defines a view of an object (admin role; the plan must include the object); returns it. */
+  async defineView(identity: TokenIdentity, ref: string, body: unknown): Promise<{ obj: ObjectDef; view: ViewSpec }> {
+    const { records, schema } = await this.open(identity);
+    const obj = schema.resolve(ref);
+    const access = accessOf(identity);
+    access.requirePlan(obj, 'read');
+    access.requireAdmin('define views');
+    const made = { id: randomUUID(), createdon: new Date(this.deps.clock()).toISOString().slice(0, 19) };
+    const addition = viewAddition(body, access, made);
+    await records.setViews(obj.objectType, addition.change);
+    return { obj, view: addition.added() };
+  }
+
+  /** Deletes a defined view (admin role); the default view cannot be deleted. */
+  async deleteView(identity: TokenIdentity, ref: string, viewId: string): Promise<void> {
+    const { records, schema } = await this.open(identity);
+    const obj = schema.resolve(ref);
+    const access = accessOf(identity);
+    access.requirePlan(obj, 'read');
+    access.requireAdmin('delete views');
+    await records.setViews(obj.objectType, (current) => withoutView(current, viewId));
+  }
+
+  /** A page of a view's records for the caller, as a query of the view's fields, filter and order. */
+  async runView(identity: TokenIdentity, ref: string, viewId: string, body: unknown, signal?: AbortSignal): Promise<{ view: View; plan: QueryPlan; rows: RecordRow[]; isLastPage: boolean }> {
+    const { records, schema, obj, access } = await this.target(identity, ref, 'read');
+    const view = findView(obj, viewId);
+    const plan = planView(schema, obj, view, body, access);
+    const { rows, isLastPage } = await records.query(plan, signal);
+    return { view, plan, rows, isLastPage };
   }
 
   /** The objects the organization's plan includes (metadata needs no record permission). */

@@ -9,7 +9,7 @@ import { AppError, errorOf } from '../errors.js';
 import { buildObject, type FieldSpec, type ObjectSpec } from '../schema/build-object.js';
 import { withField } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
-import type { FieldDef, ObjectDef, RecordRow } from '../schema/types.js';
+import type { FieldDef, ObjectDef, RecordRow, ViewSpec } from '../schema/types.js';
 import type { CompiledSql, SqlCache } from './record-sql.js';
 
 /** A hook's result: the value itself (SQLite) or its promise (PostgreSQL). */
@@ -169,4 +169,13 @@ export function fieldAddition(schema: OrgSchema, objectType: number, define: (ob
   const added = define(obj, schema);
   const spec = withField(schema.specs.find((s) => s.objectType === objectType)!, added);
   return { obj, spec, field: buildObject(spec).fieldsByName.get(added.name)! };
+}
+
+/**
+ * The spec of object `objectType` with the views `change` gives for it (called with the definitions
+ * as committed, under the store's write lock, so concurrent definitions see each other).
+ */
+export function viewsChange(schema: OrgSchema, objectType: number, change: (obj: ObjectDef, schema: OrgSchema) => readonly ViewSpec[]): ObjectSpec {
+  const obj = schema.resolve(objectType);
+  return { ...schema.specs.find((s) => s.objectType === objectType)!, views: change(obj, schema) };
 }

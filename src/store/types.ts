@@ -6,7 +6,7 @@ import type { GroupedPlan } from '../query/group-plan.js';
 import type { QueryPlan } from '../query/plan.js';
 import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
-import type { ObjectDef, RecordRow } from '../schema/types.js';
+import type { ObjectDef, RecordRow, ViewSpec } from '../schema/types.js';
 import type { Organization, TokenIdentity, User } from '../auth/identity.js';
 import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
@@ -71,6 +71,11 @@ export interface OrgRecords {
   addObject(define: (schema: OrgSchema) => ObjectSpec): Promise<OrgSchema>;
   /** Adds a field to an object (a column, and an index when the field is indexed) on the same terms as addObject. */
   addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema>;
+  /**
+   * Replaces the views of an object with those `change` returns, on the same terms as addObject
+   * (called under the write lock with the definitions as committed; an AppError it throws aborts).
+   */
+  setViews(objectType: number, change: (obj: ObjectDef, schema: OrgSchema) => readonly ViewSpec[]): Promise<OrgSchema>;
 }
 
 /** The data plane: one isolated database (or schema) per organization. */

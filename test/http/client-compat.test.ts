@@ -64,6 +64,23 @@ describe('a client of the second round: grouped queries, views, field spellings,
     assert.deepEqual([copy.body.record.accountname, copy.body.record.telephone1], ['Original', '555']);
   });
 
+  test('lists an object\'s views, then pages through one with pageNumber and sortBy {fieldName, type}', async () => {
+    for (const accountname of ['Viewed C', 'Viewed A', 'Viewed B']) await call('POST', '/api/record/account', { accountname, billingcity: 'Viewtown' });
+    const defined = await call('POST', '/api/v2/views/account', { name: 'Viewtown', fields: 'accountname,billingcity', query: "billingcity = 'Viewtown'" });
+    assert.equal(defined.status, 200, JSON.stringify(defined.body));
+    const views = await call('GET', '/api/v2/views/account');
+    assert.deepEqual(views.body.data.map((v: { name: string; isDefault: boolean }) => [v.name, v.isDefault]), [['All Accounts', true], ['Viewtown', false]]);
+    const viewId = views.body.data[1].viewId;
+    const seen: string[] = [];
+    for (let pageNumber = 1; ; pageNumber++) {
+      const page = await call('POST', `/api/v2/views/account/${viewId}`, { pageNumber, pageSize: 2, sortBy: { fieldName: 'accountname', type: 'desc' } });
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      seen.push(...page.body.data.Data.map((r: { accountname: string }) => r.accountname));
+      if (page.body.data.IsLastPage) break;
+    }
+    assert.deepEqual(seen, ['Viewed C', 'Viewed B', 'Viewed A']);
+  });
+
   test('defines a picklist with values [{name, value}] as digit strings and a lookup with relatedObjectId', async () => {
     const picklist = await call('POST', '/api/v2/system-field/1/picklist', { label: 'Region', values: [{ name: 'East', value: '1' }, { name: 'West', value: '2' }] });
     assert.equal(picklist.status, 200, JSON.stringify(picklist.body));

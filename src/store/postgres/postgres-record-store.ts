@@ -6,13 +6,13 @@ import type { Kysely } from 'kysely';
 import type { AppError } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
-import { storedFields, type ObjectDef, type RecordRow } from '../../schema/types.js';
+import { storedFields, type ObjectDef, type RecordRow, type ViewSpec } from '../../schema/types.js';
 import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { selectGroupPage } from '../group-sql.js';
 import { ROW, selectListPage, selectRecords, SqlCache, trimPage } from '../record-sql.js';
 import {
-  deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
+  deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
@@ -235,6 +235,13 @@ class PostgresOrgRecords implements OrgRecords {
       const { obj, spec, field } = fieldAddition(schema, objectType, define);
       await client.query(`UPDATE ${this.s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(spec), objectType]);
       for (const stmt of postgresAddColumnSql(this.schemaName, obj, field)) await client.query(stmt);
+    });
+  }
+
+  async setViews(objectType: number, change: (obj: ObjectDef, schema: OrgSchema) => readonly ViewSpec[]): Promise<OrgSchema> {
+    return this.changeSchema(async (client, schema) => {
+      const spec = viewsChange(schema, objectType, change);
+      await client.query(`UPDATE ${this.s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(spec), objectType]);
     });
   }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AppError } from '../../errors.js';
 import type { FieldSpec, ObjectSpec } from '../../schema/build-object.js';
 import { OrgSchema } from '../../schema/org-schema.js';
-import type { ObjectDef, RecordRow } from '../../schema/types.js';
+import type { ObjectDef, RecordRow, ViewSpec } from '../../schema/types.js';
 import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { SqlCache } from '../record-sql.js';
@@ -125,6 +125,13 @@ class SqliteOrgRecords implements OrgRecords {
   addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<OrgSchema> {
     return this.use(async (f) => {
       await f.writes.addField(objectType, define);
+      return f.schemaSync();
+    });
+  }
+
+  setViews(objectType: number, change: (obj: ObjectDef, schema: OrgSchema) => readonly ViewSpec[]): Promise<OrgSchema> {
+    return this.use(async (f) => {
+      await f.writes.setViews(objectType, change);
       return f.schemaSync();
     });
   }

@@ -6,9 +6,9 @@ import type { AppError } from '../../errors.js';
 import { errorOf } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import type { OrgSchema } from '../../schema/org-schema.js';
-import type { ObjectDef, RecordRow } from '../../schema/types.js';
+import type { ObjectDef, RecordRow, ViewSpec } from '../../schema/types.js';
 import {
-  deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, type RecordWriter, type Steps,
+  deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps,
 } from '../record-writes.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
@@ -138,6 +138,13 @@ export class SqliteRecordWrites {
       const { obj, spec, field } = fieldAddition(schema, objectType, define);
       prepared(this.db, 'UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(spec), objectType);
       for (const stmt of addColumnSql(obj, field)) this.db.exec(stmt);
+    });
+  }
+
+  setViews(objectType: number, change: (obj: ObjectDef, schema: OrgSchema) => readonly ViewSpec[]): Promise<void> {
+    return this.changeSchema((schema) => {
+      const spec = viewsChange(schema, objectType, change);
+      prepared(this.db, 'UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(spec), objectType);
     });
   }
 
