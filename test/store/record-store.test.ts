@@ -5,7 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { planQuery } from '../../src/query/plan.js';
+import { planQuery, READ_ALL } from '../../src/query/plan.js';
+import { planV3Query } from '../../src/query/v3-plan.js';
+import { viewAddition, withoutView } from '../../src/query/views.js';
 import { customFieldSpec, customObjectSpec } from '../../src/schema/custom-definitions.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
@@ -394,6 +396,49 @@ for (const s of stores) {
         await elsewhere.delete(account, id);
         assert.equal(await records.get(account, id), null);
         assert.equal(await total(), before);
+      } finally {
+        await second.close();
+      }
+    });
+
+    test('groups the records a filter chooses: SUM, COUNT, MIN, MAX per group, one page of groups in order', async () => {
+      const opportunity = schema.resolve('opportunity');
+      const made = [['grp-a', 'North', 1.5, '2025-01-02'], ['grp-b', 'North', 2.25, '2025-01-01'], ['grp-c', 'south', null, null], ['grp-d', null, 4, '2025-03-01'], ['other', 'North', 100, null]] as const;
+      const rows = made.map(([name, description, estimatedvalue, estimatedclosedate]) => row(opportunity, owner.id, { name, description, estimatedvalue, estimatedclosedate }));
+      for (const r of rows) await records.create(opportunity, r);
+      const planned = planV3Query(schema, {
+        objectType: 'opportunity', groupBy: [{ name: 'description' }],
+        fields: [{ name: 'estimatedvalue', aggrFunc: 'SUM', alias: 'total' }, { name: '*', aggrFunc: 'COUNT', alias: 'n' }, { name: 'estimatedclosedate', aggrFunc: 'MIN', alias: 'first' }, { name: 'estimatedclosedate', aggrFunc: 'MAX', alias: 'last' }],
+        filter: [{ type: 'AND', conditions: [{ fieldName: 'name', operator: 'start-with', value: 'grp-' }] }], pageSize: 2,
+      }, READ_ALL, { userId: owner.id, now: T0 });
+      assert.equal(planned.kind, 'groups');
+      if (planned.kind !== 'groups') return;
+      assert.deepEqual(await records.groups(planned.plan), {
+        rows: [{ description: null, total: 4, n: 1, first: '2025-03-01', last: '2025-03-01' }, { description: 'North', total: 3.75, n: 2, first: '2025-01-01', last: '2025-01-02' }],
+        isLastPage: false,
+      });
+      assert.deepEqual(await records.groups({ ...planned.plan, pageNumber: 2 }), { rows: [{ description: 'south', total: null, n: 1, first: null, last: null }], isLastPage: true });
+      for (const r of rows) await records.delete(opportunity, r.opportunityid as string);
+    });
+
+    test('replaces an object\'s views under the write lock: concurrent additions both land, a second store sees them, a refusal changes nothing', async () => {
+      const second = place.open();
+      try {
+        const elsewhere = await second.org(orgId);
+        await elsewhere.schema();
+        const add = (name: string) => {
+          const addition = viewAddition({ name, query: "accountname start-with 'a'" }, READ_ALL, { id: randomUUID(), createdon: stamp(T0) });
+          return records.setViews(1, addition.change).then(() => addition.added());
+        };
+        const [one, two] = await Promise.all([add('One'), add('Two')]);
+        const seen = (await elsewhere.schema()).resolve(1).views;
+        assert.deepEqual(seen.map((v) => v.id).sort(), [one.id, two.id].sort());
+        const version = (await records.schema()).version;
+        await assert.rejects(add('one'), { code: 'DEFINITION_INVALID' });
+        assert.equal((await records.schema()).version, version);
+        await elsewhere.setViews(1, (obj) => withoutView(obj, one.id));
+        assert.deepEqual((await records.schema()).resolve(1).views.map((v) => v.name), ['Two']);
+        await records.setViews(1, () => []);
       } finally {
         await second.close();
       }
