@@ -21,6 +21,9 @@ import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
+import { AdminService } from './admin/admin-service.js';
+import { CONTROL_PREFIX, controlApi } from './http/control/control-api.js';
+import { VERSION } from './version.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
@@ -92,7 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Orchard — Records and Query API',
         description: 'Records grouped by object type: paginated reads, queries, writes. Every request carries an API token in the tokenid header.',
-        version: '0.1.0',
+        version: VERSION,
       },
       ...(deps.config.baseUrl ? { servers: [{ url: deps.config.baseUrl }] } : {}),
       components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid' } } },
@@ -113,6 +116,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(v2Routes, families);
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
   });
+  // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
+  if (deps.config.adminKey !== undefined) {
+    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), version: VERSION });
+  }
 
   return app;
 }

@@ -34,6 +34,8 @@ export const errorCatalogue = {
   // 401
   TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
   TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked.' },
+  ADMIN_KEY_MISSING: { status: 401, summary: 'A control API call (/_orchard/) came without Authorization: Bearer <ADMIN_KEY>.' },
+  ADMIN_KEY_INVALID: { status: 401, summary: 'A control API call (/_orchard/) sent a key that is not the server\'s ADMIN_KEY.' },
   // 402
   PLAN_EXCLUDES: { status: 402, summary: 'The organization\'s plan does not include the object or action.' },
   // 403
@@ -42,6 +44,8 @@ export const errorCatalogue = {
   FIELD_FORBIDDEN: { status: 403, summary: 'A field asked for, filtered, sorted or written is hidden or read-only for the role of the token\'s user.' },
   // 404
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
+  ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
+  USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
