@@ -27,6 +27,8 @@ export interface Config {
    */
   readonly databaseSchema: string;
   readonly redisUrl: string | undefined;
+  /** How long a rate-limit call waits for Redis before the hit is decided in this process's memory (docs/limits.md). */
+  readonly redisTimeoutMs: number;
   readonly smtpUrl: string | undefined;
   readonly logLevel: string;
   /** Requests still running after this many milliseconds are answered 408 and their work stopped. */
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
+    redisTimeoutMs: overrides.redisTimeoutMs ?? integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
     logLevel,
     requestTimeoutMs: overrides.requestTimeoutMs ?? integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
