@@ -90,7 +90,18 @@ export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
       description: `multipart/form-data with the file in a part named '${FILE_PART}' (other parts are ignored); at most 20 MB. Needs update on the object.`,
       tags: ['v2'],
       security: tokenSecurity,
-      consumes: ['multipart/form-data'],
+      // For the document only: the multipart parser leaves the body to the handler (null here), so
+      // the schema must accept null to let the request through.
+      body: {
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object', nullable: true, required: [FILE_PART],
+              properties: { [FILE_PART]: { type: 'string', format: 'binary', description: 'The file; its filename and content type are kept.' } },
+            },
+          },
+        },
+      },
       params: recordParams,
       querystring: query,
       response: {
