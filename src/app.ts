@@ -15,6 +15,7 @@ import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
+import { filesRoutes } from './http/files-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(queryRoutes, families);
     await api.register(metadataRoutes, families);
     await api.register(v2Routes, families);
+    await api.register(filesRoutes, families);
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.

@@ -27,6 +27,10 @@ export const errorCatalogue = {
     status: 400, summary: 'A lookup value names no record of the target object.',
     message: (field: string, target: string, value: string) => `'${field}' refers to ${target} '${value}', which does not exist. Send the id of an existing ${target} record.`,
   },
+  NOTE_RECORD_MISSING: {
+    status: 400, summary: 'A note\'s objectid and objecttypecode name no existing record (or objecttypecode names no object).',
+    message: (object: string, id: string, fix: string) => `The note is on ${object} '${id}', which does not exist: ${fix}.`,
+  },
   DEFINITION_INVALID: { status: 400, summary: 'A custom object or field definition is invalid (name, label, type, options, precision or related object).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
@@ -50,6 +54,10 @@ export const errorCatalogue = {
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
     message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
+  },
+  FILE_NOT_FOUND: {
+    status: 404, summary: 'The record has no file with that id.',
+    message: (object: string, id: string, fileId: string) => `The ${object} record '${id}' has no file with id '${fileId}'. List its files with GET /api/v2/record/${object}/${id}/files.`,
   },
   // 408, 413, 431
   REQUEST_TIMEOUT: {
