@@ -15,6 +15,7 @@ import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
 import { v2Routes } from './http/v2-routes.js';
+import { filesRoutes } from './http/files-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { viewsRoutes } from './http/views-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -22,6 +23,9 @@ import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
+import { AdminService } from './admin/admin-service.js';
+import { CONTROL_PREFIX, controlApi } from './http/control/control-api.js';
+import { VERSION } from './version.js';
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
@@ -93,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Orchard — Records and Query API',
         description: 'Records grouped by object type: paginated reads, queries, writes. Every request carries an API token in the tokenid header.',
-        version: '0.1.0',
+        version: VERSION,
       },
       ...(deps.config.baseUrl ? { servers: [{ url: deps.config.baseUrl }] } : {}),
       components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid' } } },
@@ -112,9 +116,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(queryRoutes, families);
     await api.register(metadataRoutes, families);
     await api.register(v2Routes, families);
+    await api.register(filesRoutes, families);
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
     await api.register(viewsRoutes, families);
   });
+  // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
+  if (deps.config.adminKey !== undefined) {
+    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), version: VERSION });
+  }
 
   return app;
 }

@@ -3,15 +3,17 @@
 // views and sample data on the same data directory a running server uses. With --json every command
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
 import { openStores, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
+import { VERSION } from './version.js';
+import { ControlError } from './control-client.js';
+import { organizationSummary } from './admin/admin-service.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
 export interface OutStream {
@@ -131,7 +133,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       closeOnSignals(server);
     });
 
-  const org = program.command('org').description('manage organizations (org create, org update)');
+  const org = program.command('org').description('manage organizations (org create, org list, org update)');
   org.command('create')
     .summary('create an organization, its primary user and a token')
     .description('create an organization with its primary user (role admin, receives usage notices) and a token for that user; prints the token once')
@@ -145,6 +147,16 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const r = await admin.createOrganization({ name: o.name, plan: o.plan, email: o.email, minuteLimit: o.minuteLimit ?? null });
         print(out, { id: r.org.id, name: r.org.name, plan: r.org.plan, userId: r.user.id, token: r.token },
           `Organization ${r.org.name} (${r.org.id}), plan ${r.org.plan}\nPrimary user ${r.user.email} (${r.user.id})\nToken (shown once): ${r.token}`);
+      });
+    });
+
+  org.command('list')
+    .description('list every organization: id, name, plan, minute limit, primary user')
+    .action(async () => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const items = (await admin.listOrganizations()).map(organizationSummary);
+        print(out, { items }, items.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, ${o.minuteLimit}/min`).join('\n') || 'No organizations.');
       });
     });
 
@@ -309,7 +321,7 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
       code = 'USAGE';
       message = err.code === 'commander.help' ? 'A subcommand is missing; see --help.' : err.message.replace(/^error: /, '');
     } else {
-      code = isAppError(err) ? err.code : 'ERROR';
+      code = isAppError(err) || err instanceof ControlError ? err.code : 'ERROR';
       message = err instanceof Error ? err.message : String(err);
       if (!json) output.stderr.write(`orchard: ${message}\n`);
     }

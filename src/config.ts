@@ -27,6 +27,8 @@ export interface Config {
    */
   readonly databaseSchema: string;
   readonly redisUrl: string | undefined;
+  /** How long a rate-limit call waits for Redis before the hit is decided in this process's memory (docs/limits.md). */
+  readonly redisTimeoutMs: number;
   readonly smtpUrl: string | undefined;
   readonly logLevel: string;
   /** Requests still running after this many milliseconds are answered 408 and their work stopped. */
@@ -41,6 +43,8 @@ export interface Config {
   readonly mailFrom: string;
   /** Organizations whose records a process keeps open at once (OPEN_ORGS); the least recently used beyond are closed. */
   readonly openOrganizations: number;
+  /** ADMIN_KEY: opens the control API under /_orchard/ (docs/control-api.md); unset, that API does not exist. */
+  readonly adminKey: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -74,6 +78,15 @@ function schemaName(raw: string | undefined): string {
   return raw;
 }
 
+/** ADMIN_KEY: 16 to 512 visible ASCII characters, so that it fits a Bearer header and cannot be guessed when chosen well. */
+function adminKey(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{16,512}$/.test(raw)) {
+    throw new Error('ADMIN_KEY must be 16 to 512 visible ASCII characters without spaces (e.g. the output of `openssl rand -hex 24`).');
+  }
+  return raw;
+}
+
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? integer(env, 'PORT', 8080, 0, 65535);
@@ -94,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
+    redisTimeoutMs: overrides.redisTimeoutMs ?? integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
     logLevel,
     requestTimeoutMs: overrides.requestTimeoutMs ?? integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
@@ -102,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
     openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', DEFAULT_OPEN_ORGANIZATIONS, 1, 1_000_000),
+    adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
   });
 }

@@ -27,6 +27,10 @@ export const errorCatalogue = {
     status: 400, summary: 'A lookup value names no record of the target object.',
     message: (field: string, target: string, value: string) => `'${field}' refers to ${target} '${value}', which does not exist. Send the id of an existing ${target} record.`,
   },
+  NOTE_RECORD_MISSING: {
+    status: 400, summary: 'A note\'s objectid and objecttypecode name no existing record (or objecttypecode names no object).',
+    message: (object: string, id: string, fix: string) => `The note is on ${object} '${id}', which does not exist: ${fix}.`,
+  },
   DEFINITION_INVALID: { status: 400, summary: 'A custom object, field or view definition is invalid (name, label, type, options, precision or related object; a view\'s name or count).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
@@ -34,6 +38,8 @@ export const errorCatalogue = {
   // 401
   TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
   TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked.' },
+  ADMIN_KEY_MISSING: { status: 401, summary: 'A control API call (/_orchard/) came without Authorization: Bearer <ADMIN_KEY>.' },
+  ADMIN_KEY_INVALID: { status: 401, summary: 'A control API call (/_orchard/) sent a key that is not the server\'s ADMIN_KEY.' },
   // 402
   PLAN_EXCLUDES: { status: 402, summary: 'The organization\'s plan does not include the object or action.' },
   // 403
@@ -42,12 +48,18 @@ export const errorCatalogue = {
   FIELD_FORBIDDEN: { status: 403, summary: 'A field asked for, filtered, sorted or written is hidden or read-only for the role of the token\'s user.' },
   // 404
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
+  ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
+  USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
     message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
   },
   VIEW_NOT_FOUND: { status: 404, summary: 'No view of the object has that id in this organization.' },
+  FILE_NOT_FOUND: {
+    status: 404, summary: 'The record has no file with that id.',
+    message: (object: string, id: string, fileId: string) => `The ${object} record '${id}' has no file with id '${fileId}'. List its files with GET /api/v2/record/${object}/${id}/files.`,
+  },
   // 408, 413, 431
   REQUEST_TIMEOUT: {
     status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',

@@ -34,6 +34,7 @@ function openCounters(config: Config, clock: () => number, log: NoticeLog): Rate
   if (config.redisUrl) {
     return new RedisRateLimitStore({
       redis: config.redisUrl,
+      commandTimeoutMs: config.redisTimeoutMs,
       onError: (err) => log.error({ err }, 'Redis does not answer: rate limits are counted in this process\'s memory until it does'),
       onRecovered: (outageMs) => log.info({ outageMs }, 'Redis answers again: rate limits are counted in Redis'),
     });

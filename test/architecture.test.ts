@@ -19,6 +19,8 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: [],
   config: [],
+  version: [],
+  'control-client': [],
   schema: ['errors'],
   query: ['errors', 'schema'],
   auth: ['errors', 'schema', 'query'],
@@ -27,11 +29,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
   admin: ['errors', 'schema', 'query', 'auth', 'store'],
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
-  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'service'],
+  // admin: the control API (http/control/) runs the administration the CLI runs.
+  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service'],
   stores: ['config', 'admin', 'limits', 'store'],
-  app: ['errors', 'config', 'auth', 'limits', 'service', 'http'],
+  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'http'],
   server: ['config', 'app', 'stores', 'http'],
-  cli: ['errors', 'config', 'auth', 'stores', 'server'],
+  cli: ['errors', 'config', 'version', 'control-client', 'auth', 'admin', 'stores', 'server'],
 };
 
 /** Packages only some modules may import. */

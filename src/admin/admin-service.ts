@@ -10,7 +10,7 @@ import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, RecordStore } from '../store/types.js';
 import type { Organization, User } from '../auth/identity.js';
-import { PLAN_NAMES, type PlanName } from '../auth/plans.js';
+import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
@@ -62,6 +62,11 @@ export interface SeedProgress {
   (done: number, total: number): void;
 }
 
+/** An organization as the CLI and the control API show it: the minute limit in force, the default included. */
+export function organizationSummary(org: Organization): { id: string; name: string; plan: PlanName; minuteLimit: number; primaryUserId: string | null; createdAt: string } {
+  return { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit ?? DEFAULT_MINUTE_LIMIT, primaryUserId: org.primaryUserId, createdAt: org.createdAt };
+}
+
 export class AdminService {
   constructor(readonly control: ControlStore, readonly records: RecordStore) {}
 
@@ -75,6 +80,10 @@ export class AdminService {
     const { user, token } = await this.createUser({ orgId: org.id, email: input.email, role: 'admin' });
     await this.control.setPrimaryUser(org.id, user.id);
     return { org: { ...org, primaryUserId: user.id }, user, token };
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return this.control.listOrganizations();
   }
 
   /** Changes an organization's plan and/or minute limit; a running server applies them from its next request. */

@@ -7,6 +7,7 @@ import { AppError, quoteText } from '../errors.js';
 import type { FieldDef, ObjectDef, RecordRow } from './types.js';
 import { formatDateTime, isUuid, normalizeValue } from './values.js';
 import { suggestName } from './suggest.js';
+import { checkLinkComplete, checkLinkValues, composedNameMissing, composedNameOf, composeName, recordLinkOf } from './record-rules.js';
 
 /** Who writes and when: becomes createdby/modifiedby, the default ownerid, createdon/modifiedon. */
 export interface WriteContext {
@@ -70,21 +71,46 @@ export function prepareCreate(obj: ObjectDef, body: unknown, ctx: WriteContext):
   if (row.statecode === null) row.statecode = 1;
   if (row.statuscode === null) row.statuscode = 1;
 
+  // docs/compat.md: a contact's or lead's fullname, when not sent, is built from its parts.
+  const name = composedNameOf(obj);
+  if (name && row[name.field] === null) {
+    row[name.field] = composeName(obj, name, row);
+    if (row[name.field] === null) throw composedNameMissing(obj, name);
+  }
+  const link = recordLinkOf(obj);
+  if (link) {
+    checkLinkValues(obj, link, row);
+    checkLinkComplete(obj, link, row);
+  }
+
   for (const f of obj.fields) if (f.required && row[f.name] === null) throw missing(f);
   return row;
 }
 
-/** The changes of a partial update: only fields sent, checked; the key and system fields sent are ignored. */
+/**
+ * The changes of a partial update: only fields sent, checked; the key and system fields sent are
+ * ignored. A composed name left out, or sent empty beside one of its parts, is not among the
+ * changes: the store builds it from the parts as they then are (record-writes.ts).
+ */
 export function prepareUpdate(obj: ObjectDef, body: unknown, ctx: WriteContext): RecordRow {
   checkBody(body);
   const changes: RecordRow = {};
-  for (const [field, value] of writableEntries(obj, body)) {
+  const name = composedNameOf(obj);
+  const entries = writableEntries(obj, body);
+  const partSent = name !== undefined && entries.some(([f]) => name.parts.includes(f.name));
+  for (const [field, value] of entries) {
     const v = normalizeValue(field, value);
+    if (v === null && field.name === name?.field) {
+      if (partSent) continue;
+      throw composedNameMissing(obj, name);
+    }
     if (v === null && (field.required || field.name === 'ownerid' || field.name === 'statecode' || field.name === 'statuscode')) {
       throw missing(field);
     }
     changes[field.name] = v;
   }
+  const link = recordLinkOf(obj);
+  if (link) checkLinkValues(obj, link, changes);
   changes.modifiedon = formatDateTime(ctx.now);
   changes.modifiedby = ctx.userId;
   return changes;

@@ -97,7 +97,13 @@ export const STANDARD_OBJECT_SPECS: readonly ObjectSpec[] = [
   },
   {
     objectType: 7, systemName: 'note', displayName: 'Note', keyField: 'noteid', primaryField: 'subject',
-    fields: [required('subject', 'Title'), { name: 'notetext', type: 'textarea', label: 'Description' }, lookup('accountid', 1, 'Account')],
+    // docs/compat.md: a note is on a record (objectid of the object objecttypecode) and has no required title.
+    fields: [
+      text('subject', 'Title'), { name: 'notetext', type: 'html', label: 'Description' },
+      text('objectid', 'Regarding', { maxLength: 36, indexed: true }),
+      { name: 'objecttypecode', type: 'number', label: 'Regarding Object Type', precision: 0 },
+      lookup('accountid', 1, 'Account'),
+    ],
   },
   {
     objectType: 8, systemName: 'competitor', displayName: 'Competitor', keyField: 'competitorid', primaryField: 'name',
@@ -185,3 +191,20 @@ export const STANDARD_OBJECT_SPECS: readonly ObjectSpec[] = [
     ],
   },
 ];
+
+/**
+ * A standard object's stored spec brought up to its definition in STANDARD_OBJECT_SPECS: the
+ * standard fields as defined now, then the custom fields the organization added. `added` are the
+ * fields the stored table lacks a column for. Undefined when the object is not standard or is
+ * already up to date. A field may change only in ways its column keeps (label, type within the
+ * same column type, required, length).
+ */
+export function upgradedStandardSpec(stored: ObjectSpec): { spec: ObjectSpec; added: FieldSpec[] } | undefined {
+  const standard = STANDARD_OBJECT_SPECS.find((s) => s.objectType === stored.objectType);
+  if (!standard) return undefined;
+  const standardNames = new Set(standard.fields.map((f) => f.name));
+  const storedNames = new Set(stored.fields.map((f) => f.name));
+  const spec: ObjectSpec = { ...stored, primaryField: standard.primaryField, fields: [...standard.fields, ...stored.fields.filter((f) => !standardNames.has(f.name))] };
+  if (JSON.stringify(spec) === JSON.stringify(stored)) return undefined;
+  return { spec, added: standard.fields.filter((f) => !storedNames.has(f.name)) };
+}

@@ -16,9 +16,10 @@ import { planV3Query, type V3Plan } from '../query/v3-plan.js';
 import { findView, planView, viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
+import { safeContentType, safeFilename, type AttachedFile } from '../schema/attached-files.js';
 import { prepareCreate, prepareUpdate, unknownFieldError } from '../schema/record-input.js';
 import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
-import { isUuid } from '../schema/values.js';
+import { formatDateTime, isUuid } from '../schema/values.js';
 import type { OrgRecords } from '../store/types.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
@@ -56,6 +57,12 @@ function checkId(obj: ObjectDef, id: unknown): string {
 }
 
 const notFound = (obj: ObjectDef, id: string): AppError => errorOf('RECORD_NOT_FOUND', obj.systemName, id);
+
+/** A file id as sent, lowercase; 400 when it is not a UUID (as record ids). */
+function fileIdOf(raw: string): string {
+  if (!isUuid(raw)) throw new AppError('PARAM_INVALID', `${quoteText(raw)} is not a valid file id: file ids are RFC 4122 UUIDs, as the reply to an upload and the list of a record's files give them.`);
+  return raw.toLowerCase();
+}
 
 function pageOf(query: PageQuery): Page {
   // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
@@ -143,6 +150,48 @@ export class Service {
     const { records, obj } = await this.target(identity, ref, 'delete');
     const id = checkId(obj, rawId);
     if (!(await records.delete(obj, id))) throw notFound(obj, id);
+  }
+
+  /**
+   * Attaches a file to a record (update on its object, docs/compat.md): the name kept is its last
+   * path segment without control characters, the content type the one sent when well-formed.
+   * 404 when no record has the id.
+   */
+  async attachFile(identity: TokenIdentity, ref: string, rawId: string, upload: { filename?: string; contentType?: string; content: Buffer }): Promise<{ obj: ObjectDef; file: AttachedFile }> {
+    const { records, obj } = await this.target(identity, ref, 'update');
+    const id = checkId(obj, rawId);
+    const file: AttachedFile = {
+      fileid: randomUUID(), objectid: id, objecttypecode: obj.objectType,
+      filename: safeFilename(upload.filename), contenttype: safeContentType(upload.contentType), size: upload.content.length,
+      createdon: formatDateTime(new Date(this.deps.clock())), createdby: identity.user.id,
+    };
+    if (!(await records.attachFile(obj, file, upload.content))) throw notFound(obj, id);
+    return { obj, file };
+  }
+
+  /** The files on a record (read on its object), oldest first; 404 when no record has the id. */
+  async files(identity: TokenIdentity, ref: string, rawId: string): Promise<{ obj: ObjectDef; files: AttachedFile[] }> {
+    const { records, obj } = await this.target(identity, ref, 'read');
+    const id = checkId(obj, rawId);
+    const files = await records.files(obj, id);
+    if (!files) throw notFound(obj, id);
+    return { obj, files };
+  }
+
+  /** One file on a record and its content (read on its object); 404 FILE_NOT_FOUND when the record has no such file. */
+  async fileContent(identity: TokenIdentity, ref: string, rawId: string, rawFileId: string): Promise<{ file: AttachedFile; content: Buffer }> {
+    const { records, obj } = await this.target(identity, ref, 'read');
+    const id = checkId(obj, rawId);
+    const found = await records.fileContent(obj, id, fileIdOf(rawFileId));
+    if (!found) throw errorOf('FILE_NOT_FOUND', obj.systemName, id, rawFileId);
+    return found;
+  }
+
+  /** Removes a file from a record (update on its object); 404 FILE_NOT_FOUND when the record has no such file. */
+  async deleteFile(identity: TokenIdentity, ref: string, rawId: string, rawFileId: string): Promise<void> {
+    const { records, obj } = await this.target(identity, ref, 'update');
+    const id = checkId(obj, rawId);
+    if (!(await records.deleteFile(obj, id, fileIdOf(rawFileId)))) throw errorOf('FILE_NOT_FOUND', obj.systemName, id, rawFileId);
   }
 
   /** A v3 batch create: each item written or refused on its own; written ones as the caller may see them. */

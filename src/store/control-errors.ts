@@ -5,12 +5,12 @@ import { AppError } from '../errors.js';
 
 /** An organization id that names no organization. */
 export function noOrganization(id: string): AppError {
-  return new AppError('PARAM_INVALID', `No organization has id '${id}'.`);
+  return new AppError('ORGANIZATION_NOT_FOUND', `No organization has id '${id}'.`);
 }
 
 /** A user id that names no user (of the organization, where one is given). */
 export function noUser(id: string, orgId?: string): AppError {
-  return new AppError('PARAM_INVALID', orgId === undefined ? `No user has id '${id}'.` : `No user of organization '${orgId}' has id '${id}'.`);
+  return new AppError('USER_NOT_FOUND', orgId === undefined ? `No user has id '${id}'.` : `No user of organization '${orgId}' has id '${id}'.`);
 }
 
 /** A second user with the same e-mail (compared ignoring the case of A–Z) in one organization. */

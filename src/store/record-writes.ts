@@ -9,6 +9,7 @@ import { AppError, errorOf } from '../errors.js';
 import { buildObject, type FieldSpec, type ObjectSpec } from '../schema/build-object.js';
 import { withField } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
+import { checkLinkComplete, composedNameOf, composeName, recordLinkOf, type RecordLink } from '../schema/record-rules.js';
 import type { FieldDef, ObjectDef, RecordRow, ViewSpec } from '../schema/types.js';
 import type { CompiledSql, SqlCache } from './record-sql.js';
 
@@ -44,10 +45,12 @@ export interface RecordWriter {
   read(obj: ObjectDef, id: string): Maybe<RecordRow | null>;
   /** Whether `err`, from run(), is the violation of a unique key (the record's id). */
   isUniqueViolation(err: unknown): boolean;
+  /** Removes the files of a record being deleted, in the write's transaction (record-files.ts). */
+  dropFiles(obj: ObjectDef, recordId: string): Maybe<void>;
 }
 
 /** Hands a hook's result to the runner; resumes with the value. */
-function* step<T>(result: Maybe<T>): Steps<T> {
+export function* step<T>(result: Maybe<T>): Steps<T> {
   return yield result;
 }
 
@@ -77,6 +80,18 @@ export async function runAsync<T>(steps: Steps<T>): Promise<T> {
   return next.value;
 }
 
+/**
+ * Whether `target` has a record with key `id`; where the writer locks lookups, that record is then
+ * locked until the write commits (see RecordWriter.lockLookups).
+ */
+export function* recordExists(w: RecordWriter, target: ObjectDef, id: string): Steps<boolean> {
+  const text = w.sqlCache.get('lookup', target, () => {
+    const probe = w.k.selectFrom(target.systemName).select(sql.lit(1).as('found')).where(target.keyField, '=', '');
+    return (w.lockLookups ? probe.forKeyShare() : probe).compile().sql;
+  });
+  return yield* step(w.exists({ sql: text, parameters: [id], fixed: true }));
+}
+
 /** Every non-null lookup (the key aside) must name an existing record of its target object. */
 function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Steps<void> {
   const schema = yield* step(w.schema());
@@ -85,20 +100,32 @@ function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Step
     if (f.type !== 'lookup' || f.role === 'key' || value === null || value === undefined) continue;
     const target = schema.find(f.target!);
     if (!target) continue;
-    const text = w.sqlCache.get('lookup', target, () => {
-      const probe = w.k.selectFrom(target.systemName).select(sql.lit(1).as('found')).where(target.keyField, '=', '');
-      return (w.lockLookups ? probe.forKeyShare() : probe).compile().sql;
-    });
-    if (!(yield* step(w.exists({ sql: text, parameters: [value], fixed: true })))) {
+    if (!(yield* recordExists(w, target, String(value)))) {
       throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(value));
     }
   }
 }
 
-/** Inserts a checked row (every stored field present); the record as GET returns it. Throws RECORD_ID_TAKEN, LOOKUP_TARGET_MISSING. */
+/** A note's link (schema/record-rules.ts), on the row as written: both halves or neither, and the record it names exists. */
+function* checkLink(w: RecordWriter, obj: ObjectDef, link: RecordLink, row: RecordRow): Steps<void> {
+  checkLinkComplete(obj, link, row);
+  const id = row[link.idField];
+  const type = row[link.typeField];
+  if (id === null || type === null) return;
+  const schema = yield* step(w.schema());
+  const target = Number.isInteger(type) ? schema.find(type as number) : undefined;
+  if (!target) throw errorOf('NOTE_RECORD_MISSING', `object type ${String(type)}`, String(id), `'${link.typeField}' names no object of this organization; send an object's number, such as 1 for account`);
+  if (!(yield* recordExists(w, target, String(id)))) {
+    throw errorOf('NOTE_RECORD_MISSING', target.systemName, String(id), `send the id of an existing ${target.systemName} record as '${link.idField}'`);
+  }
+}
+
+/** Inserts a checked row (every stored field present); the record as GET returns it. Throws RECORD_ID_TAKEN, LOOKUP_TARGET_MISSING, NOTE_RECORD_MISSING. */
 export function* insertRecord(w: RecordWriter, obj: ObjectDef, row: RecordRow): Steps<RecordRow> {
   const id = row[obj.keyField] as string;
   yield* checkLookups(w, obj, row);
+  const link = recordLinkOf(obj);
+  if (link) yield* checkLink(w, obj, link, row);
   try {
     yield* step(w.run(w.k.insertInto(obj.systemName).values(row).compile()));
   } catch (err) {
@@ -108,17 +135,38 @@ export function* insertRecord(w: RecordWriter, obj: ObjectDef, row: RecordRow): 
   return (yield* step(w.read(obj, id)))!;
 }
 
-/** Applies checked changes; null when no record has the id. Throws LOOKUP_TARGET_MISSING. */
+/**
+ * Applies checked changes; null when no record has the id. Throws LOOKUP_TARGET_MISSING,
+ * NOTE_RECORD_MISSING. A composed name (a contact's fullname) not among the changes is built
+ * again when one of its parts is, from the parts as the update leaves them: read after the
+ * update, whose row lock keeps any other write out until this one commits.
+ */
 export function* updateRecord(w: RecordWriter, obj: ObjectDef, id: string, changes: RecordRow): Steps<RecordRow | null> {
   yield* checkLookups(w, obj, changes);
-  const changed = yield* step(w.run(w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', id.toLowerCase()).compile()));
-  return changed === 0 ? null : yield* step(w.read(obj, id));
+  const key = id.toLowerCase();
+  const changed = yield* step(w.run(w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', key).compile()));
+  if (changed === 0) return null;
+  const row = (yield* step(w.read(obj, key)))!;
+  const link = recordLinkOf(obj);
+  if (link && (link.idField in changes || link.typeField in changes)) yield* checkLink(w, obj, link, row);
+  const name = composedNameOf(obj);
+  if (name && !(name.field in changes) && name.parts.some((p) => p in changes)) {
+    // Parts left empty keep the name the record has: a contact always has one.
+    const built = composeName(obj, name, row);
+    if (built !== null && built !== row[name.field]) {
+      yield* step(w.run(w.k.updateTable(obj.systemName).set({ [name.field]: built }).where(obj.keyField, '=', key).compile()));
+      row[name.field] = built;
+    }
+  }
+  return row;
 }
 
-/** false when no record has the id. */
+/** false when no record has the id; the record's files go with it. */
 export function* deleteRecord(w: RecordWriter, obj: ObjectDef, id: string): Steps<boolean> {
   const text = w.sqlCache.get('delete', obj, () => w.k.deleteFrom(obj.systemName).where(obj.keyField, '=', '').compile().sql);
-  return (yield* step(w.run({ sql: text, parameters: [id.toLowerCase()], fixed: true }))) > 0;
+  const deleted = (yield* step(w.run({ sql: text, parameters: [id.toLowerCase()], fixed: true }))) > 0;
+  if (deleted) yield* step(w.dropFiles(obj, id.toLowerCase()));
+  return deleted;
 }
 
 const statement = (text: string): WriteStatement => ({ sql: text, parameters: [] });

@@ -7,6 +7,7 @@ import type { QueryPlan } from '../query/plan.js';
 import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, RecordRow, ViewSpec } from '../schema/types.js';
+import type { AttachedFile } from '../schema/attached-files.js';
 import type { Organization, TokenIdentity, User } from '../auth/identity.js';
 import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
@@ -51,17 +52,31 @@ export interface OrgRecords {
   create(obj: ObjectDef, row: RecordRow): Promise<RecordRow>;
   /** Applies checked changes (a subset of stored fields); null when no record has that id. Throws like create. */
   update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null>;
-  /** false when no record has that id. */
+  /** false when no record has that id. The record's files go with it (see attachFile). */
   delete(obj: ObjectDef, id: string): Promise<boolean>;
   /**
    * Batch writes (v3): each item is written or refused on its own (create and update refuse with
    * the AppErrors of create and update), all in one transaction, so one bad item never stops the
    * others. Results are in the order of the items: the record as GET returns it, null for an
    * update or delete of a missing id (false for delete), or the AppError that refused the item.
+   * deleteMany removes each deleted record's files, as delete does.
    */
   createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>>;
   updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>>;
   deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]>;
+  /**
+   * Attaches a file to the record `file.objectid` of `obj` (file.objecttypecode is obj's number);
+   * false, and nothing kept, when no record has that id. The file's row and the record's existence
+   * are checked and written in one transaction; deleting the record (delete, deleteMany) removes its
+   * files in the transaction that deletes it, and their content with it.
+   */
+  attachFile(obj: ObjectDef, file: AttachedFile, content: Buffer): Promise<boolean>;
+  /** The files on a record, oldest first (ties by file id); null when no record has that id. */
+  files(obj: ObjectDef, recordId: string): Promise<AttachedFile[] | null>;
+  /** One file on a record and its content; null when the record has no file of that id. */
+  fileContent(obj: ObjectDef, recordId: string, fileId: string): Promise<{ file: AttachedFile; content: Buffer } | null>;
+  /** Removes a file from a record; false when the record has no file of that id. */
+  deleteFile(obj: ObjectDef, recordId: string, fileId: string): Promise<boolean>;
   /**
    * Adds a custom object. `define` is called with the current schema while the store holds its
    * write lock, so concurrent definitions (any process) never take one number or name; it returns

@@ -48,7 +48,7 @@ describe('orchard role set and org update with --json', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     const [admin, noOrg, noObject, noPermission, noField, missing] = await Promise.all([
       fails(dir, ['role', 'set', '--org', org.id, '--role', 'admin', '--grant', 'account:read'], 'PARAM_INVALID'),
-      fails(dir, ['role', 'set', '--org', unknown, '--role', 'x', '--grant', 'account:read'], 'PARAM_INVALID'),
+      fails(dir, ['role', 'set', '--org', unknown, '--role', 'x', '--grant', 'account:read'], 'ORGANIZATION_NOT_FOUND'),
       fails(dir, ['role', 'set', '--org', org.id, '--role', 'x', '--grant', 'acount:read'], 'PARAM_INVALID'),
       fails(dir, ['role', 'set', '--org', org.id, '--role', 'x', '--grant', 'account:write'], 'PARAM_INVALID'),
       fails(dir, ['role', 'set', '--org', org.id, '--role', 'x', '--grant', 'account:read', '--readonly', 'account:phone'], 'PARAM_INVALID'),
@@ -82,7 +82,7 @@ describe('orchard role set and org update with --json', () => {
 
   test('org update refuses an unknown organization or plan, a zero limit, and nothing to change', async () => {
     const [noOrg, badPlan, zero, nothing] = await Promise.all([
-      fails(dir, ['org', 'update', '--id', '00000000-0000-4000-8000-000000000000', '--plan', 'free'], 'PARAM_INVALID'),
+      fails(dir, ['org', 'update', '--id', '00000000-0000-4000-8000-000000000000', '--plan', 'free'], 'ORGANIZATION_NOT_FOUND'),
       fails(dir, ['org', 'update', '--id', org.id, '--plan', 'gold'], 'USAGE'),
       fails(dir, ['org', 'update', '--id', org.id, '--minute-limit', '0'], 'PARAM_INVALID'),
       fails(dir, ['org', 'update', '--id', org.id], 'PARAM_INVALID'),

@@ -140,9 +140,9 @@ describe('orchard with --json', () => {
     const [plan, email, userOrg, seedOrg, user, token, duplicate] = await Promise.all([
       fails(dir, ['org', 'create', '--name', 'X', '--plan', 'gold', '--email', 'x@example.com']),
       fails(dir, ['org', 'create', '--name', 'X', '--plan', 'free', '--email', 'not-an-email'], 'PARAM_INVALID'),
-      fails(dir, ['user', 'create', '--org', unknown, '--email', 'x@example.com', '--role', 'admin'], 'PARAM_INVALID'),
-      fails(dir, ['seed', '--org', unknown, '--object', 'account', '--count', '5'], 'PARAM_INVALID'),
-      fails(dir, ['token', 'create', '--user', unknown], 'PARAM_INVALID'),
+      fails(dir, ['user', 'create', '--org', unknown, '--email', 'x@example.com', '--role', 'admin'], 'ORGANIZATION_NOT_FOUND'),
+      fails(dir, ['seed', '--org', unknown, '--object', 'account', '--count', '5'], 'ORGANIZATION_NOT_FOUND'),
+      fails(dir, ['token', 'create', '--user', unknown], 'USER_NOT_FOUND'),
       fails(dir, ['token', 'revoke', '--token', unknown], 'TOKEN_INVALID'),
       fails(dir, ['user', 'create', '--org', org.id, '--email', 'OPS@acme.example', '--role', 'admin'], 'PARAM_INVALID'),
     ]);

@@ -11,6 +11,16 @@ import { testContext, type TestContext } from '../helpers.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/** One request as the clients send it to the server at `base`: JSON content type always, the token under the `header` spelling. */
+async function send(base: string, token: string, method: string, path: string, payload?: unknown, header = 'tokenid') {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', [header]: token },
+    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+  });
+  return { status: res.status, body: await res.json() as any };
+}
+
 /**
  * The second round's habits served by groups, views, field spellings and object keys: each test is
  * one client's sequence of calls, over real HTTP, checked as that client checks the replies.
@@ -18,14 +28,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-
 describe('a client of the second round: grouped queries, views, field spellings, object keys', () => {
   let ctx: TestContext;
   let base: string;
-  const call = async (method: string, path: string, payload?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', tokenid: ctx.token },
-      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-    });
-    return { status: res.status, body: await res.json() as any };
-  };
+  const call = (method: string, path: string, payload?: unknown) => send(base, ctx.token, method, path, payload);
 
   before(async () => {
     ctx = await testContext();
@@ -98,15 +101,7 @@ describe('a client written for the public service', () => {
   let ctx: TestContext;
   let base: string;
 
-  /** One request as the clients send it: JSON content type always, the token under `header` spelling. */
-  const call = async (method: string, path: string, payload?: unknown, header = 'tokenid') => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', [header]: ctx.token },
-      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-    });
-    return { status: res.status, body: await res.json() as any };
-  };
+  const call = (method: string, path: string, payload?: unknown, header?: string) => send(base, ctx.token, method, path, payload, header);
 
   before(async () => {
     ctx = await testContext();
@@ -270,5 +265,56 @@ describe('a client written for the public service', () => {
     assert.deepEqual(Object.keys(error.body), ['status', 'error', 'message']);
     assert.deepEqual([error.body.status, error.body.error], [400, 'Bad Request']);
     assert.match(error.body.message, /Invalid field name: 'nosuch'/);
+  });
+});
+
+// Second round, points 6, 7 and 9 (docs/compat.md, Notes, files and names): a note attached the way
+// the automation node does it, a file sent as the clients' multipart form, contacts and leads created
+// with firstname and lastname only.
+describe('a client attaching notes and files and creating people by their name parts', () => {
+  let ctx: TestContext;
+  let base: string;
+  let accountId: string;
+
+  const call = (method: string, path: string, payload?: unknown) => send(base, ctx.token, method, path, payload);
+
+  before(async () => {
+    ctx = await testContext();
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    accountId = (await call('POST', '/api/record/account', { accountname: 'Client Notes Ltd' })).body.data.Record.accountid;
+  });
+  after(() => ctx.close());
+
+  test('attaches a note as {notetext, objectid, objecttypecode} with no title, and is refused naming a record that does not exist', async () => {
+    const { status, body } = await call('POST', '/api/record/note', { notetext: '<p>Met at the <b>fair</b></p>', objectid: accountId, objecttypecode: 1 });
+    assert.equal(status, 201, JSON.stringify(body));
+    assert.deepEqual([body.data.Record.objectid, body.data.Record.objecttypecode, body.data.Record.subject], [accountId, 1, null]);
+    const missing = '00000000-0000-4000-8000-000000000001';
+    const refused = await call('POST', '/api/record/note', { notetext: 'x', objectid: missing, objecttypecode: 1 });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.Message, new RegExp(`account '${missing}', which does not exist`));
+  });
+
+  test('sends a file as multipart/form-data with the part named file and reads a 2xx as attached', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['quarterly numbers'], { type: 'text/csv' }), 'numbers.csv');
+    const res = await fetch(`${base}//api/v2/record/1/${accountId}/files`, { method: 'POST', headers: { tokenid: ctx.token }, body: form });
+    assert.equal(res.status, 200);
+    const body = await res.json() as any;
+    assert.equal(body.success, true);
+    assert.match(body._id, UUID_RE);
+    const listed = await call('GET', `/api/v2/record/1/${accountId}/files`);
+    assert.deepEqual(listed.body.data.map((f: { filename: string; contenttype: string; size: number }) => [f.filename, f.contenttype, f.size]), [['numbers.csv', 'text/csv', 17]]);
+    const download = await fetch(`${base}/api/v2/record/1/${accountId}/files/${body._id}`, { headers: { tokenid: ctx.token, 'Content-Type': 'application/json' } });
+    assert.equal(await download.text(), 'quarterly numbers');
+  });
+
+  test('creates contacts and leads with firstname and lastname only and reads the fullname the server filled', async () => {
+    const contact = await call('POST', '/api/v2/record/2', { firstname: 'Ada', lastname: 'Lovelace', emailaddress1: 'ada@example.com' });
+    assert.deepEqual([contact.status, contact.body.record.fullname], [200, 'Ada Lovelace']);
+    const lead = await call('POST', '/api/record/lead', { firstname: 'Grace', lastname: 'Hopper' });
+    assert.deepEqual([lead.status, lead.body.data.Record.fullname], [201, 'Grace Hopper']);
+    const renamed = await call('PUT', `/api/v2/record/2/${contact.body._id}`, { lastname: 'King' });
+    assert.equal(renamed.body.record.fullname, 'Ada King');
   });
 });

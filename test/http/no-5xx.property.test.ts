@@ -71,6 +71,12 @@ function routes(v: unknown): Array<{ method: 'POST' | 'PUT'; url: string; payloa
     { method: 'POST', url: '/api/query', payload: { objecttype: v } },
     { method: 'POST', url: '/api/v3/query', payload: { objectType: 1, fields: [{ name: v }], filter: [{ type: 'AND', conditions: [{ fieldName: 'accountname', operator: 'eq', value: v }] }] } },
     { method: 'POST', url: '/api/v3/query', payload: { objectType: 1, filter: v, orderBy: v, pageSize: v, pageNumber: v } },
+    { method: 'POST', url: '/api/v3/query', payload: { objectType: 1, groupBy: [{ name: v }], fields: [{ name: 'accountid', aggrFunc: v, alias: v }], orderBy: [{ name: v }] } },
+    { method: 'POST', url: '/api/v3/query', payload: { objectType: 1, groupBy: v, fields: [{ name: v, aggrFunc: 'MAX', alias: 'm' }] } },
+    { method: 'POST', url: '/api/v2/system-field/1/picklist', payload: { label: 'L', values: [{ name: v, value: v }] } },
+    { method: 'POST', url: '/api/v2/system-field/1/lookup', payload: { label: 'L', relatedObjectId: v, relatedObjectType: v } },
+    { method: 'POST', url: '/api/v2/views/account', payload: { name: v, fields: v, query: v, sortBy: v } },
+    { method: 'POST', url: '/api/v2/views/account/default', payload: { pageNumber: v, pageSize: v, sortBy: v } },
   ];
 }
 

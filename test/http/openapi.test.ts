@@ -204,6 +204,21 @@ test('documents a JSON request body for create and update', () => {
   }
 });
 
+test('documents the file routes: a multipart upload with a binary part named file, the list, the download and the removal', () => {
+  const files = doc.paths['/api/v2/record/{ot}/{id}/files']!;
+  const upload = files.post as Operation & { requestBody?: { content?: Record<string, { schema?: JsonSchema & { properties?: Record<string, JsonSchema & { format?: string }> } }> } };
+  const form = upload.requestBody?.content?.['multipart/form-data']?.schema;
+  assert.deepEqual(form?.required, ['file']);
+  assert.deepEqual([form?.properties?.file?.type, form?.properties?.file?.format], ['string', 'binary']);
+  assert.deepEqual(jsonSchemaOf(upload, '200')?.required, ['success', '_id', 'file']);
+  assert.ok(jsonSchemaOf(files.post!, '413'), 'the upload documents 413');
+  assert.equal(deref(jsonSchemaOf(files.get!, '200')?.properties?.data)?.type, 'array');
+  const one = doc.paths['/api/v2/record/{ot}/{id}/files/{fileId}']!;
+  assert.ok(one.get?.responses?.['200'], 'the download is documented');
+  assert.deepEqual(Object.keys(jsonSchemaOf(one.delete!, '200')?.properties ?? {}).sort(), ['data', 'message', 'success']);
+  assert.equal(jsonSchemaOf(one.get!, '404')?.properties?.Message?.type, 'string');
+});
+
 test('every documented path is an OpenAPI template with its parameters declared', () => {
   const seenIds = new Set<string>();
   for (const { path, method, op } of operations()) {

@@ -8,7 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { HitResult, Quotas, RateLimitStore } from '../../src/limits/rate-limit-store.js';
 import { RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../src/limits/redis-rate-limit-store.js';
-import { TestClock } from '../helpers.js';
+import fs from 'node:fs';
+import { loadConfig } from '../../src/config.js';
+import { openStores } from '../../src/stores.js';
+import { TestClock, tempDir } from '../helpers.js';
 import { needsRedis, REDIS_URL, uniqueName } from '../services.js';
 import { needsRedisServer, ThrowawayRedis } from '../throwaway-redis.js';
 import { deleteKeys, keysUnder } from './stores.js';
@@ -18,7 +21,9 @@ describe('the redis rate-limit store on a shared Redis', { skip: needsRedis }, (
   let redis: Redis;
   const stores: RateLimitStore[] = [];
   const open = (options: Partial<RedisRateLimitStoreOptions> = {}) => {
-    const store = new RedisRateLimitStore({ redis: REDIS_URL!, keyPrefix: prefix, ...options });
+    // Exact counts need Redis to decide every hit; on a loaded machine a reply can take longer than
+    // the default 250 ms, and such a hit is decided in memory (the outage policy, tested below).
+    const store = new RedisRateLimitStore({ redis: REDIS_URL!, keyPrefix: prefix, commandTimeoutMs: 10_000, ...options });
     stores.push(store);
     return store;
   };
@@ -169,5 +174,24 @@ describe('the redis rate-limit store when Redis is unreachable', { skip: needsRe
     }
     await untilRecovered(store);
     assert.equal(errors.length, 1);
+  });
+
+  test('the counters a server opens wait REDIS_TIMEOUT_MS for a Redis that does not answer', async () => {
+    const dir = tempDir();
+    const opened = openStores(loadConfig({ REDIS_URL: server.url, REDIS_TIMEOUT_MS: '700' }, { dataDir: dir }));
+    const counters = opened.openCounters(Date.now, { error: () => {}, info: () => {} });
+    try {
+      await counters.hit('org:t', quotas);
+      server.pause(true);
+      const started = Date.now();
+      await counters.hit('org:t', quotas);
+      const waited = Date.now() - started;
+      assert.ok(waited >= 650, `waited ${waited} ms, the configured 700 ms and not the default 250 ms`);
+    } finally {
+      server.pause(false);
+      await counters.close();
+      await opened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

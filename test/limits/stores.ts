@@ -40,7 +40,7 @@ export const STORE_KINDS: readonly StoreKind[] = [
     newPlace: () => `${uniqueName('limits')}:`,
     // A new store object (its own connection) on the same key prefix, as a restarted process would be.
     // A fall-back to memory would hide a broken script from the suites: it fails the hit instead.
-    open: (place, clock) => new RedisRateLimitStore({ redis: REDIS_URL!, keyPrefix: place, clock, onError: failHit }),
+    open: (place, clock) => new RedisRateLimitStore({ redis: REDIS_URL!, keyPrefix: place, clock, onError: failHit, commandTimeoutMs: 10_000 }),
     removePlace: (place) => deleteKeys(place),
     restores: 'exact',
     skip: needsRedis,

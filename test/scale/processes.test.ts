@@ -65,7 +65,9 @@ describe('two API processes on one PostgreSQL and one Redis', { skip }, () => {
     dir = tempDir('orchard-processes-');
     schema = uniqueName('mp');
     smtp = new TestSmtp();
-    env = { ...childEnv, DATABASE_URL, REDIS_URL, DATABASE_SCHEMA: schema, DATA_DIR: dir, SMTP_URL: await smtp.start(), LOG_LEVEL: 'silent' };
+    // Exact counts need Redis to decide every hit: a reply slower than the default 250 ms on a loaded
+    // machine would be decided in memory (the outage policy), so the wait is long here.
+    env = { ...childEnv, DATABASE_URL, REDIS_URL, REDIS_TIMEOUT_MS: '10000', DATABASE_SCHEMA: schema, DATA_DIR: dir, SMTP_URL: await smtp.start(), LOG_LEVEL: 'silent' };
     servers.push(await serve(), await serve());
   });
 

@@ -25,6 +25,8 @@ const ABSENT = '00000000-0000-4000-8000-000000000000';
 
 /** The AppError PARAM_INVALID with exactly this message. */
 const paramInvalid = (message: string) => (err: unknown) => err instanceof AppError && err.code === 'PARAM_INVALID' && err.message === message;
+const noOrganization = (id: string) => (err: unknown) => err instanceof AppError && err.code === 'ORGANIZATION_NOT_FOUND' && err.message === `No organization has id '${id}'.`;
+const noUser = (message: string) => (err: unknown) => err instanceof AppError && err.code === 'USER_NOT_FOUND' && err.message === message;
 
 /** Grants whose keys are deliberately not in sorted order: they must come back in the order written. */
 const SALES: Record<string, ObjectGrant> = {
@@ -104,10 +106,10 @@ for (const kind of CONTROL_KINDS) {
         assert.equal((await cli.getOrganization(org.id))?.primaryUserId, user.id);
 
         const other = await server.createOrganization({ name: 'Other', plan: 'free', minuteLimit: null });
-        await assert.rejects(server.setPrimaryUser(other.id, user.id), paramInvalid(`No user of organization '${other.id}' has id '${user.id}'.`));
-        await assert.rejects(server.setPrimaryUser(other.id, 'nope'), paramInvalid(`No user of organization '${other.id}' has id 'nope'.`));
-        await assert.rejects(server.setPrimaryUser(ABSENT, user.id), paramInvalid(`No organization has id '${ABSENT}'.`));
-        await assert.rejects(server.setPrimaryUser('nope', user.id), paramInvalid(`No organization has id 'nope'.`));
+        await assert.rejects(server.setPrimaryUser(other.id, user.id), noUser(`No user of organization '${other.id}' has id '${user.id}'.`));
+        await assert.rejects(server.setPrimaryUser(other.id, 'nope'), noUser(`No user of organization '${other.id}' has id 'nope'.`));
+        await assert.rejects(server.setPrimaryUser(ABSENT, user.id), noOrganization(ABSENT));
+        await assert.rejects(server.setPrimaryUser('nope', user.id), noOrganization('nope'));
         assert.equal((await server.getOrganization(other.id))?.primaryUserId, null);
       });
     });
@@ -144,8 +146,8 @@ for (const kind of CONTROL_KINDS) {
       });
 
       test('refuses a user of an unknown organization', async () => {
-        await assert.rejects(server.createUser({ orgId: ABSENT, email: 'a@example.com', fullname: 'A', role: 'admin' }), paramInvalid(`No organization has id '${ABSENT}'.`));
-        await assert.rejects(server.createUser({ orgId: 'nope', email: 'a@example.com', fullname: 'A', role: 'admin' }), paramInvalid(`No organization has id 'nope'.`));
+        await assert.rejects(server.createUser({ orgId: ABSENT, email: 'a@example.com', fullname: 'A', role: 'admin' }), noOrganization(ABSENT));
+        await assert.rejects(server.createUser({ orgId: 'nope', email: 'a@example.com', fullname: 'A', role: 'admin' }), noOrganization('nope'));
       });
     });
 
@@ -171,8 +173,8 @@ for (const kind of CONTROL_KINDS) {
         assert.equal(await server.getRole(org.id, 'SALES'), null);
         assert.equal(await server.getRole(other.id, 'sales'), null);
         assert.equal(await server.getRole('nope', 'sales'), null);
-        await assert.rejects(server.setRole({ orgId: ABSENT, name: 'sales', grants: {} }), paramInvalid(`No organization has id '${ABSENT}'.`));
-        await assert.rejects(server.setRole({ orgId: 'nope', name: 'sales', grants: {} }), paramInvalid(`No organization has id 'nope'.`));
+        await assert.rejects(server.setRole({ orgId: ABSENT, name: 'sales', grants: {} }), noOrganization(ABSENT));
+        await assert.rejects(server.setRole({ orgId: 'nope', name: 'sales', grants: {} }), noOrganization('nope'));
       });
     });
 
@@ -188,8 +190,8 @@ for (const kind of CONTROL_KINDS) {
 
       test('resolves an unknown token to null, and refuses a token for an unknown user', async () => {
         assert.equal(await server.resolveToken(hashToken(newToken())), null);
-        await assert.rejects(server.addToken(ABSENT, hashToken(newToken())), paramInvalid(`No user has id '${ABSENT}'.`));
-        await assert.rejects(server.addToken('nope', hashToken(newToken())), paramInvalid(`No user has id 'nope'.`));
+        await assert.rejects(server.addToken(ABSENT, hashToken(newToken())), noUser(`No user has id '${ABSENT}'.`));
+        await assert.rejects(server.addToken('nope', hashToken(newToken())), noUser(`No user has id 'nope'.`));
       });
 
       test('keeps the last use of a token as it was given', async () => {

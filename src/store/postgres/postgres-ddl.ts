@@ -2,7 +2,8 @@
 // column per field, (field, key) indexes) with types chosen so every comparison gives SQLite's answer.
 
 import { buildObject } from '../../schema/build-object.js';
-import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
+import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
+import type { ObjectSpec } from '../../schema/build-object.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
 import { qi, type PgMigration } from './pg-db.js';
 import { foldSql } from './postgres-sql.js';
@@ -68,5 +69,24 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
       `INSERT INTO ${s}.orchard_objects (object_type, spec) SELECT (e ->> 'objectType')::integer, e FROM json_array_elements($1::json) AS e`,
       [JSON.stringify(STANDARD_OBJECT_SPECS)],
     );
+  },
+  // 2: standard objects as now defined (a note's objectid and objecttypecode), and files on
+  // records with their content.
+  async (client, schema) => {
+    const s = qi(schema);
+    const { rows } = await client.query<{ spec: ObjectSpec }>(`SELECT spec FROM ${s}.orchard_objects ORDER BY object_type`);
+    for (const { spec: stored } of rows) {
+      const upgrade = upgradedStandardSpec(stored);
+      if (!upgrade) continue;
+      await client.query(`UPDATE ${s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(upgrade.spec), stored.objectType]);
+      const obj = buildObject(upgrade.spec);
+      for (const f of upgrade.added) for (const stmt of postgresAddColumnSql(schema, obj, obj.fieldsByName.get(f.name)!)) await client.query(stmt);
+    }
+    await client.query([
+      `UPDATE ${s}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`,
+      `CREATE TABLE ${s}.orchard_files (id text COLLATE "C" PRIMARY KEY, object_type integer NOT NULL, record_id text COLLATE "C" NOT NULL,
+        filename text NOT NULL, content_type text NOT NULL, size integer NOT NULL, createdon text COLLATE "C" NOT NULL, createdby text NOT NULL, content bytea NOT NULL)`,
+      `CREATE INDEX ix_orchard_files_record ON ${s}.orchard_files (object_type, record_id, createdon, id)`,
+    ].join(';\n'));
   },
 ];

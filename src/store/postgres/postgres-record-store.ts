@@ -9,7 +9,9 @@ import { OrgSchema } from '../../schema/org-schema.js';
 import { storedFields, type ObjectDef, type RecordRow, type ViewSpec } from '../../schema/types.js';
 import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
+import type { AttachedFile } from '../../schema/attached-files.js';
 import { selectGroupPage } from '../group-sql.js';
+import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
 import { ROW, selectListPage, selectRecords, SqlCache, trimPage } from '../record-sql.js';
 import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps, type WriteStatement,
@@ -167,6 +169,9 @@ class PostgresOrgRecords implements OrgRecords {
       exists: async (s) => ((await query(s)).rowCount ?? 0) > 0,
       read: (obj, id) => this.getOn(db, obj, id),
       isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
+      dropFiles: async (obj, id) => {
+        await query(deleteFiles(this.k, obj, id));
+      },
     };
   }
 
@@ -184,11 +189,7 @@ class PostgresOrgRecords implements OrgRecords {
   }
 
   async delete(obj: ObjectDef, id: string): Promise<boolean> {
-    try {
-      return await runAsync(deleteRecord(this.writer(this.pool), obj, id));
-    } catch (err) {
-      return translate(err);
-    }
+    return this.inTransaction((w) => deleteRecord(w, obj, id));
   }
 
   async createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
@@ -201,6 +202,29 @@ class PostgresOrgRecords implements OrgRecords {
 
   async deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
     return this.inTransaction((w) => eachItem(w, ids, (id) => deleteRecord(w, obj, id))) as Promise<boolean[]>;
+  }
+
+  async attachFile(obj: ObjectDef, file: AttachedFile, content: Buffer): Promise<boolean> {
+    return this.inTransaction((w) => insertFileRow(w, obj, file, content));
+  }
+
+  async files(obj: ObjectDef, recordId: string): Promise<AttachedFile[] | null> {
+    if (!(await this.get(obj, recordId))) return null;
+    const { sql, parameters } = filesOfRecord(this.k, obj, recordId);
+    return (await run<AttachedFile>(this.pool, sql, parameters)).rows;
+  }
+
+  async fileContent(obj: ObjectDef, recordId: string, fileId: string): Promise<{ file: AttachedFile; content: Buffer } | null> {
+    const { sql, parameters } = fileOfRecord(this.k, obj, recordId, fileId, true);
+    const row = (await run<AttachedFile & { content: Buffer }>(this.pool, sql, parameters)).rows[0];
+    if (!row) return null;
+    const { content, ...file } = row;
+    return { file, content };
+  }
+
+  async deleteFile(obj: ObjectDef, recordId: string, fileId: string): Promise<boolean> {
+    const { sql, parameters } = deleteFiles(this.k, obj, recordId, fileId);
+    return ((await run(this.pool, sql, parameters)).rowCount ?? 0) > 0;
   }
 
   /**

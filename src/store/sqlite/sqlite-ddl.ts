@@ -1,7 +1,7 @@
 // SQLite DDL for object tables and their migrations: one table per object, one typed column per field.
 
 import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
-import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
+import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
 import { FOLD_FUNCTION, prepared, type Db, type Migration } from './sqlite-db.js';
 
@@ -85,5 +85,21 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
   (db: Db) => {
     db.exec(`CREATE TABLE orchard_counts (object_type INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
     for (const spec of readSpecs(db)) for (const stmt of countSql(buildObject(spec))) db.exec(stmt);
+  },
+  // 3: standard objects as now defined (a note's objectid and objecttypecode), and files on records:
+  // their content is on disk (sqlite-record-files.ts); orchard_file_trash names contents to remove.
+  (db: Db) => {
+    for (const stored of readSpecs(db)) {
+      const upgrade = upgradedStandardSpec(stored);
+      if (!upgrade) continue;
+      db.prepare('UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(upgrade.spec), stored.objectType);
+      const obj = buildObject(upgrade.spec);
+      for (const f of upgrade.added) for (const stmt of addColumnSql(obj, obj.fieldsByName.get(f.name)!)) db.exec(stmt);
+    }
+    db.exec('UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1');
+    db.exec(`CREATE TABLE orchard_files (id TEXT PRIMARY KEY NOT NULL, object_type INTEGER NOT NULL, record_id TEXT NOT NULL,
+      filename TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL, createdon TEXT NOT NULL, createdby TEXT NOT NULL)`);
+    db.exec('CREATE INDEX ix_orchard_files_record ON orchard_files (object_type, record_id, createdon, id)');
+    db.exec('CREATE TABLE orchard_file_trash (id TEXT PRIMARY KEY NOT NULL, since TEXT NOT NULL)');
   },
 ];

@@ -14,6 +14,8 @@ import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
+import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
+import { deleteFiles } from '../record-files.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
 const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
@@ -42,9 +44,9 @@ export interface SqliteWritableOrgFile extends SqliteOrgFile {
   schemaSync(): OrgSchema;
 }
 
-export class SqliteRecordWrites {
+export class SqliteRecordWrites implements SqliteFileWrites {
   /** The shared write path's hooks: statements on the writer connection, inside the caller's transaction. */
-  private readonly writer: RecordWriter;
+  readonly writer: RecordWriter;
 
   /** `db` is the organization's writing connection; a write waits `writeWaitMs` at most for another writer (see write()). */
   constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number) {
@@ -58,6 +60,10 @@ export class SqliteRecordWrites {
       exists: (s) => prepared(db, s.sql).get(...s.parameters) !== undefined,
       read: (obj, id) => readRecord(db, org, obj, id),
       isUniqueViolation: (err) => /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(sqliteCode(err)),
+      // The contents are removed once the delete commits (SqliteRecordFiles.emptyTrash).
+      dropFiles: (obj, id) => {
+        for (const s of [trashFilesStatement(obj, id), deleteFiles(sqliteSql, obj, id)]) prepared(db, s.sql).run(...s.parameters);
+      },
     };
   }
 
@@ -69,7 +75,7 @@ export class SqliteRecordWrites {
    * seed batch (0.8 s); this one leaves the event loop free. Past `writeWaitMs`, 503 STORE_BUSY.
    * A write that failed busy did nothing, so trying it again is safe.
    */
-  private async write<T>(run: () => T): Promise<T> {
+  async write<T>(run: () => T): Promise<T> {
     const deadline = Date.now() + this.writeWaitMs;
     for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
       prepared(this.db, 'PRAGMA busy_timeout = 0').run();
@@ -88,7 +94,7 @@ export class SqliteRecordWrites {
   }
 
   /** Runs the steps of a shared write in one IMMEDIATE transaction (one fsync), under write(). */
-  private inTransaction<T>(steps: () => Steps<T>): Promise<T> {
+  inTransaction<T>(steps: () => Steps<T>): Promise<T> {
     return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
   }
 
@@ -101,7 +107,7 @@ export class SqliteRecordWrites {
   }
 
   delete(obj: ObjectDef, id: string): Promise<boolean> {
-    return this.write(() => runSync(deleteRecord(this.writer, obj, id)));
+    return this.inTransaction(() => deleteRecord(this.writer, obj, id));
   }
 
   createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {

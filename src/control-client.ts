@@ -1,0 +1,65 @@
+// A client of the control API (docs/control-api.md), for the CLI commands that act on a running
+// server and for test suites. Failures are ControlError values carrying the server's code.
+
+/** A control call that failed: the server's error code and message, or UNREACHABLE when no server answered. */
+export class ControlError extends Error {
+  constructor(readonly code: string, message: string, readonly status: number | null) {
+    super(message);
+    this.name = 'ControlError';
+  }
+}
+
+export interface ControlClientOptions {
+  /** The server's base URL, e.g. http://127.0.0.1:8080. */
+  readonly url: string;
+  readonly adminKey: string;
+  readonly fetch?: typeof fetch;
+}
+
+export class ControlClient {
+  readonly url: string;
+  readonly #adminKey: string;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: ControlClientOptions) {
+    this.url = options.url.replace(/\/+$/, '');
+    this.#adminKey = options.adminKey;
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** Calls `method` on `/_orchard/<path>` and resolves to the parsed reply (null for 204). */
+  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const target = `${this.url}/_orchard/${path.replace(/^\/+/, '')}`;
+    let res: Response;
+    try {
+      res = await this.#fetch(target, {
+        method,
+        headers: { authorization: `Bearer ${this.#adminKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (err) {
+      throw new ControlError('UNREACHABLE', `No Orchard server answers at ${this.url} (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}). Start one, or give its address with --url or ORCHARD_URL.`, null);
+    }
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON: reported below.
+    }
+    if (res.ok && (parsed !== null || text === '')) return parsed as T;
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (typeof error?.code === 'string' && typeof error.message === 'string') throw new ControlError(error.code, error.message, res.status);
+    if (res.status === 404) {
+      throw new ControlError('CONTROL_API_OFF', `${this.url} has no control API: start the server with ADMIN_KEY set (docs/control-api.md).`, 404);
+    }
+    throw new ControlError('BAD_REPLY', `${method} ${target} answered ${res.status} with a body that is not the control API's JSON.`, res.status);
+  }
+}
+
+/** The client the CLI uses: the address from `url` or ORCHARD_URL (else 127.0.0.1 on PORT or 8080), the key from ADMIN_KEY. */
+export function controlClientFrom(env: NodeJS.ProcessEnv, url?: string): ControlClient {
+  const adminKey = env.ADMIN_KEY;
+  if (!adminKey) throw new ControlError('ADMIN_KEY_MISSING', 'Set ADMIN_KEY to the running server\'s admin key to use this command.', null);
+  return new ControlClient({ url: url ?? env.ORCHARD_URL ?? `http://127.0.0.1:${env.PORT || 8080}`, adminKey });
+}

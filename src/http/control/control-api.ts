@@ -1,0 +1,38 @@
+// The control API under /_orchard/ (docs/control-api.md): administration and test tools, opened
+// only by `Authorization: Bearer <ADMIN_KEY>`; without ADMIN_KEY the app does not register it,
+// so every /_orchard/ path is a plain 404. Its errors are `{error: {code, message}}`, as the CLI
+// prints them with --json, and it is described by its own OpenAPI document.
+
+import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
+import type { AppError } from '../../errors.js';
+import { errorReplies } from '../error-handler.js';
+import { adminKeyHook } from './admin-key.js';
+import { controlDocument } from './control-document.js';
+import type { ControlRouteOptions } from './control-options.js';
+import { organizationRoutes } from './organization-routes.js';
+
+export const CONTROL_PREFIX = '/_orchard';
+
+export interface ControlOptions extends ControlRouteOptions {
+  readonly adminKey: string;
+  /** The version the document states (package.json's). */
+  readonly version: string;
+}
+
+export const controlErrorBody = (err: AppError): object => ({ error: { code: err.code, message: err.message } });
+
+export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: FastifyInstance, options) => {
+  errorReplies(scope, controlErrorBody, { notFound: true });
+  scope.addHook('onRequest', adminKeyHook(options.adminKey));
+  const routes: RouteOptions[] = [];
+  scope.addHook('onRoute', (route) => {
+    // Out of the service's document (/openapi.json), into this one.
+    route.schema = { ...route.schema, hide: true };
+    routes.push(route);
+  });
+  let document: object | undefined;
+  scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version)));
+  // Each family gets only what it needs (not the prefix, which it would apply again).
+  const families: ControlRouteOptions = { admin: options.admin };
+  await scope.register(organizationRoutes, families);
+};

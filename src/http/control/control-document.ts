@@ -1,0 +1,100 @@
+// The control API's own OpenAPI document, built from the schemas of the routes registered in its
+// scope; the service's document (/openapi.json) leaves these routes out.
+
+import type { RouteOptions } from 'fastify';
+
+interface RouteSchema {
+  readonly operationId?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly tags?: readonly string[];
+  readonly params?: JsonObjectSchema;
+  readonly querystring?: JsonObjectSchema;
+  readonly body?: object;
+  readonly response?: Readonly<Record<string, object>>;
+}
+
+interface JsonObjectSchema {
+  readonly properties?: Readonly<Record<string, { description?: string }>>;
+  readonly required?: readonly string[];
+}
+
+/** The control API's error body: `{error: {code, message}}`, as the CLI prints with --json. */
+export const controlErrorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string', description: 'A stable code of docs/errors.md.' }, message: { type: 'string' } },
+    },
+  },
+} as const;
+
+function parameters(where: 'path' | 'query', schema: JsonObjectSchema | undefined): object[] {
+  return Object.entries(schema?.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (schema?.required ?? []).includes(name),
+    ...(s.description ? { description: s.description } : {}),
+    schema: s,
+  }));
+}
+
+/** A JSON Schema's `examples` (which Ajv checks) become the media type's `example` (which OpenAPI 3.0 reads). */
+function mediaType(schema: object): object {
+  const { examples, ...rest } = schema as { examples?: unknown[] };
+  return { schema: rest, ...(examples?.length ? { example: examples[0] } : {}) };
+}
+
+function operationIdOf(method: string, url: string): string {
+  const words = url.split('/').filter((w) => w && w !== '_orchard').map((w) => w.replace(/^:/, 'by-'));
+  return [method.toLowerCase(), ...words].join('-').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+export function controlDocument(routes: readonly RouteOptions[], version: string): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    const schema = (route.schema ?? {}) as RouteSchema;
+    const path = route.url.replace(/:(\w+)/g, '{$1}');
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || path.endsWith('/openapi.json')) continue;
+      const responses: Record<string, object> = {};
+      for (const [status, body] of Object.entries(schema.response ?? {})) {
+        responses[status] = { description: (body as { description?: string }).description ?? 'Success', content: { 'application/json': { schema: body } } };
+      }
+      responses['401'] = { $ref: '#/components/responses/Unauthorized' };
+      responses.default = { $ref: '#/components/responses/Error' };
+      (paths[path] ??= {})[method.toLowerCase()] = {
+        operationId: schema.operationId ?? operationIdOf(method, route.url),
+        ...(schema.summary ? { summary: schema.summary } : {}),
+        ...(schema.description ? { description: schema.description } : {}),
+        ...(schema.tags ? { tags: schema.tags } : {}),
+        parameters: [...parameters('path', schema.params), ...parameters('query', schema.querystring)],
+        ...(schema.body ? { requestBody: { required: true, content: { 'application/json': mediaType(schema.body) } } } : {}),
+        responses,
+      };
+    }
+  }
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Orchard control API',
+      description: 'Administration and test tools of an Orchard server (docs/control-api.md). Every call needs Authorization: Bearer <ADMIN_KEY>.',
+      version,
+      license: { name: 'MIT' },
+    },
+    security: [{ adminKey: [] }],
+    paths,
+    components: {
+      securitySchemes: { adminKey: { type: 'http', scheme: 'bearer', description: 'The server\'s ADMIN_KEY setting.' } },
+      schemas: { Error: controlErrorSchema },
+      responses: {
+        Unauthorized: { description: 'No admin key was sent (ADMIN_KEY_MISSING) or it is wrong (ADMIN_KEY_INVALID).', content: errorContent },
+        Error: { description: 'An error with its code.', content: errorContent },
+      },
+    },
+  };
+}

@@ -1,0 +1,5 @@
+// The package's version, read once from package.json (two levels up from dist/src/).
+
+import { readFileSync } from 'node:fs';
+
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

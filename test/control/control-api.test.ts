@@ -1,0 +1,160 @@
+// The control API under /_orchard/: absent without ADMIN_KEY (the service's 404), opened only by
+// the admin key as a Bearer credential (never by an organization's token), errors as
+// {error: {code, message}}, described by its own OpenAPI document and left out of the service's;
+// the ControlClient the CLI uses against a listening server; `orchard org list`.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.js';
+import { ControlClient, ControlError, controlClientFrom } from '../../src/control-client.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { ok } from '../cli/cli-runner.js';
+import fs from 'node:fs';
+
+const KEY = 'test-admin-key-0123456789abcdef';
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe('without ADMIN_KEY', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext()));
+  after(() => ctx.close());
+
+  test('every /_orchard/ path answers as an unknown route does, key or not', async () => {
+    const unknown = await ctx.request({ method: 'GET', url: '/no-such-route', token: null });
+    for (const url of ['/_orchard/organizations', '/_orchard/openapi.json', '/_orchard/']) {
+      const res = await ctx.request({ method: 'GET', url, token: null, headers: bearer(KEY) });
+      assert.equal(res.statusCode, 404, url);
+      assert.equal(res.headers['x-error-code'], 'ROUTE_NOT_FOUND');
+      assert.deepEqual(Object.keys(res.json()), Object.keys(unknown.json()));
+    }
+  });
+});
+
+describe('with ADMIN_KEY', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext({ config: { adminKey: KEY } })));
+  after(() => ctx.close());
+
+  test('no key: 401 ADMIN_KEY_MISSING with WWW-Authenticate, in the control shape', async () => {
+    const res = await ctx.request({ method: 'GET', url: '/_orchard/organizations', token: null });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.headers['x-error-code'], 'ADMIN_KEY_MISSING');
+    assert.match(String(res.headers['www-authenticate']), /^Bearer /);
+    assert.equal(res.json().error.code, 'ADMIN_KEY_MISSING');
+    assert.match(res.json().error.message, /Authorization: Bearer/);
+  });
+
+  test('a wrong key, or an organization\'s token however sent, is refused', async () => {
+    const wrong = await ctx.request({ method: 'GET', url: '/_orchard/organizations', token: null, headers: bearer(KEY + 'x') });
+    assert.equal(wrong.statusCode, 401);
+    assert.equal(wrong.json().error.code, 'ADMIN_KEY_INVALID');
+    const asTokenid = await ctx.request({ method: 'GET', url: '/_orchard/organizations' });
+    assert.equal(asTokenid.statusCode, 401);
+    assert.equal(asTokenid.json().error.code, 'ADMIN_KEY_MISSING');
+    const asBearer = await ctx.request({ method: 'GET', url: '/_orchard/organizations', headers: bearer(ctx.token) });
+    assert.equal(asBearer.json().error.code, 'ADMIN_KEY_INVALID');
+    const basic = await ctx.request({ method: 'GET', url: '/_orchard/organizations', token: null, headers: { authorization: `Basic ${KEY}` } });
+    assert.equal(basic.json().error.code, 'ADMIN_KEY_MISSING');
+  });
+
+  test('organizations: list, create (its token works on the API), update; bad input is a 400 naming the member', async () => {
+    const list = await ctx.request({ method: 'GET', url: '/_orchard/organizations', token: null, headers: bearer(KEY) });
+    assert.equal(list.statusCode, 200);
+    assert.deepEqual(list.json().items.map((o: { id: string }) => o.id), [ctx.orgId]);
+    assert.equal(list.json().items[0].name, 'Test Org');
+
+    const created = await ctx.request({ method: 'POST', url: '/_orchard/organizations', token: null, headers: bearer(KEY),
+      payload: { name: 'Beta', email: 'ops@beta.example', plan: 'standard', minuteLimit: 250 } });
+    assert.equal(created.statusCode, 201);
+    const { organization, token, userId } = created.json();
+    assert.equal(organization.plan, 'standard');
+    assert.equal(organization.minuteLimit, 250);
+    assert.equal(organization.primaryUserId, userId);
+    const read = await ctx.request({ method: 'GET', url: '/api/record/account', token });
+    assert.equal(read.statusCode, 200);
+
+    const patched = await ctx.request({ method: 'PATCH', url: `/_orchard/organizations/${organization.id}`, token: null, headers: bearer(KEY), payload: { plan: 'professional' } });
+    assert.equal(patched.statusCode, 200);
+    assert.equal(patched.json().plan, 'professional');
+    assert.equal(patched.json().minuteLimit, 250);
+
+    const bad = await ctx.request({ method: 'POST', url: '/_orchard/organizations', token: null, headers: bearer(KEY), payload: { name: 'Gamma', email: 'x@y.example', plan: 'gold' } });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().error.code, 'BODY_INVALID');
+    assert.match(bad.json().error.message, /plan/);
+    const missing = await ctx.request({ method: 'PATCH', url: '/_orchard/organizations/nope', token: null, headers: bearer(KEY), payload: { plan: 'free' } });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.headers['x-error-code'], missing.json().error.code);
+  });
+
+  test('an unknown control path is a 404 in the control shape (after the key)', async () => {
+    const res = await ctx.request({ method: 'GET', url: '/_orchard/nothing-here', token: null, headers: bearer(KEY) });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().error.code, 'ROUTE_NOT_FOUND');
+  });
+
+  test('its own OpenAPI document describes its calls; the service\'s document leaves them out', async () => {
+    const doc = (await ctx.request({ method: 'GET', url: '/_orchard/openapi.json', token: null, headers: bearer(KEY) })).json();
+    assert.equal(doc.openapi, '3.0.3');
+    assert.deepEqual(doc.components.securitySchemes.adminKey, { type: 'http', scheme: 'bearer', description: 'The server\'s ADMIN_KEY setting.' });
+    assert.deepEqual(Object.keys(doc.paths).sort(), ['/_orchard/organizations', '/_orchard/organizations/{id}']);
+    assert.deepEqual(Object.keys(doc.paths['/_orchard/organizations']).sort(), ['get', 'post']);
+    const patch = doc.paths['/_orchard/organizations/{id}'].patch;
+    assert.equal(patch.operationId, 'updateOrganization');
+    assert.deepEqual(patch.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:id']);
+    assert.ok(doc.paths['/_orchard/organizations'].post.requestBody.content['application/json'].schema.properties.email);
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
+    assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+
+    const service = (await ctx.request({ method: 'GET', url: '/openapi.json', token: null })).json();
+    assert.deepEqual(Object.keys(service.paths).filter((p) => p.startsWith('/_orchard')), []);
+    assert.ok(Object.keys(service.paths).length > 5);
+  });
+});
+
+test('ADMIN_KEY must be 16 to 512 visible characters', () => {
+  assert.equal(loadConfig({}).adminKey, undefined);
+  assert.equal(loadConfig({ ADMIN_KEY: KEY }).adminKey, KEY);
+  assert.throws(() => loadConfig({ ADMIN_KEY: 'short' }), /ADMIN_KEY must be 16 to 512/);
+  assert.throws(() => loadConfig({ ADMIN_KEY: 'has a space in the middle' }), /ADMIN_KEY must be/);
+});
+
+describe('ControlClient against a listening server', () => {
+  let dir: string;
+  let server: RunningServer;
+  let bare: RunningServer;
+  before(async () => {
+    dir = tempDir('orchard-control-');
+    server = await startServer(loadConfig({}, { dataDir: `${dir}/a`, port: 0, logLevel: 'silent', adminKey: KEY }), () => {});
+    bare = await startServer(loadConfig({}, { dataDir: `${dir}/b`, port: 0, logLevel: 'silent' }), () => {});
+  });
+  after(async () => {
+    await server.close();
+    await bare.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('calls the API with the key and parses the reply', async () => {
+    const client = new ControlClient({ url: server.url + '/', adminKey: KEY });
+    const { items } = await client.call<{ items: { id: string }[] }>('GET', 'organizations');
+    assert.deepEqual(items.map((o) => o.id), [server.demo!.orgId]);
+  });
+
+  test('failures are ControlErrors with the server\'s code, or say what is missing', async () => {
+    await assert.rejects(new ControlClient({ url: server.url, adminKey: 'x'.repeat(20) }).call('GET', 'organizations'),
+      (err: unknown) => err instanceof ControlError && err.code === 'ADMIN_KEY_INVALID' && err.status === 401);
+    await assert.rejects(new ControlClient({ url: bare.url, adminKey: KEY }).call('GET', 'organizations'),
+      (err: unknown) => err instanceof ControlError && err.code === 'CONTROL_API_OFF' && /ADMIN_KEY/.test(err.message));
+    await assert.rejects(new ControlClient({ url: 'http://127.0.0.1:9', adminKey: KEY }).call('GET', 'organizations'),
+      (err: unknown) => err instanceof ControlError && err.code === 'UNREACHABLE' && /--url or ORCHARD_URL/.test(err.message));
+    assert.throws(() => controlClientFrom({}), (err: unknown) => err instanceof ControlError && err.code === 'ADMIN_KEY_MISSING');
+    assert.equal(controlClientFrom({ ADMIN_KEY: KEY, PORT: '9999' }).url, 'http://127.0.0.1:9999');
+    assert.equal(controlClientFrom({ ADMIN_KEY: KEY, ORCHARD_URL: 'http://h:1/' }, 'http://given:2').url, 'http://given:2');
+  });
+
+  test('orchard org list --json prints {items} with the organizations of the data directory', async () => {
+    const printed = await ok(`${dir}/a`, ['org', 'list']);
+    assert.deepEqual((printed.items as { id: string; minuteLimit: number }[]).map((o) => [o.id, o.minuteLimit]), [[server.demo!.orgId, 100]]);
+  });
+});
