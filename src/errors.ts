@@ -27,6 +27,7 @@ export const errorCatalogue = {
     status: 400, summary: 'A lookup value names no record of the target object.',
     message: (field: string, target: string, value: string) => `'${field}' refers to ${target} '${value}', which does not exist. Send the id of an existing ${target} record.`,
   },
+  FIXTURE_INVALID: { status: 400, summary: 'A fixtures file or object is invalid; the message names the bad member by its path (organizations[0].users[1].role).' },
   DEFINITION_INVALID: { status: 400, summary: 'A custom object or field definition is invalid (name, label, type, options, precision or related object).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
@@ -46,6 +47,10 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
+  SNAPSHOT_NOT_FOUND: {
+    status: 404, summary: 'The organization has no snapshot of that name.',
+    message: (orgId: string, name: string) => `Organization '${orgId}' has no snapshot named '${name}'. List its snapshots with GET /_orchard/organizations/${orgId}/snapshots (orchard snapshot list --org ${orgId}).`,
+  },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',

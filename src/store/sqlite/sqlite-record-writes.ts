@@ -14,6 +14,7 @@ import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
+import { replaceContents, withSource } from './sqlite-snapshots.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
 const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
@@ -180,6 +181,14 @@ export class SqliteRecordWrites {
     } finally {
       prepared(this.db, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
     }
+  }
+
+  /**
+   * Replaces the objects and records with those of the SQLite file `source` (sqlite-snapshots.ts
+   * replaceContents) in one transaction, taking the write lock as every write does.
+   */
+  async replaceWith(source: string): Promise<void> {
+    await withSource(this.db, source, () => this.write(() => this.db.transaction(() => replaceContents(this.db)).immediate()));
   }
 
   async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
