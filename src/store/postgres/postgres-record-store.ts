@@ -15,7 +15,7 @@ import {
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
-import { existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
+import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
@@ -345,7 +345,8 @@ export class PostgresRecordStore implements RecordStore {
 
   async clear(orgId: string): Promise<void> {
     const schema = (await this.open(orgId)).schemaName;
-    // A new organization's schema, copied from, then dropped.
+    if (await inTransaction(this.pool, (client) => emptyStandardTables(client, schema))) return;
+    // Custom definitions to drop: from a new organization's schema, copied from, then dropped.
     const empty = `${this.prefix}empty_${randomBytes(8).toString('hex')}`;
     try {
       await migrateSchema(this.pool, empty, POSTGRES_ORG_MIGRATIONS).catch(translate);

@@ -5,6 +5,9 @@
 
 import { createHash } from 'node:crypto';
 import { errorOf } from '../../errors.js';
+import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
+import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
+import { postgresCreateTableSql } from './postgres-ddl.js';
 import type { SnapshotInfo } from '../types.js';
 import { qi, type PoolClient } from './pg-db.js';
 
@@ -33,13 +36,41 @@ async function tablesOf(client: PoolClient, schema: string): Promise<string[]> {
   return rows.map((r) => r.tablename);
 }
 
-/** Copies the tables of `from` (but those in `skip`) into `to`: columns, defaults, constraints and indexes, then rows. */
-async function copyTables(client: PoolClient, from: string, to: string, skip: ReadonlySet<string> = new Set()): Promise<void> {
+/** The object definitions of a schema, each as its stored JSON text, by object number. */
+async function specTexts(client: PoolClient, schema: string): Promise<string[]> {
+  const { rows } = await client.query<{ spec: string }>(`SELECT spec::text AS spec FROM ${qi(schema)}.orchard_objects ORDER BY object_type`);
+  return rows.map((r) => r.spec);
+}
+
+const sameTexts = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/**
+ * The SQL copying the rows of `table` from schema `from` to `to`, column by name: a table made
+ * from its definition has its columns in another order than one that grew by ALTER TABLE.
+ */
+async function copyRowsSql(client: PoolClient, from: string, to: string, table: string): Promise<string> {
+  const { rows } = await client.query<{ attname: string }>(
+    'SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum', [`${qi(from)}.${qi(table)}`]);
+  const columns = rows.map((r) => qi(r.attname)).join(', ');
+  return `INSERT INTO ${qi(to)}.${qi(table)} (${columns}) SELECT ${columns} FROM ${qi(from)}.${qi(table)}`;
+}
+
+/**
+ * Copies every table of `from` into `to` with its rows: the tables of objects bare (a snapshot is
+ * only ever read whole; restoring makes their indexes from the definitions), the others with
+ * LIKE … INCLUDING ALL.
+ */
+async function copyTables(client: PoolClient, from: string, to: string): Promise<void> {
+  const objects = new Set((await specTexts(client, from)).map((t) => (JSON.parse(t) as ObjectSpec).systemName));
   for (const table of await tablesOf(client, from)) {
-    if (skip.has(table)) continue;
-    await client.query(`CREATE TABLE ${qi(to)}.${qi(table)} (LIKE ${qi(from)}.${qi(table)} INCLUDING ALL)`);
-    await client.query(`INSERT INTO ${qi(to)}.${qi(table)} SELECT * FROM ${qi(from)}.${qi(table)}`);
+    await client.query(`CREATE TABLE ${qi(to)}.${qi(table)} (LIKE ${qi(from)}.${qi(table)} INCLUDING ALL${objects.has(table) ? ' EXCLUDING INDEXES' : ''})`);
+    await client.query(await copyRowsSql(client, from, to, table));
   }
+}
+
+/** The tables of the objects of `schema` but crmuser. */
+async function recordTables(client: PoolClient, schema: string): Promise<string[]> {
+  return (await specTexts(client, schema)).map((t) => (JSON.parse(t) as ObjectSpec).systemName).filter((n) => n !== CRMUSER_TABLE);
 }
 
 /**
@@ -82,8 +113,12 @@ export async function listSnapshotSchemas(client: PoolClient, prefix: string, or
 }
 
 /**
- * Inside the caller's transaction: replaces every table of `orgSchema` but crmuser with copies of
- * `source`'s, and sets the schema version past both, so every process reads the definitions again.
+ * Inside the caller's transaction: makes the tables of `orgSchema` but crmuser hold what `source`'s
+ * hold, and sets the schema version past both, so every process reads the definitions again. An
+ * object defined the same way in both keeps its table and has its rows replaced (DELETE, not
+ * TRUNCATE: a TRUNCATE makes new files for every table and index, which took longer than copying a
+ * test's few rows); one defined otherwise, or only on one side, has its table dropped and made
+ * again from the source's definition, indexes included. DDL for every table and index took 1.5 s.
  * The meta row is locked first, so schema changes of any process queue behind the replacement.
  */
 export async function replaceTables(client: PoolClient, orgSchema: string, source: string): Promise<void> {
@@ -91,11 +126,36 @@ export async function replaceTables(client: PoolClient, orgSchema: string, sourc
   await client.query(`SELECT 1 FROM ${o}.orchard_meta WHERE id = 1 FOR UPDATE`);
   const version = async (schema: string) => (await client.query<{ v: number }>(`SELECT schema_version AS v FROM ${qi(schema)}.orchard_meta WHERE id = 1`)).rows[0]!.v;
   const next = Math.max(await version(orgSchema), await version(source)) + 1;
-  for (const table of await tablesOf(client, orgSchema)) {
-    if (table !== CRMUSER_TABLE) await client.query(`DROP TABLE ${o}.${qi(table)} CASCADE`);
+  const bySystemName = async (schema: string) => new Map((await specTexts(client, schema)).map((t) => [(JSON.parse(t) as ObjectSpec).systemName, t]));
+  const mine = await bySystemName(orgSchema);
+  const theirs = await bySystemName(source);
+  const statements: string[] = [];
+  for (const [name, text] of mine) {
+    if (name !== CRMUSER_TABLE && theirs.get(name) !== text) statements.push(`DROP TABLE ${o}.${qi(name)} CASCADE`);
   }
-  await copyTables(client, source, orgSchema, new Set([CRMUSER_TABLE]));
-  await client.query(`UPDATE ${o}.orchard_meta SET schema_version = $1 WHERE id = 1`, [next]);
+  for (const [name, text] of theirs) {
+    if (name === CRMUSER_TABLE) continue;
+    if (mine.get(name) === text) statements.push(`DELETE FROM ${o}.${qi(name)}`);
+    else statements.push(...postgresCreateTableSql(orgSchema, buildObject(JSON.parse(text) as ObjectSpec)));
+    statements.push(await copyRowsSql(client, source, orgSchema, name));
+  }
+  for (const table of ['orchard_objects', 'orchard_version']) statements.push(`DELETE FROM ${o}.${table}`, await copyRowsSql(client, source, orgSchema, table));
+  statements.push(`UPDATE ${o}.orchard_meta SET schema_version = ${next} WHERE id = 1`);
+  await client.query(statements.join(';\n'));
+}
+
+/**
+ * Inside the caller's transaction: when the organization has the standard objects only, empties
+ * their tables (crmuser kept) and moves the schema version on, and returns true; false otherwise
+ * (the caller then replaces the tables from a new organization's schema).
+ */
+export async function emptyStandardTables(client: PoolClient, orgSchema: string): Promise<boolean> {
+  const o = qi(orgSchema);
+  await client.query(`SELECT 1 FROM ${o}.orchard_meta WHERE id = 1 FOR UPDATE`);
+  if (!sameTexts(await specTexts(client, orgSchema), STANDARD_OBJECT_SPECS.map((s) => JSON.stringify(s)))) return false;
+  await client.query((await recordTables(client, orgSchema)).map((t) => `DELETE FROM ${o}.${qi(t)}`).join(';\n'));
+  await client.query(`UPDATE ${o}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
+  return true;
 }
 
 /** The snapshot schema of that name, or SNAPSHOT_NOT_FOUND. */
