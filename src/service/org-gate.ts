@@ -24,9 +24,12 @@ export class OrgGate {
     return s;
   }
 
-  /** Waits while a change of the organization is under way or waiting. */
-  private async noChange(orgId: string): Promise<void> {
-    for (let s = this.orgs.get(orgId); s?.exclusive; s = this.orgs.get(orgId)) await s.exclusive;
+  /**
+   * The change of the organization under way or waiting, if any. Callers check it and, when there
+   * is none, take their turn in the same synchronous step, so two callers never both see none.
+   */
+  private changeOf(orgId: string): Promise<void> | null {
+    return this.orgs.get(orgId)?.exclusive ?? null;
   }
 
   private forgetIfIdle(orgId: string, s: OrgState): void {
@@ -35,7 +38,7 @@ export class OrgGate {
 
   /** Runs a request of the organization; it waits first while a change of the organization is under way. */
   async shared<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-    if (this.orgs.get(orgId)?.exclusive) await this.noChange(orgId);
+    for (let change = this.changeOf(orgId); change; change = this.changeOf(orgId)) await change;
     const s = this.state(orgId);
     s.active++;
     try {
@@ -51,7 +54,7 @@ export class OrgGate {
 
   /** Runs a change of the whole organization once no request of it is under way; requests arriving meanwhile wait for it. */
   async exclusive<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-    await this.noChange(orgId);
+    for (let change = this.changeOf(orgId); change; change = this.changeOf(orgId)) await change;
     const s = this.state(orgId);
     let done!: () => void;
     s.exclusive = new Promise((resolve) => (done = resolve));
