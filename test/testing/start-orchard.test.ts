@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { ControlError, startOrchard } from 'orchard/testing';
+import { createPool } from '../../src/store/postgres/pg-db.js';
+import { DATABASE_URL, needsPostgres } from '../services.js';
 
 const TOKEN = '3f6c1a2b-9d8e-4c7f-a1b2-c3d4e5f60718';
 
@@ -50,4 +52,27 @@ test('startOrchard serves the fixtures on a free port with their tokens; the con
 test('startOrchard refuses a bad fixtures object with the path of the bad member, leaving nothing behind', async () => {
   await assert.rejects(startOrchard({ fixtures: { organizations: [{ name: 'X', users: [{ email: 'a@x.example' }, { email: 'b@x.example', role: 'salse' }] }] } }),
     (err: unknown) => (err as { code?: string }).code === 'FIXTURE_INVALID' && (err as Error).message.startsWith("organizations[0].users[1].role: unknown role 'salse'"));
+});
+
+test('on PostgreSQL (config.databaseUrl) it works in a schema of its own, and close() drops every schema it made', { skip: needsPostgres }, async () => {
+  const pool = createPool(DATABASE_URL!);
+  try {
+    const schemas = async () => new Set((await pool.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'eph_')")).rows.map((r) => r.nspname));
+    const before = await schemas();
+    const orchard = await startOrchard({ config: { databaseUrl: DATABASE_URL }, fixtures: { organizations: [{ name: 'PG Org', users: [{ email: 'pg@suite.example', tokens: [TOKEN] }] }] } });
+    let made: string[];
+    try {
+      await orchard.control.snapshot(orchard.organizations[0]!.id, 'one');
+      made = [...await schemas()].filter((s) => !before.has(s));
+      assert.ok(made.length >= 3, `the control schema, the organization's and its snapshots: ${made.join(', ')}`);
+      const res = await fetch(`${orchard.url}/api/record/account`, { headers: { tokenid: TOKEN } });
+      assert.equal(res.status, 200);
+    } finally {
+      await orchard.close();
+    }
+    const left = await schemas();
+    assert.deepEqual(made.filter((s) => left.has(s)), []);
+  } finally {
+    await pool.end();
+  }
 });
