@@ -5,13 +5,12 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { runCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { tempDir } from '../helpers.js';
-import { BIN, childEnv } from './cli-runner.js';
+import { serveProcess, type Served } from './cli-runner.js';
 
 const KEY = 'test-admin-key-0123456789abcdef';
 const TOKEN = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
@@ -38,19 +37,10 @@ async function json(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: num
 test('serve --ephemeral --fixtures FILE.yaml loads the file before listening and leaves nothing once stopped', async () => {
   const dir = tempDir('orchard-fixtures-cli-');
   fs.writeFileSync(`${dir}/fixtures.yaml`, YAML);
-  const proc = spawn(process.execPath, [BIN, '--json', 'serve', '--ephemeral', '--fixtures', `${dir}/fixtures.yaml`], { env: { ...childEnv, PORT: '0' } });
+  let served: Served | undefined;
   try {
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-    let stdout = '';
-    let stderr = '';
-    proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const line = await new Promise<string>((resolve, reject) => {
-      proc.stdout.setEncoding('utf8').on('data', (d: string) => {
-        stdout += d;
-        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
-      });
-      void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
+    served = await serveProcess(['--json', 'serve', '--ephemeral', '--fixtures', `${dir}/fixtures.yaml`]);
+    const { proc, first: line, exited } = served;
     const info = JSON.parse(line);
     assert.equal(info.ephemeral, true);
     assert.equal(info.demo, null, 'no demo organization beside fixtures');
@@ -61,10 +51,10 @@ test('serve --ephemeral --fixtures FILE.yaml loads the file before listening and
     const records = ((await res.json()) as { data: { Records: Array<{ accountname: string; createdon: string }> } }).data.Records;
     assert.deepEqual(records.map((r) => [r.accountname, r.createdon]), [['From the file', '2024-02-03T04:05:06']]);
     proc.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
+    assert.equal(await exited, 0, served.stderr());
     assert.equal(fs.existsSync(info.dataDir), false, 'the ephemeral data directory is removed');
   } finally {
-    if (proc.exitCode === null) proc.kill('SIGKILL');
+    if (served && served.proc.exitCode === null) served.proc.kill('SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
