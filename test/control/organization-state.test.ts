@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { HTTP_STORES } from '../query/http-stores.js';
+import { buildApp } from '../../src/app.js';
+import { openStores } from '../../src/stores.js';
 import type { TestContext } from '../helpers.js';
 
 const KEY = 'test-admin-key-0123456789abcdef';
@@ -171,6 +173,32 @@ for (const store of HTTP_STORES) {
         assert.deepEqual(again, exported);
       } finally {
         await other.close();
+      }
+    });
+
+    test('another process on the same data sees a restore on its next request, definitions included', async () => {
+      // A second server over the same database, as a second process would be: its caches are its own.
+      const stores = openStores(ctx.config);
+      const other = await buildApp({ ...stores, config: ctx.config, clock: ctx.clock.now, logger: false });
+      try {
+        const viaOther = async () => {
+          const res = await other.inject({ method: 'GET', url: '/api/record/account?pagesize=50', headers: { tokenid: ctx.token } });
+          assert.equal(res.statusCode, 200, res.body);
+          return json(res).data.Records.map((r: Record<string, unknown>) => [r.accountname, r.pcfother ?? null]).sort();
+        };
+        await control('POST', `/organizations/${ctx.orgId}/reset`);
+        await api('POST', '/api/record/account', { accountname: 'Kept' });
+        await control('POST', `/organizations/${ctx.orgId}/snapshots`, { name: 'plain' });
+        assert.equal((await api('POST', '/api/v2/system-field/account/text', { fieldName: 'pcfother' })).statusCode, 200);
+        assert.equal((await api('POST', '/api/record/account', { accountname: 'Later', pcfother: 'o' })).statusCode, 201);
+        assert.deepEqual(await viaOther(), [['Kept', null], ['Later', 'o']]);
+        assert.equal((await control('POST', `/organizations/${ctx.orgId}/snapshots/plain/restore`)).statusCode, 204);
+        assert.deepEqual(await viaOther(), [['Kept', null]]);
+        const fields = json(await other.inject({ method: 'GET', url: '/metadata/records/account/fields', headers: { tokenid: ctx.token } })).data;
+        assert.ok(!fields.some((f: { fieldName: string }) => f.fieldName === 'pcfother'));
+      } finally {
+        await other.close();
+        await stores.close();
       }
     });
 
