@@ -139,7 +139,14 @@ export async function replaceTables(client: PoolClient, orgSchema: string, sourc
     else statements.push(...postgresCreateTableSql(orgSchema, buildObject(JSON.parse(text) as ObjectSpec)));
     statements.push(await copyRowsSql(client, source, orgSchema, name));
   }
-  for (const table of ['orchard_objects', 'orchard_version']) statements.push(`DELETE FROM ${o}.${table}`, await copyRowsSql(client, source, orgSchema, table));
+  // The other tables (the definitions, the migration version, whatever later migrations add) hold
+  // rows only: replaced as they are, the meta row aside (its version is set below).
+  const present = new Set(await tablesOf(client, orgSchema));
+  for (const table of await tablesOf(client, source)) {
+    if (theirs.has(table) || table === 'orchard_meta') continue;
+    statements.push(present.has(table) ? `DELETE FROM ${o}.${qi(table)}` : `CREATE TABLE ${o}.${qi(table)} (LIKE ${qi(source)}.${qi(table)} INCLUDING ALL)`);
+    statements.push(await copyRowsSql(client, source, orgSchema, table));
+  }
   statements.push(`UPDATE ${o}.orchard_meta SET schema_version = ${next} WHERE id = 1`);
   await client.query(statements.join(';\n'));
 }
