@@ -23,6 +23,8 @@ import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
+import { gatedService, OrgGate } from './service/org-gate.js';
+import { OrganizationState } from './fixtures/organization-state.js';
 import { AdminService } from './admin/admin-service.js';
 import { CONTROL_PREFIX, controlApi } from './http/control/control-api.js';
 import { VERSION } from './version.js';
@@ -108,7 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = new Authenticator(deps.control, deps.clock);
   const limits = installLimits(app, deps);
-  const families: RouteFamilyOptions = { service: new Service(deps), baseUrl: deps.config.baseUrl };
+  // A reset or restore of an organization (control API) waits for its requests under way, and
+  // its requests wait for it: none sees part of the old state and part of the new.
+  const gate = new OrgGate();
+  const families: RouteFamilyOptions = { service: gatedService(new Service(deps), gate), baseUrl: deps.config.baseUrl };
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits) : authHook(auth));
@@ -122,7 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
-    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), version: VERSION });
+    const state = new OrganizationState({ control: deps.control, records: deps.records, clock: deps.clock, exclusive: (orgId, work) => gate.exclusive(orgId, work) });
+    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, version: VERSION });
   }
 
   return app;

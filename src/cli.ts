@@ -11,8 +11,10 @@ import { AppError, isAppError } from './errors.js';
 import { openStores, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 import { VERSION } from './version.js';
-import { ControlError } from './control-client.js';
+import { ControlError, controlClientFrom, type ControlClient } from './control-client.js';
 import { organizationSummary } from './admin/admin-service.js';
+import { fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
+import fs from 'node:fs';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -92,9 +94,13 @@ Examples:
       --fields accountname,telephone1 --query "billingcity = 'Lisbon'" --sort-by accountname
   $ orchard seed --org <org id> --object account --count 100000
   $ orchard --json org create --name Acme --plan free --email ops@acme.example
+  $ orchard serve --ephemeral --fixtures test/fixtures.yaml
+  $ orchard snapshot create --org <org id> --name before-import      (ADMIN_KEY, ORCHARD_URL)
+  $ orchard org reset --id <org id>
 
-Every command but serve works beside a running server on the same data directory and takes
-effect at once. With --json each prints one JSON object on stdout; a failure prints
+org reset, org export, snapshot and fixtures load call the running server's control API (--url or
+ORCHARD_URL, and ADMIN_KEY). Every other command but serve works beside a running server on the
+same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
 
 export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT): Command {
@@ -119,21 +125,27 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
   program.command('serve')
     .summary('start the HTTP server')
     .description('start the HTTP server; configured by PORT (default 8080), HOST (default 127.0.0.1), DATA_DIR, BASE_URL, LOG_LEVEL. On an empty data directory it first creates a demo organization and prints a ready curl line.')
-    .action(async () => {
-      const { config, out } = ctx();
+    .option('--fixtures <file>', 'load this fixtures file (JSON, or YAML for .yaml/.yml) before listening; organizations it declares that exist already are left as they are (docs/fixtures.md)')
+    .option('--ephemeral', 'keep nothing: serve from a new temporary data directory (with DATABASE_URL, a new DATABASE_SCHEMA) removed when the server stops')
+    .action(async (o: { fixtures?: string; ephemeral?: boolean }) => {
+      const { config: given, out } = ctx();
+      // Checked before anything starts: a bad file is refused with the path of its bad member.
+      const fixtures = o.fixtures !== undefined ? readFixturesFile(o.fixtures) : undefined;
       // Loaded here so the administrative commands start without Fastify (about a second less).
-      const { closeOnSignals, startServer } = await import('./server.js');
+      const { closeOnSignals, ephemeralConfig, startServer } = await import('./server.js');
+      const config = o.ephemeral ? ephemeralConfig(given) : given;
+      const options = { ...(fixtures ? { fixtures } : {}), ...(o.ephemeral ? { ephemeral: true } : {}) };
       if (!out.json) {
-        closeOnSignals(await startServer(config, (line) => output.stdout.write(line + '\n')));
+        closeOnSignals(await startServer(config, (line) => output.stdout.write(line + '\n'), options));
         return;
       }
       // --json: stdout carries one JSON object once listening; the request log goes to stderr.
-      const server = await startServer(config, () => {}, { logger: { level: config.logLevel, stream: output.stderr } });
-      print(out, { url: server.url, dataDir: config.dataDir, docs: `${server.url}/docs`, demo: server.demo }, '');
+      const server = await startServer(config, () => {}, { ...options, logger: { level: config.logLevel, stream: output.stderr } });
+      print(out, { url: server.url, dataDir: config.dataDir, docs: `${server.url}/docs`, demo: server.demo, fixtures: server.fixtures, ephemeral: o.ephemeral === true }, '');
       closeOnSignals(server);
     });
 
-  const org = program.command('org').description('manage organizations (org create, org list, org update)');
+  const org = program.command('org').description('manage organizations (org create, org list, org update, org reset, org export)');
   org.command('create')
     .summary('create an organization, its primary user and a token')
     .description('create an organization with its primary user (role admin, receives usage notices) and a token for that user; prints the token once')
@@ -173,6 +185,101 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const minuteLimit = r.minuteLimit ?? DEFAULT_MINUTE_LIMIT;
         print(out, { id: r.id, name: r.name, plan: r.plan, minuteLimit }, `Organization ${r.name} (${r.id}): plan ${r.plan}, ${minuteLimit} requests a minute`);
       });
+    });
+
+  /** The running server's control API (--url, ORCHARD_URL, ADMIN_KEY): for what must go through the process serving the organization. */
+  const server = (o: { url?: string }): ControlClient => controlClientFrom(env, o.url);
+  const urlOption = () => new Option('--url <url>', 'the running server (default: ORCHARD_URL, else http://127.0.0.1:$PORT); the key comes from ADMIN_KEY');
+
+  org.command('reset')
+    .summary('reset an organization (running server)')
+    .description('back to the fixture the organization was loaded from, or, if it was not, to a new organization\'s state: no records, no custom objects or fields; users, roles, tokens and plan stay. Calls the running server, which makes the organization\'s requests wait for it.')
+    .requiredOption('--id <id>', 'organization id (required)')
+    .addOption(urlOption())
+    .action(async (o: { id: string; url?: string }) => {
+      const { out } = ctx();
+      const r = await server(o).reset(o.id);
+      print(out, r, `Organization ${r.id} ${r.fixture ? 'is back to its fixture' : 'is emptied'}.`);
+    });
+
+  org.command('export')
+    .summary('write an organization out as a fixtures file (running server)')
+    .description('the organization in the fixtures format (docs/fixtures.md): plan, limit, roles, users with the digests of their live tokens, custom objects and fields, every record; to --out, else on stdout. Calls the running server.')
+    .requiredOption('--id <id>', 'organization id (required)')
+    .option('--out <file>', 'write the fixtures to this file (JSON) rather than stdout')
+    .addOption(urlOption())
+    .action(async (o: { id: string; out?: string; url?: string }) => {
+      const { out } = ctx();
+      const fixtures = await server(o).exportOrganization(o.id);
+      if (o.out === undefined) {
+        // The fixtures are the one JSON object, with or without --json.
+        output.stdout.write(JSON.stringify(fixtures, null, out.json ? undefined : 2) + '\n');
+        return;
+      }
+      fs.writeFileSync(o.out, JSON.stringify(fixtures, null, 2) + '\n');
+      print(out, { id: o.id, file: o.out }, `Organization ${o.id} written to ${o.out}.`);
+    });
+
+  const snapshot = program.command('snapshot').description('snapshots of an organization\'s records by name, through the running server (snapshot create, list, restore, delete)');
+  snapshot.command('create')
+    .description('save the organization\'s objects and records under a name (a snapshot of that name is replaced)')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--name <name>', 'snapshot name: letters, digits, ., _ or - (required)')
+    .addOption(urlOption())
+    .action(async (o: { org: string; name: string; url?: string }) => {
+      const { out } = ctx();
+      const r = await server(o).snapshot(o.org, o.name);
+      print(out, { ...r }, `Snapshot ${r.name} of organization ${o.org} taken (${r.bytes} bytes).`);
+    });
+  snapshot.command('list')
+    .description('list the organization\'s snapshots')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .addOption(urlOption())
+    .action(async (o: { org: string; url?: string }) => {
+      const { out } = ctx();
+      const items = await server(o).listSnapshots(o.org);
+      print(out, { items }, items.map((s) => `${s.name}  ${s.createdAt}  ${s.bytes} bytes`).join('\n') || 'No snapshots.');
+    });
+  snapshot.command('restore')
+    .description('replace the organization\'s objects and records with the snapshot\'s; its requests wait for it, and none sees a mixture')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--name <name>', 'snapshot name (required)')
+    .addOption(urlOption())
+    .action(async (o: { org: string; name: string; url?: string }) => {
+      const { out } = ctx();
+      await server(o).restore(o.org, o.name);
+      print(out, { org: o.org, restored: o.name }, `Organization ${o.org} restored from snapshot ${o.name}.`);
+    });
+  snapshot.command('delete')
+    .description('delete a snapshot')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--name <name>', 'snapshot name (required)')
+    .addOption(urlOption())
+    .action(async (o: { org: string; name: string; url?: string }) => {
+      const { out } = ctx();
+      await server(o).deleteSnapshot(o.org, o.name);
+      print(out, { org: o.org, deleted: o.name }, `Snapshot ${o.name} of organization ${o.org} deleted.`);
+    });
+
+  const fixturesCommand = program.command('fixtures').description('fixtures files (docs/fixtures.md): fixtures check, fixtures load');
+  fixturesCommand.command('check')
+    .description('check a fixtures file without loading it; a bad one is refused with the path of the bad member')
+    .requiredOption('--file <file>', 'the fixtures file: JSON, or YAML for .yaml/.yml (required)')
+    .action(async (o: { file: string }) => {
+      const { out } = ctx();
+      const fixtures = readFixturesFile(o.file);
+      const organizations = fixtures.organizations.map((f) => ({ id: f.id, name: f.name, users: f.users.length, records: Object.values(f.records).reduce((n, l) => n + l.length, 0) }));
+      print(out, { file: o.file, organizations }, organizations.map((f) => `${f.name} (${f.id}): ${f.users} users, ${f.records} records`).join('\n') || 'No organizations.');
+    });
+  fixturesCommand.command('load')
+    .description('load a fixtures file into the running server; organizations that exist already are left as they are')
+    .requiredOption('--file <file>', 'the fixtures file: JSON, or YAML for .yaml/.yml (required)')
+    .addOption(urlOption())
+    .action(async (o: { file: string; url?: string }) => {
+      const { out } = ctx();
+      readFixturesFile(o.file);
+      const organizations = await server(o).loadFixtures(fixturesText(fs.readFileSync(o.file, 'utf8'), o.file));
+      print(out, { organizations }, organizations.map((f) => `${f.name} (${f.id}): ${f.status === 'created' ? `loaded, ${f.records} records` : 'exists already, left as it is'}`).join('\n'));
     });
 
   program.command('role').description('manage roles (role set)').command('set')

@@ -16,6 +16,24 @@ export interface ControlClientOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** A snapshot of an organization's records, as the control API lists it. */
+export interface SnapshotSummary {
+  readonly name: string;
+  readonly createdAt: string;
+  readonly bytes: number;
+}
+
+/** What loading fixtures did for one organization. */
+export interface LoadedOrganizationSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly status: 'created' | 'existing';
+  readonly records: number;
+  readonly users: ReadonlyArray<{ readonly id: string; readonly email: string; readonly role: string; readonly tokens: readonly string[] }>;
+}
+
+const segment = (s: string): string => encodeURIComponent(s);
+
 export class ControlClient {
   readonly url: string;
   readonly #adminKey: string;
@@ -54,6 +72,40 @@ export class ControlClient {
       throw new ControlError('CONTROL_API_OFF', `${this.url} has no control API: start the server with ADMIN_KEY set (docs/control-api.md).`, 404);
     }
     throw new ControlError('BAD_REPLY', `${method} ${target} answered ${res.status} with a body that is not the control API's JSON.`, res.status);
+  }
+
+  // Organizations as fixtures (docs/control-api.md).
+
+  /** Back to its fixture, or emptied when it was not loaded from one. */
+  reset(orgId: string): Promise<{ id: string; fixture: boolean }> {
+    return this.call('POST', `organizations/${segment(orgId)}/reset`);
+  }
+
+  /** Saves the organization's objects and records under `name` (replacing a snapshot of that name). */
+  snapshot(orgId: string, name: string): Promise<SnapshotSummary> {
+    return this.call('POST', `organizations/${segment(orgId)}/snapshots`, { name });
+  }
+
+  async listSnapshots(orgId: string): Promise<SnapshotSummary[]> {
+    return (await this.call<{ items: SnapshotSummary[] }>('GET', `organizations/${segment(orgId)}/snapshots`)).items;
+  }
+
+  async restore(orgId: string, name: string): Promise<void> {
+    await this.call('POST', `organizations/${segment(orgId)}/snapshots/${segment(name)}/restore`);
+  }
+
+  async deleteSnapshot(orgId: string, name: string): Promise<void> {
+    await this.call('DELETE', `organizations/${segment(orgId)}/snapshots/${segment(name)}`);
+  }
+
+  /** The organization as a fixtures value (docs/fixtures.md). */
+  exportOrganization(orgId: string): Promise<{ version: number; organizations: unknown[] }> {
+    return this.call('GET', `organizations/${segment(orgId)}/fixture`);
+  }
+
+  /** Loads a fixtures value; organizations that exist are left as they are. */
+  async loadFixtures(fixtures: unknown): Promise<LoadedOrganizationSummary[]> {
+    return (await this.call<{ organizations: LoadedOrganizationSummary[] }>('POST', 'fixtures', fixtures)).organizations;
   }
 }
 

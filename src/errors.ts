@@ -32,6 +32,7 @@ export const errorCatalogue = {
     message: (object: string, id: string, fix: string) => `The note is on ${object} '${id}', which does not exist: ${fix}.`,
   },
   DEFINITION_INVALID: { status: 400, summary: 'A custom object, field or view definition is invalid (name, label, type, options, precision or related object; a view\'s name or count).' },
+  FIXTURE_INVALID: { status: 400, summary: 'A fixtures file or object is invalid; the message names the bad member by its path (organizations[0].users[1].role).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
   SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },
@@ -50,6 +51,10 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
+  SNAPSHOT_NOT_FOUND: {
+    status: 404, summary: 'The organization has no snapshot of that name.',
+    message: (orgId: string, name: string) => `Organization '${orgId}' has no snapshot named '${name}'. List its snapshots with GET /_orchard/organizations/${orgId}/snapshots (orchard snapshot list --org ${orgId}).`,
+  },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',

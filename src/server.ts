@@ -1,10 +1,16 @@
 // Starts the HTTP server: opens the stores, creates the demo organization on an empty data
 // directory, listens, and closes cleanly on SIGTERM/SIGINT.
 
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openStores, type Stores } from './stores.js';
+import { openStores, removeStoreData, type Stores } from './stores.js';
+import { loadFixtures, type LoadedOrganization } from './fixtures/load-fixtures.js';
+import type { Fixtures } from './fixtures/parse-fixtures.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -14,7 +20,33 @@ export interface RunningServer {
   readonly stores: Stores;
   /** The demo organization made on this start (empty data directory), with its one-time token and a ready curl line. */
   readonly demo: { readonly orgId: string; readonly userId: string; readonly token: string; readonly accounts: number; readonly curl: string } | null;
+  /** What loading the fixtures given did, organization by organization; null without fixtures. */
+  readonly fixtures: readonly LoadedOrganization[] | null;
+  /** Closes the server, then, for an ephemeral one, removes everything it stored. */
   close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly logger?: FastifyServerOptions['logger'];
+  /**
+   * Loaded before the server listens (docs/fixtures.md): organizations whose id exists are left as
+   * they are. With fixtures no demo organization is made.
+   */
+  readonly fixtures?: Fixtures;
+  /**
+   * The configuration names storage of this server's own, removed when it closes (docs/fixtures.md,
+   * --ephemeral): a new data directory, or with DATABASE_URL a new DATABASE_SCHEMA and its schemas.
+   */
+  readonly ephemeral?: boolean;
+}
+
+/**
+ * The configuration of an ephemeral server (--ephemeral): a new temporary data directory, and with
+ * DATABASE_URL a new DATABASE_SCHEMA (`eph_` and 12 hex digits); startServer removes both on close.
+ */
+export function ephemeralConfig(config: Config): Config {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-ephemeral-'));
+  return Object.freeze({ ...config, dataDir, ...(config.databaseUrl ? { databaseSchema: `eph_${randomBytes(6).toString('hex')}` } : {}) });
 }
 
 /** Receives the lines printed on start (one line per call, no newline); stdout by default. */
@@ -34,16 +66,21 @@ function urlFor(host: string, port: number): string {
 export async function startServer(
   config: Config,
   announce: Announce = (l) => process.stdout.write(l + '\n'),
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const stores = openStores(config);
+  const removeData = async () => {
+    if (options.ephemeral) await removeStoreData(config);
+  };
   let app: FastifyInstance | undefined;
   try {
+    const fixtures = options.fixtures ? await loadFixtures({ control: stores.control, records: stores.records, clock: Date.now }, options.fixtures) : null;
+    for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
     app = await buildApp({ ...stores, config, clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
     await app.listen({ port: config.port, host: config.host });
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.
-    const demo = await stores.admin.ensureDemo();
+    const demo = fixtures ? null : await stores.admin.ensureDemo();
     const address = app.server.address();
     const url = urlFor(config.host, typeof address === 'object' && address ? address.port : config.port);
     const curl = demo ? `curl -s -H 'tokenid: ${demo.token}' '${url}/api/record/account?pagesize=2'` : '';
@@ -56,11 +93,12 @@ export async function startServer(
     announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs`);
     const running = app;
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= running.close().then(() => stores.close()));
-    return { app: running, url, stores, close, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
+    const close = () => (closing ??= running.close().then(() => stores.close()).then(removeData));
+    return { app: running, url, stores, close, fixtures, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
   } catch (err) {
     await app?.close().catch(() => {});
     await stores.close().catch(() => {});
+    await removeData().catch(() => {});
     throw err;
   }
 }

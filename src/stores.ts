@@ -2,12 +2,13 @@
 // the server and the CLI so both always see the same data: the control plane, the data plane, the
 // usage-notice ledger and, for a server, the rate-limit counters.
 
+import fs from 'node:fs';
 import type { Config } from './config.js';
 import { AdminService } from './admin/admin-service.js';
 import type { NoticeLedger, NoticeLog } from './limits/notices.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
-import { openPostgresControl } from './store/postgres/open-postgres-control.js';
+import { dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
 import { SqliteNoticeLedger } from './store/sqlite/sqlite-notice-ledger.js';
@@ -82,4 +83,14 @@ export function openStores(config: Config): Stores {
       await control.close();
     },
   };
+}
+
+/**
+ * Removes everything stored under the configuration (an ephemeral server's, once closed): the
+ * data directory, and with DATABASE_URL every schema of DATABASE_SCHEMA (the control plane, the
+ * organizations and their snapshots).
+ */
+export async function removeStoreData(config: Config): Promise<void> {
+  if (config.databaseUrl) await dropSchemasOf(config.databaseUrl, config.databaseSchema);
+  fs.rmSync(config.dataDir, { recursive: true, force: true });
 }

@@ -29,12 +29,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
   admin: ['errors', 'schema', 'query', 'auth', 'store'],
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
-  // admin: the control API (http/control/) runs the administration the CLI runs.
-  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service'],
+  // Organizations as fixtures: the fixtures format, loaded and exported through the stores with
+  // the checks of the API (schema) and of `role set` (admin).
+  fixtures: ['errors', 'schema', 'auth', 'store', 'admin'],
+  // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its reset, snapshots, export and load.
+  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'fixtures'],
   stores: ['config', 'admin', 'limits', 'store'],
-  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'http'],
-  server: ['config', 'app', 'stores', 'http'],
-  cli: ['errors', 'config', 'version', 'control-client', 'auth', 'admin', 'stores', 'server'],
+  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http'],
+  server: ['config', 'app', 'stores', 'fixtures', 'http'],
+  cli: ['errors', 'config', 'version', 'control-client', 'auth', 'admin', 'fixtures', 'stores', 'server'],
+  // The entry point of `orchard/testing`: a server for a test suite, with its control client.
+  testing: ['config', 'control-client', 'fixtures', 'server'],
 };
 
 /** Packages only some modules may import. */

@@ -43,7 +43,13 @@ export interface TestContext {
  */
 const UNREACHABLE = 1_000_000_000;
 
-export async function testContext(options: { config?: Partial<Config>; plan?: string; minuteLimit?: number | null } = {}): Promise<TestContext> {
+export interface TestContextOptions {
+  readonly config?: Partial<Config>;
+  readonly plan?: string;
+  readonly minuteLimit?: number | null;
+}
+
+export async function testContext(options: TestContextOptions = {}): Promise<TestContext> {
   const dir = tempDir();
   const config = loadConfig({}, { dataDir: dir, baseUrl: 'http://orchard.test', logLevel: 'silent', addressMinuteLimit: UNREACHABLE, ...options.config });
   const stores = openStores(config);

@@ -36,7 +36,7 @@ function checkMinuteLimit(minuteLimit: number | null): number | null {
 }
 
 /** "ada.lopez@example.com" → "Ada Lopez": a readable default display name. */
-function nameFromEmail(email: string): string {
+export function nameFromEmail(email: string): string {
   return email.split('@')[0]!.split(/[._-]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') || email;
 }
 

@@ -18,6 +18,11 @@ export function emailTaken(email: string): AppError {
   return new AppError('PARAM_INVALID', `The organization already has a user with the e-mail '${email}'; give another e-mail, or create a token for that user with \`orchard token create\`.`);
 }
 
+/** An id chosen for a new organization or user (a fixture's) that another one already has. */
+export function idTaken(kind: 'organization' | 'user', id: string): AppError {
+  return new AppError('PARAM_INVALID', `The ${kind} id '${id}' is already taken; choose another id, or leave it out.`);
+}
+
 /**
  * A rethrower for a failed write: the AppError `errors` names for the failure's code (a SQLite
  * extended code such as SQLITE_CONSTRAINT_UNIQUE, or a PostgreSQL SQLSTATE), else the failure as it was.

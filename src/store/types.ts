@@ -104,7 +104,35 @@ export interface RecordStore {
    * Not atomic: a failure may leave some of the rows inserted.
    */
   bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void>;
+  /**
+   * Saves a copy of the organization's objects and records as they are committed now, under
+   * `name` (checked by the caller; a snapshot of that name is replaced). SQLite: an online backup
+   * of its file under <data>/snapshots/; PostgreSQL: a copy of its schema in a schema of its own.
+   */
+  snapshot(orgId: string, name: string): Promise<SnapshotInfo>;
+  /** The organization's snapshots, by name. */
+  listSnapshots(orgId: string): Promise<SnapshotInfo[]>;
+  /** false when it has no snapshot of that name. */
+  deleteSnapshot(orgId: string, name: string): Promise<boolean>;
+  /**
+   * Replaces the organization's objects and records with the snapshot's, in one transaction: any
+   * other connection or process sees the old state or the new, never a mixture. The crmuser object
+   * (the mirror of its users) is kept as it is. The schema version moves past both, so every
+   * process reads the definitions again on its next call. Throws AppError SNAPSHOT_NOT_FOUND.
+   */
+  restore(orgId: string, name: string): Promise<void>;
+  /** As restore, from the state of a new organization: the standard objects, no records (crmuser kept). */
+  clear(orgId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A saved copy of an organization's records. */
+export interface SnapshotInfo {
+  readonly name: string;
+  /** When it was taken: ISO 8601 UTC. */
+  readonly createdAt: string;
+  /** Its size on disk, in bytes. */
+  readonly bytes: number;
 }
 
 /**
@@ -117,7 +145,8 @@ export interface RecordStore {
  * by every other on its next call. The conformance suite is test/store/control-store.test.ts.
  */
 export interface ControlStore {
-  createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
+  /** `id` (a lowercase UUID) chooses the id (fixtures); an id taken is PARAM_INVALID. */
+  createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
   /** Makes a user of the organization its primary user; throws when the organization does not exist or the user is not one of its users. */
   setPrimaryUser(orgId: string, userId: string): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
@@ -126,8 +155,14 @@ export interface ControlStore {
   /** Every organization, oldest first (ties by id). */
   listOrganizations(): Promise<Organization[]>;
   /** Throws when the organization does not exist, or already has a user whose e-mail equals this one ignoring the case of A–Z. */
-  createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User>;
+  createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User>;
   getUser(id: string): Promise<User | null>;
+  /** The users of the organization, oldest first (ties by id); empty when it does not exist. */
+  listUsers(orgId: string): Promise<User[]>;
+  /** The roles defined for the organization, by name. */
+  listRoles(orgId: string): Promise<RoleDefinition[]>;
+  /** The digests of the user's live (unrevoked) tokens, oldest first. */
+  listTokenHashes(userId: string): Promise<string[]>;
   /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. Throws when the organization does not exist. */
   setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition>;
   getRole(orgId: string, name: string): Promise<RoleDefinition | null>;

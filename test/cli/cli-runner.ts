@@ -4,7 +4,7 @@
 // --json helpers assert one JSON object on one line of stdout.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli.js';
 
@@ -69,4 +69,38 @@ export async function fails(dir: string, args: readonly string[], code?: string)
   assert.ok(typeof error.message === 'string' && error.message.length > 0);
   if (code) assert.equal(error.code, code, error.message);
   return error;
+}
+
+/** `orchard … serve` started as a child process, once it has printed its first line. */
+export interface Served {
+  readonly proc: ChildProcessWithoutNullStreams;
+  /** Its first line of stdout. */
+  readonly first: string;
+  /** Settles with the exit code. */
+  readonly exited: Promise<number | null>;
+  /** Everything written so far. */
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+}
+
+/** Starts `node bin/orchard.js <args>` (a serve) with PORT=0 and resolves once it prints its first line; rejects if it exits first. */
+export async function serveProcess(args: readonly string[]): Promise<Served> {
+  const proc = spawn(process.execPath, [BIN, ...args], { env: { ...childEnv, PORT: '0' } });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  let stdout = '';
+  let stderr = '';
+  proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  try {
+    const first = await new Promise<string>((resolve, reject) => {
+      proc.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+      });
+      void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    });
+    return { proc, first, exited, stdout: () => stdout, stderr: () => stderr };
+  } catch (err) {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    throw err;
+  }
 }

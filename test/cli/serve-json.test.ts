@@ -3,26 +3,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tempDir } from '../helpers.js';
-import { BIN, childEnv } from './cli-runner.js';
+import { serveProcess, type Served } from './cli-runner.js';
 
 test('serve --json prints one JSON object with the URL and the demo token, logs to stderr, exits 0 on SIGTERM', async () => {
   const dir = tempDir('orchard-serve-json-');
-  const proc = spawn(process.execPath, [BIN, '--data-dir', dir, '--json', 'serve'], { env: { ...childEnv, PORT: '0' } });
+  let served: Served | undefined;
   try {
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-    let stdout = '';
-    let stderr = '';
-    proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const first = await new Promise<string>((resolve, reject) => {
-      proc.stdout.setEncoding('utf8').on('data', (d: string) => {
-        stdout += d;
-        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
-      });
-      void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
+    served = await serveProcess(['--data-dir', dir, '--json', 'serve']);
+    const { proc, first, exited } = served;
     const info = JSON.parse(first) as { url: string; dataDir: string; docs: string; demo: { orgId: string; token: string; accounts: number; curl: string } };
     assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(info.dataDir, dir);
@@ -35,11 +25,11 @@ test('serve --json prints one JSON object with the URL and the demo token, logs 
     assert.equal(((await res.json()) as { data: { Total_Records: number } }).data.Total_Records, 200);
 
     proc.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
-    assert.equal(stdout.trim().split('\n').length, 1, `stdout holds exactly one line: ${stdout}`);
-    assert.match(stderr, /"msg":"request completed"/, 'the request log went to stderr');
+    assert.equal(await exited, 0, served.stderr());
+    assert.equal(served.stdout().trim().split('\n').length, 1, `stdout holds exactly one line: ${served.stdout()}`);
+    assert.match(served.stderr(), /"msg":"request completed"/, 'the request log went to stderr');
   } finally {
-    if (proc.exitCode === null) proc.kill('SIGKILL');
+    if (served && served.proc.exitCode === null) served.proc.kill('SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

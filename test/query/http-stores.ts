@@ -3,7 +3,7 @@
 // dropped when the context closes.
 
 import { createPool } from '../../src/store/postgres/pg-db.js';
-import { testContext, type TestContext } from '../helpers.js';
+import { testContext, type TestContext, type TestContextOptions } from '../helpers.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 
 export interface HttpStore {
@@ -11,17 +11,17 @@ export interface HttpStore {
   /** The `skip` of a suite on this store: false, or why it cannot run here. */
   readonly skip: false | string;
   /** A test context (app, organization, token) whose records live in this store. */
-  context(): Promise<TestContext>;
+  context(options?: TestContextOptions): Promise<TestContext>;
 }
 
 export const HTTP_STORES: readonly HttpStore[] = [
-  { name: 'SQLite', skip: false, context: () => testContext() },
+  { name: 'SQLite', skip: false, context: (options) => testContext(options) },
   {
     name: 'PostgreSQL',
     skip: needsPostgres,
-    async context() {
+    async context(options = {}) {
       const schema = uniqueName('qh');
-      const ctx = await testContext({ config: { databaseUrl: DATABASE_URL, databaseSchema: schema } });
+      const ctx = await testContext({ ...options, config: { ...options.config, databaseUrl: DATABASE_URL, databaseSchema: schema } });
       return {
         ...ctx,
         async close() {

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
-import { AppError } from '../../src/errors.js';
+import { randomUUID } from 'node:crypto';
+import { AppError, isAppError } from '../../src/errors.js';
 import { PostgresControlStore } from '../../src/store/postgres/postgres-control-store.js';
 import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
@@ -258,6 +259,43 @@ for (const kind of CONTROL_KINDS) {
         const hash = hashToken(newToken());
         await cli.addToken(user.id, hash);
         assert.equal((await server.resolveToken(hash))?.user.email, 'new@example.com');
+      });
+    });
+
+    describe('fixtures: chosen ids and listings', () => {
+      test('creates an organization and a user with the ids given; an id taken is PARAM_INVALID', async () => {
+        const orgId = randomUUID();
+        const userId = randomUUID();
+        const org = await server.createOrganization({ id: orgId, name: 'Chosen', plan: 'free', minuteLimit: null });
+        assert.equal(org.id, orgId);
+        const user = await server.createUser({ id: userId, orgId, email: 'chosen@example.com', fullname: 'C', role: 'admin' });
+        assert.equal((await cli.getUser(userId))?.email, user.email);
+        await assert.rejects(server.createOrganization({ id: orgId, name: 'Again', plan: 'free', minuteLimit: null }),
+          (err: unknown) => isAppError(err) && err.code === 'PARAM_INVALID' && err.message.includes(orgId));
+        await assert.rejects(server.createUser({ id: userId, orgId, email: 'other@example.com', fullname: 'O', role: 'admin' }),
+          (err: unknown) => isAppError(err) && err.code === 'PARAM_INVALID' && err.message.includes(userId));
+        await assert.rejects(server.createUser({ orgId, email: 'CHOSEN@example.com', fullname: 'O', role: 'admin' }),
+          (err: unknown) => isAppError(err) && /already has a user with the e-mail/.test(err.message));
+      });
+
+      test('lists an organization\'s users (oldest first), its roles (by name) and a user\'s live token digests (oldest first)', async () => {
+        const { org, user, hash } = await orgWithToken(server);
+        const second = await server.createUser({ orgId: org.id, email: 'second@example.com', fullname: 'S', role: 'sales' });
+        await server.setRole({ orgId: org.id, name: 'sales', grants: SALES });
+        await server.setRole({ orgId: org.id, name: 'a-team', grants: {} });
+        const later = hashToken(newToken());
+        const revoked = hashToken(newToken());
+        await server.addToken(user.id, later);
+        await server.addToken(user.id, revoked);
+        await server.revokeToken(revoked);
+        // Created in one millisecond, they may tie on the time (then by id): the order is the time's, the set is theirs.
+        const users = await cli.listUsers(org.id);
+        assert.deepEqual(users.map((u) => u.id).sort(), [user.id, second.id].sort());
+        assert.ok(users[0]!.createdAt <= users[1]!.createdAt);
+        assert.deepEqual((await cli.listRoles(org.id)).map((r) => [r.name, r.grants]), [['a-team', {}], ['sales', SALES]]);
+        assert.deepEqual(new Set(await cli.listTokenHashes(user.id)), new Set([hash, later]));
+        assert.deepEqual(await cli.listUsers(ABSENT), []);
+        assert.deepEqual(await cli.listTokenHashes('not-a-uuid'), []);
       });
     });
   });

@@ -10,6 +10,7 @@ import { adminKeyHook } from './admin-key.js';
 import { controlDocument } from './control-document.js';
 import type { ControlRouteOptions } from './control-options.js';
 import { organizationRoutes } from './organization-routes.js';
+import { fixtureRoutes } from './fixture-routes.js';
 
 export const CONTROL_PREFIX = '/_orchard';
 
@@ -33,6 +34,7 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
   let document: object | undefined;
   scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version)));
   // Each family gets only what it needs (not the prefix, which it would apply again).
-  const families: ControlRouteOptions = { admin: options.admin };
+  const families: ControlRouteOptions = { admin: options.admin, state: options.state };
   await scope.register(organizationRoutes, families);
+  await scope.register(fixtureRoutes, families);
 };

@@ -1,7 +1,10 @@
 // What the control API's route plugins are registered with.
 
 import type { AdminService } from '../../admin/admin-service.js';
+import type { OrganizationState } from '../../fixtures/organization-state.js';
 
 export interface ControlRouteOptions {
   readonly admin: AdminService;
+  /** Reset, snapshots, export and load of organizations (fixtures/organization-state.ts). */
+  readonly state: OrganizationState;
 }

@@ -4,7 +4,7 @@
 import { PostgresNoticeLedger } from './postgres-notice-ledger.js';
 import { PostgresControlStore } from './postgres-control-store.js';
 import { DEFAULT_CONTROL_SCHEMA } from './postgres-control-ddl.js';
-import { createPool, type Pool, type PoolOptions } from './pg-db.js';
+import { createPool, qi, type Pool, type PoolOptions } from './pg-db.js';
 
 export interface PostgresControl {
   readonly pool: Pool;
@@ -25,4 +25,18 @@ export function openPostgresControl(url: string, options: PoolOptions & { schema
     ledger: new PostgresNoticeLedger(pool, schema),
     close: () => (ended ??= pool.end()),
   };
+}
+
+/**
+ * Drops the control schema `schema` and every schema of its organizations (`<schema>_org_…`: their
+ * records, snapshots and work schemas), with all they hold: what an ephemeral server made.
+ */
+export async function dropSchemasOf(url: string, schema: string): Promise<void> {
+  const pool = createPool(url, { max: 1 });
+  try {
+    const { rows } = await pool.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = $1 OR starts_with(nspname, $2)', [schema, `${schema}_org_`]);
+    for (const { nspname } of rows) await pool.query(`DROP SCHEMA ${qi(nspname)} CASCADE`);
+  } finally {
+    await pool.end();
+  }
 }

@@ -3,7 +3,7 @@
 // CLI share it; nothing is cached across calls, so a revoke or a role or plan change is seen at once.
 
 import { randomUUID } from 'node:crypto';
-import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
+import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
@@ -57,10 +57,11 @@ export class PostgresControlStore implements ControlStore {
     this.touchSql = prepared(`UPDATE ${this.t.tokens} SET last_used_at = $2 WHERE hash = $1`);
   }
 
-  async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
-    const org: Organization = { id: randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: null, createdAt: nowIso() };
+  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+    const org: Organization = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: null, createdAt: nowIso() };
     await this.sql(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)`,
-      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt]);
+      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt])
+      .catch(rethrowAs({ [UNIQUE_VIOLATION]: () => idTaken('organization', org.id) }));
     return org;
   }
 
@@ -91,12 +92,16 @@ export class PostgresControlStore implements ControlStore {
     return (await this.sql<OrgRow>(`SELECT * FROM ${this.t.orgs} ORDER BY created_at, id`)).rows.map(toOrg);
   }
 
-  async createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
-    const user: User = { id: randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso() };
+    const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso() };
     await this.sql(`INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt])
-      .catch(rethrowAs({ [UNIQUE_VIOLATION]: () => emailTaken(input.email), [FOREIGN_KEY_VIOLATION]: () => noOrganization(input.orgId) }));
+      .catch((err: unknown) => {
+        // Two unique constraints: the key (an id chosen twice) and (org_id, email).
+        const key = (err as { constraint?: unknown } | null)?.constraint === 'users_pkey';
+        return rethrowAs({ [UNIQUE_VIOLATION]: () => (key ? idTaken('user', user.id) : emailTaken(input.email)), [FOREIGN_KEY_VIOLATION]: () => noOrganization(input.orgId) })(err);
+      });
     return user;
   }
 
@@ -104,6 +109,22 @@ export class PostgresControlStore implements ControlStore {
     if (!isId(id)) return null;
     const { rows } = await this.sql<UserRow>(`SELECT * FROM ${this.t.users} WHERE id = $1`, [id]);
     return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async listUsers(orgId: string): Promise<User[]> {
+    if (!isId(orgId)) return [];
+    return (await this.sql<UserRow>(`SELECT * FROM ${this.t.users} WHERE org_id = $1 ORDER BY created_at, id`, [orgId])).rows.map(toUser);
+  }
+
+  async listRoles(orgId: string): Promise<RoleDefinition[]> {
+    if (!isId(orgId)) return [];
+    return (await this.sql<RoleRow>(`SELECT * FROM ${this.t.roles} WHERE org_id = $1 ORDER BY name COLLATE "C"`, [orgId])).rows.map(toRole);
+  }
+
+  async listTokenHashes(userId: string): Promise<string[]> {
+    if (!isId(userId)) return [];
+    const { rows } = await this.sql<{ hash: string }>(`SELECT hash FROM ${this.t.tokens} WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, hash`, [userId]);
+    return rows.map((r) => r.hash);
   }
 
   async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {

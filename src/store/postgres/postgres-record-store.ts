@@ -17,8 +17,10 @@ import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
-import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
-import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
+import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
+import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
+import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
+import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
 
@@ -346,6 +348,52 @@ export class PostgresRecordStore implements RecordStore {
 
   async bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
     await (await this.open(orgId)).bulkInsert(obj, rows);
+  }
+
+  async snapshot(orgId: string, name: string): Promise<SnapshotInfo> {
+    const schema = (await this.open(orgId)).schemaName;
+    return inTransaction(this.pool, (client) => takeSnapshot(client, schema, snapshotSchema(this.prefix, orgId, name), orgId, name),
+      { mode: 'ISOLATION LEVEL REPEATABLE READ' });
+  }
+
+  async listSnapshots(orgId: string): Promise<SnapshotInfo[]> {
+    this.schemaName(orgId);
+    const client = await connect(this.pool);
+    try {
+      return (await listSnapshotSchemas(client, this.prefix, orgId)).map(({ name, createdAt, bytes }) => ({ name, createdAt, bytes }));
+    } catch (err) {
+      return translate(err);
+    } finally {
+      client.release();
+    }
+  }
+
+  async deleteSnapshot(orgId: string, name: string): Promise<boolean> {
+    this.schemaName(orgId);
+    return inTransaction(this.pool, async (client) => {
+      const found = (await listSnapshotSchemas(client, this.prefix, orgId)).find((s) => s.name === name);
+      if (found) await client.query(`DROP SCHEMA ${qi(found.schema)} CASCADE`);
+      return found !== undefined;
+    });
+  }
+
+  async restore(orgId: string, name: string): Promise<void> {
+    const schema = (await this.open(orgId)).schemaName;
+    await inTransaction(this.pool, async (client) => replaceTables(client, schema, await existingSnapshot(client, this.prefix, orgId, name)));
+    await migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS).catch(translate);
+  }
+
+  async clear(orgId: string): Promise<void> {
+    const schema = (await this.open(orgId)).schemaName;
+    if (await inTransaction(this.pool, (client) => emptyStandardTables(client, schema))) return;
+    // Custom definitions to drop: from a new organization's schema, copied from, then dropped.
+    const empty = `${this.prefix}empty_${randomBytes(8).toString('hex')}`;
+    try {
+      await migrateSchema(this.pool, empty, POSTGRES_ORG_MIGRATIONS).catch(translate);
+      await inTransaction(this.pool, (client) => replaceTables(client, schema, empty));
+    } finally {
+      await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(empty)} CASCADE`).catch(() => {});
+    }
   }
 
   /** Forgets the organizations opened; the pool is the caller's to end. */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { emailTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
+import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
@@ -92,10 +92,14 @@ export class SqliteControlStore implements ControlStore {
     migrate(this.db, CONTROL_MIGRATIONS);
   }
 
-  async createOrganization(input: { name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
     this.identities.clear();
-    const row: OrgRow = { id: randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: null, created_at: nowIso() };
-    prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at)').run(row);
+    const row: OrgRow = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: null, created_at: nowIso() };
+    try {
+      prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at)').run(row);
+    } catch (err) {
+      rethrowAs({ SQLITE_CONSTRAINT_PRIMARYKEY: () => idTaken('organization', row.id) })(err);
+    }
     return toOrg(row);
   }
 
@@ -127,13 +131,17 @@ export class SqliteControlStore implements ControlStore {
     return (prepared(this.db, 'SELECT * FROM organizations ORDER BY created_at, id').all() as OrgRow[]).map(toOrg);
   }
 
-  async createUser(input: { orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     this.identities.clear();
-    const row: UserRow = { id: randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso() };
+    const row: UserRow = { id: input.id ?? randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso() };
     try {
       prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
     } catch (err) {
-      rethrowAs({ SQLITE_CONSTRAINT_UNIQUE: () => emailTaken(input.email), SQLITE_CONSTRAINT_FOREIGNKEY: () => noOrganization(input.orgId) })(err);
+      rethrowAs({
+        SQLITE_CONSTRAINT_UNIQUE: () => emailTaken(input.email),
+        SQLITE_CONSTRAINT_PRIMARYKEY: () => idTaken('user', row.id),
+        SQLITE_CONSTRAINT_FOREIGNKEY: () => noOrganization(input.orgId),
+      })(err);
     }
     return toUser(row);
   }
@@ -141,6 +149,18 @@ export class SqliteControlStore implements ControlStore {
   async getUser(id: string): Promise<User | null> {
     const r = prepared(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
     return r ? toUser(r) : null;
+  }
+
+  async listUsers(orgId: string): Promise<User[]> {
+    return (prepared(this.db, 'SELECT * FROM users WHERE org_id = ? ORDER BY created_at, id').all(orgId) as UserRow[]).map(toUser);
+  }
+
+  async listRoles(orgId: string): Promise<RoleDefinition[]> {
+    return (prepared(this.db, 'SELECT * FROM roles WHERE org_id = ? ORDER BY name').all(orgId) as RoleRow[]).map(toRole);
+  }
+
+  async listTokenHashes(userId: string): Promise<string[]> {
+    return prepared(this.db, 'SELECT hash FROM tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at, hash').pluck().all(userId) as string[];
   }
 
   async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {

@@ -12,7 +12,9 @@ import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { SqlCache } from '../record-sql.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
-import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
+import { errorOf } from '../../errors.js';
+import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
+import { backupTo, listSnapshotFiles, removeDbFile, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { withReaderFunctions } from './reader.js';
@@ -60,6 +62,18 @@ class OrgFile implements SqliteWritableOrgFile {
    */
   current(): OrgSchema {
     return this.cached ?? this.schemaSync();
+  }
+
+  /** An online backup of the file to `target` (sqlite-snapshots.ts backupTo). */
+  backup(target: string): Promise<SnapshotInfo> {
+    return backupTo(this.db, target);
+  }
+
+  /** Replaces the objects and records with `source`'s, then brings the file to the latest version. */
+  async replaceWith(source: string): Promise<void> {
+    await this.writes.replaceWith(source);
+    migrate(this.db, ORG_MIGRATIONS);
+    this.schemaSync();
   }
 
   close(): void {
@@ -187,6 +201,7 @@ export class SqliteRecordStore implements RecordStore {
   private readonly dir: string;
   /** File contents: <dataDir>/files/<org id>/<file id> (sqlite-record-files.ts). */
   private readonly filesDir: string;
+  private readonly dataDir: string;
   private pool: ReadPool | undefined;
   private readonly readers: number;
 
@@ -195,6 +210,7 @@ export class SqliteRecordStore implements RecordStore {
     this.readers = options.readers ?? 2;
     const quickRows = options.quickRows ?? QUICK_ROWS;
     const writeWaitMs = options.writeWaitMs ?? WRITE_WAIT_MS;
+    this.dataDir = dataDir;
     this.dir = path.join(dataDir, 'orgs');
     this.filesDir = path.join(dataDir, 'files');
     fs.mkdirSync(this.dir, { recursive: true });
@@ -244,6 +260,41 @@ export class SqliteRecordStore implements RecordStore {
 
   bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
     return this.use(orgId, (f) => f.writes.bulkInsert(obj, rows));
+  }
+
+  snapshot(orgId: string, name: string): Promise<SnapshotInfo> {
+    return this.use(orgId, (f) => f.backup(snapshotFile(this.dataDir, orgId, name)));
+  }
+
+  async listSnapshots(orgId: string): Promise<SnapshotInfo[]> {
+    if (!ORG_ID_RE.test(orgId)) return [];
+    return listSnapshotFiles(this.dataDir, orgId);
+  }
+
+  async deleteSnapshot(orgId: string, name: string): Promise<boolean> {
+    if (!ORG_ID_RE.test(orgId)) return false;
+    return removeDbFile(snapshotFile(this.dataDir, orgId, name));
+  }
+
+  restore(orgId: string, name: string): Promise<void> {
+    return this.use(orgId, async (f) => {
+      const file = snapshotFile(this.dataDir, orgId, name);
+      if (!fs.existsSync(file)) throw errorOf('SNAPSHOT_NOT_FOUND', orgId, name);
+      await f.replaceWith(file);
+    });
+  }
+
+  clear(orgId: string): Promise<void> {
+    return this.use(orgId, async (f) => {
+      // A new organization's file beside the snapshots (same file system), copied from, then removed.
+      const empty = path.join(snapshotDir(this.dataDir, orgId), `.empty-${process.pid}-${Date.now()}.db`);
+      writeEmptyOrgFile(empty);
+      try {
+        await f.replaceWith(empty);
+      } finally {
+        removeDbFile(empty);
+      }
+    });
   }
 
   async close(): Promise<void> {

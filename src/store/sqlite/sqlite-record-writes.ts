@@ -16,6 +16,7 @@ import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db
 import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
 import { deleteFiles } from '../record-files.js';
+import { replaceContents, withSource } from './sqlite-snapshots.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
 const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
@@ -193,6 +194,14 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     } finally {
       prepared(this.db, `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
     }
+  }
+
+  /**
+   * Replaces the objects and records with those of the SQLite file `source` (sqlite-snapshots.ts
+   * replaceContents) in one transaction, taking the write lock as every write does.
+   */
+  async replaceWith(source: string): Promise<void> {
+    await withSource(this.db, source, () => this.write(() => this.db.transaction(() => replaceContents(this.db)).immediate()));
   }
 
   async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {

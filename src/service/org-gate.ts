@@ -1,0 +1,90 @@
+// Keeps a request of an organization and a change of its whole state (reset, restore, a fixture
+// loaded over it) apart within this process: requests share the organization, such a change takes
+// it alone, after the requests under way end and before those that arrive meanwhile start. So no
+// request sees part of the old state and part of the new (docs/control-api.md).
+
+import type { TokenIdentity } from '../auth/identity.js';
+import type { Service } from './service.js';
+
+interface OrgState {
+  /** Requests under way. */
+  active: number;
+  /** Settles when the exclusive change under way (or waiting for the requests to end) is done. */
+  exclusive: Promise<void> | null;
+  /** Wakes the change waiting for the last request to end. */
+  drained: (() => void) | null;
+}
+
+export class OrgGate {
+  private readonly orgs = new Map<string, OrgState>();
+
+  private state(orgId: string): OrgState {
+    let s = this.orgs.get(orgId);
+    if (!s) this.orgs.set(orgId, (s = { active: 0, exclusive: null, drained: null }));
+    return s;
+  }
+
+  /**
+   * The change of the organization under way or waiting, if any. Callers check it and, when there
+   * is none, take their turn in the same synchronous step, so two callers never both see none.
+   */
+  private changeOf(orgId: string): Promise<void> | null {
+    return this.orgs.get(orgId)?.exclusive ?? null;
+  }
+
+  private forgetIfIdle(orgId: string, s: OrgState): void {
+    if (s.active === 0 && s.exclusive === null && this.orgs.get(orgId) === s) this.orgs.delete(orgId);
+  }
+
+  /** Runs a request of the organization; it waits first while a change of the organization is under way. */
+  async shared<T>(orgId: string, work: () => Promise<T>): Promise<T> {
+    for (let change = this.changeOf(orgId); change; change = this.changeOf(orgId)) await change;
+    const s = this.state(orgId);
+    s.active++;
+    try {
+      return await work();
+    } finally {
+      s.active--;
+      if (s.active === 0) {
+        if (s.drained) s.drained();
+        else this.forgetIfIdle(orgId, s);
+      }
+    }
+  }
+
+  /** Runs a change of the whole organization once no request of it is under way; requests arriving meanwhile wait for it. */
+  async exclusive<T>(orgId: string, work: () => Promise<T>): Promise<T> {
+    for (let change = this.changeOf(orgId); change; change = this.changeOf(orgId)) await change;
+    const s = this.state(orgId);
+    let done!: () => void;
+    s.exclusive = new Promise((resolve) => (done = resolve));
+    try {
+      if (s.active > 0) await new Promise<void>((resolve) => (s.drained = resolve));
+      s.drained = null;
+      return await work();
+    } finally {
+      s.exclusive = null;
+      done();
+      this.forgetIfIdle(orgId, s);
+    }
+  }
+}
+
+/**
+ * The service with every request method run under `gate.shared` for the caller's organization:
+ * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
+ */
+export function gatedService(service: Service, gate: OrgGate): Service {
+  return new Proxy(service, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const identity = args[0] as TokenIdentity | undefined;
+        const orgId = identity?.org?.id;
+        const call = () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        return typeof orgId === 'string' ? gate.shared(orgId, call) : call();
+      };
+    },
+  });
+}

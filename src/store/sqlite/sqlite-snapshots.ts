@@ -1,0 +1,113 @@
+// Snapshots of an organization's SQLite file (online backups under <data>/snapshots/<org id>/) and
+// the replacement of its objects and records by another file's, in one transaction on its own file,
+// so every connection (reader threads, the CLI, other processes) sees the old state or the new.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
+import type { SnapshotInfo } from '../types.js';
+import { q } from './sqlite-ddl.js';
+import { migrate, openDb, type Db } from './sqlite-db.js';
+import { ORG_MIGRATIONS } from './sqlite-ddl.js';
+
+/** The schema name the source file is attached under while its contents are copied. */
+const SOURCE = 'orchard_source';
+
+/** The table of the users' mirror, which a replacement keeps (it follows the control plane, not the records). */
+const CRMUSER_TABLE = 'crmuser';
+
+/** Where the snapshots of an organization are kept. */
+export function snapshotDir(dataDir: string, orgId: string): string {
+  return path.join(dataDir, 'snapshots', orgId);
+}
+
+/** A snapshot's file; names are checked by the caller ([A-Za-z0-9@._-], no leading dot). */
+export function snapshotFile(dataDir: string, orgId: string, name: string): string {
+  return path.join(snapshotDir(dataDir, orgId), `${name}.db`);
+}
+
+/** Removes a database file with its WAL and shared-memory files; false when it was not there. */
+export function removeDbFile(file: string): boolean {
+  const existed = fs.existsSync(file);
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  return existed;
+}
+
+export function listSnapshotFiles(dataDir: string, orgId: string): SnapshotInfo[] {
+  const dir = snapshotDir(dataDir, orgId);
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.db') && !f.startsWith('.')).sort().map((f) => {
+    const stat = fs.statSync(path.join(dir, f));
+    return { name: f.slice(0, -3), createdAt: stat.mtime.toISOString(), bytes: stat.size };
+  });
+}
+
+/**
+ * Writes an online backup of `db` to `file`, replacing any file there only once the copy is
+ * complete (a rename), so a snapshot is never seen half written.
+ */
+export async function backupTo(db: Db, file: string): Promise<SnapshotInfo> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const partial = path.join(path.dirname(file), `.partial-${process.pid}-${path.basename(file)}`);
+  removeDbFile(partial);
+  try {
+    await db.backup(partial);
+    removeDbFile(file);
+    fs.renameSync(partial, file);
+  } catch (err) {
+    removeDbFile(partial);
+    throw err;
+  }
+  const stat = fs.statSync(file);
+  return { name: path.basename(file, '.db'), createdAt: stat.mtime.toISOString(), bytes: stat.size };
+}
+
+/** A new organization's file (standard objects, no records) at `file`, for a reset to copy from. */
+export function writeEmptyOrgFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  removeDbFile(file);
+  const db = openDb(file);
+  try {
+    migrate(db, ORG_MIGRATIONS);
+  } finally {
+    db.close();
+  }
+}
+
+/** Attaches `source` to `db` for the length of `work` (ATTACH cannot run inside a transaction). */
+export async function withSource<T>(db: Db, source: string, work: () => Promise<T>): Promise<T> {
+  db.prepare(`ATTACH DATABASE ? AS ${SOURCE}`).run(source);
+  try {
+    return await work();
+  } finally {
+    db.exec(`DETACH DATABASE ${SOURCE}`);
+  }
+}
+
+interface MasterRow { type: string; name: string; tbl_name: string; sql: string | null }
+
+/**
+ * Inside the caller's IMMEDIATE transaction on `db`, with the source attached (withSource): drops
+ * every table of the file but crmuser, creates the source's (tables, then their rows, then indexes
+ * and triggers, so the row-count triggers count nothing twice), keeps crmuser's row count true, and
+ * sets the schema version past both files' so that every cached schema is read again.
+ */
+export function replaceContents(db: Db): void {
+  const version = (file: string) => (db.prepare(`SELECT schema_version FROM ${file}.orchard_meta WHERE id = 1`).get() as { schema_version: number }).schema_version;
+  const next = Math.max(version('main'), version(SOURCE)) + 1;
+  const sourceUserVersion = db.pragma(`${SOURCE}.user_version`, { simple: true }) as number;
+  const tables = (file: string) => (db.prepare(`SELECT type, name, tbl_name, sql FROM ${file}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != ?`)
+    .all(CRMUSER_TABLE) as MasterRow[]);
+  for (const t of tables('main')) db.exec(`DROP TABLE main.${q(t.name)}`);
+  for (const t of tables(SOURCE)) {
+    // Unqualified, CREATE TABLE makes the table in main.
+    db.exec(t.sql!);
+    db.exec(`INSERT INTO main.${q(t.name)} SELECT * FROM ${SOURCE}.${q(t.name)}`);
+  }
+  const others = db.prepare(`SELECT type, name, tbl_name, sql FROM ${SOURCE}.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name != ?`)
+    .all(CRMUSER_TABLE) as MasterRow[];
+  for (const o of others) db.exec(o.sql!);
+  db.prepare(`UPDATE main.orchard_counts SET n = (SELECT count(*) FROM main.${q(CRMUSER_TABLE)}) WHERE object_type = ?`).run(CRMUSER_OBJECT_TYPE);
+  db.prepare('UPDATE main.orchard_meta SET schema_version = ? WHERE id = 1').run(next);
+  db.pragma(`main.user_version = ${Math.trunc(sourceUserVersion)}`);
+}

@@ -1,0 +1,128 @@
+// The fixture commands: `orchard serve --ephemeral --fixtures FILE` (a YAML file loaded before
+// listening, nothing left once it stops), a bad file refused with the member's path, and the
+// commands that call a running server (org reset, snapshot create/list/restore/delete, org export,
+// fixtures load) with --json.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { runCli } from '../../src/cli.js';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { tempDir } from '../helpers.js';
+import { serveProcess, type Served } from './cli-runner.js';
+
+const KEY = 'test-admin-key-0123456789abcdef';
+const TOKEN = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const YAML = `organizations:
+  - name: CLI Org
+    plan: enterprise
+    users:
+      - email: cli@orchard.example
+        tokens: [${TOKEN}]
+    records:
+      account:
+        - { accountname: From the file, createdon: 2024-02-03T04:05:06 }
+`;
+
+/** `orchard --json …` in this process with `env`; its one JSON object. */
+async function json(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; value: any }> {
+  let stdout = '';
+  const output = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } };
+  const code = await runCli(['--json', ...args], { env, output });
+  assert.equal(stdout.trim().split('\n').length, 1, stdout);
+  return { code, value: JSON.parse(stdout) };
+}
+
+test('serve --ephemeral --fixtures FILE.yaml loads the file before listening and leaves nothing once stopped', async () => {
+  const dir = tempDir('orchard-fixtures-cli-');
+  fs.writeFileSync(`${dir}/fixtures.yaml`, YAML);
+  let served: Served | undefined;
+  try {
+    served = await serveProcess(['--json', 'serve', '--ephemeral', '--fixtures', `${dir}/fixtures.yaml`]);
+    const { proc, first: line, exited } = served;
+    const info = JSON.parse(line);
+    assert.equal(info.ephemeral, true);
+    assert.equal(info.demo, null, 'no demo organization beside fixtures');
+    assert.equal(info.fixtures[0].status, 'created');
+    assert.ok(fs.existsSync(info.dataDir));
+    const res = await fetch(`${info.url}/api/record/account`, { headers: { tokenid: TOKEN } });
+    assert.equal(res.status, 200);
+    const records = ((await res.json()) as { data: { Records: Array<{ accountname: string; createdon: string }> } }).data.Records;
+    assert.deepEqual(records.map((r) => [r.accountname, r.createdon]), [['From the file', '2024-02-03T04:05:06']]);
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0, served.stderr());
+    assert.equal(fs.existsSync(info.dataDir), false, 'the ephemeral data directory is removed');
+  } finally {
+    if (served && served.proc.exitCode === null) served.proc.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('serve refuses a bad fixtures file with the path of the bad member, before starting; fixtures check says the same', async () => {
+  const dir = tempDir('orchard-fixtures-cli-');
+  try {
+    fs.writeFileSync(`${dir}/bad.json`, JSON.stringify({ organizations: [{ name: 'X', roles: [{ name: 'sales', grants: { account: ['read'] } }], users: [{ email: 'a@x.example' }, { email: 'b@x.example', role: 'salse' }] }] }));
+    const served = await json(['--data-dir', `${dir}/data`, 'serve', '--fixtures', `${dir}/bad.json`], { PORT: '0' });
+    assert.equal(served.code, 1);
+    assert.equal(served.value.error.code, 'FIXTURE_INVALID');
+    assert.match(served.value.error.message, /bad\.json: organizations\[0\]\.users\[1\]\.role: unknown role 'salse'/);
+    assert.equal(fs.existsSync(`${dir}/data`), false, 'nothing was started');
+    const checked = await json(['fixtures', 'check', '--file', `${dir}/bad.json`], {});
+    assert.equal(checked.value.error.message, served.value.error.message);
+    fs.writeFileSync(`${dir}/good.yaml`, YAML);
+    const good = await json(['fixtures', 'check', '--file', `${dir}/good.yaml`], {});
+    assert.equal(good.code, 0);
+    assert.deepEqual(good.value.organizations.map((o: { name: string; records: number }) => [o.name, o.records]), [['CLI Org', 1]]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('commands that call the running server', () => {
+  let dir: string;
+  let server: RunningServer;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    dir = tempDir('orchard-fixtures-cli-');
+    server = await startServer(loadConfig({}, { dataDir: `${dir}/data`, port: 0, logLevel: 'silent', adminKey: KEY }), () => {});
+    env = { ADMIN_KEY: KEY, ORCHARD_URL: server.url };
+    fs.writeFileSync(`${dir}/fixtures.yaml`, YAML);
+  });
+  after(async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('fixtures load, snapshot create/list/restore/delete, org reset and org export, each printing one JSON object', async () => {
+    const loaded = await json(['fixtures', 'load', '--file', `${dir}/fixtures.yaml`], env);
+    assert.equal(loaded.code, 0, JSON.stringify(loaded.value));
+    const orgId = loaded.value.organizations[0].id as string;
+    const count = async () => ((await (await fetch(`${server.url}/api/record/account`, { headers: { tokenid: TOKEN } })).json()) as { data: { Total_Records: number } }).data.Total_Records;
+    const add = () => fetch(`${server.url}/api/record/account`, { method: 'POST', headers: { tokenid: TOKEN, 'content-type': 'application/json' }, body: '{"accountname": "More"}' });
+
+    await add();
+    const taken = await json(['snapshot', 'create', '--org', orgId, '--name', 'two'], env);
+    assert.equal(taken.value.name, 'two');
+    await add();
+    assert.equal(await count(), 3);
+    assert.deepEqual((await json(['snapshot', 'list', '--org', orgId], env)).value.items.map((s: { name: string }) => s.name), ['two']);
+    assert.deepEqual((await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env)).value, { org: orgId, restored: 'two' });
+    assert.equal(await count(), 2);
+    assert.deepEqual((await json(['org', 'reset', '--id', orgId], env)).value, { id: orgId, fixture: true });
+    assert.equal(await count(), 1);
+    assert.deepEqual((await json(['snapshot', 'delete', '--org', orgId, '--name', 'two'], env)).value, { org: orgId, deleted: 'two' });
+    const missing = await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.value.error.code, 'SNAPSHOT_NOT_FOUND');
+
+    const exported = await json(['org', 'export', '--id', orgId], env);
+    assert.equal(exported.value.organizations[0].records.account[0].accountname, 'From the file');
+    const written = await json(['org', 'export', '--id', orgId, '--out', `${dir}/out.json`], env);
+    assert.deepEqual(written.value, { id: orgId, file: `${dir}/out.json` });
+    assert.deepEqual(JSON.parse(fs.readFileSync(`${dir}/out.json`, 'utf8')), exported.value);
+
+    const noKey = await json(['org', 'reset', '--id', orgId, '--url', server.url], {});
+    assert.equal(noKey.value.error.code, 'ADMIN_KEY_MISSING');
+  });
+});

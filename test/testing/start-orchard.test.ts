@@ -1,0 +1,78 @@
+// `orchard/testing` as a suite elsewhere imports it (the package's own name, resolved through its
+// `exports`): startOrchard on a free port from a fixtures object, its tokens and control client,
+// and close() removing everything.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { ControlError, startOrchard } from 'orchard/testing';
+import { createPool } from '../../src/store/postgres/pg-db.js';
+import { DATABASE_URL, needsPostgres } from '../services.js';
+
+const TOKEN = '3f6c1a2b-9d8e-4c7f-a1b2-c3d4e5f60718';
+
+test('startOrchard serves the fixtures on a free port with their tokens; the control client resets; close() removes everything', async () => {
+  const orchard = await startOrchard({
+    fixtures: {
+      organizations: [{
+        name: 'Suite Org', plan: 'enterprise',
+        users: [{ email: 'qa@suite.example', tokens: [TOKEN] }, { email: 'viewer@suite.example', role: 'viewer', tokens: ['viewer-token-1'] }],
+        roles: [{ name: 'viewer', grants: { account: ['read'] } }],
+        records: { account: [{ accountname: 'Fixture Account', createdon: '2024-06-01T12:00:00' }] },
+      }],
+    },
+  });
+  try {
+    assert.match(orchard.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.deepEqual(orchard.tokens, { 'qa@suite.example': TOKEN, 'viewer@suite.example': 'viewer-token-1' });
+    assert.ok(fs.existsSync(orchard.dataDir));
+    const list = async () => {
+      const res = await fetch(`${orchard.url}/api/record/account`, { headers: { tokenid: orchard.tokens['qa@suite.example']! } });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { data: { Records: Array<{ accountname: string; createdon: string }> } }).data.Records;
+    };
+    assert.deepEqual((await list()).map((r) => [r.accountname, r.createdon]), [['Fixture Account', '2024-06-01T12:00:00']]);
+
+    const created = await fetch(`${orchard.url}/api/record/account`, {
+      method: 'POST', headers: { tokenid: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ accountname: 'Made by the test' }),
+    });
+    assert.equal(created.status, 201);
+    assert.equal((await list()).length, 2);
+    const orgId = orchard.organizations[0]!.id;
+    assert.deepEqual(await orchard.control.reset(orgId), { id: orgId, fixture: true });
+    assert.deepEqual((await list()).map((r) => r.accountname), ['Fixture Account']);
+    await assert.rejects(orchard.control.restore(orgId, 'nope'), (err: unknown) => err instanceof ControlError && err.code === 'SNAPSHOT_NOT_FOUND');
+  } finally {
+    await orchard.close();
+  }
+  assert.equal(fs.existsSync(orchard.dataDir), false, 'the data directory is gone');
+  await assert.rejects(fetch(`${orchard.url}/api/record/account`));
+});
+
+test('startOrchard refuses a bad fixtures object with the path of the bad member, leaving nothing behind', async () => {
+  await assert.rejects(startOrchard({ fixtures: { organizations: [{ name: 'X', users: [{ email: 'a@x.example' }, { email: 'b@x.example', role: 'salse' }] }] } }),
+    (err: unknown) => (err as { code?: string }).code === 'FIXTURE_INVALID' && (err as Error).message.startsWith("organizations[0].users[1].role: unknown role 'salse'"));
+});
+
+test('on PostgreSQL (config.databaseUrl) it works in a schema of its own, and close() drops every schema it made', { skip: needsPostgres }, async () => {
+  const pool = createPool(DATABASE_URL!);
+  try {
+    const schemas = async () => new Set((await pool.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, 'eph_')")).rows.map((r) => r.nspname));
+    const before = await schemas();
+    const orchard = await startOrchard({ config: { databaseUrl: DATABASE_URL }, fixtures: { organizations: [{ name: 'PG Org', users: [{ email: 'pg@suite.example', tokens: [TOKEN] }] }] } });
+    let made: string[];
+    try {
+      await orchard.control.snapshot(orchard.organizations[0]!.id, 'one');
+      made = [...await schemas()].filter((s) => !before.has(s));
+      assert.ok(made.length >= 3, `the control schema, the organization's and its snapshots: ${made.join(', ')}`);
+      const res = await fetch(`${orchard.url}/api/record/account`, { headers: { tokenid: TOKEN } });
+      assert.equal(res.status, 200);
+    } finally {
+      await orchard.close();
+    }
+    const left = await schemas();
+    assert.deepEqual(made.filter((s) => left.has(s)), []);
+  } finally {
+    await pool.end();
+  }
+});
