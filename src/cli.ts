@@ -13,6 +13,7 @@ import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 import { VERSION } from './version.js';
 import { ControlError } from './control-client.js';
 import { organizationSummary } from './admin/admin-service.js';
+import { addControlCommands } from './cli-control.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -228,6 +229,12 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { revoked: true }, 'Token revoked.');
       });
     });
+
+  // What a running server holds in memory: through its control API.
+  addControlCommands(program, env, () => {
+    const { out } = ctx();
+    return (value, human) => print(out, value, human);
+  });
 
   program.command('seed')
     .summary('insert sample records into an organization')

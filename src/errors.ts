@@ -46,6 +46,7 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
+  FAULT_RULE_NOT_FOUND: { status: 404, summary: 'No fault rule of the server has the id given to a control API call.' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
@@ -101,6 +102,11 @@ export function isAppError(err: unknown): err is AppError {
 export function errorOf<C extends TemplatedCode>(code: C, ...values: TemplateOf<C>): AppError {
   const template = errorCatalogue[code].message as (...v: TemplateOf<C>) => string;
   return new AppError(code, template(...values));
+}
+
+/** The 503 of an unreachable database (also forced by a fault rule, docs/control-api.md § Faults). */
+export function storeUnavailableError(cause?: unknown): AppError {
+  return new AppError('STORE_UNAVAILABLE', 'The database is unreachable at the moment. Retry the request in a few seconds.', cause === undefined ? undefined : { cause });
 }
 
 /** The 408 of a request stopped at the time limit (docs/api.md), wherever the limit is noticed. */

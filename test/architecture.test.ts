@@ -21,19 +21,24 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: [],
   version: [],
   'control-client': [],
+  random: [],
   schema: ['errors'],
   query: ['errors', 'schema'],
   auth: ['errors', 'schema', 'query'],
   limits: ['errors', 'config', 'auth'],
   store: ['errors', 'config', 'schema', 'query', 'auth', 'limits'],
-  admin: ['errors', 'schema', 'auth', 'store'],
+  admin: ['errors', 'random', 'schema', 'auth', 'store'],
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
-  // admin: the control API (http/control/) runs the administration the CLI runs.
-  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service'],
+  // The integrator's tools' state (clocks, fault rules, journal, outbox): plain data, no HTTP.
+  toolkit: ['errors', 'random'],
+  // admin: the control API (http/control/) runs the administration the CLI runs; toolkit: the
+  // control API and the service routes' fault and journal hooks act on the tools' state.
+  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'toolkit'],
   stores: ['config', 'admin', 'limits', 'store'],
-  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'http'],
+  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'http', 'toolkit'],
   server: ['config', 'app', 'stores', 'http'],
-  cli: ['errors', 'config', 'version', 'control-client', 'auth', 'admin', 'stores', 'server'],
+  'cli-control': ['control-client'],
+  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'stores', 'server'],
 };
 
 /** Packages only some modules may import. */

@@ -82,8 +82,18 @@ export class Service {
     return { records, obj, access };
   }
 
+  /** The object `ref` (system name or number) names in the caller's organization, or null; fault rules match by it. */
+  async objectNamed(identity: TokenIdentity, ref: string): Promise<ObjectDef | null> {
+    const { schema } = await this.open(identity);
+    try {
+      return schema.resolve(ref);
+    } catch {
+      return null;
+    }
+  }
+
   private writeContext(identity: TokenIdentity) {
-    return { userId: identity.user.id, now: new Date(this.deps.clock()) };
+    return { userId: identity.user.id, now: new Date(this.deps.clock(identity.org.id)) };
   }
 
   /** The row a create body makes, after the field rules of the role (403) and the body checks (400). */
@@ -184,7 +194,7 @@ export class Service {
   /** A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way). */
   async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<{ plan: QueryPlan; keyAsked: boolean; rows: RecordRow[]; isLastPage: boolean }> {
     const { records, schema } = await this.open(identity);
-    const { plan, keyAsked } = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock() });
+    const { plan, keyAsked } = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock(identity.org.id) });
     return { plan, keyAsked, ...(await records.query(plan, signal)) };
   }
 
