@@ -12,7 +12,7 @@ import { DAY_MS, secondsUntil, utcDay } from '../limits/rate-limit-store.js';
 import type { Service } from '../service/service.js';
 import type { Clock } from '../toolkit/clocks.js';
 import type { Fault, FaultRules, RouteFamily } from '../toolkit/fault-rules.js';
-import { cut, maskHeaders, maskQuery, type RequestJournal } from '../toolkit/request-journal.js';
+import { cut, type RequestJournal } from '../toolkit/request-journal.js';
 import { internalError } from './error-handler.js';
 import { limitError, policyOf } from './limits-hook.js';
 
@@ -100,41 +100,51 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
   };
 }
 
-/** Records each request of an organization, with its reply, in the journal (installed only when it keeps any). */
+/**
+ * Records each request of an organization, with its reply, in the journal (installed only when it
+ * keeps any). The hot path keeps references and cuts long texts; masking and formatting wait for a
+ * read of the journal.
+ */
 export function installJournal(scope: FastifyInstance, journal: RequestJournal, clock: Clock): void {
-  const replies = new WeakMap<FastifyRequest, string | null>();
-  const arrivals = new WeakMap<FastifyRequest, number>();
+  const limit = journal.bodyLimit;
+  const seen = new WeakMap<FastifyRequest, { at: number; reply: string | null; cut: boolean }>();
+  const orgOf = (request: FastifyRequest) => (request as Partial<Pick<FastifyRequest, 'identity'>>).identity?.org.id;
   // After the token check (added before this): the organization's time when the request arrived.
   scope.addHook('onRequest', (request, _reply, done) => {
-    const orgId = (request as Partial<Pick<FastifyRequest, 'identity'>>).identity?.org.id;
-    if (orgId !== undefined) arrivals.set(request, clock(orgId));
+    const orgId = orgOf(request);
+    if (orgId !== undefined) seen.set(request, { at: clock(orgId), reply: null, cut: false });
     done();
   });
   scope.addHook('onSend', (request, _reply, payload, done) => {
-    replies.set(request, typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null);
+    const orgId = orgOf(request);
+    if (orgId !== undefined) {
+      // A request refused by the limits never reached the hook above: the time it was answered.
+      let entry = seen.get(request);
+      if (!entry) seen.set(request, (entry = { at: clock(orgId), reply: null, cut: false }));
+      const text = cut(typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null, limit);
+      entry.reply = text.text;
+      entry.cut = text.cut;
+    }
     done(null, payload);
   });
   scope.addHook('onResponse', (request, reply, done) => {
     // Requests whose token did not resolve belong to no organization.
-    const orgId = (request as Partial<Pick<FastifyRequest, 'identity'>>).identity?.org.id;
-    if (orgId !== undefined) {
-      const limit = journal.bodyLimit;
+    const orgId = orgOf(request);
+    const entry = orgId === undefined ? undefined : seen.get(request);
+    if (entry) {
       const body = cut(request.body === undefined ? null : JSON.stringify(request.body), limit);
-      const answer = cut(replies.get(request) ?? null, limit);
-      const durationMs = Math.round(reply.elapsedTime * 1000) / 1000;
-      journal.record(orgId, {
-        // A request refused by the limits never reached the hook above: the time it was answered.
-        at: new Date(arrivals.get(request) ?? clock(orgId)).toISOString(),
+      journal.record(orgId!, {
+        at: entry.at,
         requestId: request.id,
         method: request.method,
-        path: request.url.split('?')[0]!,
-        query: maskQuery((request.query ?? {}) as Record<string, unknown>),
-        headers: maskHeaders(request.headers),
+        url: request.url,
+        query: (request.query ?? {}) as Record<string, unknown>,
+        headers: request.headers,
         body: body.text,
         status: reply.statusCode,
-        reply: answer.text,
-        durationMs,
-        truncated: body.cut || answer.cut,
+        reply: entry.reply,
+        durationMs: reply.elapsedTime,
+        truncated: body.cut || entry.cut,
       });
     }
     done();

@@ -24,6 +24,40 @@ export interface JournalEntry {
   readonly truncated: boolean;
 }
 
+/** A request as recorded on the hot path: references and cut texts, masked and formatted when read. */
+export interface RawJournalEntry {
+  /** ms since the epoch on the organization's clock. */
+  readonly at: number;
+  readonly requestId: string;
+  readonly method: string;
+  /** Path and query string as sent. */
+  readonly url: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, unknown>>;
+  readonly body: string | null;
+  readonly status: number;
+  readonly reply: string | null;
+  readonly durationMs: number;
+  readonly truncated: boolean;
+}
+
+function entryOf(raw: RawJournalEntry): JournalEntry {
+  const q = raw.url.indexOf('?');
+  return {
+    at: new Date(raw.at).toISOString(),
+    requestId: raw.requestId,
+    method: raw.method,
+    path: q < 0 ? raw.url : raw.url.slice(0, q),
+    query: maskQuery(raw.query),
+    headers: maskHeaders(raw.headers),
+    body: raw.body,
+    status: raw.status,
+    reply: raw.reply,
+    durationMs: Math.round(raw.durationMs * 1000) / 1000,
+    truncated: raw.truncated,
+  };
+}
+
 export interface JournalFilter {
   readonly method?: string;
   /** Entries whose path contains this text (any case). */
@@ -97,11 +131,11 @@ function matches(entry: JournalEntry, f: JournalFilter, since: number, until: nu
 
 /** Per-organization rings of entries; `size` 0 keeps nothing (the server then does not record at all). */
 export class RequestJournal {
-  private readonly orgs = new Map<string, Ring<JournalEntry>>();
+  private readonly orgs = new Map<string, Ring<RawJournalEntry>>();
 
   constructor(readonly size: number, readonly bodyLimit: number) {}
 
-  record(orgId: string, entry: JournalEntry): void {
+  record(orgId: string, entry: RawJournalEntry): void {
     if (this.size === 0) return;
     let ring = this.orgs.get(orgId);
     if (!ring) this.orgs.set(orgId, (ring = new Ring(this.size)));
@@ -111,7 +145,7 @@ export class RequestJournal {
   query(orgId: string, filter: JournalFilter = {}): JournalEntry[] {
     const since = filter.since !== undefined ? Date.parse(filter.since) : -Infinity;
     const until = filter.until !== undefined ? Date.parse(filter.until) : Infinity;
-    const found = (this.orgs.get(orgId)?.newestFirst() ?? []).filter((e) => matches(e, filter, since, until));
+    const found = (this.orgs.get(orgId)?.newestFirst() ?? []).map(entryOf).filter((e) => matches(e, filter, since, until));
     return filter.limit !== undefined ? found.slice(0, filter.limit) : found;
   }
 

@@ -81,7 +81,7 @@ describe('the journal, off (the default)', () => {
 
   test('a journal of size 0 records nothing even when told to', () => {
     const j = new RequestJournal(0, 10);
-    j.record('o', { at: '', requestId: '', method: 'GET', path: '/', query: {}, headers: {}, body: null, status: 200, reply: null, durationMs: 0, truncated: false });
+    j.record('o', { at: 0, requestId: '', method: 'GET', url: '/', query: {}, headers: {}, body: null, status: 200, reply: null, durationMs: 0, truncated: false });
     assert.deepEqual(j.query('o'), []);
   });
 });
