@@ -25,21 +25,12 @@ export interface JournalEntry {
 }
 
 /** A request as recorded on the hot path: references and cut texts, masked and formatted when read. */
-export interface RawJournalEntry {
+export type RawJournalEntry = Omit<JournalEntry, 'at' | 'path'> & {
   /** ms since the epoch on the organization's clock. */
   readonly at: number;
-  readonly requestId: string;
-  readonly method: string;
   /** Path and query string as sent. */
   readonly url: string;
-  readonly query: Readonly<Record<string, unknown>>;
-  readonly headers: Readonly<Record<string, unknown>>;
-  readonly body: string | null;
-  readonly status: number;
-  readonly reply: string | null;
-  readonly durationMs: number;
-  readonly truncated: boolean;
-}
+};
 
 function entryOf(raw: RawJournalEntry): JournalEntry {
   const q = raw.url.indexOf('?');
