@@ -9,8 +9,13 @@
 // is lifted (1,000,000,000) and the daily cap with DAILY_CAP (bench/orchard-target.ts), which keeps
 // the day counted and checked on every request. "off" has no limit hooks at all.
 //
+// `--what journal` compares the request journal instead: both servers with limits on, "off" with
+// JOURNAL_SIZE=0 (the default: no journal hook at all), "on" keeping the last 1,000 requests of the
+// organization (docs/control-api.md § Journal), each GET then recorded with its masked header
+// fields and its reply cut at 4,096 characters.
+//
 // Usage: node dist/bench/limits.js [--rounds 5] [--duration 5] [--warmup 2] [--connections 10]
-//   [--pipelining 1] [--accounts 10000] [--ids 100] [--profile]
+//   [--pipelining 1] [--accounts 10000] [--ids 100] [--profile] [--what limits|journal]
 // Exits 0 whatever the overhead (it is a measurement) but 1 if any request failed.
 
 import fs from 'node:fs';
@@ -27,10 +32,13 @@ const MODES = ['off', 'on'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values: opts } = parseArgs({
-  options: { ...GET_BY_ID_OPTIONS, rounds: { type: 'string', default: '5' } },
+  options: { ...GET_BY_ID_OPTIONS, rounds: { type: 'string', default: '5' }, what: { type: 'string', default: 'limits' } },
 });
 
 const whole = (name: keyof typeof opts, min: number): number => wholeOption(opts, name, min);
+if (opts.what !== 'limits' && opts.what !== 'journal') throw new Error(`--what takes limits or journal; got '${opts.what}'`);
+/** What is switched off and on. */
+const what = opts.what;
 
 const percent = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 
@@ -60,7 +68,7 @@ async function drive(): Promise<number> {
     const servers = {} as Record<Mode, { url: string }>;
     for (const mode of MODES) {
       const nodeArgs = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, mode)}`] : [];
-      const target = await serveInChild(`limits ${mode}`, SCRIPT, ['--serve', mode, '--data-dir', path.join(dataDir, mode)], nodeArgs);
+      const target = await serveInChild(`${what} ${mode}`, SCRIPT, ['--serve', mode, '--what', what, '--data-dir', path.join(dataDir, mode)], nodeArgs);
       targets.push(target);
       servers[mode] = target;
     }
@@ -85,7 +93,7 @@ async function drive(): Promise<number> {
         const result = await runLoad({ ...load, duration });
         tally(mode, result);
         rates[mode].push(result.requests.average);
-        console.log(`  limits ${mode.padEnd(3)} round ${round}  ${formatRate(result.requests.average)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${failures(result) ? `  FAILED ${failures(result)}` : ''}`);
+        console.log(`  ${what} ${mode.padEnd(3)} round ${round}  ${formatRate(result.requests.average)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${failures(result) ? `  FAILED ${failures(result)}` : ''}`);
       }
     }
     for (const mode of MODES) console.log(`\nRateLimit of a request to "${mode}" after the run: ${await rateLimitField(servers[mode].url, token, ids[0]!)}`);
@@ -93,8 +101,8 @@ async function drive(): Promise<number> {
     const off = median(rates.off);
     const on = median(rates.on);
     const overhead = off / on - 1; // extra time per request with limits on
-    console.log(`\nMedian req/s: limits off ${formatRate(off).trim()}, limits on ${formatRate(on).trim()}`);
-    console.log(`Overhead of limits per request (throughput): ${percent(overhead)} — goal ≤ ${100 * GOAL_OVERHEAD} %: ${overhead <= GOAL_OVERHEAD ? 'MET' : 'NOT MET'}`);
+    console.log(`\nMedian req/s: ${what} off ${formatRate(off).trim()}, ${what} on ${formatRate(on).trim()}`);
+    console.log(`Overhead of ${what} per request (throughput): ${percent(overhead)} — goal ≤ ${100 * GOAL_OVERHEAD} %: ${overhead <= GOAL_OVERHEAD ? 'MET' : 'NOT MET'}`);
 
     for (const t of targets.splice(0)) await t.stop();
     if (opts.profile) {
@@ -102,7 +110,7 @@ async function drive(): Promise<number> {
       const cpu = (mode: Mode) => mainThreadBusyMicros(path.join(profileDir, mode)) / served[mode];
       const cpuOff = cpu('off');
       const cpuOn = cpu('on');
-      console.log(`CPU per request (main thread, warm-ups included): limits off ${cpuOff.toFixed(1)} µs, limits on ${cpuOn.toFixed(1)} µs — overhead ${percent(cpuOn / cpuOff - 1)}`);
+      console.log(`CPU per request (main thread, warm-ups included): ${what} off ${cpuOff.toFixed(1)} µs, ${what} on ${cpuOn.toFixed(1)} µs — overhead ${percent(cpuOn / cpuOff - 1)}`);
       console.log(`Profiles kept in ${profileDir}`);
     }
     if (failed > 0) {
@@ -119,7 +127,8 @@ async function drive(): Promise<number> {
 async function serve(mode: string): Promise<void> {
   if (mode !== 'on' && mode !== 'off') throw new Error(`--serve takes on or off; got '${mode}'`);
   if (!opts['data-dir']) throw new Error('--serve needs --data-dir');
-  const { url, close } = await startOrchard(opts['data-dir'], { rateLimits: mode === 'on' });
+  const on = mode === 'on';
+  const { url, close } = await startOrchard(opts['data-dir'], what === 'limits' ? { rateLimits: on } : { journalSize: on ? 1000 : 0 });
   announceAndServe(url, close);
 }
 

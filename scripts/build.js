@@ -1,6 +1,7 @@
-// Compiles the TypeScript into dist/ with no moment where a current output is missing, as a running
-// server (or a reader thread it starts) may load one at any time: tsc writes beside dist/, each
-// file then replaces its old copy by a rename, and only outputs whose source is gone are deleted.
+// Compiles the client package (packages/client/dist/), then the TypeScript into dist/ with no moment
+// where a current output is missing, as a running server (or a reader thread it starts) may load one
+// at any time: tsc writes beside dist/, each file then replaces its old copy by a rename, and only
+// outputs whose source is gone are deleted.
 // A failed compile leaves dist/ as it was.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +18,13 @@ const filesUnder = (dir) => fs.existsSync(dir)
   : [];
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// The client package (packages/client) first: its own dist/ with declarations, which the tests
+// import by the package's name. No server loads it, so it is written in place.
+const CLIENT = 'packages/client/tsconfig.json';
+if (fs.existsSync(CLIENT)) {
+  const client = spawnSync(process.execPath, [tsc, '-p', CLIENT], { stdio: 'inherit' });
+  if (client.status !== 0) process.exit(client.status ?? 1);
+}
 const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--outDir', NEXT], { stdio: 'inherit' });
 if (compiled.status !== 0) {
   fs.rmSync(NEXT, { recursive: true, force: true });

@@ -28,6 +28,19 @@ import { OrganizationState } from './fixtures/organization-state.js';
 import { AdminService } from './admin/admin-service.js';
 import { CONTROL_PREFIX, controlApi } from './http/control/control-api.js';
 import { VERSION } from './version.js';
+import { Clocks } from './toolkit/clocks.js';
+import { FaultRules } from './toolkit/fault-rules.js';
+import { Outbox, RequestJournal } from './toolkit/request-journal.js';
+import { faultHook, installJournal } from './http/toolkit-hooks.js';
+
+import type { Toolkit } from './toolkit/toolkit.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The clocks, fault rules, request journal and outbox the control API works on. */
+    toolkit: Toolkit;
+  }
+}
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
@@ -108,15 +121,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const auth = new Authenticator(deps.control, deps.clock);
-  const limits = installLimits(app, deps);
+  // Every reader of time asks the clocks, which follow deps.clock until a clock is moved.
+  const clocks = new Clocks(() => deps.clock());
+  const toolkit: Toolkit = { clocks, faults: new FaultRules(), journal: new RequestJournal(deps.config.journalSize, deps.config.journalBodyLimit), outbox: new Outbox() };
+  app.decorate('toolkit', toolkit);
+  const timed = { ...deps, clock: clocks.now };
+  const auth = new Authenticator(deps.control, () => clocks.now());
+  const limits = installLimits(app, timed, (notice, message, at) => toolkit.outbox.record(notice.orgId, {
+    kind: 'usage-notice', at, to: message.to, subject: message.subject, text: message.text,
+    day: notice.day, threshold: notice.threshold, used: notice.used, cap: notice.cap,
+  }));
   // A reset or restore of an organization (control API) waits for its requests under way, and
   // its requests wait for it: none sees part of the old state and part of the new.
   const gate = new OrgGate();
-  const families: RouteFamilyOptions = { service: gatedService(new Service(deps), gate), baseUrl: deps.config.baseUrl };
+  const service = gatedService(new Service(timed), gate);
+  const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
-    api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits) : authHook(auth));
+    api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks.movedNow) : authHook(auth));
+    api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
+    if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now);
     await api.register(recordsRoutes, families);
     await api.register(queryRoutes, families);
     await api.register(metadataRoutes, families);
@@ -127,8 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
-    const state = new OrganizationState({ control: deps.control, records: deps.records, clock: deps.clock, exclusive: (orgId, work) => gate.exclusive(orgId, work) });
-    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, version: VERSION });
+    const state = new OrganizationState({ control: deps.control, records: deps.records, clock: () => clocks.now(), exclusive: (orgId, work) => gate.exclusive(orgId, work) });
+    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, version: VERSION });
   }
 
   return app;

@@ -15,6 +15,7 @@ import { ControlError, controlClientFrom, type ControlClient } from './control-c
 import { organizationSummary } from './admin/admin-service.js';
 import { fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
 import fs from 'node:fs';
+import { addControlCommands } from './cli-control.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -386,6 +387,11 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { deleted: true }, 'View deleted.');
       });
     });
+  // What a running server holds in memory: through its control API.
+  addControlCommands(program, env, () => {
+    const { out } = ctx();
+    return (value, human) => print(out, value, human);
+  });
 
   program.command('seed')
     .summary('insert sample records into an organization')

@@ -45,6 +45,10 @@ export interface Config {
   readonly openOrganizations: number;
   /** ADMIN_KEY: opens the control API under /_orchard/ (docs/control-api.md); unset, that API does not exist. */
   readonly adminKey: string | undefined;
+  /** JOURNAL_SIZE: requests the journal keeps per organization (docs/control-api.md § Journal); 0, the default, records none. */
+  readonly journalSize: number;
+  /** JOURNAL_BODY_LIMIT: characters of a request or reply body the journal keeps. */
+  readonly journalBodyLimit: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -117,5 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
     openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', DEFAULT_OPEN_ORGANIZATIONS, 1, 1_000_000),
     adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
+    journalSize: overrides.journalSize ?? integer(env, 'JOURNAL_SIZE', 0, 0, 100_000),
+    journalBodyLimit: overrides.journalBodyLimit ?? integer(env, 'JOURNAL_BODY_LIMIT', 4096, 0, 1_048_576),
   });
 }

@@ -55,6 +55,7 @@ export const errorCatalogue = {
     status: 404, summary: 'The organization has no snapshot of that name.',
     message: (orgId: string, name: string) => `Organization '${orgId}' has no snapshot named '${name}'. List its snapshots with GET /_orchard/organizations/${orgId}/snapshots (orchard snapshot list --org ${orgId}).`,
   },
+  FAULT_RULE_NOT_FOUND: { status: 404, summary: 'No fault rule of the server has the id given to a control API call.' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
@@ -115,6 +116,11 @@ export function isAppError(err: unknown): err is AppError {
 export function errorOf<C extends TemplatedCode>(code: C, ...values: TemplateOf<C>): AppError {
   const template = errorCatalogue[code].message as (...v: TemplateOf<C>) => string;
   return new AppError(code, template(...values));
+}
+
+/** The 503 of an unreachable database (also forced by a fault rule, docs/control-api.md § Faults). */
+export function storeUnavailableError(cause?: unknown): AppError {
+  return new AppError('STORE_UNAVAILABLE', 'The database is unreachable at the moment. Retry the request in a few seconds.', cause === undefined ? undefined : { cause });
 }
 
 /** The 408 of a request stopped at the time limit (docs/api.md), wherever the limit is noticed. */

@@ -21,23 +21,29 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: [],
   version: [],
   'control-client': [],
+  random: [],
   schema: ['errors'],
   query: ['errors', 'schema'],
   auth: ['errors', 'schema', 'query'],
   limits: ['errors', 'config', 'auth'],
   store: ['errors', 'config', 'schema', 'query', 'auth', 'limits'],
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
-  admin: ['errors', 'schema', 'query', 'auth', 'store'],
+  admin: ['errors', 'random', 'schema', 'query', 'auth', 'store'],
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
   // Organizations as fixtures: the fixtures format, loaded and exported through the stores with
   // the checks of the API (schema) and of `role set` (admin).
   fixtures: ['errors', 'schema', 'auth', 'store', 'admin'],
-  // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its reset, snapshots, export and load.
-  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'fixtures'],
+  // The integrator's tools' state (clocks, fault rules, journal, outbox): plain data, no HTTP.
+  toolkit: ['errors', 'random'],
+  // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its
+  // reset, snapshots, export and load; toolkit: the control API and the service routes' fault and
+  // journal hooks act on the tools' state.
+  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'fixtures', 'toolkit'],
   stores: ['config', 'admin', 'limits', 'store'],
-  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http'],
+  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http', 'toolkit'],
   server: ['config', 'app', 'stores', 'fixtures', 'http'],
-  cli: ['errors', 'config', 'version', 'control-client', 'auth', 'admin', 'fixtures', 'stores', 'server'],
+  'cli-control': ['control-client'],
+  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'fixtures', 'stores', 'server'],
   // The entry point of `orchard/testing`: a server for a test suite, with its control client.
   testing: ['config', 'control-client', 'fixtures', 'server'],
 };

@@ -86,6 +86,13 @@ export class AdminService {
     return this.control.listOrganizations();
   }
 
+  /** The organization with this id, or 404 ORGANIZATION_NOT_FOUND. */
+  async requireOrganization(id: string): Promise<Organization> {
+    const org = await this.control.getOrganization(id);
+    if (!org) throw noOrganization(id);
+    return org;
+  }
+
   /** Changes an organization's plan and/or minute limit; a running server applies them from its next request. */
   async updateOrganization(input: { id: string; plan?: string; minuteLimit?: number }): Promise<Organization> {
     if (input.plan === undefined && input.minuteLimit === undefined) {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { formatDateTime } from '../schema/values.js';
+import { seededRandom } from '../random.js';
 
 const FIRST = ['Ada', 'Ben', 'Chloe', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kavya', 'Liam', 'Maya', 'Noah', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara'];
 const LAST = ['Abbott', 'Baker', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Hughes', 'Ivanova', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nakamura', 'Okafor', 'Patel', 'Quist', 'Rossi', 'Schmidt', 'Tanaka'];
@@ -11,17 +12,6 @@ const WORDS = ['Acme', 'Blue', 'Cedar', 'Delta', 'Ember', 'Falcon', 'Granite', '
 const KINDS = ['Labs', 'Foods', 'Logistics', 'Health', 'Systems', 'Studio', 'Partners', 'Energy', 'Capital', 'Works'];
 const CITIES: Array<[string, string]> = [['Lisbon', 'Portugal'], ['Lyon', 'France'], ['Austin', 'USA'], ['Osaka', 'Japan'], ['Leeds', 'UK'], ['Graz', 'Austria'], ['Porto', 'Portugal'], ['Denver', 'USA'], ['Malmö', 'Sweden'], ['Kraków', 'Poland']];
 
-/** Mulberry32: tiny, fast and good enough for sample data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(rnd: () => number, list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
 

@@ -34,7 +34,7 @@ function fromFastify(err: FastifyError): AppError | undefined {
 }
 
 /** The one 500 reply: it names the request id to report and nothing of the failure. */
-function internalError(requestId: string): AppError {
+export function internalError(requestId: string): AppError {
   return new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${requestId}.`);
 }
 

@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
-import { addressKey, openLimits, orgKey, type Limits } from '../limits/limits.js';
+import { addressKey, openLimits, orgKey, type Limits, type LimitsDeps } from '../limits/limits.js';
 import type { Quotas, WindowState } from '../limits/rate-limit-store.js';
 import type { AppDeps } from './app-deps.js';
 import type { Organization } from '../auth/identity.js';
@@ -40,14 +40,32 @@ interface OrgLimits {
  * a right token served, the 429s and the 200 would tell guesses apart at full speed. One hook rather
  * than two, and no await when the store answers at once: each costs on the hot path (bench/limits.ts).
  */
-export function limitedAuthHook(auth: Hook, limits: Limits): Hook {
+/** The 429 of an organization over a window, with the message the real refusal has (a forced one too, http/fault-hook.ts). */
+export function limitError(window: 'minute' | 'day', quota: number, retryAfter: number): AppError {
+  return window === 'day'
+    ? new AppError('LIMIT_DAY', `Daily request limit reached: this organization may make ${quota} requests per UTC day, across all its tokens, and has made them all. The count resets at 00:00 UTC; retry after ${retryAfter} seconds.`)
+    : new AppError('LIMIT_MINUTE', `Too many requests: this organization may make ${quota} requests in any 60 seconds, across all its tokens. Retry after ${retryAfter} seconds.`);
+}
+
+/** RateLimit-Policy of an organization's quotas. */
+export const policyOf = (quotas: Quotas): string =>
+  [policyItem('minute', quotas.minute, 60), ...(quotas.day === null ? [] : [policyItem('day', quotas.day, 86_400)])].join(', ');
+
+/** RateLimit of an organization's windows. */
+export const rateLimitOf = (minute: WindowState, day: WindowState | null): string =>
+  day ? `${limitItem('minute', minute)}, ${limitItem('day', day)}` : limitItem('minute', minute);
+
+/**
+ * `movedNow` gives the time of an organization whose clock is moved (docs/control-api.md § Clock),
+ * undefined otherwise: its windows are then counted at that time rather than on the store's clock.
+ */
+export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: string) => number | undefined = () => undefined): Hook {
   const cache = new WeakMap<Organization, OrgLimits>();
   const limitsOf = (org: Organization): OrgLimits => {
     let entry = cache.get(org);
     if (!entry) {
       const quotas = limits.quotasOf(org);
-      const policy = [policyItem('minute', quotas.minute, 60), ...(quotas.day === null ? [] : [policyItem('day', quotas.day, 86_400)])].join(', ');
-      cache.set(org, (entry = { key: orgKey(org.id), quotas, policy }));
+      cache.set(org, (entry = { key: orgKey(org.id), quotas, policy: policyOf(quotas) }));
     }
     return entry;
   };
@@ -95,17 +113,15 @@ export function limitedAuthHook(auth: Hook, limits: Limits): Hook {
     }
     const { org } = request.identity;
     const { key, quotas, policy } = limitsOf(org);
-    const answer = limits.store.hit(key, quotas);
+    const answer = limits.store.hit(key, quotas, movedNow(org.id));
     const result = answer instanceof Promise ? await answer : answer;
     const { minute, day } = result;
     reply.header('ratelimit-policy', policy);
-    reply.header('ratelimit', day ? `${limitItem('minute', minute)}, ${limitItem('day', day)}` : limitItem('minute', minute));
+    reply.header('ratelimit', rateLimitOf(minute, day));
     if (day) limits.notices.observe(org.id, day);
     if (result.allowed) return;
     reply.header('retry-after', String(result.retryAfter));
-    throw result.exceeded === 'day'
-      ? new AppError('LIMIT_DAY', `Daily request limit reached: this organization may make ${day?.quota} requests per UTC day, across all its tokens, and has made them all. The count resets at 00:00 UTC; retry after ${result.retryAfter} seconds.`)
-      : new AppError('LIMIT_MINUTE', `Too many requests: this organization may make ${minute.quota} requests in any 60 seconds, across all its tokens. Retry after ${result.retryAfter} seconds.`);
+    throw result.exceeded === 'day' ? limitError('day', day!.quota, result.retryAfter) : limitError('minute', minute.quota, result.retryAfter);
   };
 }
 
@@ -117,9 +133,11 @@ declare module 'fastify' {
 }
 
 /** Opens the limits the configuration asks for, exposes them as `app.limits` and closes them with the app. */
-export function installLimits(app: FastifyInstance, deps: AppDeps): Limits | null {
+export function installLimits(app: FastifyInstance, deps: AppDeps, onNoticeSent?: LimitsDeps['onNoticeSent']): Limits | null {
   const { config, control, ledger, clock } = deps;
-  const limits = config.rateLimits ? openLimits({ config, directory: control, ledger, counters: deps.openCounters(clock, app.log), clock, log: app.log }) : null;
+  const limits = config.rateLimits
+    ? openLimits({ config, directory: control, ledger, counters: deps.openCounters(() => clock(), app.log), clock, log: app.log, ...(onNoticeSent ? { onNoticeSent } : {}) })
+    : null;
   app.decorate('limits', limits);
   if (limits) app.addHook('onClose', () => limits.close());
   return limits;

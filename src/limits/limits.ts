@@ -6,7 +6,8 @@ import type { Organization } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, planOf } from '../auth/plans.js';
 import type { Config } from '../config.js';
 import { createMailer } from './mailer.js';
-import { UsageNotices, type NoticeLedger, type NoticeLog, type UserDirectory } from './notices.js';
+import type { MailMessage } from './mailer.js';
+import { UsageNotices, type Notice, type NoticeLedger, type NoticeLog, type UserDirectory } from './notices.js';
 import type { Quotas, RateLimitStore } from './rate-limit-store.js';
 
 export interface Limits {
@@ -16,8 +17,8 @@ export interface Limits {
   quotasOf(org: Organization): Quotas;
   /** For requests whose token does not resolve: a minute window, no day. */
   readonly addressQuotas: Quotas;
-  /** The limits' clock, milliseconds since the epoch. */
-  readonly clock: () => number;
+  /** The limits' clock, milliseconds since the epoch (an organization's when given its id). */
+  readonly clock: (orgId?: string) => number;
   /** Flushes the counters and finishes the notice being sent. */
   close(): Promise<void>;
 }
@@ -34,17 +35,23 @@ export interface LimitsDeps {
   readonly ledger: NoticeLedger;
   /** The counters of both windows (<data>/limits.db, or Redis); closed with the limits. */
   readonly counters: RateLimitStore;
-  readonly clock: () => number;
+  readonly clock: (orgId?: string) => number;
   readonly log: NoticeLog;
+  /** Told each usage notice once sent. */
+  readonly onNoticeSent?: (notice: Notice, message: MailMessage, at: string) => void;
 }
 
-export function openLimits({ config, directory, ledger, counters: store, clock, log }: LimitsDeps): Limits {
+/** The minute limit (the organization's override, else the default) and its plan's daily cap (or DAILY_CAP). */
+export const quotasOf = (config: Config, org: Organization): Quotas => ({ minute: org.minuteLimit ?? DEFAULT_MINUTE_LIMIT, day: config.dailyCap ?? planOf(org.plan).dailyCap });
+
+export function openLimits({ config, directory, ledger, counters: store, clock, log, onNoticeSent }: LimitsDeps): Limits {
   const notices = new UsageNotices({
     ledger,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, clock }),
     directory,
     clock,
     log,
+    ...(onNoticeSent ? { onSent: onNoticeSent } : {}),
   });
   void notices.retryUnsent(); // claims a previous run did not get to send
   const addressQuotas: Quotas = { minute: config.addressMinuteLimit, day: null };
@@ -53,7 +60,7 @@ export function openLimits({ config, directory, ledger, counters: store, clock, 
     notices,
     addressQuotas,
     clock,
-    quotasOf: (org) => ({ minute: org.minuteLimit ?? DEFAULT_MINUTE_LIMIT, day: config.dailyCap ?? planOf(org.plan).dailyCap }),
+    quotasOf: (org) => quotasOf(config, org),
     async close() {
       await notices.close();
       await store.close();

@@ -11,6 +11,8 @@ export interface MailMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** The Date of the message; the mailer's clock when absent. */
+  readonly date?: Date;
 }
 
 export interface Mailer {
@@ -41,7 +43,7 @@ function smtpMailer(url: string, options: MailerOptions): Mailer {
   const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
   return {
     async send(message) {
-      await transport.sendMail({ from: options.from, date: new Date(options.clock()), ...message });
+      await transport.sendMail({ from: options.from, ...message, date: message.date ?? new Date(options.clock()) });
     },
     close: () => transport.close(),
   };
@@ -56,7 +58,7 @@ function outboxMailer(options: MailerOptions): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, date: new Date(options.clock()), ...message });
+      const info = await transport.sendMail({ from: options.from, ...message, date: message.date ?? new Date(options.clock()) });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const name = `${stamp(options.clock())}-${randomBytes(4).toString('hex')}.eml`;
       // Written aside and renamed, so whoever reads the outbox never sees half a message.

@@ -53,17 +53,22 @@ export interface UsageNoticesOptions {
   readonly mailer: Mailer;
   /** Where the organization's name and primary user's address are read at sending time. */
   readonly directory: UserDirectory;
-  readonly clock: () => number;
+  /** The time of an organization's notices when given its id (its clock may be moved), else the server's. */
+  readonly clock: (orgId?: string) => number;
   readonly log: NoticeLog;
   readonly retryEveryMs?: number;
+  /** Told each notice once its mail is sent (the control API's outbox). */
+  readonly onSent?: (notice: Notice, message: MailMessage, at: string) => void;
 }
 
 const keyOf = (n: Notice) => `${n.orgId} ${n.day} ${n.threshold}`;
 
 export class UsageNotices {
-  /** Thresholds this process has already handled today (org id + threshold), so observe() stays cheap. */
-  private readonly seen = new Set<string>();
-  private seenDay = -1;
+  /**
+   * The UTC day on which this process last handled each threshold of an organization (org id +
+   * threshold → day), so observe() stays cheap; a day per organization, as each may have its own clock.
+   */
+  private readonly seen = new Map<string, number>();
   private readonly inFlight = new Set<string>();
   private tail: Promise<void> = Promise.resolve();
   private closing = false;
@@ -80,15 +85,11 @@ export class UsageNotices {
    */
   observe(orgId: string, day: { readonly used: number; readonly quota: number; readonly dayNumber: number }): void {
     if (day.used * 100 < NOTICE_THRESHOLDS[0] * day.quota) return;
-    if (day.dayNumber !== this.seenDay) {
-      this.seen.clear();
-      this.seenDay = day.dayNumber;
-    }
     for (const threshold of NOTICE_THRESHOLDS) {
       if (day.used * 100 < threshold * day.quota) return;
       const key = `${orgId} ${threshold}`;
-      if (this.seen.has(key)) continue;
-      this.seen.add(key);
+      if (this.seen.get(key) === day.dayNumber) continue;
+      this.seen.set(key, day.dayNumber);
       this.enqueue({ orgId, day: isoDay(day.dayNumber), threshold, used: day.used, cap: day.quota }, true);
     }
   }
@@ -138,12 +139,15 @@ export class UsageNotices {
   private async deliver(notice: Notice, claim: boolean): Promise<void> {
     if (this.closing) return;
     const { ledger, log } = this.options;
-    const now = () => new Date(this.options.clock()).toISOString();
+    const now = () => new Date(this.options.clock(notice.orgId)).toISOString();
     try {
       if (claim && !(await ledger.claim(notice, now()))) return; // claimed before: by an earlier run or another process
       const to = await this.recipientOf(notice.orgId);
-      await this.options.mailer.send(composeNotice(notice, to));
-      await ledger.markSent(notice, now());
+      const message = { ...composeNotice(notice, to), date: new Date(this.options.clock(notice.orgId)) };
+      await this.options.mailer.send(message);
+      const at = now();
+      await ledger.markSent(notice, at);
+      this.options.onSent?.(notice, message, at);
       log.info({ notice, to: to.email }, 'usage notice sent');
     } catch (err) {
       log.error({ err, notice }, 'usage notice not sent; it is retried');

@@ -49,7 +49,8 @@ export interface HitResult {
  */
 export interface RateLimitStore {
   /**
-   * Checks both windows of `key` at the store's current time and, when the request fits in both,
+   * Checks both windows of `key` at `now` (ms; a moved clock's time, docs/control-api.md § Clock),
+   * else at the store's current time, and, when the request fits in both,
    * counts it in both: atomically, so concurrent hits on one key (in this process or, for shared
    * stores, any process) never accept more than the quotas allow. A refused hit counts nowhere.
    * Quotas may change from one hit to the next (a plan or override changed); requests already
@@ -57,7 +58,7 @@ export interface RateLimitStore {
    * A store that decides in memory answers at once, a shared one with a promise: callers on the
    * hot path skip an await for the first.
    */
-  hit(key: string, quotas: Quotas): HitResult | Promise<HitResult>;
+  hit(key: string, quotas: Quotas, now?: number): HitResult | Promise<HitResult>;
   /** Persists what is pending and releases the store; hits after close are an error. */
   close(): Promise<void>;
 }

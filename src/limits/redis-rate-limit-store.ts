@@ -139,19 +139,19 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** One round trip (EVALSHA) when Redis answers; never rejects for Redis's sake (see the file header). */
-  async hit(key: string, quotas: Quotas): Promise<HitResult> {
+  async hit(key: string, quotas: Quotas, at?: number): Promise<HitResult> {
     if (this.closed) throw new Error('the rate-limit store is closed');
     const probe = this.outageSince !== null;
     if (probe) {
       // Redis is tried again once it is connected, by one hit at a time and at most every PROBE_EVERY_MS,
       // so a Redis that accepts connections but does not answer costs a timeout a second, not one a hit.
-      if (this.probing || this.client.status !== 'ready' || Date.now() < this.nextProbe) return this.hitLocally(key, quotas);
+      if (this.probing || this.client.status !== 'ready' || Date.now() < this.nextProbe) return this.hitLocally(key, quotas, at);
       this.probing = true;
       this.nextProbe = Date.now() + PROBE_EVERY_MS;
     }
     try {
       if (this.client.status !== 'ready') await this.connected();
-      const [allowed, inWindow, oldest, leaving, day, dayCount, now] = await this.run(key, quotas);
+      const [allowed, inWindow, oldest, leaving, day, dayCount, now] = await this.run(key, quotas, at);
       if (this.outageSince !== null) this.recovered();
       return windowResult({
         now, quotas, allowed: allowed === 1, inWindow,
@@ -160,7 +160,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     } catch (err) {
       if (this.closed) throw err;
       this.lost(err);
-      return this.hitLocally(key, quotas);
+      return this.hitLocally(key, quotas, at);
     } finally {
       if (probe) this.probing = false;
     }
@@ -180,9 +180,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** The script by its digest; sent whole once when Redis does not have it (a new or restarted server). */
-  private async run(key: string, quotas: Quotas): Promise<Reply> {
+  private async run(key: string, quotas: Quotas, at: number | undefined): Promise<Reply> {
     const { minute, day } = this.keysOf(key);
-    const args = [minute, day, quotas.minute, quotas.day ?? '', this.clock ? this.clock() : ''];
+    // A moved clock's time is passed like a test's clock; otherwise the script reads Redis TIME.
+    const args = [minute, day, quotas.minute, quotas.day ?? '', at ?? (this.clock ? this.clock() : '')];
     try {
       return (await this.client.evalsha(HIT_SHA, 2, ...args)) as Reply;
     } catch (err) {
@@ -227,8 +228,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** The embedded windows, in this process's memory only; idle keys are forgotten every minute. */
-  private hitLocally(key: string, quotas: Quotas): HitResult {
-    const now = this.now();
+  private hitLocally(key: string, quotas: Quotas, at: number | undefined): HitResult {
+    const now = at ?? this.now();
     if (now - this.lastSweep >= MINUTE_MS) {
       this.lastSweep = now;
       for (const [k, w] of this.local) if (isIdle(w, now)) this.local.delete(k);

@@ -7,6 +7,9 @@ export interface ServiceDeps {
   readonly config: Config;
   readonly control: ControlStore;
   readonly records: RecordStore;
-  /** Milliseconds since the epoch; tests pass a clock they move. */
-  readonly clock: () => number;
+  /**
+   * Milliseconds since the epoch: the time of an organization's requests when given its id (its
+   * clock may be moved, docs/control-api.md § Clock), else the server's. Tests pass a clock they move.
+   */
+  readonly clock: (orgId?: string) => number;
 }

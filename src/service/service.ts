@@ -95,8 +95,18 @@ export class Service {
     return { records, schema, obj, access };
   }
 
+  /** The object `ref` (system name or number) names in the caller's organization, or null; fault rules match by it. */
+  async objectNamed(identity: TokenIdentity, ref: string): Promise<ObjectDef | null> {
+    const { schema } = await this.open(identity);
+    try {
+      return schema.resolve(ref);
+    } catch {
+      return null;
+    }
+  }
+
   private writeContext(identity: TokenIdentity) {
-    return { userId: identity.user.id, now: new Date(this.deps.clock()) };
+    return { userId: identity.user.id, now: new Date(this.deps.clock(identity.org.id)) };
   }
 
   /** The row a create body makes, after the field rules of the role (403) and the body checks (400). */
@@ -242,7 +252,7 @@ export class Service {
    */
   async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<V3Result> {
     const { records, schema } = await this.open(identity);
-    const planned = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock() });
+    const planned = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock(identity.org.id) });
     if (planned.kind === 'groups') {
       const { rows, isLastPage } = await records.groups(planned.plan, signal);
       return { ...planned, rows: withRoundedSums(planned.plan, rows), isLastPage };

@@ -109,6 +109,12 @@ describe('with ADMIN_KEY', () => {
     assert.ok(doc.paths['/_orchard/organizations'].post.requestBody.content['application/json'].schema.properties.email);
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops as Record<string, { operationId: string; tags?: string[]; summary?: string; responses: Record<string, unknown> }>)) {
+        assert.ok(op.tags?.length && op.summary, `${method} ${path} has tags and a summary`);
+        assert.ok(Object.keys(op.responses).some((s) => s.startsWith('2')), `${method} ${path} describes its success`);
+      }
+    }
 
     const service = (await ctx.request({ method: 'GET', url: '/openapi.json', token: null })).json();
     assert.deepEqual(Object.keys(service.paths).filter((p) => p.startsWith('/_orchard')), []);

@@ -11,6 +11,9 @@ import { controlDocument } from './control-document.js';
 import type { ControlRouteOptions } from './control-options.js';
 import { organizationRoutes } from './organization-routes.js';
 import { fixtureRoutes } from './fixture-routes.js';
+import { clockRoutes } from './clock-routes.js';
+import { faultRoutes } from './fault-routes.js';
+import { journalRoutes } from './journal-routes.js';
 
 export const CONTROL_PREFIX = '/_orchard';
 
@@ -34,7 +37,10 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
   let document: object | undefined;
   scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version)));
   // Each family gets only what it needs (not the prefix, which it would apply again).
-  const families: ControlRouteOptions = { admin: options.admin, state: options.state };
+  const families: ControlRouteOptions = { admin: options.admin, state: options.state, toolkit: options.toolkit };
   await scope.register(organizationRoutes, families);
   await scope.register(fixtureRoutes, families);
+  await scope.register(clockRoutes, families);
+  await scope.register(faultRoutes, families);
+  await scope.register(journalRoutes, families);
 };

@@ -2,9 +2,12 @@
 
 import type { AdminService } from '../../admin/admin-service.js';
 import type { OrganizationState } from '../../fixtures/organization-state.js';
+import type { Toolkit } from '../../toolkit/toolkit.js';
 
 export interface ControlRouteOptions {
   readonly admin: AdminService;
   /** Reset, snapshots, export and load of organizations (fixtures/organization-state.ts). */
   readonly state: OrganizationState;
+  /** The clocks, fault rules, journal and outbox of the running server. */
+  readonly toolkit: Toolkit;
 }

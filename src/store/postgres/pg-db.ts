@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { AppError, timeoutError } from '../../errors.js';
+import { AppError, storeUnavailableError, timeoutError } from '../../errors.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -114,7 +114,7 @@ export function isUnavailable(err: unknown): boolean {
 
 /** The 503 of a request the database could not serve; the process keeps running and recovers by itself. */
 export function unavailableError(cause?: unknown): AppError {
-  return new AppError('STORE_UNAVAILABLE', 'The database is unreachable at the moment. Retry the request in a few seconds.', { cause });
+  return storeUnavailableError(cause);
 }
 
 /** Rethrows an unreachable-database failure as STORE_UNAVAILABLE, anything else as it was. */

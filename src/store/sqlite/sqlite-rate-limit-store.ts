@@ -57,9 +57,9 @@ export class SqliteRateLimitStore implements RateLimitStore {
     this.timer.unref();
   }
 
-  hit(key: string, quotas: Quotas): HitResult {
+  hit(key: string, quotas: Quotas, at?: number): HitResult {
     if (this.closed) throw new Error('the rate-limit store is closed');
-    const now = this.clock();
+    const now = at ?? this.clock();
     const windows = this.windows.get(key) ?? this.load(key, now);
     const { result, countedAt } = hitWindows(windows, now, quotas);
     if (countedAt !== null) {

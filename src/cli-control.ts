@@ -1,0 +1,151 @@
+// The `orchard` commands that act on what a running server holds in memory (docs/control-api.md):
+// its clocks, fault rules, request journal and outbox. Each calls the control API through
+// ControlClient, at --url or ORCHARD_URL with ADMIN_KEY, and prints the reply (--json: as is).
+
+import { InvalidArgumentError, type Command } from 'commander';
+import { controlClientFrom } from './control-client.js';
+
+/** How the command prints: the reply as one JSON object with --json, else the human line. */
+export type Print = (value: Record<string, unknown>, human: string) => void;
+
+interface ClockState { orgId: string | null; mode: string; now: string; offsetMs: number; inherited: boolean }
+interface FaultRule { id: string; status?: number; latencyMs?: number; orgId?: string; methods?: string[]; families?: string[]; object?: string; probability?: number; seed: number; count?: number; remaining: number | null; window?: string; fired: number }
+interface JournalEntry { at: string; method: string; path: string; status: number; durationMs: number; requestId: string }
+interface OutboxMessage { at: string; to: string; subject: string }
+
+const list = (raw: string): string[] => raw.split(',').map((s) => s.trim()).filter(Boolean);
+
+function number(name: string, integer: boolean) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new InvalidArgumentError(`${name} must be a${integer ? ' whole' : ''} number.`);
+    return n;
+  };
+}
+
+const clockLine = (c: ClockState) =>
+  `${c.orgId === null ? 'Server' : `Organization ${c.orgId}`}: ${c.now} (${c.inherited ? 'follows the server\'s clock, ' : ''}${c.mode}${c.offsetMs !== 0 ? `, ${c.offsetMs >= 0 ? '+' : ''}${c.offsetMs} ms from real time` : ''})`;
+
+const ruleLine = (r: FaultRule) => [
+  r.id,
+  r.status !== undefined ? `status ${r.status}${r.window ? ` (${r.window})` : ''}` : '',
+  r.latencyMs ? `+${r.latencyMs} ms` : '',
+  r.orgId ? `org ${r.orgId}` : 'any org',
+  r.methods ? r.methods.join(',') : '',
+  r.families ? r.families.join(',') : '',
+  r.object ? `object ${r.object}` : '',
+  r.probability !== undefined ? `p=${r.probability} seed ${r.seed}` : '',
+  r.remaining !== null ? `${r.remaining} left` : '',
+  `fired ${r.fired}`,
+].filter(Boolean).join('  ');
+
+export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, print: () => Print): void {
+  const url = '--url <url>';
+  const urlHelp = 'the running server (default: ORCHARD_URL, else http://127.0.0.1:$PORT)';
+  const client = (o: { url?: string }) => controlClientFrom(env, o.url);
+
+  const clock = program.command('clock').description('move a running server\'s clock, or one organization\'s (clock show, freeze, set, advance, real)');
+  const clockPath = (org?: string) => (org ? `organizations/${encodeURIComponent(org)}/clock` : 'clock');
+  const orgOption = ['--org <id>', 'an organization\'s own clock rather than the server\'s'] as const;
+  const showClock = async (call: Promise<ClockState>) => {
+    const state = await call;
+    print()(state as unknown as Record<string, unknown>, clockLine(state));
+  };
+  clock.command('show').description('the server\'s clock and every organization\'s own, or one organization\'s')
+    .option(...orgOption).option(url, urlHelp)
+    .action(async (o: { org?: string; url?: string }) => {
+      if (o.org) return showClock(client(o).call('GET', clockPath(o.org)));
+      const r = await client(o).call<{ items: ClockState[] }>('GET', 'clocks');
+      print()(r, r.items.map(clockLine).join('\n'));
+    });
+  clock.command('freeze').description('stop the clock, where it stands or at --at')
+    .option(...orgOption).option('--at <date-time>', 'ISO 8601; UTC when it has no zone').option(url, urlHelp)
+    .action((o: { org?: string; at?: string; url?: string }) => showClock(client(o).call('POST', `${clockPath(o.org)}/freeze`, o.at ? { at: o.at } : {})));
+  clock.command('set').description('set the clock to --at; it keeps running unless frozen (or --frozen)')
+    .option(...orgOption).requiredOption('--at <date-time>', 'ISO 8601; UTC when it has no zone (required)').option('--frozen', 'stop it there').option(url, urlHelp)
+    .action((o: { org?: string; at: string; frozen?: boolean; url?: string }) => showClock(client(o).call('POST', `${clockPath(o.org)}/set`, { at: o.at, ...(o.frozen ? { frozen: true } : {}) })));
+  clock.command('advance').description('move the clock forward (backward with a minus sign)')
+    .option(...orgOption).requiredOption('--by <duration>', 'e.g. 90s, 25h, 1d2h, -1h (required)').option(url, urlHelp)
+    .action((o: { org?: string; by: string; url?: string }) => showClock(client(o).call('POST', `${clockPath(o.org)}/advance`, { by: o.by })));
+  clock.command('real').description('back to real time (an organization: back to the server\'s clock)')
+    .option(...orgOption).option(url, urlHelp)
+    .action((o: { org?: string; url?: string }) => showClock(client(o).call('DELETE', clockPath(o.org))));
+
+  const fault = program.command('fault').description('fault rules of a running server (fault list, add, remove, clear)');
+  fault.command('list').description('the fault rules, in the order they are tried')
+    .option('--org <id>', 'only this organization\'s rules').option(url, urlHelp)
+    .action(async (o: { org?: string; url?: string }) => {
+      const r = await client(o).call<{ items: FaultRule[] }>('GET', `faults${o.org ? `?orgId=${encodeURIComponent(o.org)}` : ''}`);
+      print()(r, r.items.map(ruleLine).join('\n') || 'No fault rules.');
+    });
+  fault.command('add').description('add a rule: matching requests get a forced reply in their route family\'s shape, and/or wait')
+    .option('--status <status>', '429, 500, 503 or 408', number('--status', true))
+    .option('--latency <ms>', 'milliseconds added before the request goes on', number('--latency', true))
+    .option('--org <id>', 'only this organization\'s requests')
+    .option('--method <methods>', 'comma-separated HTTP methods', list)
+    .option('--family <families>', 'comma-separated route families: records, query, metadata, v2, v3', list)
+    .option('--object <object>', 'only requests about this object (system name or number)')
+    .option('--probability <p>', 'fire on each match with this probability (0 to 1]', number('--probability', false))
+    .option('--seed <n>', 'seed of the probability\'s draws', number('--seed', true))
+    .option('--count <n>', 'fire for the next N matches, then remove the rule', number('--count', true))
+    .option('--window <window>', 'for 429: minute (default) or day')
+    .option('--retry-after <s>', 'for 429: Retry-After in seconds', number('--retry-after', true))
+    .option(url, urlHelp)
+    .action(async (o: { status?: number; latency?: number; org?: string; method?: string[]; family?: string[]; object?: string; probability?: number; seed?: number; count?: number; window?: string; retryAfter?: number; url?: string }) => {
+      const rule = {
+        ...(o.status !== undefined ? { status: o.status } : {}), ...(o.latency !== undefined ? { latencyMs: o.latency } : {}),
+        ...(o.org ? { orgId: o.org } : {}), ...(o.method ? { methods: o.method } : {}), ...(o.family ? { families: o.family } : {}),
+        ...(o.object ? { object: o.object } : {}), ...(o.probability !== undefined ? { probability: o.probability } : {}),
+        ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.count !== undefined ? { count: o.count } : {}),
+        ...(o.window ? { window: o.window } : {}), ...(o.retryAfter !== undefined ? { retryAfter: o.retryAfter } : {}),
+      };
+      const r = await client(o).call<FaultRule>('POST', 'faults', rule);
+      print()(r as unknown as Record<string, unknown>, `Added ${ruleLine(r)}`);
+    });
+  fault.command('remove').description('remove a fault rule')
+    .requiredOption('--id <id>', 'the rule id (required)').option(url, urlHelp)
+    .action(async (o: { id: string; url?: string }) => {
+      await client(o).call('DELETE', `faults/${encodeURIComponent(o.id)}`);
+      print()({ removed: o.id }, `Removed ${o.id}.`);
+    });
+  fault.command('clear').description('remove every fault rule (of one organization with --org)')
+    .option('--org <id>', 'only this organization\'s rules').option(url, urlHelp)
+    .action(async (o: { org?: string; url?: string }) => {
+      const r = await client(o).call<{ removed: number }>('DELETE', `faults${o.org ? `?orgId=${encodeURIComponent(o.org)}` : ''}`);
+      print()(r, `Removed ${r.removed} rule${r.removed === 1 ? '' : 's'}.`);
+    });
+
+  const journal = program.command('journal').description('an organization\'s request journal on a running server (journal list, clear); JOURNAL_SIZE must be set on the server');
+  journal.command('list').description('the organization\'s last requests, newest first')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .option('--method <method>', 'only this method').option('--path <text>', 'only paths containing this text')
+    .option('--status <status>', 'a status (404) or a class (4xx)').option('--since <date-time>', 'at or after').option('--until <date-time>', 'before')
+    .option('--limit <n>', 'at most this many', number('--limit', true)).option(url, urlHelp)
+    .action(async (o: { org: string; method?: string; path?: string; status?: string; since?: string; until?: string; limit?: number; url?: string }) => {
+      const q = new URLSearchParams();
+      for (const k of ['method', 'path', 'status', 'since', 'until', 'limit'] as const) if (o[k] !== undefined) q.set(k, String(o[k]));
+      const r = await client(o).call<{ items: JournalEntry[]; size: number }>('GET', `organizations/${encodeURIComponent(o.org)}/journal${q.size ? `?${q}` : ''}`);
+      print()(r, r.size === 0 ? 'The server keeps no journal (JOURNAL_SIZE is 0).'
+        : r.items.map((e) => `${e.at}  ${e.method} ${e.path}  ${e.status}  ${e.durationMs} ms  ${e.requestId}`).join('\n') || 'No requests.');
+    });
+  journal.command('clear').description('forget the organization\'s journal')
+    .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
+    .action(async (o: { org: string; url?: string }) => {
+      await client(o).call('DELETE', `organizations/${encodeURIComponent(o.org)}/journal`);
+      print()({ cleared: true }, 'Journal cleared.');
+    });
+
+  const outbox = program.command('outbox').description('the messages a running server sent about an organization (outbox list, clear)');
+  outbox.command('list').description('the usage notices sent, newest first')
+    .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
+    .action(async (o: { org: string; url?: string }) => {
+      const r = await client(o).call<{ items: OutboxMessage[] }>('GET', `organizations/${encodeURIComponent(o.org)}/outbox`);
+      print()(r, r.items.map((m) => `${m.at}  to ${m.to}  ${m.subject}`).join('\n') || 'No messages.');
+    });
+  outbox.command('clear').description('forget the organization\'s outbox (the messages stay sent)')
+    .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
+    .action(async (o: { org: string; url?: string }) => {
+      await client(o).call('DELETE', `organizations/${encodeURIComponent(o.org)}/outbox`);
+      print()({ cleared: true }, 'Outbox cleared.');
+    });
+}

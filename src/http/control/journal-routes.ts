@@ -1,0 +1,97 @@
+// Control API: an organization's request journal and outbox (docs/control-api.md § Journal) — read
+// with filters, and cleared.
+
+import type { FastifyPluginAsync } from 'fastify';
+import type { JournalFilter } from '../../toolkit/request-journal.js';
+import type { ControlRouteOptions } from './control-options.js';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The organization id.' } } } as const;
+
+const entrySchema = {
+  type: 'object',
+  required: ['at', 'requestId', 'method', 'path', 'query', 'headers', 'body', 'status', 'reply', 'durationMs', 'truncated'],
+  properties: {
+    at: { type: 'string', format: 'date-time', description: 'The organization\'s time when the request arrived.' },
+    requestId: { type: 'string' },
+    method: { type: 'string' },
+    path: { type: 'string' },
+    query: { type: 'object', additionalProperties: true, description: 'tokenid masked.' },
+    headers: { type: 'object', additionalProperties: true, description: 'tokenid and authorization masked.' },
+    body: { type: 'string', nullable: true, description: 'The request body as JSON text, cut at JOURNAL_BODY_LIMIT characters.' },
+    status: { type: 'integer' },
+    reply: { type: 'string', nullable: true, description: 'The reply body, cut at JOURNAL_BODY_LIMIT characters.' },
+    durationMs: { type: 'number' },
+    truncated: { type: 'boolean' },
+  },
+} as const;
+
+const messageSchema = {
+  type: 'object',
+  required: ['kind', 'at', 'to', 'subject', 'text', 'day', 'threshold', 'used', 'cap'],
+  properties: {
+    kind: { type: 'string', enum: ['usage-notice'] },
+    at: { type: 'string', format: 'date-time' },
+    to: { type: 'string' },
+    subject: { type: 'string' },
+    text: { type: 'string' },
+    day: { type: 'string', description: 'The UTC day of the notice, YYYY-MM-DD.' },
+    threshold: { type: 'integer', description: 'Percent of the daily cap: 90 or 100.' },
+    used: { type: 'integer' },
+    cap: { type: 'integer' },
+  },
+} as const;
+
+export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, toolkit }) => {
+  const { journal, outbox } = toolkit;
+  const orgOf = async (params: unknown): Promise<string> => (await admin.requireOrganization((params as { id: string }).id)).id;
+
+  scope.get('/organizations/:id/journal', {
+    schema: {
+      operationId: 'listJournal', tags: ['journal'], summary: 'The organization\'s last requests, newest first (JOURNAL_SIZE of them; none when it is 0).',
+      params: idParams,
+      querystring: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          method: { type: 'string', description: 'Only this method.' },
+          path: { type: 'string', description: 'Only paths containing this text (any case).' },
+          status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5]xx)$', description: 'A status (404) or a class (4xx).' },
+          since: { type: 'string', format: 'date-time', description: 'Only requests at or after this instant.' },
+          until: { type: 'string', format: 'date-time', description: 'Only requests before this instant.' },
+          limit: { type: 'integer', minimum: 1, description: 'At most this many.' },
+        },
+      },
+      response: {
+        200: {
+          type: 'object', required: ['items', 'size', 'bodyLimit'],
+          properties: { items: { type: 'array', items: entrySchema }, size: { type: 'integer', description: 'Requests kept per organization (JOURNAL_SIZE).' }, bodyLimit: { type: 'integer' } },
+        },
+      },
+    },
+  }, async (request) => ({
+    items: journal.query(await orgOf(request.params), request.query as JournalFilter),
+    size: journal.size,
+    bodyLimit: journal.bodyLimit,
+  }));
+
+  scope.delete('/organizations/:id/journal', {
+    schema: { operationId: 'clearJournal', tags: ['journal'], summary: 'Forgets the organization\'s journal.', params: idParams, response: { 204: { type: 'null', description: 'Cleared.' } } },
+  }, async (request, reply) => {
+    journal.clear(await orgOf(request.params));
+    return reply.code(204).send();
+  });
+
+  scope.get('/organizations/:id/outbox', {
+    schema: {
+      operationId: 'listOutbox', tags: ['journal'], summary: 'The messages sent about the organization (usage notices), newest first.',
+      params: idParams,
+      response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: messageSchema } } } },
+    },
+  }, async (request) => ({ items: outbox.list(await orgOf(request.params)) }));
+
+  scope.delete('/organizations/:id/outbox', {
+    schema: { operationId: 'clearOutbox', tags: ['journal'], summary: 'Forgets the organization\'s outbox (the messages stay sent).', params: idParams, response: { 204: { type: 'null', description: 'Cleared.' } } },
+  }, async (request, reply) => {
+    outbox.clear(await orgOf(request.params));
+    return reply.code(204).send();
+  });
+};

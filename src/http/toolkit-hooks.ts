@@ -1,0 +1,152 @@
+// The integrator's tools at the HTTP edge of the service's routes (docs/control-api.md): fault rules
+// answer matching requests with a forced failure in the route family's own reply shape, and the
+// journal records each request of an organization with its reply. They sit here rather than in the
+// service layer because both are about HTTP: the route family, the status, headers and reply bodies.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Organization } from '../auth/identity.js';
+import type { Config } from '../config.js';
+import { storeUnavailableError, timeoutError, type AppError } from '../errors.js';
+import { quotasOf } from '../limits/limits.js';
+import { DAY_MS, secondsUntil, utcDay } from '../limits/rate-limit-store.js';
+import type { Service } from '../service/service.js';
+import type { Clock } from '../toolkit/clocks.js';
+import type { Fault, FaultRules, RouteFamily } from '../toolkit/fault-rules.js';
+import { cut, type RequestJournal } from '../toolkit/request-journal.js';
+import { internalError } from './error-handler.js';
+import { limitError, policyOf } from './limits-hook.js';
+
+/** The route family of a route, from its URL pattern. */
+export function familyOf(url: string | undefined): RouteFamily | undefined {
+  if (url === undefined) return undefined;
+  if (url.startsWith('/api/v3/')) return 'v3';
+  if (url.startsWith('/api/v2/')) return 'v2';
+  if (url.startsWith('/api/query')) return 'query';
+  if (url.startsWith('/api/record')) return 'records';
+  if (url.startsWith('/metadata')) return 'metadata';
+  return undefined;
+}
+
+/** The object a request names: in its path, or the objecttype of a query body. */
+function objectRef(request: FastifyRequest): string | undefined {
+  const params = request.params as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | null | undefined;
+  const ref = params?.obj ?? params?.ot ?? (body && typeof body === 'object' ? body.objecttype ?? body.objectType : undefined);
+  return typeof ref === 'string' || typeof ref === 'number' ? String(ref) : undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The forced 429's header fields: those of a real refusal of `window` (docs/limits.md). */
+function limitHeaders(reply: FastifyReply, config: Config, org: Organization, fault: Fault, now: number): AppError {
+  const quotas = quotasOf(config, org);
+  const dayReset = secondsUntil((utcDay(now) + 1) * DAY_MS, now);
+  const window = fault.window === 'day' && quotas.day !== null ? 'day' : 'minute';
+  const retryAfter = fault.retryAfter ?? (window === 'day' ? dayReset : 60);
+  const real = reply.getHeader('ratelimit');
+  let limit: string;
+  if (typeof real === 'string') {
+    // The real counts of the other window stay; the refused one has nothing left.
+    limit = real.replace(new RegExp(`"${window}";r=\\d+;t=\\d+`), `"${window}";r=0;t=${retryAfter}`);
+  } else {
+    const minute = window === 'minute' ? `r=0;t=${retryAfter}` : `r=${quotas.minute};t=60`;
+    limit = `"minute";${minute}${quotas.day === null ? '' : `, "day";${window === 'day' ? `r=0;t=${retryAfter}` : `r=${quotas.day};t=${dayReset}`}`}`;
+  }
+  reply.header('ratelimit-policy', policyOf(quotas));
+  reply.header('ratelimit', limit);
+  reply.header('retry-after', String(retryAfter));
+  return limitError(window, window === 'day' ? quotas.day! : quotas.minute, retryAfter);
+}
+
+/**
+ * A preHandler of the service's routes: once a request is authenticated and counted, the first fault
+ * rule that fires delays it and/or throws the failure its status names, which the route family's
+ * error handler answers in its shape. With no rule it returns at once.
+ */
+export function faultHook(rules: FaultRules, service: Service, config: Config, clock: Clock) {
+  const apply = async (request: FastifyRequest, reply: FastifyReply, family: RouteFamily): Promise<void> => {
+    const { identity } = request;
+    const ref = objectRef(request);
+    const fault = await rules.decide({
+      orgId: identity.org.id,
+      method: request.method,
+      family,
+      ...(ref !== undefined ? {
+        isObject: async (object: string) => {
+          const obj = await service.objectNamed(identity, ref);
+          return obj !== null && (obj.systemName === object || String(obj.objectType) === object);
+        },
+      } : {}),
+    });
+    if (fault === null) return;
+    request.log.info({ fault }, 'fault rule fired');
+    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    switch (fault.status) {
+      case undefined: return;
+      case 429: throw limitHeaders(reply, config, identity.org, fault, clock(identity.org.id));
+      case 500: throw internalError(request.id);
+      case 503: throw storeUnavailableError();
+      case 408:
+        reply.header('connection', 'close');
+        throw timeoutError();
+    }
+  };
+  // A callback rather than a promise: with no rule held, a request pays one property read.
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (rules.empty) return done();
+    const family = familyOf(request.routeOptions.url);
+    if (family === undefined || request.is404) return done();
+    apply(request, reply, family).then(() => done(), done);
+  };
+}
+
+/**
+ * Records each request of an organization, with its reply, in the journal (installed only when it
+ * keeps any). The hot path keeps references and cuts long texts; masking and formatting wait for a
+ * read of the journal.
+ */
+export function installJournal(scope: FastifyInstance, journal: RequestJournal, clock: Clock): void {
+  const limit = journal.bodyLimit;
+  const seen = new WeakMap<FastifyRequest, { at: number; reply: string | null; cut: boolean }>();
+  const orgOf = (request: FastifyRequest) => (request as Partial<Pick<FastifyRequest, 'identity'>>).identity?.org.id;
+  // After the token check (added before this): the organization's time when the request arrived.
+  scope.addHook('onRequest', (request, _reply, done) => {
+    const orgId = orgOf(request);
+    if (orgId !== undefined) seen.set(request, { at: clock(orgId), reply: null, cut: false });
+    done();
+  });
+  scope.addHook('onSend', (request, _reply, payload, done) => {
+    const orgId = orgOf(request);
+    if (orgId !== undefined) {
+      // A request refused by the limits never reached the hook above: the time it was answered.
+      let entry = seen.get(request);
+      if (!entry) seen.set(request, (entry = { at: clock(orgId), reply: null, cut: false }));
+      const text = cut(typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null, limit);
+      entry.reply = text.text;
+      entry.cut = text.cut;
+    }
+    done(null, payload);
+  });
+  scope.addHook('onResponse', (request, reply, done) => {
+    // Requests whose token did not resolve belong to no organization.
+    const orgId = orgOf(request);
+    const entry = orgId === undefined ? undefined : seen.get(request);
+    if (entry) {
+      const body = cut(request.body === undefined ? null : JSON.stringify(request.body), limit);
+      journal.record(orgId!, {
+        at: entry.at,
+        requestId: request.id,
+        method: request.method,
+        url: request.url,
+        query: (request.query ?? {}) as Record<string, unknown>,
+        headers: request.headers,
+        body: body.text,
+        status: reply.statusCode,
+        reply: entry.reply,
+        durationMs: reply.elapsedTime,
+        truncated: body.cut || entry.cut,
+      });
+    }
+    done();
+  });
+}

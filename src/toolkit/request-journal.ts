@@ -1,0 +1,188 @@
+// The request journal (docs/control-api.md § Journal): the last N requests of each organization, in
+// memory, with their tokens masked and their bodies cut; and the outbox, the usage notices sent.
+// Both are bounded: N entries per organization (bodies at most `bodyLimit` characters each).
+
+/** One request as the journal keeps it. */
+export interface JournalEntry {
+  /** The organization's time when the request arrived (its clock may be moved), ISO 8601. */
+  readonly at: string;
+  readonly requestId: string;
+  readonly method: string;
+  /** The path, without the query string. */
+  readonly path: string;
+  /** The query parameters, tokenid masked. */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The header fields, tokenid and authorization masked. */
+  readonly headers: Readonly<Record<string, unknown>>;
+  /** The request body as JSON text, cut at the journal's body limit; null without one. */
+  readonly body: string | null;
+  readonly status: number;
+  /** The reply body, cut at the body limit. */
+  readonly reply: string | null;
+  readonly durationMs: number;
+  /** true when a body or the reply was cut. */
+  readonly truncated: boolean;
+}
+
+/** A request as recorded on the hot path: references and cut texts, masked and formatted when read. */
+export type RawJournalEntry = Omit<JournalEntry, 'at' | 'path'> & {
+  /** ms since the epoch on the organization's clock. */
+  readonly at: number;
+  /** Path and query string as sent. */
+  readonly url: string;
+};
+
+function entryOf(raw: RawJournalEntry): JournalEntry {
+  const q = raw.url.indexOf('?');
+  return {
+    at: new Date(raw.at).toISOString(),
+    requestId: raw.requestId,
+    method: raw.method,
+    path: q < 0 ? raw.url : raw.url.slice(0, q),
+    query: maskQuery(raw.query),
+    headers: maskHeaders(raw.headers),
+    body: raw.body,
+    status: raw.status,
+    reply: raw.reply,
+    durationMs: Math.round(raw.durationMs * 1000) / 1000,
+    truncated: raw.truncated,
+  };
+}
+
+export interface JournalFilter {
+  readonly method?: string;
+  /** Entries whose path contains this text (any case). */
+  readonly path?: string;
+  /** A status (`404`) or a class (`4xx`). */
+  readonly status?: string;
+  /** ISO 8601 instants: entries at or after `since`, before `until`. */
+  readonly since?: string;
+  readonly until?: string;
+  /** At most this many, newest first. */
+  readonly limit?: number;
+}
+
+/** A secret shown by its last four characters only, so two tokens can still be told apart. */
+export function mask(secret: string): string {
+  return secret.length > 8 ? `****${secret.slice(-4)}` : '****';
+}
+
+const SECRET_HEADERS = new Set(['tokenid', 'authorization']);
+
+export function maskHeaders(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? (Array.isArray(value) ? value.map((v) => mask(String(v))) : mask(String(value))) : value;
+  }
+  return out;
+}
+
+export function maskQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) out[name] = name.toLowerCase() === 'tokenid' ? mask(String(value)) : value;
+  return out;
+}
+
+/** `text` cut at `limit` characters; the flag says whether it was. */
+export function cut(text: string | null, limit: number): { text: string | null; cut: boolean } {
+  if (text === null || text.length <= limit) return { text, cut: false };
+  return { text: text.slice(0, limit), cut: true };
+}
+
+/** A ring of the last `size` items. */
+class Ring<T> {
+  private readonly items: T[] = [];
+  private start = 0;
+  constructor(private readonly size: number) {}
+
+  push(item: T): void {
+    if (this.items.length < this.size) this.items.push(item);
+    else {
+      this.items[this.start] = item;
+      this.start = (this.start + 1) % this.size;
+    }
+  }
+
+  /** Newest first. */
+  newestFirst(): T[] {
+    return [...this.items.slice(this.start), ...this.items.slice(0, this.start)].reverse();
+  }
+}
+
+function matches(entry: JournalEntry, f: JournalFilter, since: number, until: number): boolean {
+  if (f.method !== undefined && entry.method !== f.method.toUpperCase()) return false;
+  if (f.path !== undefined && !entry.path.toLowerCase().includes(f.path.toLowerCase())) return false;
+  if (f.status !== undefined) {
+    const s = String(entry.status);
+    if (/^[1-5]xx$/i.test(f.status) ? s[0] !== f.status[0] : s !== f.status) return false;
+  }
+  const at = Date.parse(entry.at);
+  return at >= since && at < until;
+}
+
+/** Per-organization rings of entries; `size` 0 keeps nothing (the server then does not record at all). */
+export class RequestJournal {
+  private readonly orgs = new Map<string, Ring<RawJournalEntry>>();
+
+  constructor(readonly size: number, readonly bodyLimit: number) {}
+
+  record(orgId: string, entry: RawJournalEntry): void {
+    if (this.size === 0) return;
+    let ring = this.orgs.get(orgId);
+    if (!ring) this.orgs.set(orgId, (ring = new Ring(this.size)));
+    ring.push(entry);
+  }
+
+  query(orgId: string, filter: JournalFilter = {}): JournalEntry[] {
+    const since = filter.since !== undefined ? Date.parse(filter.since) : -Infinity;
+    const until = filter.until !== undefined ? Date.parse(filter.until) : Infinity;
+    const found = (this.orgs.get(orgId)?.newestFirst() ?? []).map(entryOf).filter((e) => matches(e, filter, since, until));
+    return filter.limit !== undefined ? found.slice(0, filter.limit) : found;
+  }
+
+  /** Forgets an organization's entries (every organization's without one). */
+  clear(orgId?: string): void {
+    if (orgId === undefined) this.orgs.clear();
+    else this.orgs.delete(orgId);
+  }
+}
+
+/** A message the server sent, as the outbox shows it. */
+export interface OutboxMessage {
+  /** `usage-notice` (webhook deliveries will join it). */
+  readonly kind: 'usage-notice';
+  /** The organization's time when it was sent, ISO 8601. */
+  readonly at: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  /** The notice: its UTC day, threshold (percent), requests used and the cap. */
+  readonly day: string;
+  readonly threshold: number;
+  readonly used: number;
+  readonly cap: number;
+}
+
+/** Messages kept per organization. */
+export const OUTBOX_SIZE = 100;
+
+/** The messages sent per organization, the last OUTBOX_SIZE of each. */
+export class Outbox {
+  private readonly orgs = new Map<string, Ring<OutboxMessage>>();
+
+  record(orgId: string, message: OutboxMessage): void {
+    let ring = this.orgs.get(orgId);
+    if (!ring) this.orgs.set(orgId, (ring = new Ring(OUTBOX_SIZE)));
+    ring.push(message);
+  }
+
+  /** Newest first. */
+  list(orgId: string): OutboxMessage[] {
+    return this.orgs.get(orgId)?.newestFirst() ?? [];
+  }
+
+  clear(orgId?: string): void {
+    if (orgId === undefined) this.orgs.clear();
+    else this.orgs.delete(orgId);
+  }
+}

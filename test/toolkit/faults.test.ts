@@ -1,0 +1,211 @@
+// Fault rules (docs/control-api.md § Faults): forced replies are the very replies the route family
+// gives for real (compared with real ones), rules match by organization, method, family and object,
+// fire for a count or with a seeded probability, add latency, and are listed, added and removed.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import { unavailableError } from '../../src/store/postgres/pg-db.js';
+import { parseFaultRules, FaultRules } from '../../src/toolkit/fault-rules.js';
+import { testContext, type TestContext } from '../helpers.js';
+import { ADMIN_KEY, control, controlReply } from './control-helpers.js';
+
+const HEADERS = ['content-type', 'x-error-code', 'retry-after', 'ratelimit-policy', 'ratelimit', 'connection'];
+
+/**
+ * What a client sees of an error reply, but the request id (which names the request in a 500's
+ * message) and, with `counts` false, the quota left (each request of the comparison counts).
+ */
+function seen(res: LightMyRequestResponse, counts = true): object {
+  const id = String(res.headers['x-request-id']);
+  const headers = Object.fromEntries(HEADERS.map((h) => [h, res.headers[h]]));
+  if (!counts) headers.ratelimit = String(headers.ratelimit).replace(/;r=\d+;/g, ';r=<left>;');
+  return {
+    status: res.statusCode,
+    headers,
+    body: JSON.parse(res.body.split(id).join('<request id>')),
+  };
+}
+
+const routes = [
+  { family: 'records', method: 'GET', url: '/api/record/account' },
+  { family: 'query', method: 'POST', url: '/api/query', payload: { objecttype: 1, fields: 'accountname' } },
+  { family: 'v3', method: 'POST', url: '/api/v3/query', payload: { objectType: 1, fields: [{ name: 'accountname' }] } },
+  { family: 'metadata', method: 'GET', url: '/metadata/records/account' },
+] as const;
+
+type Route = (typeof routes)[number];
+const send = (ctx: TestContext, token: string, r: Route) => ctx.request({ method: r.method, url: r.url, token, ...('payload' in r ? { payload: r.payload } : {}) });
+
+describe('parseFaultRules', () => {
+  test('refuses a bad rule naming the member', () => {
+    assert.throws(() => parseFaultRules([{ status: 503 }, { status: 502 }]), /'faults\[1\]\.status' must be one of 408, 429, 500, 503/);
+    assert.throws(() => parseFaultRules([{ latencyMs: 5, window: 'day' }], 'fixtures.faults'), /'fixtures\.faults\[0\]\.window' is for status 429 only/);
+    assert.throws(() => parseFaultRules([{ object: 'account' }]), /'faults\[0\]' must have a status, a latencyMs or both/);
+    assert.throws(() => parseFaultRules([{ status: 500, probability: 0 }]), /'faults\[0\]\.probability'/);
+    assert.throws(() => parseFaultRules([{ status: 500, color: 'red' }]), /'faults\[0\]\.color' is not a member/);
+    assert.throws(() => parseFaultRules({}), /'faults' must be a list/);
+    assert.deepEqual(parseFaultRules([{ status: 429, window: 'day', methods: ['get'], object: 'Account' }]), [{ status: 429, window: 'day', methods: ['GET'], object: 'account' }]);
+  });
+
+  test('a seed gives the same decisions again', async () => {
+    const decisions = async (seed: number) => {
+      const rules = new FaultRules();
+      rules.add({ status: 503, probability: 0.5, seed });
+      const out: boolean[] = [];
+      for (let i = 0; i < 40; i++) out.push((await rules.decide({ orgId: 'o', method: 'GET', family: 'records' })) !== null);
+      return out;
+    };
+    const a = await decisions(7);
+    assert.deepEqual(await decisions(7), a);
+    assert.notDeepEqual(await decisions(8), a);
+    assert.ok(a.filter(Boolean).length > 5 && a.filter(Boolean).length < 35, 'about half fire');
+  });
+});
+
+/** Two fresh organizations with the same settings: one to fail for real, one to be forced. */
+async function twoOrgs(ctx: TestContext, minuteLimit: number) {
+  const make = async (name: string) => {
+    const r = await control(ctx, 'POST', '/organizations', { name, email: `${name}@x.example`, plan: 'enterprise', minuteLimit });
+    return { orgId: r.organization.id as string, token: r.token as string };
+  };
+  return { real: await make('real'), forced: await make('forced') };
+}
+
+for (const window of ['minute', 'day'] as const) {
+  describe(`a forced 429 of the ${window} is the real one`, () => {
+    let ctx: TestContext;
+    before(async () => {
+      ctx = await testContext({ config: { adminKey: ADMIN_KEY, ...(window === 'day' ? { dailyCap: 2 } : {}) } });
+      await control(ctx, 'POST', '/clock/freeze', { at: '2030-06-01T18:00:00Z' });
+    });
+    after(() => ctx.close());
+
+    for (const route of routes) {
+      test(`${route.family}: ${route.method} ${route.url}`, async () => {
+        const { real, forced } = await twoOrgs(ctx, window === 'minute' ? 2 : 1_000);
+        for (const org of [real, forced]) assert.equal((await send(ctx, org.token, route)).statusCode, 200);
+        assert.equal((await send(ctx, real.token, route)).statusCode, 200);
+        const refused = await send(ctx, real.token, route);
+        assert.equal(refused.statusCode, 429);
+        await control(ctx, 'POST', '/faults', { orgId: forced.orgId, status: 429, window, count: 1 });
+        const forcedReply = await send(ctx, forced.token, route);
+        assert.deepEqual(seen(forcedReply), seen(refused));
+        assert.equal((await send(ctx, forced.token, route)).statusCode, 429, 'the rule fired once; the organization is now over its limit for real');
+      });
+    }
+  });
+}
+
+describe('forced 500, 503 and 408 are the real ones', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext({ config: { adminKey: ADMIN_KEY, requestTimeoutMs: 100 } })));
+  after(() => ctx.close());
+
+  /** The reply of `route` while the store's records fail as `fail` makes them. */
+  const withFailingStore = async (route: Route, fail: () => Promise<never>) => {
+    const records = ctx.stores.records as { org: (id: string) => Promise<unknown> };
+    const org = records.org;
+    records.org = fail;
+    try {
+      return await send(ctx, ctx.token, route);
+    } finally {
+      records.org = org;
+    }
+  };
+
+  const cases = [
+    { status: 500, fail: async (): Promise<never> => { throw new Error('disk on fire'); } },
+    { status: 503, fail: async (): Promise<never> => { throw unavailableError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })); } },
+    { status: 408, fail: () => new Promise<never>(() => {}) },
+  ] as const;
+
+  for (const { status, fail } of cases) {
+    for (const route of routes) {
+      test(`${status} on ${route.family}`, async () => {
+        const real = await withFailingStore(route, fail);
+        assert.equal(real.statusCode, status, real.body);
+        await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status, count: 1 });
+        const forced = await send(ctx, ctx.token, route);
+        assert.deepEqual(seen(forced, false), seen(real, false));
+        assert.equal((await send(ctx, ctx.token, route)).statusCode, 200, 'a count of 1 fires once');
+      });
+    }
+  }
+});
+
+describe('matching, latency and the rules through the control API', () => {
+  let ctx: TestContext;
+  let other: string;
+  before(async () => {
+    ctx = await testContext({ config: { adminKey: ADMIN_KEY } });
+    other = (await control(ctx, 'POST', '/organizations', { name: 'Other', email: 'o@x.example', plan: 'enterprise', minuteLimit: 1_000_000 })).token;
+  });
+  after(() => ctx.close());
+
+  const status = async (method: 'GET' | 'POST', url: string, payload?: object, token = ctx.token) =>
+    (await ctx.request({ method, url, token, ...(payload ? { payload } : {}) })).statusCode;
+
+  test('by organization, method, family and object (a query body\'s objecttype too)', async () => {
+    const rule = await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, methods: ['post'], families: ['records', 'query'], object: 'contact', status: 503 });
+    assert.equal(rule.id, 'fault-1');
+    assert.deepEqual([rule.methods, rule.object, rule.remaining, rule.fired], [['POST'], 'contact', null, 0]);
+    assert.equal(await status('POST', '/api/record/contact', { fullname: 'A B' }), 503);
+    assert.equal(await status('POST', '/api/record/2', { fullname: 'A B' }), 503, 'the object by its number');
+    assert.equal(await status('POST', '/api/query', { objecttype: 2, fields: 'firstname' }), 503);
+    assert.equal(await status('POST', '/api/query', { objecttype: 'contact', fields: 'firstname' }), 503);
+    assert.equal(await status('POST', '/api/query', { objecttype: 1, fields: 'accountname' }), 200, 'another object');
+    assert.equal(await status('GET', '/api/record/contact'), 200, 'another method');
+    assert.equal(await status('POST', '/api/v3/query', { objectType: 2, fields: [{ name: 'firstname' }] }), 200, 'another family');
+    assert.equal(await status('POST', '/api/record/contact', { fullname: 'A B' }, other), 201, 'another organization');
+    const [listed] = (await control(ctx, 'GET', `/faults?orgId=${ctx.orgId}`)).items;
+    assert.deepEqual([listed.fired, listed.matched], [4, 4]);
+    assert.equal((await control(ctx, 'GET', '/faults?orgId=nobody')).items.length, 0);
+    assert.equal((await controlReply(ctx, 'DELETE', `/faults/${rule.id}`)).statusCode, 204);
+    const gone = await controlReply(ctx, 'DELETE', `/faults/${rule.id}`);
+    assert.equal(gone.statusCode, 404);
+    assert.equal(gone.json().error.code, 'FAULT_RULE_NOT_FOUND');
+  });
+
+  test('a count fires for the next N matches, then the rule is gone', async () => {
+    await control(ctx, 'POST', '/faults', { status: 500, count: 2, families: ['records'] });
+    assert.deepEqual([await status('GET', '/api/record/account', undefined, other), await status('GET', '/api/record/account'), await status('GET', '/api/record/account')], [500, 500, 200]);
+    assert.deepEqual((await control(ctx, 'GET', '/faults')).items, []);
+  });
+
+  test('a seeded probability repeats its decisions', async () => {
+    const run = async () => {
+      const rule = await control(ctx, 'POST', '/faults', { status: 503, probability: 0.5, seed: 42 });
+      assert.equal(rule.seed, 42);
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) out.push(await status('GET', '/api/record/account'));
+      await control(ctx, 'DELETE', '/faults');
+      return out;
+    };
+    const first = await run();
+    assert.deepEqual(await run(), first);
+    assert.ok(first.includes(503) && first.includes(200));
+  });
+
+  test('latency delays the request, which then goes on', async () => {
+    await control(ctx, 'POST', '/faults', { latencyMs: 150, count: 1 });
+    const started = Date.now();
+    assert.equal(await status('GET', '/api/record/account'), 200);
+    assert.ok(Date.now() - started >= 150);
+  });
+
+  test('bad rules are 400 naming the member; an unknown organization is 404; clear removes all', async () => {
+    const bad = await controlReply(ctx, 'POST', '/faults', { status: 429, retryAfter: -1 });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.json().error.message, /retryAfter/);
+    const cross = await controlReply(ctx, 'POST', '/faults', { status: 500, window: 'day' });
+    assert.equal(cross.statusCode, 400);
+    assert.match(cross.json().error.message, /'body\.window' is for status 429 only/);
+    const unknown = await controlReply(ctx, 'POST', '/faults', { status: 500, orgId: 'nope' });
+    assert.equal(unknown.json().error.code, 'ORGANIZATION_NOT_FOUND');
+    await control(ctx, 'POST', '/faults', { status: 500, orgId: ctx.orgId });
+    await control(ctx, 'POST', '/faults', { status: 500 });
+    assert.deepEqual(await control(ctx, 'DELETE', `/faults?orgId=${ctx.orgId}`), { removed: 1 });
+    assert.deepEqual(await control(ctx, 'DELETE', '/faults'), { removed: 1 });
+  });
+});

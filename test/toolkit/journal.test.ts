@@ -1,0 +1,87 @@
+// The request journal (docs/control-api.md § Journal): the last JOURNAL_SIZE requests of each
+// organization with their tokens masked and bodies cut, queried by method, path, status and time,
+// and cleared; nothing is kept when it is off.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mask, RequestJournal } from '../../src/toolkit/request-journal.js';
+import { testContext, type TestContext } from '../helpers.js';
+import { ADMIN_KEY, control, controlReply } from './control-helpers.js';
+
+describe('the journal, on', () => {
+  let ctx: TestContext;
+  let other: string;
+  before(async () => {
+    ctx = await testContext({ config: { adminKey: ADMIN_KEY, journalSize: 5, journalBodyLimit: 40 } });
+    other = (await control(ctx, 'POST', '/organizations', { name: 'Other', email: 'o@x.example', plan: 'enterprise', minuteLimit: 1_000_000 })).token;
+  });
+  after(() => ctx.close());
+
+  const journal = (query = '') => control(ctx, 'GET', `/organizations/${ctx.orgId}/journal${query}`);
+
+  test('records each request with its reply, the token masked and bodies cut', async () => {
+    await control(ctx, 'POST', '/clock/freeze', { at: '2030-01-01T10:00:00Z' });
+    const created = await ctx.request({ method: 'POST', url: '/api/record/account', headers: { 'x-request-id': 'req-1' }, payload: { accountname: 'A fairly long account name to be cut somewhere' } });
+    assert.equal(created.statusCode, 201);
+    const byQuery = await ctx.request({ method: 'GET', url: `/api/record/account?pagesize=1&TokenId=${ctx.token}`, token: null });
+    assert.equal(byQuery.statusCode, 200);
+    const { items, size, bodyLimit } = await journal();
+    assert.deepEqual([size, bodyLimit, items.length], [5, 40, 2]);
+    const [get, post] = items;
+    assert.deepEqual({ ...post, durationMs: 0, headers: {}, reply: post.reply.length }, {
+      at: '2030-01-01T10:00:00.000Z', requestId: 'req-1', method: 'POST', path: '/api/record/account', query: {}, headers: {},
+      body: '{"accountname":"A fairly long account na', status: 201, reply: 40, durationMs: 0, truncated: true,
+    });
+    assert.equal(post.headers.tokenid, mask(ctx.token));
+    assert.ok(!JSON.stringify(items).includes(ctx.token), 'the token appears nowhere');
+    assert.match(post.headers.tokenid, /^\*{4}.{4}$/);
+    assert.ok(post.reply.startsWith('{"success":true'));
+    assert.equal(typeof post.durationMs, 'number');
+    assert.deepEqual(get.query, { pagesize: 1, TokenId: mask(ctx.token) });
+    assert.equal(get.body, null);
+    assert.equal(get.status, 200);
+  });
+
+  test('queried by method, path, status and time; another organization\'s requests are apart', async () => {
+    await ctx.request({ method: 'GET', url: '/api/record/account/not-an-id' });
+    await control(ctx, 'POST', '/clock/advance', { by: '1h' });
+    await ctx.request({ method: 'GET', url: '/metadata/records' });
+    await ctx.request({ method: 'GET', url: '/api/record/account', token: other });
+    const paths = async (q: string) => (await journal(q)).items.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`);
+    assert.deepEqual(await paths('?method=post'), ['POST /api/record/account 201']);
+    assert.deepEqual(await paths('?status=4xx'), ['GET /api/record/account/not-an-id 400']);
+    assert.deepEqual(await paths('?status=200&path=METADATA'), ['GET /metadata/records 200']);
+    assert.deepEqual(await paths('?since=2030-01-01T10:30:00Z'), ['GET /metadata/records 200']);
+    assert.deepEqual(await paths('?until=2030-01-01T10:30:00Z&limit=1'), ['GET /api/record/account/not-an-id 400']);
+    const bad = await controlReply(ctx, 'GET', `/organizations/${ctx.orgId}/journal?status=abc`);
+    assert.equal(bad.statusCode, 400);
+  });
+
+  test('keeps the last JOURNAL_SIZE requests; clear forgets them', async () => {
+    for (let i = 0; i < 7; i++) await ctx.request({ method: 'GET', url: `/api/record/account?pagenumber=${i + 1}` });
+    const { items } = await journal();
+    assert.deepEqual(items.map((e: { query: { pagenumber: number } }) => e.query.pagenumber), [7, 6, 5, 4, 3]);
+    assert.equal((await controlReply(ctx, 'DELETE', `/organizations/${ctx.orgId}/journal`)).statusCode, 204);
+    assert.deepEqual((await journal()).items, []);
+    const missing = await controlReply(ctx, 'GET', '/organizations/nope/journal');
+    assert.equal(missing.json().error.code, 'ORGANIZATION_NOT_FOUND');
+  });
+});
+
+describe('the journal, off (the default)', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext({ config: { adminKey: ADMIN_KEY } })));
+  after(() => ctx.close());
+
+  test('keeps nothing and says so', async () => {
+    assert.equal(ctx.config.journalSize, 0);
+    await ctx.request({ method: 'GET', url: '/api/record/account' });
+    assert.deepEqual(await control(ctx, 'GET', `/organizations/${ctx.orgId}/journal`), { items: [], size: 0, bodyLimit: 4096 });
+  });
+
+  test('a journal of size 0 records nothing even when told to', () => {
+    const j = new RequestJournal(0, 10);
+    j.record('o', { at: 0, requestId: '', method: 'GET', url: '/', query: {}, headers: {}, body: null, status: 200, reply: null, durationMs: 0, truncated: false });
+    assert.deepEqual(j.query('o'), []);
+  });
+});
