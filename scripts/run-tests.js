@@ -1,4 +1,4 @@
-// Runs the compiled test of every test/**/*.test.ts with node's test runner. The sources say what
+// Runs the compiled test of every test/**/*.test.ts and examples/**/*.test.ts with node's test runner. The sources say what
 // runs, so a compiled test whose source was deleted or renamed never runs, whatever dist/ holds.
 // Suites that need PostgreSQL or Redis skip with a printed reason when DATABASE_URL / REDIS_URL
 // are unset; with CI=true those variables are required, so nothing is skipped silently in CI.
@@ -6,9 +6,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const files = fs.readdirSync('test', { recursive: true, encoding: 'utf8' })
+// test/ holds Orchard's tests; examples/ the example suites of docs/testing.md, run so they keep working.
+const files = ['test', 'examples'].flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts'))
-  .map((f) => path.resolve('dist/test', f.replace(/\.ts$/, '.js')))
+  .map((f) => path.resolve('dist', dir, f.replace(/\.ts$/, '.js'))))
   .sort();
 const unbuilt = files.filter((f) => !fs.existsSync(f));
 if (unbuilt.length > 0) {
