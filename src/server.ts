@@ -77,6 +77,7 @@ export async function startServer(
     const fixtures = options.fixtures ? await loadFixtures({ control: stores.control, records: stores.records, clock: Date.now }, options.fixtures) : null;
     for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
     app = await buildApp({ ...stores, config, clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
+    for (const rule of options.fixtures?.faults ?? []) app.toolkit.faults.add(rule);
     await app.listen({ port: config.port, host: config.host });
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.

@@ -32,7 +32,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
   // Organizations as fixtures: the fixtures format, loaded and exported through the stores with
   // the checks of the API (schema) and of `role set` (admin).
-  fixtures: ['errors', 'schema', 'auth', 'store', 'admin'],
+  // toolkit: a file's fault rules are checked as the control API checks them.
+  fixtures: ['errors', 'schema', 'auth', 'store', 'admin', 'toolkit'],
   // The integrator's tools' state (clocks, fault rules, journal, outbox): plain data, no HTTP.
   toolkit: ['errors', 'random'],
   // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its

@@ -76,3 +76,24 @@ test('on PostgreSQL (config.databaseUrl) it works in a schema of its own, and cl
     await pool.end();
   }
 });
+
+test('fault rules of the fixtures are held once the server starts, and by a fixtures load', async () => {
+  const orchard = await startOrchard({
+    fixtures: {
+      organizations: [{ name: 'Faulty', plan: 'enterprise', users: [{ email: 'qa@faulty.example', tokens: [TOKEN] }] }],
+      faults: [{ families: ['records'], methods: ['GET'], status: 503, count: 1 }],
+    },
+  });
+  try {
+    const get = () => fetch(`${orchard.url}/api/record/account`, { headers: { tokenid: TOKEN } });
+    const first = await get();
+    assert.equal(first.status, 503);
+    assert.equal(first.headers.get('x-error-code'), 'STORE_UNAVAILABLE');
+    assert.equal((await get()).status, 200, 'the rule fired for its one match and is gone');
+    await orchard.control.loadFixtures({ organizations: [], faults: [{ status: 500, count: 1 }] });
+    assert.equal((await get()).status, 500);
+    assert.equal((await get()).status, 200);
+  } finally {
+    await orchard.close();
+  }
+});

@@ -27,7 +27,7 @@ const fixturesBody = {
   examples: [{ organizations: [{ name: 'Acme', plan: 'enterprise', users: [{ email: 'ada@acme.example', tokens: ['0f8a4c52-3c1e-4d8b-9a8e-5b7c2d1e0f3a'] }], records: { account: [{ accountname: 'Globex', createdon: '2026-01-05T09:00:00' }] } }] }],
 } as const;
 
-export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { state }) => {
+export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { state, toolkit }) => {
   scope.post('/organizations/:id/reset', {
     schema: {
       operationId: 'resetOrganization', tags: ['fixtures'],
@@ -135,5 +135,5 @@ export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
         },
       },
     },
-  }, async (request) => ({ organizations: await state.load(request.body) }));
+  }, async (request) => ({ organizations: await state.load(request.body, (rules) => rules.forEach((rule) => toolkit.faults.add(rule))) }));
 };
