@@ -46,11 +46,14 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
+  TOKEN_NOT_FOUND: { status: 404, summary: 'No token has the id given to an administrative command or control API call (ids are listed by orchard token list).' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
     message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
   },
+  // 405
+  METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   // 408, 413, 431
   REQUEST_TIMEOUT: {
     status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',

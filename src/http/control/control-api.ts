@@ -10,6 +10,7 @@ import { adminKeyHook } from './admin-key.js';
 import { controlDocument } from './control-document.js';
 import type { ControlRouteOptions } from './control-options.js';
 import { organizationRoutes } from './organization-routes.js';
+import { peopleRoutes } from './people-routes.js';
 
 export const CONTROL_PREFIX = '/_orchard';
 
@@ -35,4 +36,5 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
   // Each family gets only what it needs (not the prefix, which it would apply again).
   const families: ControlRouteOptions = { admin: options.admin };
   await scope.register(organizationRoutes, families);
+  await scope.register(peopleRoutes, families);
 };

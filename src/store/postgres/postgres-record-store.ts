@@ -308,6 +308,12 @@ export class PostgresRecordStore implements RecordStore {
     await (await this.open(orgId)).bulkInsert(obj, rows);
   }
 
+  async dropOrg(orgId: string): Promise<void> {
+    if (!ORG_ID_RE.test(orgId)) return;
+    this.orgs.discard(orgId);
+    await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
+  }
+
   /** Forgets the organizations opened; the pool is the caller's to end. */
   async close(): Promise<void> {
     this.orgs.closeAll();

@@ -200,6 +200,15 @@ export class SqliteRecordStore implements RecordStore {
     return this.use(orgId, (f) => f.writes.bulkInsert(obj, rows));
   }
 
+  async dropOrg(orgId: string): Promise<void> {
+    if (!ORG_ID_RE.test(orgId)) return;
+    this.files.discard(orgId);
+    // A connection still open on it (a call under way, another process) keeps reading the unlinked
+    // file until it closes; nothing can reach the organization any more once its tokens are gone.
+    const file = path.join(this.dir, `${orgId}.db`);
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  }
+
   async close(): Promise<void> {
     await this.pool?.close();
     this.pool = undefined;
