@@ -19,6 +19,7 @@ import { v3Routes } from './http/v3-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
+import { loggerOptions } from './http/log-options.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
 import { AdminService } from './admin/admin-service.js';
@@ -34,9 +35,17 @@ const socketMarginMs = (limitMs: number): number => Math.min(5_000, limitMs);
 /** A client-sent X-Request-Id is kept when it is short and plain, so callers can trace their own ids. */
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** TRUST_PROXY as Fastify takes it: a number of hops trusts that many addresses, nearest first. */
+function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return typeof setting === 'boolean' ? setting : [...setting];
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.config.logLevel },
+    logger: deps.logger ?? loggerOptions({ level: deps.config.logLevel, format: deps.config.logFormat }),
+    // Behind a proxy, request.ip (the per-address limit, the log) is the client's, from X-Forwarded-For.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     genReqId: (req) => {

@@ -138,7 +138,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         return;
       }
       // --json: stdout carries one JSON object once listening; the request log goes to stderr.
-      const server = await startServer(config, () => {}, { logger: { level: config.logLevel, stream: output.stderr } });
+      const server = await startServer(config, () => {}, { logStream: output.stderr });
       print(out, { url: server.url, dataDir: config.dataDir, docs: `${server.url}/docs`, demo: server.demo }, '');
       closeOnSignals(server);
     });

@@ -3,6 +3,8 @@
 
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { LISTENING_TEXT, loggerOptions, type LogStream } from './http/log-options.js';
+import { VERSION } from './version.js';
 import type { Config } from './config.js';
 import { openStores, type Stores } from './stores.js';
 
@@ -34,13 +36,16 @@ function urlFor(host: string, port: number): string {
 export async function startServer(
   config: Config,
   announce: Announce = (l) => process.stdout.write(l + '\n'),
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  options: { logger?: FastifyServerOptions['logger']; logStream?: LogStream } = {},
 ): Promise<RunningServer> {
   const stores = openStores(config);
   let app: FastifyInstance | undefined;
+  const started = Date.now();
   try {
-    app = await buildApp({ ...stores, config, clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
-    await app.listen({ port: config.port, host: config.host });
+    const logger = options.logger ?? loggerOptions({ level: config.logLevel, format: config.logFormat, ...(options.logStream ? { stream: options.logStream } : {}) });
+    app = await buildApp({ ...stores, config, clock: Date.now, logger });
+    // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own below.
+    await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.
     const demo = await stores.admin.ensureDemo();
@@ -55,8 +60,11 @@ export async function startServer(
     }
     announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs`);
     const running = app;
+    running.log.info({ url, version: VERSION, pid: process.pid, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= running.close().then(() => stores.close()));
+    const close = () => (closing ??= running.close().then(() => stores.close()).then(() => {
+      running.log.info({ uptimeSeconds: Math.round((Date.now() - started) / 1000) }, 'Orchard stopped');
+    }));
     return { app: running, url, stores, close, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
   } catch (err) {
     await app?.close().catch(() => {});

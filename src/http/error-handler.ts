@@ -58,6 +58,9 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
     const known = isAppError(error) ? error : fromFastify(error);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      // The client's request took too long (or its work did): a warning, without a stack; logged
+      // once, not again when the work stopped at the limit fails after the reply.
+      else if (known.code === 'REQUEST_TIMEOUT' && !reply.sent) request.log.warn({ code: known.code }, 'request stopped at the time limit');
       return sendError(reply, known, shape);
     }
     request.log.error({ err: error }, 'unexpected failure');

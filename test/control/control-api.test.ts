@@ -98,7 +98,10 @@ describe('with ADMIN_KEY', () => {
     const doc = (await ctx.request({ method: 'GET', url: '/_orchard/openapi.json', token: null, headers: bearer(KEY) })).json();
     assert.equal(doc.openapi, '3.0.3');
     assert.deepEqual(doc.components.securitySchemes.adminKey, { type: 'http', scheme: 'bearer', description: 'The server\'s ADMIN_KEY setting.' });
-    assert.deepEqual(Object.keys(doc.paths).sort(), ['/_orchard/organizations', '/_orchard/organizations/{id}']);
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/_orchard/organizations', '/_orchard/organizations/{id}', '/_orchard/organizations/{id}/users',
+      '/_orchard/tokens/{id}/revoke', '/_orchard/tokens/{id}/rotate', '/_orchard/users/{id}', '/_orchard/users/{id}/tokens',
+    ]);
     assert.deepEqual(Object.keys(doc.paths['/_orchard/organizations']).sort(), ['get', 'post']);
     const patch = doc.paths['/_orchard/organizations/{id}'].patch;
     assert.equal(patch.operationId, 'updateOrganization');

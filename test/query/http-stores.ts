@@ -3,6 +3,7 @@
 // dropped when the context closes.
 
 import { createPool } from '../../src/store/postgres/pg-db.js';
+import type { Config } from '../../src/config.js';
 import { testContext, type TestContext } from '../helpers.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 
@@ -10,18 +11,18 @@ export interface HttpStore {
   readonly name: string;
   /** The `skip` of a suite on this store: false, or why it cannot run here. */
   readonly skip: false | string;
-  /** A test context (app, organization, token) whose records live in this store. */
-  context(): Promise<TestContext>;
+  /** A test context (app, organization, token) whose records live in this store; `config` adds settings. */
+  context(config?: Partial<Config>): Promise<TestContext>;
 }
 
 export const HTTP_STORES: readonly HttpStore[] = [
-  { name: 'SQLite', skip: false, context: () => testContext() },
+  { name: 'SQLite', skip: false, context: (config) => testContext({ config: config ?? {} }) },
   {
     name: 'PostgreSQL',
     skip: needsPostgres,
-    async context() {
+    async context(config) {
       const schema = uniqueName('qh');
-      const ctx = await testContext({ config: { databaseUrl: DATABASE_URL, databaseSchema: schema } });
+      const ctx = await testContext({ config: { ...config, databaseUrl: DATABASE_URL, databaseSchema: schema } });
       return {
         ...ctx,
         async close() {
