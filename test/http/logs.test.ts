@@ -110,8 +110,11 @@ describe('a listening server', () => {
     const port = Number(new URL(server.url).port);
     return new Promise((resolve, reject) => {
       let answer = '';
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
-      const timer = setInterval(() => socket.writable && socket.write(trickle), 50);
+      let timer: NodeJS.Timeout | undefined;
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.write(head);
+        timer = setInterval(() => socket.writable && socket.write(trickle), 50);
+      });
       socket.setEncoding('latin1').on('data', (d: string) => (answer += d));
       socket.on('close', () => { clearInterval(timer); resolve(answer); });
       socket.on('error', (err) => { clearInterval(timer); reject(err); });

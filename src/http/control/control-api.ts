@@ -16,8 +16,11 @@ export const CONTROL_PREFIX = '/_orchard';
 
 export interface ControlOptions extends ControlRouteOptions {
   readonly adminKey: string;
-  /** The version the document states (package.json's). */
+  /** The version and license the document states (package.json's). */
   readonly version: string;
+  readonly license: { name: string; url: string };
+  /** BASE_URL, the document's server; else the server it is read from. */
+  readonly baseUrl: string | undefined;
 }
 
 export const controlErrorBody = (err: AppError): object => ({ error: { code: err.code, message: err.message } });
@@ -32,7 +35,7 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
     routes.push(route);
   });
   let document: object | undefined;
-  scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version)));
+  scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version, options.license, options.baseUrl)));
   // Each family gets only what it needs (not the prefix, which it would apply again).
   const families: ControlRouteOptions = { admin: options.admin };
   await scope.register(organizationRoutes, families);

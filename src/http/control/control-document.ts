@@ -53,7 +53,7 @@ function operationIdOf(method: string, url: string): string {
   return [method.toLowerCase(), ...words].join('-').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
-export function controlDocument(routes: readonly RouteOptions[], version: string): object {
+export function controlDocument(routes: readonly RouteOptions[], version: string, license: { name: string; url: string }, serverUrl = '/'): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
     const schema = (route.schema ?? {}) as RouteSchema;
@@ -84,8 +84,9 @@ export function controlDocument(routes: readonly RouteOptions[], version: string
       title: 'Orchard control API',
       description: 'Administration and test tools of an Orchard server (docs/control-api.md). Every call needs Authorization: Bearer <ADMIN_KEY>.',
       version,
-      license: { name: 'MIT' },
+      license,
     },
+    servers: [{ url: serverUrl, description: 'This Orchard server' }],
     security: [{ adminKey: [] }],
     paths,
     components: {
