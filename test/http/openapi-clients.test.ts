@@ -1,4 +1,4 @@
-// The OpenAPI documents as clients and tools need them (docs/operations.md § The API documents):
+// The OpenAPI documents as clients and tools need them (docs/api.md § The OpenAPI documents):
 // Redocly's recommended rules find nothing in the service's document (with or without BASE_URL) nor
 // in the control API's; every operation has a unique operationId and the token as its security;
 // servers and a license are stated; and every request example is one the server accepts, so the
