@@ -43,7 +43,7 @@ export const errorCatalogue = {
   PERMISSION_DENIED: { status: 403, summary: 'The role of the token\'s user lacks the permission (read, create, update, delete) on the object.' },
   FIELD_FORBIDDEN: { status: 403, summary: 'A field asked for, filtered, sorted or written is hidden or read-only for the role of the token\'s user.' },
   // 404
-  ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
+  ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
   TOKEN_NOT_FOUND: { status: 404, summary: 'No token has the id given to an administrative command or control API call (ids are listed by orchard token list).' },
