@@ -81,7 +81,8 @@ export interface RecordStore {
   /**
    * Removes every record of the organization for good (its file, or its schema); the control plane's
    * rows go first (ControlStore.deleteOrganization). Calls of this store on it that are under way
-   * finish on what they had open; nothing is left for later ones. A no-op when nothing is there.
+   * finish on what they had open; later ones (an OrgRecords taken before) fail ORGANIZATION_NOT_FOUND
+   * rather than create it anew. A no-op when nothing is there.
    */
   dropOrg(orgId: string): Promise<void>;
   close(): Promise<void>;

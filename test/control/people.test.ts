@@ -154,12 +154,20 @@ for (const store of HTTP_STORES) {
       for (const how of ['cli', 'control'] as const) {
         const { organization, token } = (await control('POST', '/organizations', { name: `Doomed ${how}`, email: 'x@example.com' })).json();
         assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Gone' } })).statusCode, 201);
+        const taken = await ctx.stores.records.org(organization.id); // as a request under way holds it
         const deleted = how === 'cli' ? (await cli(['org', 'delete', '--id', organization.id])).body : (await control('DELETE', `/organizations/${organization.id}`)).json();
         assert.deepEqual(deleted, { id: organization.id, name: `Doomed ${how}`, deleted: true });
         const refused = await read(token);
         assert.equal(refused.statusCode, 401);
         assert.ok(!refused.body.includes(token), 'the error does not repeat the token');
         assert.ok(!(await control('GET', '/organizations')).json().items.some((o: { id: string }) => o.id === organization.id));
+        if (how === 'control') {
+          // The server's own store dropped it: nothing under way there makes it anew.
+          const gone = (err: unknown) => (err as { code?: string }).code === 'ORGANIZATION_NOT_FOUND';
+          await assert.rejects(ctx.stores.records.org(organization.id), gone);
+          if (!ctx.config.databaseUrl) await assert.rejects(taken.schema(), gone);
+          else await assert.rejects(taken.schema());
+        }
         if (ctx.config.databaseUrl) {
           const pool = createPool(DATABASE_URL!, { max: 1 });
           try {

@@ -13,6 +13,7 @@ import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
+import { noOrganization } from '../control-errors.js';
 import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -258,6 +259,8 @@ export class PostgresRecordStore implements RecordStore {
   private readonly orgs: OpenOrganizations<Promise<PostgresOrgRecords>>;
   private readonly prefix: string;
   private readonly timeoutMs: number;
+  /** Organizations dropped by this store: their schema is never created again by a call still under way. */
+  private readonly dropped = new Set<string>();
 
   /**
    * Records in `pool` (pg-db.ts createPool), which stays the caller's: close() does not end it.
@@ -293,6 +296,7 @@ export class PostgresRecordStore implements RecordStore {
 
   /** The organization's records; they hold nothing to close, so a caller may keep them after the store dropped them. */
   private open(orgId: string): Promise<PostgresOrgRecords> {
+    if (this.dropped.has(orgId)) return Promise.reject(noOrganization(orgId));
     return this.orgs.use(orgId, (opening) => opening);
   }
 
@@ -310,6 +314,7 @@ export class PostgresRecordStore implements RecordStore {
 
   async dropOrg(orgId: string): Promise<void> {
     if (!ORG_ID_RE.test(orgId)) return;
+    this.dropped.add(orgId);
     this.orgs.discard(orgId);
     await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
   }
