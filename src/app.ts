@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import { trackAllowedMethods } from './http/allowed-methods.js';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
@@ -21,13 +23,14 @@ import { viewsRoutes } from './http/views-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installRequestLimit } from './http/request-limit.js';
+import { loggerOptions } from './http/log-options.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
 import { gatedService, OrgGate } from './service/org-gate.js';
 import { OrganizationState } from './fixtures/organization-state.js';
 import { AdminService } from './admin/admin-service.js';
 import { CONTROL_PREFIX, controlApi } from './http/control/control-api.js';
-import { VERSION } from './version.js';
+import { LICENSE, VERSION } from './version.js';
 import { Clocks } from './toolkit/clocks.js';
 import { FaultRules } from './toolkit/fault-rules.js';
 import { Outbox, RequestJournal } from './toolkit/request-journal.js';
@@ -51,11 +54,59 @@ const socketMarginMs = (limitMs: number): number => Math.min(5_000, limitMs);
 /** A client-sent X-Request-Id is kept when it is short and plain, so callers can trace their own ids. */
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * A route whose body is checked loosely (each v3 batch item on its own, a v3 query by the service)
+ * may name a `documentedBody`: the document shows it, typed as clients must send it, instead of
+ * the body Fastify validates. Only the document reads it.
+ */
+function documentedBody({ schema, url }: { schema: object; url: string }): { schema: object; url: string } {
+  const { documentedBody: shown, ...rest } = (schema ?? {}) as { documentedBody?: object; body?: object };
+  return { schema: shown ? { ...rest, body: shown } : rest, url };
+}
+
+const ROUTER_OPTIONS = { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true };
+
+/** The header fields a browser may send across origins, and those its script may read from a reply. */
+const CORS_ALLOWED_HEADERS = ['tokenid', 'content-type', 'x-request-id'];
+const CORS_EXPOSED_HEADERS = ['x-error-code', 'x-request-id', 'location', 'retry-after', 'ratelimit', 'ratelimit-policy', 'allow'];
+
+/**
+ * CORS for CORS_ORIGINS (docs/operations.md § Browsers): the service's routes (error replies
+ * included) answer those origins and their preflights; the control API under /_orchard/ answers
+ * none, so no page of another origin can use the admin key.
+ */
+const CONTROL_PATH = new RegExp(`^/+${CONTROL_PREFIX.slice(1)}(?:[/?]|$)`);
+
+function corsOptions(origins: readonly string[]): FastifyCorsOptions {
+  const options: FastifyCorsOptions = {
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    // A bare OPTIONS (no Origin) is not a preflight: it gets the API's 404 or 405, not a text/plain 400.
+    strictPreflight: false,
+  };
+  return {
+    delegator: (request, callback) => {
+      callback(null, CONTROL_PATH.test(request.url ?? '') ? { origin: false } : options);
+    },
+  };
+}
+
+/** TRUST_PROXY as Fastify takes it: a number of hops trusts that many addresses, nearest first. */
+function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return typeof setting === 'boolean' ? setting : [...setting];
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.config.logLevel },
+    logger: deps.logger ?? loggerOptions({ level: deps.config.logLevel, format: deps.config.logFormat }),
+    // Behind a proxy, request.ip (the per-address limit, the log) is the client's, from X-Forwarded-For.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    routerOptions: ROUTER_OPTIONS,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
@@ -82,6 +133,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       requireHostHeader: false,
     },
   });
+
+  // Before any route: every route registered is known to the 405 of a path asked with another method.
+  trackAllowedMethods(app, ROUTER_OPTIONS);
+  if (deps.config.corsOrigins.length > 0) await app.register(cors, corsOptions(deps.config.corsOrigins));
 
   // Hooks that never wait take `done` rather than return a promise: each promise is a hop through
   // the microtask queue on every request (bench/get-record).
@@ -113,10 +168,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Orchard — Records and Query API',
         description: 'Records grouped by object type: paginated reads, queries, writes. Every request carries an API token in the tokenid header.',
         version: VERSION,
+        license: LICENSE,
       },
-      ...(deps.config.baseUrl ? { servers: [{ url: deps.config.baseUrl }] } : {}),
-      components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid' } } },
+      // Without BASE_URL, the server the document is read from ("Try it out" on /docs calls it).
+      servers: [{ url: deps.config.baseUrl ?? '/', description: 'This Orchard server' }],
+      components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid', description: 'An API token (orchard token create).' } } },
     },
+    transform: documentedBody,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -152,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
     const state = new OrganizationState({ control: deps.control, records: deps.records, clock: () => clocks.now(), exclusive: (orgId, work) => gate.exclusive(orgId, work) });
-    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, version: VERSION });
+    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl });
   }
 
   return app;

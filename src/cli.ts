@@ -12,7 +12,8 @@ import { openStores, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 import { VERSION } from './version.js';
 import { ControlError, controlClientFrom, type ControlClient } from './control-client.js';
-import { organizationSummary } from './admin/admin-service.js';
+import { organizationSummary, userSummary } from './admin/admin-service.js';
+import type { TokenInfo } from './auth/identity.js';
 import { fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
 import fs from 'node:fs';
 import { addControlCommands } from './cli-control.js';
@@ -63,6 +64,12 @@ export function progressBar(stream: OutStream = process.stderr, clock: () => num
   };
 }
 
+const userLine = (u: ReturnType<typeof userSummary>): string =>
+  `${u.id}  ${u.email}  ${u.fullname}, role ${u.role}${u.disabled ? `, disabled since ${u.disabledAt}` : ''}`;
+
+const tokenLine = (t: TokenInfo): string =>
+  `${t.id}  …${t.last4 ?? '????'}  created ${t.createdAt}, last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `, revoked ${t.revokedAt}` : ''}`;
+
 function wholeNumber(name: string) {
   return (raw: string): number => {
     const n = Number(raw);
@@ -93,6 +100,12 @@ Examples:
   $ orchard token revoke --token <token>
   $ orchard view create --org <org id> --object account --name 'Lisbon accounts' \\
       --fields accountname,telephone1 --query "billingcity = 'Lisbon'" --sort-by accountname
+  $ orchard user list --org <org id>
+  $ orchard user disable --id <user id>
+  $ orchard token list --user <user id>
+  $ orchard token rotate --id <token id>
+  $ orchard token revoke --id <token id>              (or --token <token>)
+  $ orchard org delete --id <org id>
   $ orchard seed --org <org id> --object account --count 100000
   $ orchard --json org create --name Acme --plan free --email ops@acme.example
   $ orchard serve --ephemeral --fixtures test/fixtures.yaml
@@ -141,12 +154,12 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         return;
       }
       // --json: stdout carries one JSON object once listening; the request log goes to stderr.
-      const server = await startServer(config, () => {}, { ...options, logger: { level: config.logLevel, stream: output.stderr } });
+      const server = await startServer(config, () => {}, { ...options, logStream: output.stderr });
       print(out, { url: server.url, dataDir: config.dataDir, docs: `${server.url}/docs`, demo: server.demo, fixtures: server.fixtures, ephemeral: o.ephemeral === true }, '');
       closeOnSignals(server);
     });
 
-  const org = program.command('org').description('manage organizations (org create, org list, org update, org reset, org export)');
+  const org = program.command('org').description('manage organizations (org create, list, update, delete, reset, export)');
   org.command('create')
     .summary('create an organization, its primary user and a token')
     .description('create an organization with its primary user (role admin, receives usage notices) and a token for that user; prints the token once')
@@ -283,6 +296,18 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       print(out, { organizations }, organizations.map((f) => `${f.name} (${f.id}): ${f.status === 'created' ? `loaded, ${f.records} records` : 'exists already, left as it is'}`).join('\n'));
     });
 
+  org.command('delete')
+    .summary('delete an organization and all its data')
+    .description('delete an organization for good: its users, tokens, roles and every record (its database file, or its PostgreSQL schema). Its tokens are refused from the next request on.')
+    .requiredOption('--id <id>', 'organization id (required)')
+    .action(async (o: { id: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.deleteOrganization(o.id);
+        print(out, { id: r.id, name: r.name, deleted: true }, `Organization ${r.name} (${r.id}) deleted, with its users, tokens and records.`);
+      });
+    });
+
   program.command('role').description('manage roles (role set)').command('set')
     .summary('define or replace a role of an organization')
     .description('define a role, or replace its whole definition: per object the permissions read, create, update, delete; per field hidden or read-only. Objects by system name or number. Users of the role see the change on their next request. The built-in role admin has everything and cannot be redefined.')
@@ -301,7 +326,8 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       });
     });
 
-  program.command('user').description('manage users (user create)').command('create')
+  const user = program.command('user').description('manage users (user create, list, role, disable, enable, delete)');
+  user.command('create')
     .description('create a user of an organization and a token for it; prints the token once')
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--email <email>', 'the user\'s e-mail, unique within the organization (required)')
@@ -314,28 +340,101 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { id: r.user.id, token: r.token }, `User ${r.user.email} (${r.user.id}), role ${r.user.role}\nToken (shown once): ${r.token}`);
       });
     });
+  user.command('list')
+    .description('list the users of an organization: id, e-mail, name, role, disabled or not')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .action(async (o: { org: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const items = (await admin.listUsers(o.org)).map(userSummary);
+        print(out, { items }, items.map(userLine).join('\n') || 'No users.');
+      });
+    });
+  user.command('role')
+    .description('give a user another role (admin, or one defined with role set); applied from their next request')
+    .requiredOption('--id <id>', 'user id (required)')
+    .requiredOption('--role <role>', 'the new role (required)')
+    .action(async (o: { id: string; role: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const u = userSummary(await admin.setUserRole(o.id, o.role));
+        print(out, u, userLine(u));
+      });
+    });
+  for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+    user.command(name)
+      .description(disabled
+        ? 'disable a user: every token of theirs is refused from the next request on, by every server on this data; enable undoes it'
+        : 'enable a disabled user again: their tokens that are not revoked work again')
+      .requiredOption('--id <id>', 'user id (required)')
+      .action(async (o: { id: string }) => {
+        const { config, out } = ctx();
+        await withStores(config, async ({ admin }) => {
+          const u = userSummary(await admin.setUserDisabled(o.id, disabled));
+          print(out, u, userLine(u));
+        });
+      });
+  }
+  user.command('delete')
+    .description('delete a user and their tokens; records they own keep them as owner (their crmuser record stays). The primary user cannot be deleted.')
+    .requiredOption('--id <id>', 'user id (required)')
+    .action(async (o: { id: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const u = await admin.deleteUser(o.id);
+        print(out, { id: u.id, orgId: u.orgId, email: u.email, deleted: true }, `User ${u.email} (${u.id}) deleted, with their tokens.`);
+      });
+    });
 
-  const token = program.command('token').description('manage API tokens (token create, token revoke)');
+  const token = program.command('token').description('manage API tokens (token create, list, revoke, rotate)');
   token.command('create')
     .description('create another token for a user; prints it once (only its SHA-256 digest is kept)')
     .requiredOption('--user <id>', 'user id (required)')
     .action(async (o: { user: string }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const t = await admin.createToken(o.user);
-        print(out, { token: t }, `Token (shown once): ${t}`);
+        const t = await admin.issueToken(o.user);
+        print(out, { token: t.token, id: t.info.id }, `Token (shown once): ${t.token}\nIts id: ${t.info.id}`);
+      });
+    });
+  token.command('list')
+    .description('list a user\'s tokens, live and revoked: id, last 4 characters, created, last used (to the minute), revoked; never the tokens')
+    .requiredOption('--user <id>', 'user id (required)')
+    .action(async (o: { user: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const items = await admin.listTokens(o.user);
+        print(out, { items }, items.map(tokenLine).join('\n') || 'No tokens.');
       });
     });
   token.command('revoke')
-    .description('revoke a token; a running server refuses it from its next request on')
-    .requiredOption('--token <token>', 'the token to revoke (required)')
-    .action(async (o: { token: string }) => {
+    .description('revoke a token, by its id (token list shows them) or by its value; a running server refuses it from its next request on')
+    .option('--id <id>', 'the id of the token to revoke')
+    .option('--token <token>', 'the token itself')
+    .action(async (o: { id?: string; token?: string }) => {
       const { config, out } = ctx();
+      if ((o.id === undefined) === (o.token === undefined)) throw new AppError('PARAM_INVALID', 'Give exactly one of --id <token id> and --token <token>.');
       await withStores(config, async ({ admin }) => {
-        if (!(await admin.revokeToken(o.token))) {
+        if (o.id !== undefined) {
+          const t = await admin.revokeTokenById(o.id);
+          print(out, { ...t, revoked: true }, `Token ${t.id} (…${t.last4 ?? '????'}) revoked.`);
+          return;
+        }
+        if (!(await admin.revokeToken(o.token!))) {
           throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked.');
         }
         print(out, { revoked: true }, 'Token revoked.');
+      });
+    });
+  token.command('rotate')
+    .description('replace a live token: a new token for the same user, printed once, and the old one revoked at once')
+    .requiredOption('--id <id>', 'the id of the token to replace (required)')
+    .action(async (o: { id: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.rotateToken(o.id);
+        print(out, { token: r.token, created: r.created, revoked: r.revoked },
+          `Token (shown once): ${r.token}\nIts id: ${r.created.id}; token ${r.revoked.id} is revoked.`);
       });
     });
 

@@ -43,6 +43,15 @@ export interface Config {
   readonly mailFrom: string;
   /** Organizations whose records a process keeps open at once (OPEN_ORGS); the least recently used beyond are closed. */
   readonly openOrganizations: number;
+  /** LOG_FORMAT: JSON lines, readable lines (pino-pretty), or `auto`: readable on a terminal, JSON otherwise. */
+  readonly logFormat: LogFormat;
+  /** CORS_ORIGINS: the origins browsers may call the API from (`*` for any); empty, CORS is off. */
+  readonly corsOrigins: readonly string[];
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For (and -Proto, -Host) to believe, as Fastify's
+   * trustProxy takes it: false (none; the default), true (any), a number of hops, or addresses and CIDR ranges.
+   */
+  readonly trustProxy: boolean | number | readonly string[];
   /** ADMIN_KEY: opens the control API under /_orchard/ (docs/control-api.md); unset, that API does not exist. */
   readonly adminKey: string | undefined;
   /** JOURNAL_SIZE: requests the journal keeps per organization (docs/control-api.md § Journal); 0, the default, records none. */
@@ -52,6 +61,41 @@ export interface Config {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const LOG_FORMATS = ['pretty', 'json', 'auto'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+function logFormat(raw: string | undefined): LogFormat {
+  if (raw === undefined || raw === '') return 'auto';
+  if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new Error(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}; got '${raw}'.`);
+  return raw as LogFormat;
+}
+
+/** CORS_ORIGINS: `*`, or origins (scheme://host[:port]) separated by commas. */
+function corsOrigins(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const origins = raw.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new Error(`CORS_ORIGINS must be * or origins such as https://app.example.com separated by commas; got '${origin}'.`);
+    }
+  }
+  return origins;
+}
+
+/** TRUST_PROXY: off (default), on, a number of hops, or addresses and CIDR ranges separated by commas. */
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || raw === '' || raw === 'off') return false;
+  if (raw === 'on') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((a) => a.trim()).filter(Boolean);
+  for (const a of list) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a)) {
+      throw new Error(`TRUST_PROXY must be off, on, a number of hops, or addresses and CIDR ranges such as 10.0.0.0/8 separated by commas; got '${a}'.`);
+    }
+  }
+  return list;
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -120,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
     openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', DEFAULT_OPEN_ORGANIZATIONS, 1, 1_000_000),
+    logFormat: overrides.logFormat ?? logFormat(env.LOG_FORMAT),
+    corsOrigins: overrides.corsOrigins ?? corsOrigins(env.CORS_ORIGINS),
+    trustProxy: overrides.trustProxy ?? trustProxy(env.TRUST_PROXY),
     adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
     journalSize: overrides.journalSize ?? integer(env, 'JOURNAL_SIZE', 0, 0, 100_000),
     journalBodyLimit: overrides.journalBodyLimit ?? integer(env, 'JOURNAL_BODY_LIMIT', 4096, 0, 1_048_576),

@@ -48,7 +48,7 @@ export const errorCatalogue = {
   PERMISSION_DENIED: { status: 403, summary: 'The role of the token\'s user lacks the permission (read, create, update, delete) on the object.' },
   FIELD_FORBIDDEN: { status: 403, summary: 'A field asked for, filtered, sorted or written is hidden or read-only for the role of the token\'s user.' },
   // 404
-  ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the method and path.' },
+  ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
   SNAPSHOT_NOT_FOUND: {
@@ -56,6 +56,7 @@ export const errorCatalogue = {
     message: (orgId: string, name: string) => `Organization '${orgId}' has no snapshot named '${name}'. List its snapshots with GET /_orchard/organizations/${orgId}/snapshots (orchard snapshot list --org ${orgId}).`,
   },
   FAULT_RULE_NOT_FOUND: { status: 404, summary: 'No fault rule of the server has the id given to a control API call.' },
+  TOKEN_NOT_FOUND: { status: 404, summary: 'No token has the id given to an administrative command or control API call (ids are listed by orchard token list).' },
   OBJECT_UNKNOWN: { status: 404, summary: 'The object named in the path or body does not exist.' },
   RECORD_NOT_FOUND: {
     status: 404, summary: 'No record of the object has that id in this organization.',
@@ -66,6 +67,8 @@ export const errorCatalogue = {
     status: 404, summary: 'The record has no file with that id.',
     message: (object: string, id: string, fileId: string) => `The ${object} record '${id}' has no file with id '${fileId}'. List its files with GET /api/v2/record/${object}/${id}/files.`,
   },
+  // 405
+  METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   // 408, 413, 431
   REQUEST_TIMEOUT: {
     status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',

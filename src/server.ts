@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { LISTENING_TEXT, loggerOptions, type LogStream } from './http/log-options.js';
+import { VERSION } from './version.js';
 import type { Config } from './config.js';
 import { openStores, removeStoreData, type Stores } from './stores.js';
 import { loadFixtures, type LoadedOrganization } from './fixtures/load-fixtures.js';
@@ -28,6 +30,8 @@ export interface RunningServer {
 
 export interface StartOptions {
   readonly logger?: FastifyServerOptions['logger'];
+  /** Where the log goes when no logger is given (stdout by default). */
+  readonly logStream?: LogStream;
   /**
    * Loaded before the server listens (docs/fixtures.md): organizations whose id exists are left as
    * they are. With fixtures no demo organization is made.
@@ -73,12 +77,15 @@ export async function startServer(
     if (options.ephemeral) await removeStoreData(config);
   };
   let app: FastifyInstance | undefined;
+  const started = Date.now();
   try {
     const fixtures = options.fixtures ? await loadFixtures({ control: stores.control, records: stores.records, clock: Date.now }, options.fixtures) : null;
     for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
-    app = await buildApp({ ...stores, config, clock: Date.now, ...(options.logger !== undefined ? { logger: options.logger } : {}) });
+    const logger = options.logger ?? loggerOptions({ level: config.logLevel, format: config.logFormat, ...(options.logStream ? { stream: options.logStream } : {}) });
+    app = await buildApp({ ...stores, config, clock: Date.now, logger });
     for (const rule of options.fixtures?.faults ?? []) app.toolkit.faults.add(rule);
-    await app.listen({ port: config.port, host: config.host });
+    // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own below.
+    await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.
     const demo = fixtures ? null : await stores.admin.ensureDemo();
@@ -93,8 +100,11 @@ export async function startServer(
     }
     announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs`);
     const running = app;
+    running.log.info({ url, version: VERSION, pid: process.pid, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= running.close().then(() => stores.close()).then(removeData));
+    const close = () => (closing ??= running.close().then(() => stores.close()).then(removeData).then(() => {
+      running.log.info({ uptimeSeconds: Math.round((Date.now() - started) / 1000) }, 'Orchard stopped');
+    }));
     return { app: running, url, stores, close, fixtures, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
   } catch (err) {
     await app?.close().catch(() => {});

@@ -9,7 +9,7 @@ import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, RecordStore } from '../store/types.js';
-import type { Organization, User } from '../auth/identity.js';
+import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
@@ -60,6 +60,18 @@ export const DEMO_ACCOUNTS = 200;
 
 export interface SeedProgress {
   (done: number, total: number): void;
+}
+
+/** The last 4 characters of a token: kept to tell a user's tokens apart, never enough to use one. */
+const lastFour = (token: string): string => token.slice(-4);
+
+function noToken(id: string): AppError {
+  return new AppError('TOKEN_NOT_FOUND', `No token has id '${id}'. List a user's tokens with orchard token list --user <user id>.`);
+}
+
+/** A user as the CLI and the control API show it. */
+export function userSummary(user: User): { id: string; orgId: string; email: string; fullname: string; role: string; disabled: boolean; disabledAt: string | null; createdAt: string } {
+  return { id: user.id, orgId: user.orgId, email: user.email, fullname: user.fullname, role: user.role, disabled: user.disabledAt !== null, disabledAt: user.disabledAt, createdAt: user.createdAt };
 }
 
 /** An organization as the CLI and the control API show it: the minute limit in force, the default included. */
@@ -116,14 +128,20 @@ export class AdminService {
     return this.control.setRole({ orgId: org.id, name, grants: parseRoleSpec(schema, input) });
   }
 
+  /** The role's name, checked to be admin or a role defined for the organization. */
+  private async checkRole(orgId: string, name: string): Promise<string> {
+    const role = roleName(name);
+    if (role !== ADMIN_ROLE && !(await this.control.getRole(orgId, role))) {
+      throw new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${orgId} --role ${role} --grant …, or use the built-in role admin.`);
+    }
+    return role;
+  }
+
   async createUser(input: { orgId: string; email: string; role?: string; fullname?: string }): Promise<{ user: User; token: string }> {
     checkEmail(input.email);
     const org = await this.control.getOrganization(input.orgId);
     if (!org) throw noOrganization(input.orgId);
-    const role = roleName(input.role ?? ADMIN_ROLE);
-    if (role !== ADMIN_ROLE && !(await this.control.getRole(org.id, role))) {
-      throw new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${org.id} --role ${role} --grant …, or use the built-in role admin.`);
-    }
+    const role = await this.checkRole(org.id, input.role ?? ADMIN_ROLE);
     const user = await this.control.createUser({
       orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role,
     });
@@ -134,15 +152,93 @@ export class AdminService {
 
   /** A new token for the user; the token itself is returned once and never stored. */
   async createToken(userId: string): Promise<string> {
+    return (await this.issueToken(userId)).token;
+  }
+
+  /** A new token for the user with what is kept of it (its id, last 4 characters, times). */
+  async issueToken(userId: string): Promise<{ token: string; info: TokenInfo }> {
     const user = await this.control.getUser(userId);
     if (!user) throw noUser(userId);
     const token = newToken();
-    await this.control.addToken(user.id, hashToken(token));
-    return token;
+    return { token, info: await this.control.addToken(user.id, hashToken(token), lastFour(token)) };
   }
 
   async revokeToken(token: string): Promise<boolean> {
     return this.control.revokeToken(hashToken(token));
+  }
+
+  /** Revokes the token with this id (already revoked: left as it was); TOKEN_NOT_FOUND when no token has it. */
+  async revokeTokenById(id: string): Promise<TokenInfo> {
+    const info = await this.control.revokeTokenById(id);
+    if (!info) throw noToken(id);
+    return info;
+  }
+
+  /** A new token for the user of the live token `id`, that one revoked in the same transaction. */
+  async rotateToken(id: string): Promise<{ token: string; created: TokenInfo; revoked: TokenInfo }> {
+    const token = newToken();
+    const r = await this.control.rotateToken(id, hashToken(token), lastFour(token));
+    if (r) return { token, ...r };
+    // Not live: revoking it again changes nothing and tells unknown from already revoked.
+    const known = await this.control.revokeTokenById(id);
+    if (!known) throw noToken(id);
+    throw new AppError('PARAM_INVALID', `Token ${id} was revoked at ${known.revokedAt}; only a live token is rotated. Make a new one with orchard token create --user ${known.userId}.`);
+  }
+
+  /** Every token of the user, live or revoked: ids, last 4 characters and times, never a token. */
+  async listTokens(userId: string): Promise<TokenInfo[]> {
+    if (!(await this.control.getUser(userId))) throw noUser(userId);
+    return this.control.listTokens(userId);
+  }
+
+  async listUsers(orgId: string): Promise<User[]> {
+    if (!(await this.control.getOrganization(orgId))) throw noOrganization(orgId);
+    return this.control.listUsers(orgId);
+  }
+
+  /** Gives the user another role (admin or one defined for their organization); applied from their next request. */
+  async setUserRole(id: string, role: string): Promise<User> {
+    const user = await this.control.getUser(id);
+    if (!user) throw noUser(id);
+    return this.updateUser(id, { role: await this.checkRole(user.orgId, role) });
+  }
+
+  /** Disables the user (every token of theirs refused from the next request, on every process) or enables them again. */
+  async setUserDisabled(id: string, disabled: boolean): Promise<User> {
+    return this.updateUser(id, { disabled });
+  }
+
+  private async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User> {
+    const user = await this.control.updateUser(id, changes);
+    if (!user) throw noUser(id);
+    return user;
+  }
+
+  /**
+   * Removes the user and their tokens. Records they own or wrote keep pointing at them: their
+   * crmuser record stays, so ownername still reads their name. The organization's primary user
+   * (who gets the usage notices and owns the sample data) is not deleted: delete the organization.
+   */
+  async deleteUser(id: string): Promise<User> {
+    const user = await this.control.getUser(id);
+    if (!user) throw noUser(id);
+    const org = await this.control.getOrganization(user.orgId);
+    if (org?.primaryUserId === user.id) {
+      throw new AppError('PARAM_INVALID', `User ${id} is the primary user of organization ${user.orgId} (usage notices go to them) and cannot be deleted; disable them with orchard user disable --id ${id}, or delete the organization.`);
+    }
+    if (!(await this.control.deleteUser(id))) throw noUser(id);
+    return user;
+  }
+
+  /**
+   * Removes the organization: its users, tokens and roles first (its tokens are refused from the
+   * next request, on every process), then its records (file or schema).
+   */
+  async deleteOrganization(id: string): Promise<Organization> {
+    const org = await this.control.getOrganization(id);
+    if (!org || !(await this.control.deleteOrganization(id))) throw noOrganization(id);
+    await this.records.dropOrg(id);
+    return org;
   }
 
   /** Inserts `count` sample records of `object` in batches, owned by the organization's primary user. */

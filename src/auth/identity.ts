@@ -21,6 +21,20 @@ export interface User {
   readonly fullname: string;
   readonly role: string;
   readonly createdAt: string;
+  /** When the user was disabled (their tokens refused until enabled again); null while enabled. */
+  readonly disabledAt: string | null;
+}
+
+/** What is kept of a token besides its digest, and shown by `orchard token list`: never the token itself. */
+export interface TokenInfo {
+  readonly id: string;
+  readonly userId: string;
+  /** The token's last 4 characters, to tell tokens apart; null for tokens made before Orchard kept them. */
+  readonly last4: string | null;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  /** When it was revoked (by revoke or rotate); null while live. */
+  readonly revokedAt: string | null;
 }
 
 /** What a valid token resolves to; read on every request. */

@@ -50,8 +50,11 @@ export function rawErrorReply(err: AppError, request: { method?: string; path?: 
   return `${head.join('\r\n')}\r\n\r\n${request.method === 'HEAD' ? '' : body}`;
 }
 
-/** Fastify's clientErrorHandler: answers in the API's shape, then closes the connection. */
-export function clientErrorHandler(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+/**
+ * Fastify's clientErrorHandler (called with the Fastify instance as `this`): answers in the API's
+ * shape, then closes the connection. A client too slow to send its request is logged as a warning.
+ */
+export function clientErrorHandler(this: { log?: { warn(obj: object, msg: string): void } } | undefined, err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // Nothing to answer: the client went away, or a reply was already on its way.
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
     socket.destroy();
@@ -60,6 +63,8 @@ export function clientErrorHandler(err: Error & { code?: string; rawPacket?: unk
   const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
   const line = raw?.toString('latin1', 0, Math.min(raw.length, 8192)).split('\r\n', 1)[0] ?? '';
   const [method, path] = line.split(' ');
+  const error = clientErrorOf(err);
+  if (error.code === 'REQUEST_TIMEOUT') this?.log?.warn({ code: error.code }, 'a client did not send its request within the time limit');
   // Closed once written: a client that keeps sending is not waited for.
-  socket.end(rawErrorReply(clientErrorOf(err), { method, path }), () => socket.destroy());
+  socket.end(rawErrorReply(error, { method, path }), () => socket.destroy());
 }

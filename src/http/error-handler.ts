@@ -49,6 +49,11 @@ function notFoundError(request: FastifyRequest): AppError {
   return new AppError('ROUTE_NOT_FOUND', `No route matches ${request.method} ${path}. The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.`);
 }
 
+function methodNotAllowed(request: FastifyRequest, allowed: readonly string[]): AppError {
+  const path = request.url.split('?')[0];
+  return new AppError('METHOD_NOT_ALLOWED', `${path} does not take ${request.method}; it takes ${allowed.join(', ')} (listed in the Allow header).`);
+}
+
 /**
  * Makes `scope` (a route family's plugin, or the root) answer its errors, and requests for routes
  * it does not have under its prefix, in `shape`.
@@ -58,12 +63,23 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
     const known = isAppError(error) ? error : fromFastify(error);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      // The client's request took too long (or its work did): a warning, without a stack; logged
+      // once, not again when the work stopped at the limit fails after the reply.
+      else if (known.code === 'REQUEST_TIMEOUT' && !reply.sent) request.log.warn({ code: known.code }, 'request stopped at the time limit');
       return sendError(reply, known, shape);
     }
     request.log.error({ err: error }, 'unexpected failure');
     return sendError(reply, internalError(request.id), shape);
   });
-  if (options.notFound) scope.setNotFoundHandler((request, reply) => sendError(reply, notFoundError(request), shape));
+  if (options.notFound) {
+    scope.setNotFoundHandler((request, reply) => {
+      // A path that exists with other methods: 405 with Allow, in the scope's shape.
+      const allowed = request.server.allowedMethods?.(request.url) ?? [];
+      if (allowed.length === 0) return sendError(reply, notFoundError(request), shape);
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, methodNotAllowed(request, allowed), shape);
+    });
+  }
 }
 
 /** v3 paths, for the errors Fastify raises before a route (and so a scope) is known. */

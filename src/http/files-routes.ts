@@ -86,6 +86,7 @@ export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.post<{ Params: RecordParams }>('/api/v2/record/:ot/:id/files', {
     schema: {
+      operationId: 'attachFile',
       summary: 'Attach a file to a record',
       description: `multipart/form-data with the file in a part named '${FILE_PART}' (other parts are ignored); at most 20 MB. Needs update on the object.`,
       tags: ['v2'],
@@ -122,6 +123,7 @@ export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.get<{ Params: RecordParams }>('/api/v2/record/:ot/:id/files', {
     schema: {
+      operationId: 'listFiles',
       summary: 'List the files on a record, oldest first',
       tags: ['v2'],
       security: tokenSecurity,
@@ -136,6 +138,7 @@ export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.get<{ Params: FileParams }>('/api/v2/record/:ot/:id/files/:fileId', {
     schema: {
+      operationId: 'downloadFile',
       summary: 'Download a file of a record',
       description: 'The content as stored, with its content type and Content-Disposition: attachment naming the file.',
       tags: ['v2'],
@@ -152,6 +155,7 @@ export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.delete<{ Params: FileParams }>('/api/v2/record/:ot/:id/files/:fileId', {
     schema: {
+      operationId: 'removeFile',
       summary: 'Remove a file from a record',
       tags: ['v2'],
       security: tokenSecurity,

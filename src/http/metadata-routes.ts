@@ -44,14 +44,15 @@ const fieldValues = {
   required: [...fieldDetail.required, 'values'],
 } as const;
 
-const otParam = { type: 'string', description: 'Object number (1) or system name (account).' } as const;
+const otParam = { type: 'string', description: 'Object number (1) or system name (account).', examples: ['1'] } as const;
 const params = (withField: boolean) => ({
   type: 'object',
   properties: { ot: otParam, ...(withField ? { field: { type: 'string', description: 'Field system name.' } } : {}) },
   required: withField ? ['ot', 'field'] : ['ot'],
 } as const);
-const route = (summary: string, data: object, withParams: 0 | 1 | 2) => ({
+const route = (operationId: string, summary: string, data: object, withParams: 0 | 1 | 2) => ({
   schema: {
+    operationId,
     summary,
     tags: ['metadata'],
     security: tokenSecurity,
@@ -72,24 +73,24 @@ interface FieldParams { ot: string; field: string }
 export const metadataRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
   errorReplies(app, v1ErrorBody);
 
-  app.get('/metadata/records', route('The objects of the organization that its plan includes', { type: 'array', items: objectSummary }, 0), async (request) => {
+  app.get('/metadata/records', route('listObjects', 'The objects of the organization that its plan includes', { type: 'array', items: objectSummary }, 0), async (request) => {
     return ok((await service.objects(request.identity)).map(objectOf));
   });
 
-  app.get<{ Params: OtParams }>('/metadata/records/:ot', route('One object, with its key and primary field', objectDetail, 1), async (request) => {
+  app.get<{ Params: OtParams }>('/metadata/records/:ot', route('getObject', 'One object, with its key and primary field', objectDetail, 1), async (request) => {
     return ok(objectDetailOf((await service.object(request.identity, request.params.ot)).obj));
   });
 
-  app.get<{ Params: OtParams }>('/metadata/records/:ot/fields', route("The object's fields (those hidden from the caller's role left out)", { type: 'array', items: fieldSummary }, 1), async (request) => {
+  app.get<{ Params: OtParams }>('/metadata/records/:ot/fields', route('listFields', "The object's fields (those hidden from the caller's role left out)", { type: 'array', items: fieldSummary }, 1), async (request) => {
     return ok((await service.object(request.identity, request.params.ot)).fields.map(fieldOf));
   });
 
-  app.get<{ Params: FieldParams }>('/metadata/records/:ot/fields/:field', route('One field, with the object a lookup refers to', fieldDetail, 2), async (request) => {
+  app.get<{ Params: FieldParams }>('/metadata/records/:ot/fields/:field', route('getField', 'One field, with the object a lookup refers to', fieldDetail, 2), async (request) => {
     const { obj, field } = await service.field(request.identity, request.params.ot, request.params.field);
     return ok(detailOf(obj, field));
   });
 
-  app.get<{ Params: FieldParams }>('/metadata/records/:ot/fields/:field/values', route("One field and its picklist values (empty for other types)", fieldValues, 2), async (request) => {
+  app.get<{ Params: FieldParams }>('/metadata/records/:ot/fields/:field/values', route('getFieldValues', "One field and its picklist values (empty for other types)", fieldValues, 2), async (request) => {
     const { obj, field } = await service.field(request.identity, request.params.ot, request.params.field);
     return ok({ ...detailOf(obj, field), values: (field.options ?? []).map((o) => ({ name: o.label, value: String(o.value) })) });
   });

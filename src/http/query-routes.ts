@@ -101,11 +101,12 @@ export const queryRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.post<{ Body: QueryInput | undefined }>('/api/query', {
     schema: {
+      operationId: 'queryRecords',
       summary: 'Query records of an object: fields, filter, sort and page',
       tags: ['query'],
       security: tokenSecurity,
       querystring: { type: 'object', properties: tokenQuery },
-      body: queryBody,
+      body: { ...queryBody, examples: [{ objecttype: 1, fields: 'accountid,accountname,billingcity', query: "accountname start-with 'A'", sort_by: 'accountname', sort_type: 'asc', page_size: 10, page_number: 1 }] },
       response: { 200: envelopeOf(queryPayload), ...commonErrors, 408: commonErrors[400] },
     },
   }, async (request) => {

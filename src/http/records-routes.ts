@@ -8,7 +8,7 @@ import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js'
 import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
-import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import { changesBody, commonErrors, envelopeOf, forbiddenError, idParam, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 const pageQuery = {
   type: 'object',
@@ -53,6 +53,7 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
 
   app.get<{ Params: ObjParams; Querystring: PageQuery }>('/api/record/:obj', {
     schema: {
+      operationId: 'listRecords',
       summary: 'List records of an object, newest first',
       tags: ['records'],
       security: tokenSecurity,
@@ -67,6 +68,7 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
 
   app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', {
     schema: {
+      operationId: 'getRecord',
       summary: 'Get one record (as a one-record page, plus Record)',
       tags: ['records'],
       security: tokenSecurity,
@@ -83,13 +85,14 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
 
   app.post<{ Params: ObjParams }>('/api/record/:obj', {
     schema: {
+      operationId: 'createRecord',
       summary: 'Create a record',
       description: 'Body: a flat map of field names to values. The key may be sent to choose the id. 201 with Location.',
       tags: ['records'],
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: { type: 'object', properties: tokenQuery },
-      body: recordSchema,
+      body: newRecordBody,
       response: { 201: envelopeOf(recordPayload, 'Created; Location names the new record.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
@@ -101,12 +104,13 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
 
   app.put<{ Params: IdParams }>('/api/record/:obj/:id', {
     schema: {
+      operationId: 'updateRecord',
       summary: 'Update a record (partial: only the fields sent change)',
       tags: ['records'],
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
       querystring: { type: 'object', properties: tokenQuery },
-      body: recordSchema,
+      body: changesBody,
       response: { 200: envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), ...commonErrors, 403: forbiddenError },
     },
   }, async (request) => {
@@ -116,6 +120,7 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
 
   app.delete<{ Params: IdParams }>('/api/record/:obj/:id', {
     schema: {
+      operationId: 'deleteRecord',
       summary: 'Delete a record',
       tags: ['records'],
       security: tokenSecurity,

@@ -22,12 +22,26 @@ export const recordSchema = {
 export const objParam = {
   type: 'string',
   description: 'Object system name in any case (account) or number (1).',
+  examples: ['account'],
 } as const;
 
 export const idParam = {
   type: 'string',
   description: 'Record id: an RFC 4122 UUID.',
+  examples: ['3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'],
 } as const;
+
+/** A valid account, the example of bodies that create a record (the docs page's "Try it out" posts it). */
+export const accountExample = { accountname: 'Acme Ltd', emailaddress1: 'hello@acme.example', telephone1: '+1 555 0100', accounttypecode: 1 } as const;
+
+/** A record body as a create sends it, with a valid account as its example. */
+export const newRecordBody = { ...recordSchemaBase(), examples: [accountExample] };
+/** A record body as an update sends it: only the fields that change. */
+export const changesBody = { ...recordSchemaBase(), examples: [{ telephone1: '+1 555 0199' }] };
+
+function recordSchemaBase() {
+  return { type: 'object', description: 'A record: field system name → value (string, number or null).', additionalProperties: true } as const;
+}
 
 export const tokenQuery = {
   tokenid: { type: 'string', description: 'The API token, for clients that cannot send the tokenid header.' },
@@ -64,3 +78,10 @@ export function envelopeOf(data: object, description = 'Success: the envelope {s
 }
 
 export const tokenSecurity = [{ tokenid: [] as string[] }];
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The body the OpenAPI document shows, where the route checks its body more loosely (app.ts, documentedBody). */
+    documentedBody?: object;
+  }
+}

@@ -7,7 +7,7 @@ import { FIRST_CUSTOM_OBJECT, type ObjectDef } from '../schema/types.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
-import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import { changesBody, commonErrors, envelopeOf, forbiddenError, idParam, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
 
 /** Creating a record of this object number defines a custom object (docs/compat.md). */
 export const OBJECT_DEFINITIONS = 58;
@@ -60,13 +60,14 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
 
   app.post<{ Params: OtParams }>('/api/v2/record/:ot', {
     schema: {
+      operationId: 'createRecordV2',
       summary: 'Create a record (v2 reply); on object 58, define a custom object',
       description: `Body: a flat map of field names to values. On object ${OBJECT_DEFINITIONS}, {name, collectionname} defines a custom object, numbered from ${FIRST_CUSTOM_OBJECT}; record.objecttypecode is its number.`,
       tags: ['v2'],
       security: tokenSecurity,
       params: { type: 'object', properties: { ot: objParam }, required: ['ot'] },
       querystring: query,
-      body: recordSchema,
+      body: newRecordBody,
       response: { 200: v2Reply('Created: the record as stored, and its id.'), ...errors },
     },
   }, async (request) => {
@@ -80,12 +81,13 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
 
   app.put<{ Params: OtParams & { id: string } }>('/api/v2/record/:ot/:id', {
     schema: {
+      operationId: 'updateRecordV2',
       summary: 'Update a record (partial; v2 reply)',
       tags: ['v2'],
       security: tokenSecurity,
       params: { type: 'object', properties: { ot: objParam, id: idParam }, required: ['ot', 'id'] },
       querystring: query,
-      body: recordSchema,
+      body: changesBody,
       response: { 200: v2Reply('Updated: the whole record as it now is.'), ...errors },
     },
   }, async (request) => {
@@ -95,13 +97,28 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
 
   app.post<{ Params: OtParams & { type: string } }>('/api/v2/system-field/:ot/:type', {
     schema: {
+      operationId: 'addField',
       summary: 'Add a custom field to an object',
       description: 'type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.',
       tags: ['v2'],
       security: tokenSecurity,
-      params: { type: 'object', properties: { ot: objParam, type: { type: 'string' } }, required: ['ot', 'type'] },
+      params: { type: 'object', properties: { ot: objParam, type: { type: 'string', examples: ['picklist'] } }, required: ['ot', 'type'] },
       querystring: query,
-      body: fieldDefinitionBody,
+      body: { ...fieldDefinitionBody, examples: [{ label: 'Severity', options: [{ label: 'Low', value: 1 }, { label: 'High', value: 2 }] }] },
+      documentedBody: {
+        type: 'object',
+        properties: {
+          label: { type: 'string', description: fieldDefinitionBody.properties.label.description },
+          fieldName: { type: 'string', description: fieldDefinitionBody.properties.fieldName.description },
+          precision: { type: 'integer', description: fieldDefinitionBody.properties.precision.description },
+          maxLength: { type: 'integer', description: fieldDefinitionBody.properties.maxLength.description },
+          options: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, value: { type: 'integer' } }, required: ['label'] }, description: fieldDefinitionBody.properties.options.description },
+          values: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, value: { type: 'string' } }, required: ['name'] }, description: fieldDefinitionBody.properties.values.description },
+          relatedObjectType: { oneOf: [{ type: 'integer' }, { type: 'string' }], description: fieldDefinitionBody.properties.relatedObjectType.description },
+          relatedObjectId: { oneOf: [{ type: 'integer' }, { type: 'string' }], description: fieldDefinitionBody.properties.relatedObjectId.description },
+        },
+        examples: [{ label: 'Severity', options: [{ label: 'Low', value: 1 }, { label: 'High', value: 2 }] }],
+      },
       response: {
         200: envelopeOf({ type: 'object', properties: { systemField: { type: 'array', items: { type: 'object', properties: { fieldname: { type: 'string' } }, required: ['fieldname'] } } }, required: ['systemField'] }),
         ...errors,

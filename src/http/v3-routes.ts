@@ -90,14 +90,66 @@ const v3QueryBody = {
   },
 } as const;
 
+/**
+ * The bodies as the OpenAPI document shows them (documentedBody, app.ts): the items typed as a
+ * client must send them, though the route takes any item and reports a wrong one in its result.
+ */
+const typedRecord = { type: 'object', additionalProperties: true, description: createItem.description } as const;
+const batchBodyOf = (items: object, example: unknown) => ({
+  type: 'object', required: ['data'], properties: { data: { type: 'array', maxItems: BATCH_MAX, items } }, examples: [{ data: example }],
+});
+const documentedBodies = {
+  create: batchBodyOf(typedRecord, [{ accountname: 'Acme Ltd', accounttypecode: 1 }, { accountname: 'Globex' }]),
+  update: batchBodyOf({
+    type: 'object', required: ['id', 'record'], description: updateItem.description,
+    properties: { id: { type: 'string', format: 'uuid' }, record: typedRecord },
+  }, [{ id: '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f', record: { telephone1: '+1 555 0199' } }]),
+  delete: batchBodyOf({ type: 'string', format: 'uuid', description: deleteItem.description }, ['3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f']),
+  query: {
+    type: 'object',
+    required: ['objectType'],
+    properties: {
+      objectType: { oneOf: [{ type: 'integer' }, { type: 'string' }], description: 'The object\'s number (1) or system name (account).' },
+      fields: {
+        type: 'array', description: `The fields wanted, in order; all when left out. In a grouped query also {name, aggrFunc, alias}, aggrFunc one of ${AGGREGATE_FUNCTIONS.map((f) => f.toUpperCase()).join(', ')} (COUNT also takes the name *).`,
+        items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, aggrFunc: { type: 'string', enum: AGGREGATE_FUNCTIONS.map((f) => f.toUpperCase()) }, alias: { type: 'string' } } },
+      },
+      filter: {
+        type: 'array',
+        description: 'Groups that all hold (AND); each joins its conditions by its type.',
+        items: {
+          type: 'object', required: ['conditions'],
+          properties: {
+            type: { type: 'string', enum: ['AND', 'OR'] },
+            conditions: {
+              type: 'array',
+              items: {
+                type: 'object', required: ['fieldName', 'operator'],
+                properties: { fieldName: { type: 'string' }, operator: { type: 'string', enum: [...V3_OPERATORS] }, value: { description: 'A value, or an array of values for the -in operators.' } },
+              },
+            },
+          },
+        },
+      },
+      orderBy: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, order: { type: 'string', enum: ['asc', 'desc'] } } }, description: 'One field; in a grouped query a groupBy field or an alias.' },
+      groupBy: { type: 'array', maxItems: GROUP_LIMITS.groupBy, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }, description: 'Fields to group the records by; the rows are then groups.' },
+      pageSize: { type: 'integer', minimum: 1 },
+      pageNumber: { type: 'integer', minimum: 1 },
+    },
+    examples: [{ objectType: 1, fields: [{ name: 'accountname' }], filter: [{ type: 'AND', conditions: [{ fieldName: 'accountname', operator: 'start-with', value: 'A' }] }], pageSize: 10 }],
+  },
+};
+
 interface ObjParams { obj: string }
 
 export const v3Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
   errorReplies(app, v3ErrorBody, { notFound: true });
 
-  const batchRoute = (summary: string, body: object) => ({
+  const batchRoute = (operationId: string, summary: string, body: object, documentedBody: object) => ({
     schema: {
+      operationId,
       summary,
+      documentedBody,
       tags: ['v3'],
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
@@ -106,22 +158,24 @@ export const v3Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       response: { 200: batchReply, ...v3Errors },
     },
   });
-  app.post<{ Params: ObjParams }>('/record/:obj/batch/create', batchRoute(`Create up to ${BATCH_MAX} records; invalid ones are skipped and reported`, {
+  app.post<{ Params: ObjParams }>('/record/:obj/batch/create', batchRoute('batchCreateRecords', `Create up to ${BATCH_MAX} records; invalid ones are skipped and reported`, {
     type: 'object', properties: { data: { type: 'array', items: createItem } },
-  }), async (request) => batchReplyOf(await service.createMany(request.identity, request.params.obj, request.body)));
+  }, documentedBodies.create), async (request) => batchReplyOf(await service.createMany(request.identity, request.params.obj, request.body)));
 
-  app.post<{ Params: ObjParams }>('/record/:obj/batch/update', batchRoute(`Update up to ${BATCH_MAX} records (partial); invalid or missing ones are skipped and reported`, {
+  app.post<{ Params: ObjParams }>('/record/:obj/batch/update', batchRoute('batchUpdateRecords', `Update up to ${BATCH_MAX} records (partial); invalid or missing ones are skipped and reported`, {
     type: 'object', properties: { data: { type: 'array', items: updateItem } },
-  }), async (request) => batchReplyOf(await service.updateMany(request.identity, request.params.obj, request.body)));
+  }, documentedBodies.update), async (request) => batchReplyOf(await service.updateMany(request.identity, request.params.obj, request.body)));
 
-  app.post<{ Params: ObjParams }>('/record/:obj/batch/delete', batchRoute(`Delete up to ${BATCH_MAX} records; missing ones are reported`, {
+  app.post<{ Params: ObjParams }>('/record/:obj/batch/delete', batchRoute('batchDeleteRecords', `Delete up to ${BATCH_MAX} records; missing ones are reported`, {
     type: 'object', properties: { data: { type: 'array', items: deleteItem } },
-  }), async (request) => batchReplyOf(await service.deleteMany(request.identity, request.params.obj, request.body)));
+  }, documentedBodies.delete), async (request) => batchReplyOf(await service.deleteMany(request.identity, request.params.obj, request.body)));
 
   app.post('/query', {
     schema: {
+      operationId: 'queryRecordsV3',
       summary: 'Query records (v3 body): fields, grouped conditions, order and page; or groups with SUM, COUNT, MIN, MAX',
       description: `Operators: ${V3_OPERATORS.join(', ')}. Filter groups hold together (AND); a group joins its conditions by its type (AND or OR). Every row carries _id. With groupBy (or a field with aggrFunc), each row is a group: the groupBy fields, then each aggregate under its alias, and no _id.`,
+      documentedBody: documentedBodies.query,
       tags: ['v3'],
       security: tokenSecurity,
       querystring: { type: 'object', properties: tokenQuery },

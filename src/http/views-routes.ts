@@ -81,6 +81,7 @@ export const viewsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.get<{ Params: OtParams }>('/api/v2/views/:ot', {
     schema: {
+      operationId: 'listViews',
       summary: "An object's views: its default view of all records, then those defined",
       tags: ['views'], security: tokenSecurity, params: otParams, querystring: query,
       response: { 200: envelopeOf({ type: 'array', items: viewSchema }), ...errors },
@@ -92,6 +93,7 @@ export const viewsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.post<{ Params: OtParams }>('/api/v2/views/:ot', {
     schema: {
+      operationId: 'defineView',
       summary: 'Define a view of an object: a named saved query (admin role)',
       tags: ['views'], security: tokenSecurity, params: otParams, querystring: query, body: defineBody,
       response: { 200: envelopeOf(viewSchema), ...errors },
@@ -103,6 +105,7 @@ export const viewsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.post<{ Params: ViewParams }>('/api/v2/views/:ot/:viewId', {
     schema: {
+      operationId: 'runView',
       summary: "A page of a view's records, in the query payload of /api/query",
       tags: ['views'], security: tokenSecurity, params: viewParams, querystring: query, body: runBody,
       response: { 200: envelopeOf(viewPage), ...errors, 408: commonErrors[400] },
@@ -114,6 +117,7 @@ export const viewsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
 
   app.delete<{ Params: ViewParams }>('/api/v2/views/:ot/:viewId', {
     schema: {
+      operationId: 'deleteView',
       summary: 'Delete a defined view (admin role); the default view stays',
       tags: ['views'], security: tokenSecurity, params: viewParams, querystring: query,
       response: { 200: envelopeOf({ type: 'null' }), ...errors },

@@ -94,6 +94,18 @@ export class OpenOrganizations<T> {
     if (this.entries.get(orgId)?.value === value) this.entries.delete(orgId);
   }
 
+  /**
+   * Lets go of the organization (its data is being removed): closed now when no call is using it,
+   * else when the last one ends; the next use opens it anew.
+   */
+  discard(orgId: string): void {
+    const entry = this.entries.get(orgId);
+    if (!entry) return;
+    this.entries.delete(orgId);
+    entry.evicted = true;
+    if (entry.leases === 0) this.options.close(entry.value, orgId);
+  }
+
   /** Closes every organization, leased or not (the store is closing), and stops the timer. */
   closeAll(): void {
     clearInterval(this.sweeper);

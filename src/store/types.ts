@@ -8,7 +8,7 @@ import type { FieldSpec, ObjectSpec } from '../schema/build-object.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, RecordRow, ViewSpec } from '../schema/types.js';
 import type { AttachedFile } from '../schema/attached-files.js';
-import type { Organization, TokenIdentity, User } from '../auth/identity.js';
+import type { Organization, TokenIdentity, TokenInfo, User } from '../auth/identity.js';
 import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
 
@@ -123,6 +123,13 @@ export interface RecordStore {
   restore(orgId: string, name: string): Promise<void>;
   /** As restore, from the state of a new organization: the standard objects, no records (crmuser kept). */
   clear(orgId: string): Promise<void>;
+  /**
+   * Removes every record of the organization for good (its file, or its schema); the control plane's
+   * rows go first (ControlStore.deleteOrganization). Calls of this store on it that are under way
+   * finish on what they had open; later ones (an OrgRecords taken before) fail ORGANIZATION_NOT_FOUND
+   * rather than create it anew. A no-op when nothing is there.
+   */
+  dropOrg(orgId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -154,6 +161,12 @@ export interface ControlStore {
   updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null>;
   /** Every organization, oldest first (ties by id). */
   listOrganizations(): Promise<Organization[]>;
+  /**
+   * Removes the organization from the control plane with its users, their tokens, its roles (and,
+   * where the store keeps them, its usage notices); false when no such organization. Its tokens are
+   * refused from the next request on. Its records are the record store's (RecordStore.dropOrg).
+   */
+  deleteOrganization(id: string): Promise<boolean>;
   /** Throws when the organization does not exist, or already has a user whose e-mail equals this one ignoring the case of A–Z. */
   createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User>;
   getUser(id: string): Promise<User | null>;
@@ -163,15 +176,31 @@ export interface ControlStore {
   listRoles(orgId: string): Promise<RoleDefinition[]>;
   /** The digests of the user's live (unrevoked) tokens, oldest first. */
   listTokenHashes(userId: string): Promise<string[]>;
+  /**
+   * Changes a user's role and/or disables (disabledAt set, kept if already disabled) or enables
+   * them; null when no such user. A disabled user's tokens are refused from the next request on.
+   */
+  updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null>;
+  /** Removes the user and every token of theirs; false when no such user. */
+  deleteUser(id: string): Promise<boolean>;
   /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. Throws when the organization does not exist. */
   setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition>;
   getRole(orgId: string, name: string): Promise<RoleDefinition | null>;
-  /** Stores the digest of a new token for the user; throws when the user does not exist. */
-  addToken(userId: string, tokenHash: string): Promise<void>;
+  /** Stores the digest (and the last 4 characters) of a new token for the user, with a new id; throws when the user does not exist. */
+  addToken(userId: string, tokenHash: string, last4?: string | null): Promise<TokenInfo>;
+  /** Every token of the user, live or revoked, oldest first (ties by id); empty for an unknown user. */
+  listTokens(userId: string): Promise<TokenInfo[]>;
   /** Marks the token revoked; false when no such live token. Takes effect on the next request that presents it. */
   revokeToken(tokenHash: string): Promise<boolean>;
+  /** Revokes the token with this id (one already revoked keeps its time); null when no token has it. */
+  revokeTokenById(id: string): Promise<TokenInfo | null>;
   /**
-   * The identity of a live token, or null when unknown or revoked, as committed when it is called:
+   * In one transaction: revokes the live token with id `id` and stores a new token for its user;
+   * null (and nothing written) when no live token has that id.
+   */
+  rotateToken(id: string, newHash: string, last4: string): Promise<{ revoked: TokenInfo; created: TokenInfo } | null>;
+  /**
+   * The identity of a live token of an enabled user, or null when unknown, revoked or the user is disabled, as committed when it is called:
    * every write made before the call through this object or another store object (another process)
    * is seen. Called on every request.
    */

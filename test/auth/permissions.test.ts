@@ -26,7 +26,7 @@ function identity(plan: PlanName, roleName: string, grants?: Record<string, Obje
     tokenHash: 'h',
     lastUsedAt: null,
     org: { id: 'o', name: 'O', plan, minuteLimit: null, primaryUserId: null, createdAt: '' },
-    user: { id: 'u', orgId: 'o', email: 'u@example.com', fullname: 'U', role: roleName, createdAt: '' },
+    user: { id: 'u', orgId: 'o', email: 'u@example.com', fullname: 'U', role: roleName, createdAt: '', disabledAt: null },
     role,
   };
 }

@@ -52,14 +52,16 @@ describe('orchard with --json', () => {
     }
   });
 
-  test('user create prints {id, token}, token create prints {token}, token revoke prints {revoked: true}', async () => {
+  test('user create prints {id, token}, token create prints {token, id}, token revoke prints {revoked: true}', async () => {
     const user = await ok(dir, ['user', 'create', '--org', org.id, '--email', 'ada.lopez@acme.example', '--role', 'admin']);
     assert.deepEqual(keys(user), ['id', 'token']);
     assert.match(user.id as string, UUID_V4);
     assert.match(user.token as string, UUID_V4);
     const created = await ok(dir, ['token', 'create', '--user', user.id as string]);
-    assert.deepEqual(keys(created), ['token']);
+    assert.deepEqual(keys(created), ['id', 'token']);
     assert.match(created.token as string, UUID_V4);
+    assert.match(created.id as string, UUID_V4);
+    assert.notEqual(created.id, created.token);
     assert.notEqual(created.token, user.token);
     printedTokens.push(user.token as string, created.token as string);
     assert.deepEqual(await ok(dir, ['token', 'revoke', '--token', created.token as string]), { revoked: true });

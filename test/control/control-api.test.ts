@@ -98,7 +98,7 @@ describe('with ADMIN_KEY', () => {
     const doc = (await ctx.request({ method: 'GET', url: '/_orchard/openapi.json', token: null, headers: bearer(KEY) })).json();
     assert.equal(doc.openapi, '3.0.3');
     assert.deepEqual(doc.components.securitySchemes.adminKey, { type: 'http', scheme: 'bearer', description: 'The server\'s ADMIN_KEY setting.' });
-    for (const path of ['/_orchard/organizations', '/_orchard/organizations/{id}']) assert.ok(path in doc.paths, path);
+    for (const path of ['/_orchard/organizations', '/_orchard/organizations/{id}', '/_orchard/organizations/{id}/users', '/_orchard/tokens/{id}/revoke', '/_orchard/tokens/{id}/rotate', '/_orchard/users/{id}', '/_orchard/users/{id}/tokens']) assert.ok(path in doc.paths, path);
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string; tags?: string[]; summary?: string }>>)) {
       for (const [method, op] of Object.entries(ops)) assert.ok(op.operationId && op.tags?.length && op.summary, `${method} ${path} has an operationId, tags and a summary`);
     }

@@ -53,15 +53,16 @@ describe('HTTP errors and request handling', () => {
       }
     });
 
-    test('answers an unknown method on a known path with 404 {Message}', async () => {
+    test('answers an unknown method on a known path with 405 {Message} and Allow', async () => {
       const id = record.accountid as string;
-      for (const [method, url] of [
-        ['PATCH', '/api/record/account'], ['PATCH', `/api/record/account/${id}`],
-        ['PUT', '/api/record/account'], ['DELETE', '/api/record/account'], ['POST', `/api/record/account/${id}`],
-        ['OPTIONS', '/api/record/account'],
+      for (const [method, url, allow] of [
+        ['PATCH', '/api/record/account', 'GET, HEAD, POST'], ['PATCH', `/api/record/account/${id}`, 'DELETE, GET, HEAD, PUT'],
+        ['PUT', '/api/record/account', 'GET, HEAD, POST'], ['DELETE', '/api/record/account', 'GET, HEAD, POST'], ['POST', `/api/record/account/${id}`, 'DELETE, GET, HEAD, PUT'],
+        ['OPTIONS', '/api/record/account', 'GET, HEAD, POST'],
       ] as const) {
         const res = await ctx.request({ method, url, payload: method === 'OPTIONS' ? undefined : { accountname: 'x' } });
-        assertErrorReply(res, 404, new RegExp(`^No route matches ${method} ${url.replace(/[/.]/g, '\\$&')}\\.`));
+        assertErrorReply(res, 405, new RegExp(`^${url.replace(/[/.]/g, '\\$&')} does not take ${method}; it takes ${allow} \\(listed in the Allow header\\)\\.$`));
+        assert.equal(res.headers.allow, allow);
       }
       assert.equal(body(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.accountname, 'Acme');
     });
@@ -239,7 +240,7 @@ describe('HTTP errors and request handling', () => {
       [403, { method: 'POST', url: '/api/record/crmuser', payload: { fullname: 'x' } }],
       [404, { method: 'GET', url: '/api/record/nosuchobject' }],
       [404, { method: 'GET', url: `/api/record/account/${randomUUID()}` }],
-      [404, { method: 'PATCH', url: '/api/record/account' }],
+      [405, { method: 'PATCH', url: '/api/record/account' }],
       [413, { method: 'PUT', url: `/api/record/account/${id}`, payload: 'x'.repeat(21 * MiB) }],
     ];
     for (const [status, opts] of cases) {

@@ -122,7 +122,7 @@ test('documents pagesize and pagenumber as optional integer query parameters of 
 });
 
 test('declares the tokenid header as an apiKey security scheme that every record route requires', () => {
-  assert.deepEqual(doc.components?.securitySchemes?.tokenid, { type: 'apiKey', in: 'header', name: 'tokenid' });
+  assert.deepEqual(doc.components?.securitySchemes?.tokenid, { type: 'apiKey', in: 'header', name: 'tokenid', description: 'An API token (orchard token create).' });
   for (const [path, method] of RECORD_ROUTES) {
     const security = doc.paths[path]![method]!.security;
     assert.ok(security?.some((s) => 'tokenid' in s), `${method.toUpperCase()} ${path} requires tokenid`);

@@ -12,7 +12,8 @@ import { hashToken, newToken } from '../../src/auth/tokens.js';
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../../src/errors.js';
 import { PostgresControlStore } from '../../src/store/postgres/postgres-control-store.js';
-import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
+import { createPool, migrateSchema, type Pool } from '../../src/store/postgres/pg-db.js';
+import { CONTROL_MIGRATIONS } from '../../src/store/postgres/postgres-control-ddl.js';
 import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
 import type { ControlStore } from '../../src/store/types.js';
 import type { ObjectGrant } from '../../src/auth/roles.js';
@@ -121,7 +122,7 @@ for (const kind of CONTROL_KINDS) {
         const user = await server.createUser({ orgId: org.id, email: 'Ada.Lopez@Example.com', fullname: 'Ada Lopez', role: 'sales' });
         assert.match(user.id, LOWER_UUID);
         assert.match(user.createdAt, ISO_MS);
-        assert.deepEqual({ ...user, id: '', createdAt: '' }, { id: '', orgId: org.id, email: 'Ada.Lopez@Example.com', fullname: 'Ada Lopez', role: 'sales', createdAt: '' });
+        assert.deepEqual({ ...user, id: '', createdAt: '' }, { id: '', orgId: org.id, email: 'Ada.Lopez@Example.com', fullname: 'Ada Lopez', role: 'sales', createdAt: '', disabledAt: null });
         assert.equal(JSON.stringify(await cli.getUser(user.id)), JSON.stringify(user));
         assert.equal(await cli.getUser(ABSENT), null);
         assert.equal(await cli.getUser(user.id.toUpperCase()), null);
@@ -149,6 +150,130 @@ for (const kind of CONTROL_KINDS) {
       test('refuses a user of an unknown organization', async () => {
         await assert.rejects(server.createUser({ orgId: ABSENT, email: 'a@example.com', fullname: 'A', role: 'admin' }), noOrganization(ABSENT));
         await assert.rejects(server.createUser({ orgId: 'nope', email: 'a@example.com', fullname: 'A', role: 'admin' }), noOrganization('nope'));
+      });
+    });
+
+    describe('people and tokens administration', () => {
+      test('lists the users of an organization oldest first, as getUser returns each; none for an unknown one', async () => {
+        const org = await server.createOrganization({ name: 'People', plan: 'free', minuteLimit: null });
+        const a = await server.createUser({ orgId: org.id, email: 'a@example.com', fullname: 'A', role: 'admin' });
+        const b = await cli.createUser({ orgId: org.id, email: 'b@example.com', fullname: 'B', role: 'sales' });
+        const other = await server.createOrganization({ name: 'Other people', plan: 'free', minuteLimit: null });
+        await server.createUser({ orgId: other.id, email: 'c@example.com', fullname: 'C', role: 'admin' });
+        const listed = await cli.listUsers(org.id);
+        assert.deepEqual(listed.map((u) => u.id).sort(), [a.id, b.id].sort());
+        const sorted = [...listed].sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.id < y.id ? -1 : 1));
+        assert.deepEqual(listed, sorted);
+        assert.equal(JSON.stringify(listed.find((u) => u.id === b.id)), JSON.stringify(await server.getUser(b.id)));
+        assert.deepEqual(await server.listUsers(ABSENT), []);
+        assert.deepEqual(await server.listUsers('nope'), []);
+      });
+
+      test('changes a role, disables (keeping the first time) and enables; null for an unknown user', async () => {
+        const { user } = await orgWithToken(cli);
+        const sales = await cli.updateUser(user.id, { role: 'sales' });
+        assert.deepEqual(sales, { ...user, role: 'sales' });
+        const disabled = await cli.updateUser(user.id, { disabled: true });
+        assert.match(disabled?.disabledAt ?? '', ISO_MS);
+        assert.deepEqual(await server.getUser(user.id), disabled);
+        assert.deepEqual(await server.updateUser(user.id, { disabled: true }), disabled);
+        assert.deepEqual(await server.updateUser(user.id, { disabled: false, role: 'admin' }), { ...user, disabledAt: null });
+        assert.equal(await server.updateUser(ABSENT, { disabled: true }), null);
+        assert.equal(await server.updateUser('nope', { role: 'x' }), null);
+      });
+
+      test('a disabled user\'s tokens resolve to nothing on the other connection at once, and again once enabled', async () => {
+        const { user, hash } = await orgWithToken(cli);
+        assert.ok(await server.resolveToken(hash));
+        await cli.updateUser(user.id, { disabled: true });
+        assert.equal(await server.resolveToken(hash), null);
+        await cli.updateUser(user.id, { disabled: false });
+        assert.equal((await server.resolveToken(hash))?.user.disabledAt, null);
+      });
+
+      test('keeps an id, the last 4 characters and the times of each token; lists them oldest first', async () => {
+        const { user, hash } = await orgWithToken(cli);
+        const second = await server.addToken(user.id, hashToken(newToken()), 'beef');
+        assert.match(second.id, LOWER_UUID);
+        assert.deepEqual({ ...second, id: '', createdAt: '' }, { id: '', userId: user.id, last4: 'beef', createdAt: '', lastUsedAt: null, revokedAt: null });
+        await server.touchToken(hash, '2026-03-01T12:00:00.000Z');
+        const listed = await cli.listTokens(user.id);
+        assert.equal(listed.length, 2);
+        // Oldest first, ties (the same millisecond) by id: find each by its id.
+        assert.ok(listed[0]!.createdAt <= listed[1]!.createdAt);
+        const first = listed.find((t) => t.id !== second.id)!;
+        assert.deepEqual(listed.find((t) => t.id === second.id), second);
+        assert.deepEqual([first.last4, first.lastUsedAt, first.revokedAt], [null, '2026-03-01T12:00:00.000Z', null]);
+        assert.deepEqual(await cli.listTokens(ABSENT), []);
+        assert.deepEqual(await cli.listTokens('nope'), []);
+      });
+
+      test('revokes by id (a second time keeps the first time), refused on the other connection at once; null for an unknown id', async () => {
+        const { user } = await orgWithToken(cli);
+        const hash = hashToken(newToken());
+        const info = await cli.addToken(user.id, hash, '1234');
+        assert.ok(await server.resolveToken(hash));
+        const revoked = await cli.revokeTokenById(info.id);
+        assert.match(revoked?.revokedAt ?? '', ISO_MS);
+        assert.deepEqual(revoked, { ...info, revokedAt: revoked?.revokedAt });
+        assert.equal(await server.resolveToken(hash), null);
+        assert.deepEqual(await server.revokeTokenById(info.id), revoked);
+        assert.equal(await server.revokeTokenById(ABSENT), null);
+        assert.equal(await server.revokeTokenById('nope'), null);
+      });
+
+      test('rotates a live token: the new one resolves, the old one not; a revoked or unknown id rotates nothing', async () => {
+        const { user } = await orgWithToken(cli);
+        const oldHash = hashToken(newToken());
+        const old = await cli.addToken(user.id, oldHash, 'aaaa');
+        assert.ok(await server.resolveToken(oldHash));
+        const newHash = hashToken(newToken());
+        const r = await cli.rotateToken(old.id, newHash, 'bbbb');
+        assert.ok(r);
+        assert.deepEqual(r.revoked, { ...old, revokedAt: r.revoked.revokedAt });
+        assert.match(r.revoked.revokedAt ?? '', ISO_MS);
+        assert.deepEqual({ ...r.created, id: '', createdAt: '' }, { id: '', userId: user.id, last4: 'bbbb', createdAt: '', lastUsedAt: null, revokedAt: null });
+        assert.equal(await server.resolveToken(oldHash), null);
+        assert.equal((await server.resolveToken(newHash))?.user.id, user.id);
+        const third = hashToken(newToken());
+        assert.equal(await server.rotateToken(old.id, third, 'cccc'), null);
+        assert.equal(await server.rotateToken(ABSENT, third, 'cccc'), null);
+        assert.equal(await server.resolveToken(third), null);
+        assert.deepEqual((await server.listTokens(user.id)).map((t) => t.id).filter((id) => id === r.created.id || id === old.id).length, 2);
+      });
+
+      test('deletes a user with their tokens, refused on the other connection at once; false for an unknown user', async () => {
+        const { org, user, hash } = await orgWithToken(cli);
+        const keep = await cli.createUser({ orgId: org.id, email: 'keep@example.com', fullname: 'Keep', role: 'admin' });
+        assert.ok(await server.resolveToken(hash));
+        assert.equal(await cli.deleteUser(user.id), true);
+        assert.equal(await server.resolveToken(hash), null);
+        assert.equal(await server.getUser(user.id), null);
+        assert.deepEqual(await server.listTokens(user.id), []);
+        assert.deepEqual((await server.listUsers(org.id)).map((u) => u.id), [keep.id]);
+        assert.equal(await cli.deleteUser(user.id), false);
+        assert.equal(await cli.deleteUser('nope'), false);
+        // The e-mail is free again.
+        assert.equal((await cli.createUser({ orgId: org.id, email: 'rep@example.com', fullname: 'Rep', role: 'admin' })).email, 'rep@example.com');
+      });
+
+      test('deletes an organization with its users, tokens and roles; other organizations keep theirs', async () => {
+        const { org, user, hash } = await orgWithToken(cli);
+        await cli.setPrimaryUser(org.id, user.id);
+        await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
+        const kept = await orgWithToken(cli);
+        assert.ok(await server.resolveToken(hash));
+        assert.equal(await cli.deleteOrganization(org.id), true);
+        assert.equal(await server.resolveToken(hash), null);
+        assert.equal(await server.getOrganization(org.id), null);
+        assert.equal(await server.getUser(user.id), null);
+        assert.equal(await server.getRole(org.id, 'sales'), null);
+        assert.ok(!(await server.listOrganizations()).some((o) => o.id === org.id));
+        assert.ok(await server.resolveToken(kept.hash));
+        assert.equal(await cli.deleteOrganization(org.id), false);
+        assert.equal(await cli.deleteOrganization('nope'), false);
+        // The organization can be made again from nothing: no row of it is left behind.
+        await cli.setRole({ orgId: kept.org.id, name: 'sales', grants: SALES });
       });
     });
 
@@ -348,6 +473,22 @@ async function transcript(store: ControlStore): Promise<unknown[]> {
   await note(store.getRole(org.id, 'none'));
   await note(store.getOrganization('not-a-uuid'));
   await note(store.updateOrganization(ABSENT, { plan: 'free' }));
+  await note(store.listUsers(org.id));
+  await note(store.updateUser(rep.id, { role: 'admin', disabled: true }));
+  await note(store.resolveToken('d'.repeat(64)));
+  await note(store.updateUser(rep.id, { disabled: false }));
+  await note(store.addToken(rep.id, 'd'.repeat(64), 'dddd'));
+  await note(store.listTokens(rep.id));
+  const tokens = await store.listTokens(rep.id);
+  await note(store.rotateToken(tokens[1]!.id, 'c'.repeat(64), 'cccc'));
+  await note(store.rotateToken(tokens[1]!.id, 'b'.repeat(64), 'bbbb'));
+  await note(store.revokeTokenById(tokens[0]!.id));
+  await note(store.revokeTokenById(ABSENT));
+  await note(store.deleteUser(rep.id));
+  await note(store.listTokens(rep.id));
+  await note(store.deleteOrganization(org.id));
+  await note(store.listOrganizations());
+  await note(store.deleteOrganization(org.id));
   return out;
 }
 
@@ -370,6 +511,43 @@ describe('every control store', { skip: needsPostgres }, () => {
 });
 
 describe('the sqlite control store alone', () => {
+  test('migrates a control.db at version 2 (before token ids) forward: its tokens get ids and still resolve', async () => {
+    const old = tempDir('orchard-control-v2-');
+    try {
+      const db = new Database(path.join(old, 'control.db'));
+      // control.db as version 2 left it, with a user and a token.
+      db.exec(`
+        CREATE TABLE organizations (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, plan TEXT NOT NULL, minute_limit INTEGER, primary_user_id TEXT, created_at TEXT NOT NULL);
+        CREATE TABLE users (id TEXT PRIMARY KEY NOT NULL, org_id TEXT NOT NULL REFERENCES organizations (id), email TEXT NOT NULL COLLATE NOCASE, fullname TEXT NOT NULL, role TEXT NOT NULL, created_at TEXT NOT NULL, UNIQUE (org_id, email));
+        CREATE TABLE tokens (hash TEXT PRIMARY KEY NOT NULL, user_id TEXT NOT NULL REFERENCES users (id), created_at TEXT NOT NULL, revoked_at TEXT, last_used_at TEXT);
+        CREATE INDEX ix_tokens_user ON tokens (user_id);
+        CREATE TABLE roles (org_id TEXT NOT NULL REFERENCES organizations (id), name TEXT NOT NULL, grants TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (org_id, name));
+        INSERT INTO organizations VALUES ('11111111-1111-4111-8111-111111111111', 'Old', 'free', NULL, '22222222-2222-4222-8222-222222222222', '2026-01-01T00:00:00.000Z');
+        INSERT INTO users VALUES ('22222222-2222-4222-8222-222222222222', '11111111-1111-4111-8111-111111111111', 'old@example.com', 'Old', 'admin', '2026-01-01T00:00:00.000Z');
+        INSERT INTO tokens VALUES ('${'a'.repeat(64)}', '22222222-2222-4222-8222-222222222222', '2026-01-01T00:00:00.000Z', NULL, NULL);
+        INSERT INTO tokens VALUES ('${'b'.repeat(64)}', '22222222-2222-4222-8222-222222222222', '2026-01-02T00:00:00.000Z', NULL, NULL);
+      `);
+      db.pragma('user_version = 2');
+      db.close();
+      const store = new SqliteControlStore(old);
+      try {
+        assert.equal((await store.resolveToken('a'.repeat(64)))?.user.disabledAt, null);
+        const tokens = await store.listTokens('22222222-2222-4222-8222-222222222222');
+        assert.equal(tokens.length, 2);
+        for (const t of tokens) assert.match(t.id, LOWER_UUID);
+        assert.notEqual(tokens[0]!.id, tokens[1]!.id);
+        assert.deepEqual(tokens.map((t) => [t.last4, t.createdAt]), [[null, '2026-01-01T00:00:00.000Z'], [null, '2026-01-02T00:00:00.000Z']]);
+        assert.ok(await store.revokeTokenById(tokens[0]!.id));
+        assert.equal(await store.resolveToken('a'.repeat(64)), null);
+        assert.equal((await store.listUsers('11111111-1111-4111-8111-111111111111'))[0]?.disabledAt, null);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
+  });
+
   test('migrates a control.db at version 1 (before roles) with its data kept', async () => {
     const old = tempDir('orchard-control-v1-');
     try {
@@ -377,7 +555,9 @@ describe('the sqlite control store alone', () => {
       const org = await first.createOrganization({ name: 'Kept', plan: 'standard', minuteLimit: null });
       await first.close();
       const db = new Database(path.join(old, 'control.db'));
-      db.exec('DROP TABLE roles');
+      // Back to version 1: without roles, nor migration 3's columns.
+      db.exec(`DROP TABLE roles; DROP INDEX ix_tokens_id; DROP INDEX ix_users_org;
+        ALTER TABLE tokens DROP COLUMN id; ALTER TABLE tokens DROP COLUMN last4; ALTER TABLE users DROP COLUMN disabled_at;`);
       db.pragma('user_version = 1');
       db.close();
       const again = new SqliteControlStore(old);
@@ -439,7 +619,28 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     assert.equal((await stores[0]!.listOrganizations()).length, 3);
     assert.equal(orgs.length, 3);
     const version = await pool().query(`SELECT version FROM "${schema}".orchard_version`);
-    assert.deepEqual(version.rows, [{ version: 2 }]);
+    assert.deepEqual(version.rows, [{ version: CONTROL_MIGRATIONS.length }]);
+  });
+
+  test('migrates a control schema at version 2 (before token ids) forward: its tokens get ids and still resolve', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const p = pool();
+    await migrateSchema(p, schema, CONTROL_MIGRATIONS.slice(0, 2));
+    const org = '11111111-1111-4111-8111-111111111111';
+    const user = '22222222-2222-4222-8222-222222222222';
+    await p.query(`INSERT INTO "${schema}".organizations VALUES ($1, 'Old', 'free', NULL, $2, '2026-01-01T00:00:00.000Z')`, [org, user]);
+    await p.query(`INSERT INTO "${schema}".users VALUES ($1, $2, 'old@example.com', 'Old', 'admin', '2026-01-01T00:00:00.000Z')`, [user, org]);
+    await p.query(`INSERT INTO "${schema}".tokens VALUES ($1, $2, '2026-01-01T00:00:00.000Z', NULL, NULL), ($3, $2, '2026-01-02T00:00:00.000Z', NULL, NULL)`, ['a'.repeat(64), user, 'b'.repeat(64)]);
+    const store = new PostgresControlStore(p, schema);
+    assert.equal((await store.resolveToken('a'.repeat(64)))?.user.disabledAt, null);
+    const tokens = await store.listTokens(user);
+    assert.equal(tokens.length, 2);
+    for (const t of tokens) assert.match(t.id, LOWER_UUID);
+    assert.deepEqual(tokens.map((t) => [t.last4, t.createdAt]), [[null, '2026-01-01T00:00:00.000Z'], [null, '2026-01-02T00:00:00.000Z']]);
+    assert.ok(await store.revokeTokenById(tokens[0]!.id));
+    assert.equal(await store.resolveToken('a'.repeat(64)), null);
+    assert.deepEqual((await p.query(`SELECT version FROM "${schema}".orchard_version`)).rows, [{ version: CONTROL_MIGRATIONS.length }]);
   });
 
   test('keeps the prepared statements of two schemas apart on one connection', async () => {

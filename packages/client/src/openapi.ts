@@ -12,207 +12,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Query records of an object: fields, filter, sort and page */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Comma-separated field names (related fields such as primarycontactid_fullname too), in the order wanted, or '*' (default). */
-                        fields?: string;
-                        /** @description Object number (1), digit string ('1') or system name ('account'). */
-                        objecttype?: string | number;
-                        /** @description Page to return; 1 is the first. */
-                        page_number?: string | number;
-                        /** @description Rows per page, 1–500; default 50; larger values are served as 500. */
-                        page_size?: string | number;
-                        /** @description Filter, e.g. (statecode = 1 AND accountname start-with 'Ac') OR (createdon >= '2025-01-01'). */
-                        query?: string;
-                        /** @description 1 (or true): picklist fields come back as their labels ('Active') instead of their codes; 0, false or absent: codes. */
-                        show_real_value?: string | number | boolean;
-                        /** @description Field to sort by; default createdon. Ties are broken by the key. */
-                        sort_by?: string;
-                        /** @description 'asc' (default) or 'desc', any case. */
-                        sort_type?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                Columns: {
-                                    fieldname: string;
-                                    fieldobjecttype: number | null;
-                                    isprimaryfield: boolean;
-                                    isreadonly: boolean;
-                                    isrequired: boolean;
-                                    maxlength: number | null;
-                                    name: string;
-                                    systemfieldtypeid: string;
-                                }[];
-                                Data: {
-                                    [key: string]: unknown;
-                                }[];
-                                IsLastPage: boolean;
-                                ObjectName: string;
-                                ObjectType: number;
-                                PageNum: number;
-                                PrimaryField: string;
-                                PrimaryKey: string;
-                                SortBy: string;
-                                SortBy_Desc: boolean;
-                                SystemName: string;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                408: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["queryRecords"];
         delete?: never;
         options?: never;
         head?: never;
@@ -227,334 +27,13 @@ export interface paths {
             cookie?: never;
         };
         /** List records of an object, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page to return; 1 is the first. */
-                    pagenumber?: number;
-                    /** @description Records per page; default 50; larger values are served as 50. */
-                    pagesize?: number;
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One page of records. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                Page_Number: number;
-                                Page_Size: number;
-                                PrimaryField: string;
-                                PrimaryKey: string;
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                Record?: {
-                                    [key: string]: unknown;
-                                };
-                                Records: {
-                                    [key: string]: unknown;
-                                }[];
-                                Total_Records: number;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listRecords"];
         put?: never;
         /**
          * Create a record
          * @description Body: a flat map of field names to values. The key may be sent to choose the id. 201 with Location.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created; Location names the new record. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                Record: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -569,486 +48,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get one record (as a one-record page, plus Record) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page to return; 1 is the first. */
-                    pagenumber?: number;
-                    /** @description Records per page; default 50; larger values are served as 50. */
-                    pagesize?: number;
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The record, as a one-record page and as Record. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                Page_Number: number;
-                                Page_Size: number;
-                                PrimaryField: string;
-                                PrimaryKey: string;
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                Record?: {
-                                    [key: string]: unknown;
-                                };
-                                Records: {
-                                    [key: string]: unknown;
-                                }[];
-                                Total_Records: number;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getRecord"];
         /** Update a record (partial: only the fields sent change) */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Updated; the whole record as it now is. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                Record: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["updateRecord"];
         post?: never;
         /** Delete a record */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted; data is null. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteRecord"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1067,163 +72,7 @@ export interface paths {
          * Create a record (v2 reply); on object 58, define a custom object
          * @description Body: a flat map of field names to values. On object 58, {name, collectionname} defines a custom object, numbered from 1000; record.objecttypecode is its number.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created: the record as stored, and its id. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            _id: string;
-                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                            record: {
-                                [key: string]: unknown;
-                            };
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createRecordV2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1239,165 +88,7 @@ export interface paths {
         };
         get?: never;
         /** Update a record (partial; v2 reply) */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Updated: the whole record as it now is. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            _id: string;
-                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                            record: {
-                                [key: string]: unknown;
-                            };
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["updateRecordV2"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1413,354 +104,13 @@ export interface paths {
             cookie?: never;
         };
         /** List the files on a record, oldest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The record's files. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description The part's content type as sent, or application/octet-stream. */
-                                contenttype: string;
-                                /** @description The user who attached it. */
-                                createdby: string;
-                                /** @description When it was attached (UTC, YYYY-MM-DDThh:mm:ss). */
-                                createdon: string;
-                                /** @description The file's id (UUID). */
-                                fileid: string;
-                                /** @description The name sent, made safe: its last path segment, no control characters, at most 255 characters. */
-                                filename: string;
-                                /** @description The record the file is on. */
-                                objectid: string;
-                                /** @description That record's object number. */
-                                objecttypecode: number;
-                                /** @description Bytes. */
-                                size: number;
-                            }[];
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listFiles"];
         put?: never;
         /**
          * Attach a file to a record
          * @description multipart/form-data with the file in a part named 'file' (other parts are ignored); at most 20 MB. Needs update on the object.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description The file; its filename and content type are kept.
-                         */
-                        file: string;
-                    } | null;
-                };
-            };
-            responses: {
-                /** @description Attached: the file's id and what was kept. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            _id: string;
-                            /** @description A file on a record. */
-                            file: {
-                                /** @description The part's content type as sent, or application/octet-stream. */
-                                contenttype: string;
-                                /** @description The user who attached it. */
-                                createdby: string;
-                                /** @description When it was attached (UTC, YYYY-MM-DDThh:mm:ss). */
-                                createdon: string;
-                                /** @description The file's id (UUID). */
-                                fileid: string;
-                                /** @description The name sent, made safe: its last path segment, no control characters, at most 255 characters. */
-                                filename: string;
-                                /** @description The record the file is on. */
-                                objectid: string;
-                                /** @description That record's object number. */
-                                objecttypecode: number;
-                                /** @description Bytes. */
-                                size: number;
-                            };
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["attachFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1778,308 +128,11 @@ export interface paths {
          * Download a file of a record
          * @description The content as stored, with its content type and Content-Disposition: attachment naming the file.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description File id (UUID). */
-                    fileId: string;
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file's content. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/octet-stream": string;
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["downloadFile"];
         put?: never;
         post?: never;
         /** Remove a file from a record */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description File id (UUID). */
-                    fileId: string;
-                    /** @description Record id: an RFC 4122 UUID. */
-                    id: string;
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Removed; data is null. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["removeFile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2098,181 +151,7 @@ export interface paths {
          * Add a custom field to an object
          * @description type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                    type: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The field's name: starts with pcf, letters, digits and _; default pcfsystemfield{N}. */
-                        fieldName?: unknown;
-                        /** @description The label (at most 200 characters); default: the field name. */
-                        label?: unknown;
-                        /** @description text-like types: the maximum length, up to the type's default. */
-                        maxLength?: unknown;
-                        /** @description picklist: [{label, value}], value a whole number ≥ 0 (default: position + 1); order and color are ignored. */
-                        options?: unknown;
-                        /** @description number: decimal places, 0–10 (default 2). */
-                        precision?: unknown;
-                        /** @description lookup, as other clients spell it: the same as relatedObjectType. */
-                        relatedObjectId?: unknown;
-                        /** @description lookup: the number or system name of the object it refers to. */
-                        relatedObjectType?: unknown;
-                        /** @description picklist, as other clients spell it: [{name, value}], value a digit string; send it or 'options', not both. */
-                        values?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                systemField: {
-                                    fieldname: string;
-                                }[];
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["addField"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2287,353 +166,10 @@ export interface paths {
             cookie?: never;
         };
         /** An object's views: its default view of all records, then those defined */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description When it was defined (UTC); null for a default view. */
-                                createdon: string | null;
-                                /** @description Comma-separated field names, or '*': every field the caller may read. */
-                                fields: string;
-                                /** @description The object's view of all its records, which every object has. */
-                                isDefault: boolean;
-                                name: string;
-                                objectType: number;
-                                /** @description The filter, in the filter language of /api/query; null for every record. */
-                                query: string | null;
-                                sortBy: {
-                                    fieldName: string;
-                                    /** @enum {string} */
-                                    type: "asc" | "desc";
-                                };
-                                /** @description The view's id, a UUID; an object's default view has 00000000-0000-4000-8000-{object number, 12 digits}. */
-                                viewId: string;
-                            }[];
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no view of the object has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listViews"];
         put?: never;
         /** Define a view of an object: a named saved query (admin role) */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Comma-separated field names, an array of names or of {name}, or '*' (default). */
-                        fields?: unknown;
-                        /** @description The view's name: unique among the object's views (any case), at most 200 characters. */
-                        name?: unknown;
-                        /** @description A filter in the filter language of /api/query, e.g. "billingcity = 'Lisbon'"; default: every record. */
-                        query?: unknown;
-                        /** @description {fieldName, type: asc or desc}; default createdon, descending. */
-                        sortBy?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description When it was defined (UTC); null for a default view. */
-                                createdon: string | null;
-                                /** @description Comma-separated field names, or '*': every field the caller may read. */
-                                fields: string;
-                                /** @description The object's view of all its records, which every object has. */
-                                isDefault: boolean;
-                                name: string;
-                                objectType: number;
-                                /** @description The filter, in the filter language of /api/query; null for every record. */
-                                query: string | null;
-                                sortBy: {
-                                    fieldName: string;
-                                    /** @enum {string} */
-                                    type: "asc" | "desc";
-                                };
-                                /** @description The view's id, a UUID; an object's default view has 00000000-0000-4000-8000-{object number, 12 digits}. */
-                                viewId: string;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no view of the object has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["defineView"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2650,357 +186,9 @@ export interface paths {
         get?: never;
         put?: never;
         /** A page of a view's records, in the query payload of /api/query */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                    /** @description The view's id, or 'default' for the object's default view. */
-                    viewId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": ({
-                        /** @description The page, from 1 (default 1). */
-                        pageNumber?: unknown;
-                        /** @description Records per page, 1–500 (default 50); larger is served as 500. */
-                        pageSize?: unknown;
-                        /** @description {fieldName, type: asc or desc}: another order than the view's, for this request. */
-                        sortBy?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                };
-            };
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                Columns: {
-                                    fieldname: string;
-                                    fieldobjecttype: number | null;
-                                    isprimaryfield: boolean;
-                                    isreadonly: boolean;
-                                    isrequired: boolean;
-                                    maxlength: number | null;
-                                    name: string;
-                                    systemfieldtypeid: string;
-                                }[];
-                                Data: {
-                                    [key: string]: unknown;
-                                }[];
-                                IsLastPage: boolean;
-                                ObjectName: string;
-                                ObjectType: number;
-                                PageNum: number;
-                                PrimaryField: string;
-                                PrimaryKey: string;
-                                SortBy: string;
-                                SortBy_Desc: boolean;
-                                SystemName: string;
-                                ViewId: string;
-                                ViewName: string;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no view of the object has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                408: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["runView"];
         /** Delete a defined view (admin role); the default view stays */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    ot: string;
-                    /** @description The view's id, or 'default' for the object's default view. */
-                    viewId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no view of the object has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteView"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3019,178 +207,7 @@ export interface paths {
          * Query records (v3 body): fields, grouped conditions, order and page; or groups with SUM, COUNT, MIN, MAX
          * @description Operators: eq, ne, lt, gt, le, ge, start-with, not-start-with, end-with, not-end-with, is-null, is-not-null, eq-in, not-in, between, userid. Filter groups hold together (AND); a group joins its conditions by its type (AND or OR). Every row carries _id. With groupBy (or a field with aggrFunc), each row is a group: the groupBy fields, then each aggregate under its alias, and no _id.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description [{name}]; in a grouped query also [{name, aggrFunc, alias}], aggrFunc one of SUM, COUNT, MIN, MAX (COUNT also takes the name *). */
-                        fields?: unknown;
-                        /** @description [{type: AND or OR, conditions: [{fieldName, operator, value}]}]. */
-                        filter?: unknown;
-                        /** @description [{name}]: up to 10 fields to group the records by; the rows are then groups. */
-                        groupBy?: unknown;
-                        /** @description The object's number (1) or system name (account). */
-                        objectType?: unknown;
-                        /** @description [{name, order: asc or desc}]: one field; in a grouped query a groupBy field or an alias. */
-                        orderBy?: unknown;
-                        /** @description The page, from 1. */
-                        pageNumber?: unknown;
-                        /** @description Rows (or groups) per page, 1–500. */
-                        pageSize?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                [key: string]: unknown;
-                            }[];
-                            isLastPage: boolean;
-                            message: string;
-                            pageNumber: number;
-                            pageSize: number;
-                        };
-                    };
-                };
-                /** @description Invalid request: the body, a field, an operator or a value. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or batch requests. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Unknown object. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The query did not finish within the time limit and was stopped. */
-                408: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Over the minute limit or the daily cap. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["queryRecordsV3"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3207,161 +224,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create up to 500 records; invalid ones are skipped and reported */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        data?: unknown[];
-                    };
-                };
-            };
-            responses: {
-                /** @description One result per item, in the order sent: written ({success: true, _id}) or skipped ({success: false, status, error, message}). */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                _id?: string;
-                                error?: string;
-                                index: number;
-                                message?: string;
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                record?: {
-                                    [key: string]: unknown;
-                                };
-                                status?: number;
-                                success: boolean;
-                            }[];
-                            failureCount: number;
-                            message: string;
-                            /** @description true when every item was written. */
-                            success: boolean;
-                            successCount: number;
-                        };
-                    };
-                };
-                /** @description Invalid request: the body, a field, an operator or a value. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or batch requests. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Unknown object. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Over the minute limit or the daily cap. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["batchCreateRecords"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3378,161 +241,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Delete up to 500 records; missing ones are reported */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        data?: unknown[];
-                    };
-                };
-            };
-            responses: {
-                /** @description One result per item, in the order sent: written ({success: true, _id}) or skipped ({success: false, status, error, message}). */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                _id?: string;
-                                error?: string;
-                                index: number;
-                                message?: string;
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                record?: {
-                                    [key: string]: unknown;
-                                };
-                                status?: number;
-                                success: boolean;
-                            }[];
-                            failureCount: number;
-                            message: string;
-                            /** @description true when every item was written. */
-                            success: boolean;
-                            successCount: number;
-                        };
-                    };
-                };
-                /** @description Invalid request: the body, a field, an operator or a value. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or batch requests. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Unknown object. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Over the minute limit or the daily cap. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["batchDeleteRecords"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3549,161 +258,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update up to 500 records (partial); invalid or missing ones are skipped and reported */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object system name in any case (account) or number (1). */
-                    obj: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        data?: unknown[];
-                    };
-                };
-            };
-            responses: {
-                /** @description One result per item, in the order sent: written ({success: true, _id}) or skipped ({success: false, status, error, message}). */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                _id?: string;
-                                error?: string;
-                                index: number;
-                                message?: string;
-                                /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
-                                record?: {
-                                    [key: string]: unknown;
-                                };
-                                status?: number;
-                                success: boolean;
-                            }[];
-                            failureCount: number;
-                            message: string;
-                            /** @description true when every item was written. */
-                            success: boolean;
-                            successCount: number;
-                        };
-                    };
-                };
-                /** @description Invalid request: the body, a field, an operator or a value. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or batch requests. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The role of the token's user may not do this. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Unknown object. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description Over the minute limit or the daily cap. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            message: string;
-                            status: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["batchUpdateRecords"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3718,155 +273,7 @@ export interface paths {
             cookie?: never;
         };
         /** The objects of the organization that its plan includes */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                name: string;
-                                /** @description The object number as a digit string. */
-                                objectType: string;
-                                systemName: string;
-                            }[];
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listObjects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3883,162 +290,7 @@ export interface paths {
             cookie?: never;
         };
         /** One object, with its key and primary field */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object number (1) or system name (account). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                name: string;
-                                /** @description The object number as a digit string. */
-                                objectType: string;
-                                /** @description The display-name field's name (accountname). */
-                                PrimaryField: string;
-                                /** @description The key field's name (accountid). */
-                                PrimaryKey: string;
-                                systemName: string;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getObject"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4055,158 +307,7 @@ export interface paths {
             cookie?: never;
         };
         /** The object's fields (those hidden from the caller's role left out) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Object number (1) or system name (account). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                fieldName: string;
-                                label: string;
-                                systemFieldTypeId: string;
-                                systemName: string;
-                            }[];
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listFields"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4223,162 +324,7 @@ export interface paths {
             cookie?: never;
         };
         /** One field, with the object a lookup refers to */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Field system name. */
-                    field: string;
-                    /** @description Object number (1) or system name (account). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                fieldName: string;
-                                /** @description A lookup's target object number; for other fields the field's own object. */
-                                fieldObjectType: string;
-                                label: string;
-                                systemFieldTypeId: string;
-                                systemName: string;
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getField"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4395,167 +341,7 @@ export interface paths {
             cookie?: never;
         };
         /** One field and its picklist values (empty for other types) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The API token, for clients that cannot send the tokenid header. */
-                    tokenid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Field system name. */
-                    field: string;
-                    /** @description Object number (1) or system name (account). */
-                    ot: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success: the envelope {success, data, message}. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                fieldName: string;
-                                /** @description A lookup's target object number; for other fields the field's own object. */
-                                fieldObjectType: string;
-                                label: string;
-                                systemFieldTypeId: string;
-                                systemName: string;
-                                values: {
-                                    name: string;
-                                    /** @description The picklist code as a digit string. */
-                                    value: string;
-                                }[];
-                            };
-                            message: string;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
-                400: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description No API token, or the token is unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
-                402: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
-                403: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Unknown object, or no record has that id. */
-                404: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The request body is over 20 MB. */
-                413: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
-                429: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The server failed; the Message names the request id to report. */
-                500: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-                /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
-                503: {
-                    headers: {
-                        /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
-                        "X-Error-Code"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            Message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getFieldValues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4575,4 +361,4476 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    queryRecords: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "objecttype": 1,
+                 *       "fields": "accountid,accountname,billingcity",
+                 *       "query": "accountname start-with 'A'",
+                 *       "sort_by": "accountname",
+                 *       "sort_type": "asc",
+                 *       "page_size": 10,
+                 *       "page_number": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Comma-separated field names (related fields such as primarycontactid_fullname too), in the order wanted, or '*' (default). */
+                    fields?: string;
+                    /** @description Object number (1), digit string ('1') or system name ('account'). */
+                    objecttype?: string | number;
+                    /** @description Page to return; 1 is the first. */
+                    page_number?: string | number;
+                    /** @description Rows per page, 1–500; default 50; larger values are served as 500. */
+                    page_size?: string | number;
+                    /** @description Filter, e.g. (statecode = 1 AND accountname start-with 'Ac') OR (createdon >= '2025-01-01'). */
+                    query?: string;
+                    /** @description 1 (or true): picklist fields come back as their labels ('Active') instead of their codes; 0, false or absent: codes. */
+                    show_real_value?: string | number | boolean;
+                    /** @description Field to sort by; default createdon. Ties are broken by the key. */
+                    sort_by?: string;
+                    /** @description 'asc' (default) or 'desc', any case. */
+                    sort_type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            Columns: {
+                                fieldname: string;
+                                fieldobjecttype: number | null;
+                                isprimaryfield: boolean;
+                                isreadonly: boolean;
+                                isrequired: boolean;
+                                maxlength: number | null;
+                                name: string;
+                                systemfieldtypeid: string;
+                            }[];
+                            Data: {
+                                [key: string]: unknown;
+                            }[];
+                            IsLastPage: boolean;
+                            ObjectName: string;
+                            ObjectType: number;
+                            PageNum: number;
+                            PrimaryField: string;
+                            PrimaryKey: string;
+                            SortBy: string;
+                            SortBy_Desc: boolean;
+                            SystemName: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    listRecords: {
+        parameters: {
+            query?: {
+                /** @description Page to return; 1 is the first. */
+                pagenumber?: number;
+                /** @description Records per page; default 50; larger values are served as 50. */
+                pagesize?: number;
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            Page_Number: number;
+                            Page_Size: number;
+                            PrimaryField: string;
+                            PrimaryKey: string;
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            Record?: {
+                                [key: string]: unknown;
+                            };
+                            Records: {
+                                [key: string]: unknown;
+                            }[];
+                            Total_Records: number;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    createRecord: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        /** @description A record: field system name → value (string, number or null). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountname": "Acme Ltd",
+                 *       "emailaddress1": "hello@acme.example",
+                 *       "telephone1": "+1 555 0100",
+                 *       "accounttypecode": 1
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created; Location names the new record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            Record: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    getRecord: {
+        parameters: {
+            query?: {
+                /** @description Page to return; 1 is the first. */
+                pagenumber?: number;
+                /** @description Records per page; default 50; larger values are served as 50. */
+                pagesize?: number;
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record, as a one-record page and as Record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            Page_Number: number;
+                            Page_Size: number;
+                            PrimaryField: string;
+                            PrimaryKey: string;
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            Record?: {
+                                [key: string]: unknown;
+                            };
+                            Records: {
+                                [key: string]: unknown;
+                            }[];
+                            Total_Records: number;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateRecord: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        /** @description A record: field system name → value (string, number or null). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "telephone1": "+1 555 0199"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated; the whole record as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            Record: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteRecord: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; data is null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    createRecordV2: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        /** @description A record: field system name → value (string, number or null). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountname": "Acme Ltd",
+                 *       "emailaddress1": "hello@acme.example",
+                 *       "telephone1": "+1 555 0100",
+                 *       "accounttypecode": 1
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the record as stored, and its id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                        record: {
+                            [key: string]: unknown;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateRecordV2: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        /** @description A record: field system name → value (string, number or null). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "telephone1": "+1 555 0199"
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated: the whole record as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                        record: {
+                            [key: string]: unknown;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record's files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The part's content type as sent, or application/octet-stream. */
+                            contenttype: string;
+                            /** @description The user who attached it. */
+                            createdby: string;
+                            /** @description When it was attached (UTC, YYYY-MM-DDThh:mm:ss). */
+                            createdon: string;
+                            /** @description The file's id (UUID). */
+                            fileid: string;
+                            /** @description The name sent, made safe: its last path segment, no control characters, at most 255 characters. */
+                            filename: string;
+                            /** @description The record the file is on. */
+                            objectid: string;
+                            /** @description That record's object number. */
+                            objecttypecode: number;
+                            /** @description Bytes. */
+                            size: number;
+                        }[];
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    attachFile: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; its filename and content type are kept.
+                     */
+                    file: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Attached: the file's id and what was kept. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        /** @description A file on a record. */
+                        file: {
+                            /** @description The part's content type as sent, or application/octet-stream. */
+                            contenttype: string;
+                            /** @description The user who attached it. */
+                            createdby: string;
+                            /** @description When it was attached (UTC, YYYY-MM-DDThh:mm:ss). */
+                            createdon: string;
+                            /** @description The file's id (UUID). */
+                            fileid: string;
+                            /** @description The name sent, made safe: its last path segment, no control characters, at most 255 characters. */
+                            filename: string;
+                            /** @description The record the file is on. */
+                            objectid: string;
+                            /** @description That record's object number. */
+                            objecttypecode: number;
+                            /** @description Bytes. */
+                            size: number;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /** @description File id (UUID). */
+                fileId: string;
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    removeFile: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /** @description File id (UUID). */
+                fileId: string;
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; data is null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    addField: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+                /** @example picklist */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Severity",
+                 *       "options": [
+                 *         {
+                 *           "label": "Low",
+                 *           "value": 1
+                 *         },
+                 *         {
+                 *           "label": "High",
+                 *           "value": 2
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The field's name: starts with pcf, letters, digits and _; default pcfsystemfield{N}. */
+                    fieldName?: string;
+                    /** @description The label (at most 200 characters); default: the field name. */
+                    label?: string;
+                    /** @description text-like types: the maximum length, up to the type's default. */
+                    maxLength?: number;
+                    /** @description picklist: [{label, value}], value a whole number ≥ 0 (default: position + 1); order and color are ignored. */
+                    options?: {
+                        label: string;
+                        value?: number;
+                    }[];
+                    /** @description number: decimal places, 0–10 (default 2). */
+                    precision?: number;
+                    /** @description lookup, as other clients spell it: the same as relatedObjectType. */
+                    relatedObjectId?: number | string;
+                    /** @description lookup: the number or system name of the object it refers to. */
+                    relatedObjectType?: number | string;
+                    /** @description picklist, as other clients spell it: [{name, value}], value a digit string; send it or 'options', not both. */
+                    values?: {
+                        name: string;
+                        value?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            systemField: {
+                                fieldname: string;
+                            }[];
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    listViews: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description When it was defined (UTC); null for a default view. */
+                            createdon: string | null;
+                            /** @description Comma-separated field names, or '*': every field the caller may read. */
+                            fields: string;
+                            /** @description The object's view of all its records, which every object has. */
+                            isDefault: boolean;
+                            name: string;
+                            objectType: number;
+                            /** @description The filter, in the filter language of /api/query; null for every record. */
+                            query: string | null;
+                            sortBy: {
+                                fieldName: string;
+                                /** @enum {string} */
+                                type: "asc" | "desc";
+                            };
+                            /** @description The view's id, a UUID; an object's default view has 00000000-0000-4000-8000-{object number, 12 digits}. */
+                            viewId: string;
+                        }[];
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no view of the object has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    defineView: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Comma-separated field names, an array of names or of {name}, or '*' (default). */
+                    fields?: unknown;
+                    /** @description The view's name: unique among the object's views (any case), at most 200 characters. */
+                    name?: unknown;
+                    /** @description A filter in the filter language of /api/query, e.g. "billingcity = 'Lisbon'"; default: every record. */
+                    query?: unknown;
+                    /** @description {fieldName, type: asc or desc}; default createdon, descending. */
+                    sortBy?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description When it was defined (UTC); null for a default view. */
+                            createdon: string | null;
+                            /** @description Comma-separated field names, or '*': every field the caller may read. */
+                            fields: string;
+                            /** @description The object's view of all its records, which every object has. */
+                            isDefault: boolean;
+                            name: string;
+                            objectType: number;
+                            /** @description The filter, in the filter language of /api/query; null for every record. */
+                            query: string | null;
+                            sortBy: {
+                                fieldName: string;
+                                /** @enum {string} */
+                                type: "asc" | "desc";
+                            };
+                            /** @description The view's id, a UUID; an object's default view has 00000000-0000-4000-8000-{object number, 12 digits}. */
+                            viewId: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no view of the object has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    runView: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+                /** @description The view's id, or 'default' for the object's default view. */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @description The page, from 1 (default 1). */
+                    pageNumber?: unknown;
+                    /** @description Records per page, 1–500 (default 50); larger is served as 500. */
+                    pageSize?: unknown;
+                    /** @description {fieldName, type: asc or desc}: another order than the view's, for this request. */
+                    sortBy?: unknown;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            };
+        };
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            Columns: {
+                                fieldname: string;
+                                fieldobjecttype: number | null;
+                                isprimaryfield: boolean;
+                                isreadonly: boolean;
+                                isrequired: boolean;
+                                maxlength: number | null;
+                                name: string;
+                                systemfieldtypeid: string;
+                            }[];
+                            Data: {
+                                [key: string]: unknown;
+                            }[];
+                            IsLastPage: boolean;
+                            ObjectName: string;
+                            ObjectType: number;
+                            PageNum: number;
+                            PrimaryField: string;
+                            PrimaryKey: string;
+                            SortBy: string;
+                            SortBy_Desc: boolean;
+                            SystemName: string;
+                            ViewId: string;
+                            ViewName: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no view of the object has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteView: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+                /** @description The view's id, or 'default' for the object's default view. */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no view of the object has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    queryRecordsV3: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "objectType": 1,
+                 *       "fields": [
+                 *         {
+                 *           "name": "accountname"
+                 *         }
+                 *       ],
+                 *       "filter": [
+                 *         {
+                 *           "type": "AND",
+                 *           "conditions": [
+                 *             {
+                 *               "fieldName": "accountname",
+                 *               "operator": "start-with",
+                 *               "value": "A"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "pageSize": 10
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The fields wanted, in order; all when left out. In a grouped query also {name, aggrFunc, alias}, aggrFunc one of SUM, COUNT, MIN, MAX (COUNT also takes the name *). */
+                    fields?: {
+                        /** @enum {string} */
+                        aggrFunc?: "SUM" | "COUNT" | "MIN" | "MAX";
+                        alias?: string;
+                        name: string;
+                    }[];
+                    /** @description Groups that all hold (AND); each joins its conditions by its type. */
+                    filter?: {
+                        conditions: {
+                            fieldName: string;
+                            /** @enum {string} */
+                            operator: "eq" | "ne" | "lt" | "gt" | "le" | "ge" | "start-with" | "not-start-with" | "end-with" | "not-end-with" | "is-null" | "is-not-null" | "eq-in" | "not-in" | "between" | "userid";
+                            /** @description A value, or an array of values for the -in operators. */
+                            value?: unknown;
+                        }[];
+                        /** @enum {string} */
+                        type?: "AND" | "OR";
+                    }[];
+                    /** @description Fields to group the records by; the rows are then groups. */
+                    groupBy?: {
+                        name: string;
+                    }[];
+                    /** @description The object's number (1) or system name (account). */
+                    objectType: number | string;
+                    /** @description One field; in a grouped query a groupBy field or an alias. */
+                    orderBy?: {
+                        name: string;
+                        /** @enum {string} */
+                        order?: "asc" | "desc";
+                    }[];
+                    pageNumber?: number;
+                    pageSize?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            [key: string]: unknown;
+                        }[];
+                        isLastPage: boolean;
+                        message: string;
+                        pageNumber: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the body, a field, an operator or a value. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or batch requests. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Unknown object. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The query did not finish within the time limit and was stopped. */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Over the minute limit or the daily cap. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    batchCreateRecords: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": [
+                 *         {
+                 *           "accountname": "Acme Ltd",
+                 *           "accounttypecode": 1
+                 *         },
+                 *         {
+                 *           "accountname": "Globex"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per item, in the order sent: written ({success: true, _id}) or skipped ({success: false, status, error, message}). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            _id?: string;
+                            error?: string;
+                            index: number;
+                            message?: string;
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            record?: {
+                                [key: string]: unknown;
+                            };
+                            status?: number;
+                            success: boolean;
+                        }[];
+                        failureCount: number;
+                        message: string;
+                        /** @description true when every item was written. */
+                        success: boolean;
+                        successCount: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the body, a field, an operator or a value. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or batch requests. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Unknown object. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Over the minute limit or the daily cap. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    batchDeleteRecords: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": [
+                 *         "3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    data: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per item, in the order sent: written ({success: true, _id}) or skipped ({success: false, status, error, message}). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            _id?: string;
+                            error?: string;
+                            index: number;
+                            message?: string;
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            record?: {
+                                [key: string]: unknown;
+                            };
+                            status?: number;
+                            success: boolean;
+                        }[];
+                        failureCount: number;
+                        message: string;
+                        /** @description true when every item was written. */
+                        success: boolean;
+                        successCount: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the body, a field, an operator or a value. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or batch requests. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Unknown object. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Over the minute limit or the daily cap. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    batchUpdateRecords: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": [
+                 *         {
+                 *           "id": "3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f",
+                 *           "record": {
+                 *             "telephone1": "+1 555 0199"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description A record: field name → value (string, number or null). */
+                        record: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per item, in the order sent: written ({success: true, _id}) or skipped ({success: false, status, error, message}). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            _id?: string;
+                            error?: string;
+                            index: number;
+                            message?: string;
+                            /** @description A record: field system name → value (string, number or null). Every field of the object is present. */
+                            record?: {
+                                [key: string]: unknown;
+                            };
+                            status?: number;
+                            success: boolean;
+                        }[];
+                        failureCount: number;
+                        message: string;
+                        /** @description true when every item was written. */
+                        success: boolean;
+                        successCount: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the body, a field, an operator or a value. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or batch requests. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Unknown object. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description Over the minute limit or the daily cap. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+        };
+    };
+    listObjects: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @description The object number as a digit string. */
+                            objectType: string;
+                            systemName: string;
+                        }[];
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    getObject: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object number (1) or system name (account).
+                 * @example 1
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @description The object number as a digit string. */
+                            objectType: string;
+                            /** @description The display-name field's name (accountname). */
+                            PrimaryField: string;
+                            /** @description The key field's name (accountid). */
+                            PrimaryKey: string;
+                            systemName: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    listFields: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Object number (1) or system name (account).
+                 * @example 1
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            fieldName: string;
+                            label: string;
+                            systemFieldTypeId: string;
+                            systemName: string;
+                        }[];
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    getField: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Field system name. */
+                field: string;
+                /**
+                 * @description Object number (1) or system name (account).
+                 * @example 1
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            fieldName: string;
+                            /** @description A lookup's target object number; for other fields the field's own object. */
+                            fieldObjectType: string;
+                            label: string;
+                            systemFieldTypeId: string;
+                            systemName: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    getFieldValues: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Field system name. */
+                field: string;
+                /**
+                 * @description Object number (1) or system name (account).
+                 * @example 1
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            fieldName: string;
+                            /** @description A lookup's target object number; for other fields the field's own object. */
+                            fieldObjectType: string;
+                            label: string;
+                            systemFieldTypeId: string;
+                            systemName: string;
+                            values: {
+                                name: string;
+                                /** @description The picklist code as a digit string. */
+                                value: string;
+                            }[];
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+}

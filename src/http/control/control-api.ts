@@ -14,13 +14,17 @@ import { fixtureRoutes } from './fixture-routes.js';
 import { clockRoutes } from './clock-routes.js';
 import { faultRoutes } from './fault-routes.js';
 import { journalRoutes } from './journal-routes.js';
+import { peopleRoutes } from './people-routes.js';
 
 export const CONTROL_PREFIX = '/_orchard';
 
 export interface ControlOptions extends ControlRouteOptions {
   readonly adminKey: string;
-  /** The version the document states (package.json's). */
+  /** The version and license the document states (package.json's). */
   readonly version: string;
+  readonly license: { name: string; url: string };
+  /** BASE_URL, the document's server; else the server it is read from. */
+  readonly baseUrl: string | undefined;
 }
 
 export const controlErrorBody = (err: AppError): object => ({ error: { code: err.code, message: err.message } });
@@ -35,7 +39,7 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
     routes.push(route);
   });
   let document: object | undefined;
-  scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version)));
+  scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version, options.license, options.baseUrl)));
   // Each family gets only what it needs (not the prefix, which it would apply again).
   const families: ControlRouteOptions = { admin: options.admin, state: options.state, toolkit: options.toolkit };
   await scope.register(organizationRoutes, families);
@@ -43,4 +47,5 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
   await scope.register(clockRoutes, families);
   await scope.register(faultRoutes, families);
   await scope.register(journalRoutes, families);
+  await scope.register(peopleRoutes, families);
 };

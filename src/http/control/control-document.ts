@@ -38,14 +38,46 @@ function parameters(where: 'path' | 'query', schema: JsonObjectSchema | undefine
     in: where,
     required: where === 'path' || (schema?.required ?? []).includes(name),
     ...(s.description ? { description: s.description } : {}),
-    schema: s,
+    schema: openApiSchema(s),
   }));
 }
 
-/** A JSON Schema's `examples` (which Ajv checks) become the media type's `example` (which OpenAPI 3.0 reads). */
+/**
+ * A route's JSON Schema (what Ajv checks) as an OpenAPI 3.0 schema: `examples` becomes `example`,
+ * a numeric exclusive bound becomes the inclusive bound and a word in the description (OpenAPI
+ * 3.0's boolean form is refused by the example checkers of tools that read the document), and a
+ * type list with 'null' becomes the type with `nullable`.
+ */
+export function openApiSchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(openApiSchema);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === 'examples' && Array.isArray(v)) {
+      if (v.length > 0) out.example = v[0];
+    } else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof v === 'number') {
+      out[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'] = v;
+      const said = (value as { description?: string }).description;
+      out.description = `${said ? `${said} ` : ''}(${key === 'exclusiveMinimum' ? 'above' : 'below'} ${v}, not equal to it)`;
+    } else if (key === 'type' && Array.isArray(v)) {
+      const types = v.filter((t) => t !== 'null');
+      if (types.length === 1) out.type = types[0];
+      if (types.length < v.length) out.nullable = true;
+    } else if (key === 'description' && key in out) {
+      // Already said with an exclusive bound.
+    } else if (key === 'properties' && v && typeof v === 'object') {
+      out[key] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, openApiSchema(s)]));
+    } else {
+      out[key] = typeof v === 'object' ? openApiSchema(v) : v;
+    }
+  }
+  return out;
+}
+
+/** A body's schema and its first example, as OpenAPI 3.0 puts them in a media type. */
 function mediaType(schema: object): object {
   const { examples, ...rest } = schema as { examples?: unknown[] };
-  return { schema: rest, ...(examples?.length ? { example: examples[0] } : {}) };
+  return { schema: openApiSchema(rest), ...(examples?.length ? { example: examples[0] } : {}) };
 }
 
 function operationIdOf(method: string, url: string): string {
@@ -53,7 +85,7 @@ function operationIdOf(method: string, url: string): string {
   return [method.toLowerCase(), ...words].join('-').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
-export function controlDocument(routes: readonly RouteOptions[], version: string): object {
+export function controlDocument(routes: readonly RouteOptions[], version: string, license: { name: string; url: string }, serverUrl = '/'): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of routes) {
     const schema = (route.schema ?? {}) as RouteSchema;
@@ -62,7 +94,9 @@ export function controlDocument(routes: readonly RouteOptions[], version: string
       if (method === 'HEAD' || path.endsWith('/openapi.json')) continue;
       const responses: Record<string, object> = {};
       for (const [status, body] of Object.entries(schema.response ?? {})) {
-        responses[status] = { description: (body as { description?: string }).description ?? 'Success', content: { 'application/json': { schema: body } } };
+        const description = (body as { description?: string }).description ?? 'Success';
+        // A reply without a body (204: `type: 'null'`) has no content.
+        responses[status] = (body as { type?: unknown }).type === 'null' ? { description } : { description, content: { 'application/json': { schema: openApiSchema(body) } } };
       }
       responses['401'] = { $ref: '#/components/responses/Unauthorized' };
       responses.default = { $ref: '#/components/responses/Error' };
@@ -84,8 +118,9 @@ export function controlDocument(routes: readonly RouteOptions[], version: string
       title: 'Orchard control API',
       description: 'Administration and test tools of an Orchard server (docs/control-api.md). Every call needs Authorization: Bearer <ADMIN_KEY>.',
       version,
-      license: { name: 'MIT' },
+      license,
     },
+    servers: [{ url: serverUrl, description: 'This Orchard server' }],
     security: [{ adminKey: [] }],
     paths,
     components: {

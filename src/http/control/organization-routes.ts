@@ -1,4 +1,4 @@
-// Control API: organizations — list, create (with its primary user and a token), change plan and limit.
+// Control API: organizations — list, create (with its primary user and a token), change plan and limit, delete.
 
 import type { FastifyPluginAsync } from 'fastify';
 import { organizationSummary } from '../../admin/admin-service.js';
@@ -69,5 +69,17 @@ export const organizationRoutes: FastifyPluginAsync<ControlRouteOptions> = async
     const { id } = request.params as { id: string };
     const body = request.body as { plan?: string; minuteLimit?: number };
     return organizationSummary(await admin.updateOrganization({ id, ...body }));
+  });
+
+  scope.delete('/organizations/:id', {
+    schema: {
+      operationId: 'deleteOrganization', tags: ['organizations'],
+      summary: 'Delete an organization for good: its users, tokens, roles and records. Its tokens are refused from the next request.',
+      params: idParams,
+      response: { 200: { type: 'object', required: ['id', 'name', 'deleted'], properties: { id: { type: 'string' }, name: { type: 'string' }, deleted: { type: 'boolean' } } } },
+    },
+  }, async (request) => {
+    const org = await admin.deleteOrganization((request.params as { id: string }).id);
+    return { id: org.id, name: org.name, deleted: true };
   });
 };

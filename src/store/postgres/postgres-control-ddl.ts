@@ -68,6 +68,18 @@ export const CONTROL_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX notices_unsent ON notices (day, claimed_at) WHERE sent_at IS NULL;
     `);
   },
+  // 3: people and tokens administration (control.db's migration 3): a user's disabled time; a
+  // token's id, given now to the tokens already there, and its last 4 characters (unknown for those).
+  async (client) => {
+    await client.query(`
+      ALTER TABLE users ADD COLUMN disabled_at timestamptz;
+      ALTER TABLE tokens ADD COLUMN id uuid, ADD COLUMN last4 text;
+      UPDATE tokens SET id = gen_random_uuid();
+      ALTER TABLE tokens ALTER COLUMN id SET NOT NULL;
+      CREATE UNIQUE INDEX tokens_id ON tokens (id);
+      CREATE INDEX users_org ON users (org_id);
+    `);
+  },
 ];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -6,21 +6,26 @@ import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
-import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
+import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';
 import { prepared, qi, schemaRunner, type Pool, type Prepared, type SchemaRunner } from './pg-db.js';
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: Date }
-interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: Date }
+interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: Date; disabled_at: Date | null }
+interface TokenRow { id: string; user_id: string; last4: string | null; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }
 interface RoleRow { org_id: string; name: string; grants: Record<string, ObjectGrant>; updated_at: Date }
 
 const toOrg = (r: OrgRow): Organization => ({
   id: r.id, name: r.name, plan: r.plan as PlanName, minuteLimit: r.minute_limit, primaryUserId: r.primary_user_id, createdAt: iso(r.created_at),
 });
 const toUser = (r: UserRow): User => ({
-  id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: iso(r.created_at),
+  id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: iso(r.created_at), disabledAt: isoOrNull(r.disabled_at),
 });
+const toToken = (r: TokenRow): TokenInfo => ({
+  id: r.id, userId: r.user_id, last4: r.last4, createdAt: iso(r.created_at), lastUsedAt: isoOrNull(r.last_used_at), revokedAt: isoOrNull(r.revoked_at),
+});
+const TOKEN_COLUMNS = 'id, user_id, last4, created_at, last_used_at, revoked_at';
 const toRole = (r: RoleRow): RoleDefinition => ({ orgId: r.org_id, name: r.name, grants: r.grants, updatedAt: iso(r.updated_at) });
 
 /** The SQLSTATEs of the constraint violations the contract names. */
@@ -31,7 +36,7 @@ const nowIso = (): string => new Date().toISOString();
 
 export class PostgresControlStore implements ControlStore {
   private readonly sql: SchemaRunner;
-  private readonly t: { orgs: string; users: string; tokens: string; roles: string };
+  private readonly t: { orgs: string; users: string; tokens: string; roles: string; notices: string };
   /** The two statements of every request, prepared once per connection. */
   private readonly identitySql: Prepared;
   private readonly touchSql: Prepared;
@@ -44,7 +49,7 @@ export class PostgresControlStore implements ControlStore {
   constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA) {
     this.sql = schemaRunner(pool, schema, CONTROL_MIGRATIONS);
     const s = qi(schema);
-    this.t = { orgs: `${s}.organizations`, users: `${s}.users`, tokens: `${s}.tokens`, roles: `${s}.roles` };
+    this.t = { orgs: `${s}.organizations`, users: `${s}.users`, tokens: `${s}.tokens`, roles: `${s}.roles`, notices: `${s}.notices` };
     // One statement, four primary-key probes: the whole identity of a request in one round trip.
     this.identitySql = prepared(`
       SELECT t.last_used_at AS t_last_used_at,
@@ -53,7 +58,7 @@ export class PostgresControlStore implements ControlStore {
              r.grants AS r_grants, r.updated_at AS r_updated_at
       FROM ${this.t.tokens} t JOIN ${this.t.users} u ON u.id = t.user_id JOIN ${this.t.orgs} o ON o.id = u.org_id
       LEFT JOIN ${this.t.roles} r ON r.org_id = u.org_id AND r.name = u.role
-      WHERE t.hash = $1 AND t.revoked_at IS NULL`);
+      WHERE t.hash = $1 AND t.revoked_at IS NULL AND u.disabled_at IS NULL`);
     this.touchSql = prepared(`UPDATE ${this.t.tokens} SET last_used_at = $2 WHERE hash = $1`);
   }
 
@@ -94,7 +99,7 @@ export class PostgresControlStore implements ControlStore {
 
   async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
-    const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso() };
+    const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso(), disabledAt: null };
     await this.sql(`INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt])
       .catch((err: unknown) => {
@@ -127,6 +132,36 @@ export class PostgresControlStore implements ControlStore {
     return rows.map((r) => r.hash);
   }
 
+  async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null> {
+    if (!isId(id)) return null;
+    // One statement, as updateOrganization; a disabled user keeps the time they were first disabled.
+    const { rows } = await this.sql<UserRow>(`
+      UPDATE ${this.t.users} SET role = coalesce($2, role),
+        disabled_at = CASE WHEN $3::boolean IS NULL THEN disabled_at WHEN $3 THEN coalesce(disabled_at, $4::timestamptz) ELSE NULL END
+      WHERE id = $1 RETURNING *`, [id, changes.role ?? null, changes.disabled ?? null, nowIso()]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    if (!isId(id)) return false;
+    // One statement: the tokens and the user go together (the foreign key is checked at its end).
+    const { rows } = await this.sql(`
+      WITH t AS (DELETE FROM ${this.t.tokens} WHERE user_id = $1)
+      DELETE FROM ${this.t.users} WHERE id = $1 RETURNING id`, [id]);
+    return rows.length > 0;
+  }
+
+  async deleteOrganization(id: string): Promise<boolean> {
+    if (!isId(id)) return false;
+    const { rows } = await this.sql(`
+      WITH t AS (DELETE FROM ${this.t.tokens} WHERE user_id IN (SELECT id FROM ${this.t.users} WHERE org_id = $1)),
+           u AS (DELETE FROM ${this.t.users} WHERE org_id = $1),
+           r AS (DELETE FROM ${this.t.roles} WHERE org_id = $1),
+           n AS (DELETE FROM ${this.t.notices} WHERE org_id = $1)
+      DELETE FROM ${this.t.orgs} WHERE id = $1 RETURNING id`, [id]);
+    return rows.length > 0;
+  }
+
   async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
     const grants = JSON.stringify(input.grants);
@@ -143,10 +178,36 @@ export class PostgresControlStore implements ControlStore {
     return rows[0] ? toRole(rows[0]) : null;
   }
 
-  async addToken(userId: string, tokenHash: string): Promise<void> {
+  async addToken(userId: string, tokenHash: string, last4: string | null = null): Promise<TokenInfo> {
     if (!isId(userId)) throw noUser(userId);
-    await this.sql(`INSERT INTO ${this.t.tokens} (hash, user_id, created_at) VALUES ($1, $2, $3)`, [tokenHash, userId, nowIso()])
+    const token: TokenInfo = { id: randomUUID(), userId, last4, createdAt: nowIso(), lastUsedAt: null, revokedAt: null };
+    await this.sql(`INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($1, $2, $3, $4, $5)`, [token.id, tokenHash, userId, last4, token.createdAt])
       .catch(rethrowAs({ [FOREIGN_KEY_VIOLATION]: () => noUser(userId) }));
+    return token;
+  }
+
+  async listTokens(userId: string): Promise<TokenInfo[]> {
+    if (!isId(userId)) return [];
+    return (await this.sql<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM ${this.t.tokens} WHERE user_id = $1 ORDER BY created_at, id`, [userId])).rows.map(toToken);
+  }
+
+  async revokeTokenById(id: string): Promise<TokenInfo | null> {
+    if (!isId(id)) return null;
+    const { rows } = await this.sql<TokenRow>(`UPDATE ${this.t.tokens} SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING ${TOKEN_COLUMNS}`, [id, nowIso()]);
+    return rows[0] ? toToken(rows[0]) : null;
+  }
+
+  async rotateToken(id: string, newHash: string, last4: string): Promise<{ revoked: TokenInfo; created: TokenInfo } | null> {
+    if (!isId(id)) return null;
+    const now = nowIso();
+    // One statement, so the old token is revoked exactly when the new one exists.
+    const { rows } = await this.sql<TokenRow & { kind: string }>(`
+      WITH old AS (UPDATE ${this.t.tokens} SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}),
+           new AS (INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) SELECT $3, $4, user_id, $5, $2 FROM old RETURNING ${TOKEN_COLUMNS})
+      SELECT 'old' AS kind, * FROM old UNION ALL SELECT 'new' AS kind, * FROM new`, [id, now, randomUUID(), newHash, last4]);
+    const revoked = rows.find((r) => r.kind === 'old');
+    const created = rows.find((r) => r.kind === 'new');
+    return revoked && created ? { revoked: toToken(revoked), created: toToken(created) } : null;
   }
 
   async revokeToken(tokenHash: string): Promise<boolean> {
@@ -157,7 +218,7 @@ export class PostgresControlStore implements ControlStore {
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
     const { rows: [r] } = await this.sql<OrgRow & Record<string, unknown>>(this.identitySql, [tokenHash]);
     if (!r) return null;
-    const user = toUser({ id: r.u_id as string, org_id: r.u_org_id as string, email: r.u_email as string, fullname: r.u_fullname as string, role: r.u_role as string, created_at: r.u_created_at as Date });
+    const user = toUser({ id: r.u_id as string, org_id: r.u_org_id as string, email: r.u_email as string, fullname: r.u_fullname as string, role: r.u_role as string, created_at: r.u_created_at as Date, disabled_at: null });
     return {
       tokenHash,
       lastUsedAt: isoOrNull(r.t_last_used_at as Date | null),

@@ -17,6 +17,7 @@ import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
+import { noOrganization } from '../control-errors.js';
 import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
@@ -300,6 +301,8 @@ export class PostgresRecordStore implements RecordStore {
   private readonly orgs: OpenOrganizations<Promise<PostgresOrgRecords>>;
   private readonly prefix: string;
   private readonly timeoutMs: number;
+  /** Organizations dropped by this store: their schema is never created again by a call still under way. */
+  private readonly dropped = new Set<string>();
 
   /**
    * Records in `pool` (pg-db.ts createPool), which stays the caller's: close() does not end it.
@@ -335,6 +338,7 @@ export class PostgresRecordStore implements RecordStore {
 
   /** The organization's records; they hold nothing to close, so a caller may keep them after the store dropped them. */
   private open(orgId: string): Promise<PostgresOrgRecords> {
+    if (this.dropped.has(orgId)) return Promise.reject(noOrganization(orgId));
     return this.orgs.use(orgId, (opening) => opening);
   }
 
@@ -394,6 +398,13 @@ export class PostgresRecordStore implements RecordStore {
     } finally {
       await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(empty)} CASCADE`).catch(() => {});
     }
+  }
+
+  async dropOrg(orgId: string): Promise<void> {
+    if (!ORG_ID_RE.test(orgId)) return;
+    this.dropped.add(orgId);
+    this.orgs.discard(orgId);
+    await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
   }
 
   /** Forgets the organizations opened; the pool is the caller's to end. */

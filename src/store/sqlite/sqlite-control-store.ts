@@ -8,7 +8,7 @@ import path from 'node:path';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
 import type { ControlStore } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
-import type { Organization, TokenIdentity, User } from '../../auth/identity.js';
+import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
 
@@ -55,18 +55,38 @@ const CONTROL_MIGRATIONS: readonly Migration[] = [
       );
     `);
   },
+  // 3: people and tokens administration (docs/operations.md): a user's disabled time; a token's id,
+  // given now to the tokens already there, and its last 4 characters (unknown for those).
+  (db) => {
+    db.exec(`
+      ALTER TABLE users ADD COLUMN disabled_at TEXT;
+      ALTER TABLE tokens ADD COLUMN id TEXT;
+      ALTER TABLE tokens ADD COLUMN last4 TEXT;
+    `);
+    const setId = db.prepare('UPDATE tokens SET id = ? WHERE hash = ?');
+    for (const hash of db.prepare('SELECT hash FROM tokens').pluck().all() as string[]) setId.run(randomUUID(), hash);
+    db.exec(`
+      CREATE UNIQUE INDEX ix_tokens_id ON tokens (id);
+      CREATE INDEX ix_users_org ON users (org_id);
+    `);
+  },
 ];
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: string }
-interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: string }
+interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: string; disabled_at: string | null }
+interface TokenRow { id: string; user_id: string; last4: string | null; created_at: string; last_used_at: string | null; revoked_at: string | null }
 interface RoleRow { org_id: string; name: string; grants: string; updated_at: string }
 
 const toOrg = (r: OrgRow): Organization => ({
   id: r.id, name: r.name, plan: r.plan as PlanName, minuteLimit: r.minute_limit, primaryUserId: r.primary_user_id, createdAt: r.created_at,
 });
 const toUser = (r: UserRow): User => ({
-  id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: r.created_at,
+  id: r.id, orgId: r.org_id, email: r.email, fullname: r.fullname, role: r.role, createdAt: r.created_at, disabledAt: r.disabled_at,
 });
+const toToken = (r: TokenRow): TokenInfo => ({
+  id: r.id, userId: r.user_id, last4: r.last4, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+});
+const TOKEN_COLUMNS = 'id, user_id, last4, created_at, last_used_at, revoked_at';
 const toRole = (r: RoleRow): RoleDefinition => ({
   orgId: r.org_id, name: r.name, grants: JSON.parse(r.grants) as Record<string, ObjectGrant>, updatedAt: r.updated_at,
 });
@@ -133,7 +153,7 @@ export class SqliteControlStore implements ControlStore {
 
   async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     this.identities.clear();
-    const row: UserRow = { id: input.id ?? randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso() };
+    const row: UserRow = { id: input.id ?? randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso(), disabled_at: null };
     try {
       prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
     } catch (err) {
@@ -163,6 +183,36 @@ export class SqliteControlStore implements ControlStore {
     return prepared(this.db, 'SELECT hash FROM tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at, hash').pluck().all(userId) as string[];
   }
 
+  async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null> {
+    this.identities.clear();
+    return this.db.transaction(() => {
+      const r = prepared(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+      if (!r) return null;
+      const role = changes.role ?? r.role;
+      const disabledAt = changes.disabled === undefined ? r.disabled_at : changes.disabled ? (r.disabled_at ?? nowIso()) : null;
+      prepared(this.db, 'UPDATE users SET role = ?, disabled_at = ? WHERE id = ?').run(role, disabledAt, id);
+      return toUser({ ...r, role, disabled_at: disabledAt });
+    }).immediate();
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    this.identities.clear();
+    return this.db.transaction(() => {
+      prepared(this.db, 'DELETE FROM tokens WHERE user_id = ?').run(id);
+      return prepared(this.db, 'DELETE FROM users WHERE id = ?').run(id).changes > 0;
+    }).immediate();
+  }
+
+  async deleteOrganization(id: string): Promise<boolean> {
+    this.identities.clear();
+    return this.db.transaction(() => {
+      prepared(this.db, 'DELETE FROM tokens WHERE user_id IN (SELECT id FROM users WHERE org_id = ?)').run(id);
+      prepared(this.db, 'DELETE FROM users WHERE org_id = ?').run(id);
+      prepared(this.db, 'DELETE FROM roles WHERE org_id = ?').run(id);
+      return prepared(this.db, 'DELETE FROM organizations WHERE id = ?').run(id).changes > 0;
+    }).immediate();
+  }
+
   async setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition> {
     this.identities.clear();
     const row: RoleRow = { org_id: input.orgId, name: input.name, grants: JSON.stringify(input.grants), updated_at: nowIso() };
@@ -180,18 +230,43 @@ export class SqliteControlStore implements ControlStore {
     return r ? toRole(r) : null;
   }
 
-  async addToken(userId: string, tokenHash: string): Promise<void> {
+  async addToken(userId: string, tokenHash: string, last4: string | null = null): Promise<TokenInfo> {
     this.identities.clear();
     try {
-      prepared(this.db, 'INSERT INTO tokens (hash, user_id, created_at) VALUES (?, ?, ?)').run(tokenHash, userId, nowIso());
+      return this.insertToken(userId, tokenHash, last4);
     } catch (err) {
-      rethrowAs({ SQLITE_CONSTRAINT_FOREIGNKEY: () => noUser(userId) })(err);
+      return rethrowAs({ SQLITE_CONSTRAINT_FOREIGNKEY: () => noUser(userId) })(err);
     }
+  }
+
+  private insertToken(userId: string, tokenHash: string, last4: string | null): TokenInfo {
+    const row: TokenRow = { id: randomUUID(), user_id: userId, last4, created_at: nowIso(), last_used_at: null, revoked_at: null };
+    prepared(this.db, 'INSERT INTO tokens (id, hash, user_id, last4, created_at) VALUES (?, ?, ?, ?, ?)').run(row.id, tokenHash, userId, last4, row.created_at);
+    return toToken(row);
+  }
+
+  async listTokens(userId: string): Promise<TokenInfo[]> {
+    return (prepared(this.db, `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE user_id = ? ORDER BY created_at, id`).all(userId) as TokenRow[]).map(toToken);
   }
 
   async revokeToken(tokenHash: string): Promise<boolean> {
     this.identities.clear();
     return prepared(this.db, 'UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(nowIso(), tokenHash).changes > 0;
+  }
+
+  async revokeTokenById(id: string): Promise<TokenInfo | null> {
+    this.identities.clear();
+    const r = prepared(this.db, `UPDATE tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${TOKEN_COLUMNS}`).get(nowIso(), id) as TokenRow | undefined;
+    return r ? toToken(r) : null;
+  }
+
+  async rotateToken(id: string, newHash: string, last4: string): Promise<{ revoked: TokenInfo; created: TokenInfo } | null> {
+    this.identities.clear();
+    return this.db.transaction(() => {
+      const r = prepared(this.db, `UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}`).get(nowIso(), id) as TokenRow | undefined;
+      if (!r) return null;
+      return { revoked: toToken(r), created: this.insertToken(r.user_id, newHash, last4) };
+    }).immediate();
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
@@ -218,7 +293,7 @@ export class SqliteControlStore implements ControlStore {
              r.grants AS r_grants, r.updated_at AS r_updated_at
       FROM tokens t JOIN users u ON u.id = t.user_id JOIN organizations o ON o.id = u.org_id
       LEFT JOIN roles r ON r.org_id = u.org_id AND r.name = u.role
-      WHERE t.hash = ? AND t.revoked_at IS NULL`).get(tokenHash) as (OrgRow & Record<string, string | null>) | undefined;
+      WHERE t.hash = ? AND t.revoked_at IS NULL AND u.disabled_at IS NULL`).get(tokenHash) as (OrgRow & Record<string, string | null>) | undefined;
     if (!r) return null;
     // The role is read with the token, so the identity cache (emptied on any change to the file)
     // never serves a role definition older than the last `orchard role set`.
@@ -226,7 +301,7 @@ export class SqliteControlStore implements ControlStore {
     return {
       tokenHash,
       lastUsedAt: r.t_last_used_at ?? null,
-      user: { id: r.u_id!, orgId: r.u_org_id!, email: r.u_email!, fullname: r.u_fullname!, role: r.u_role!, createdAt: r.u_created_at! },
+      user: { id: r.u_id!, orgId: r.u_org_id!, email: r.u_email!, fullname: r.u_fullname!, role: r.u_role!, createdAt: r.u_created_at!, disabledAt: null },
       org: toOrg(r),
       role,
     };

@@ -11,6 +11,7 @@ import type { ObjectDef, RecordRow, ViewSpec } from '../../schema/types.js';
 import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { SqlCache } from '../record-sql.js';
+import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
 import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
@@ -204,6 +205,8 @@ export class SqliteRecordStore implements RecordStore {
   private readonly dataDir: string;
   private pool: ReadPool | undefined;
   private readonly readers: number;
+  /** Organizations dropped by this store: never opened (so never created) again by a call still under way. */
+  private readonly dropped = new Set<string>();
 
   /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
   constructor(dataDir: string, options: SqliteRecordStoreOptions = {}) {
@@ -218,6 +221,8 @@ export class SqliteRecordStore implements RecordStore {
       max: options.openOrganizations ?? OPEN_ORGANIZATIONS,
       idleMs: options.idleCloseMs ?? IDLE_CLOSE_MS,
       open: (orgId) => {
+        // Every way in (SqliteOrgRecords included) opens here: a dropped organization's file is not made anew.
+        if (this.dropped.has(orgId)) throw noOrganization(orgId);
         const file = path.join(this.dir, `${orgId}.db`);
         const db = withReaderFunctions(openDb(file));
         try {
@@ -295,6 +300,16 @@ export class SqliteRecordStore implements RecordStore {
         removeDbFile(empty);
       }
     });
+  }
+
+  async dropOrg(orgId: string): Promise<void> {
+    if (!ORG_ID_RE.test(orgId)) return;
+    this.dropped.add(orgId);
+    this.files.discard(orgId);
+    // A connection still open on it (a call under way, another process) keeps reading the unlinked
+    // file until it closes; nothing can reach the organization any more once its tokens are gone.
+    const file = path.join(this.dir, `${orgId}.db`);
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,187 @@
+// People and tokens (docs/operations.md § People and tokens), on both stores: through the control
+// API of a server, and through `orchard` commands on the same data beside it (another connection, as
+// another process has), each taking effect on the server's next request. No reply but the one that
+// creates a token shows it.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../../src/cli.js';
+import { createPool } from '../../src/store/postgres/pg-db.js';
+import type { TestContext } from '../helpers.js';
+import { HTTP_STORES } from '../query/http-stores.js';
+import { oneJsonObject } from '../cli/cli-runner.js';
+import { DATABASE_URL } from '../services.js';
+
+const KEY = 'test-admin-key-0123456789abcdef';
+
+for (const store of HTTP_STORES) {
+  describe(`people and tokens on ${store.name}`, { skip: store.skip }, () => {
+    let ctx: TestContext;
+    before(async () => (ctx = await store.context({ config: { adminKey: KEY } })));
+    after(() => ctx.close());
+
+    const control = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      ctx.request({ method, url: `/_orchard${url}`, token: null, headers: { authorization: `Bearer ${KEY}` }, ...(payload ? { payload } : {}) });
+    const read = (token: string) => ctx.request({ method: 'GET', url: '/api/record/account?pagesize=1', token });
+
+    /** `orchard --json …` on this context's data (directory or PostgreSQL schema), in this process. */
+    const cli = async (args: string[]): Promise<{ code: number; body: Record<string, any> }> => {
+      let stdout = '';
+      const env = ctx.config.databaseUrl ? { DATABASE_URL: ctx.config.databaseUrl, DATABASE_SCHEMA: ctx.config.databaseSchema } : {};
+      const code = await runCli(['--data-dir', ctx.dir, '--json', ...args], { env, output: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } } });
+      return { code, body: oneJsonObject({ code, stdout, stderr: '' }) };
+    };
+
+    test('users: listed, created, given a role, disabled and enabled, through the control API', async () => {
+      const list = await control('GET', `/organizations/${ctx.orgId}/users`);
+      assert.equal(list.statusCode, 200);
+      assert.deepEqual(list.json().items.map((u: { id: string; disabled: boolean }) => [u.id, u.disabled]), [[ctx.userId, false]]);
+
+      const made = await control('POST', `/organizations/${ctx.orgId}/users`, { email: 'rep@example.com' });
+      assert.equal(made.statusCode, 201);
+      const { user, token } = made.json();
+      assert.equal(user.role, 'admin');
+      assert.equal((await read(token)).statusCode, 200);
+
+      const noRole = await control('PATCH', `/users/${user.id}`, { role: 'sales' });
+      assert.equal(noRole.statusCode, 400);
+      assert.match(noRole.json().error.message, /no role 'sales'/);
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'sales', grant: 'account:read' });
+      const sales = await control('PATCH', `/users/${user.id}`, { role: 'sales' });
+      assert.equal(sales.json().role, 'sales');
+      assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'X' } })).statusCode, 403);
+
+      const disabled = await control('PATCH', `/users/${user.id}`, { disabled: true });
+      assert.equal(disabled.json().disabled, true);
+      const refused = await read(token);
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.headers['x-error-code'], 'TOKEN_INVALID');
+      assert.equal((await control('PATCH', `/users/${user.id}`, { disabled: false })).json().disabledAt, null);
+      assert.equal((await read(token)).statusCode, 200);
+
+      assert.equal((await control('GET', `/organizations/00000000-0000-4000-8000-000000000000/users`)).json().error.code, 'ORGANIZATION_NOT_FOUND');
+      assert.equal((await control('PATCH', `/users/nope`, { disabled: true })).json().error.code, 'USER_NOT_FOUND');
+    });
+
+    test('tokens: listed without the token, revoked by id, rotated; a revoked one cannot be rotated', async () => {
+      const { token: first } = (await control('POST', `/users/${ctx.userId}/tokens`)).json();
+      assert.equal((await read(first)).statusCode, 200); // a use, recorded as the last use
+      const listed = await control('GET', `/users/${ctx.userId}/tokens`);
+      assert.equal(listed.statusCode, 200);
+      assert.ok(!listed.body.includes(first) && !listed.body.includes(ctx.token), 'no token in the list');
+      const mine = listed.json().items.find((t: { last4: string }) => t.last4 === first.slice(-4));
+      assert.ok(mine, 'the token is told apart by its last 4 characters');
+      assert.equal(mine.lastUsedAt, new Date(ctx.clock.now()).toISOString());
+      assert.equal(mine.revokedAt, null);
+
+      const rotated = await control('POST', `/tokens/${mine.id}/rotate`);
+      assert.equal(rotated.statusCode, 201);
+      const { token: second, created, revoked } = rotated.json();
+      assert.equal(revoked.id, mine.id);
+      assert.equal(created.last4, second.slice(-4));
+      assert.equal((await read(first)).statusCode, 401);
+      assert.equal((await read(second)).statusCode, 200);
+      const again = await control('POST', `/tokens/${mine.id}/rotate`);
+      assert.equal(again.statusCode, 400);
+      assert.match(again.json().error.message, /revoked/);
+
+      const gone = await control('POST', `/tokens/${created.id}/revoke`);
+      assert.equal(gone.statusCode, 200);
+      assert.ok(gone.json().revokedAt);
+      assert.ok(!gone.body.includes(second));
+      assert.equal((await read(second)).statusCode, 401);
+      const unknown = await control('POST', '/tokens/00000000-0000-4000-8000-000000000000/revoke');
+      assert.equal(unknown.statusCode, 404);
+      assert.equal(unknown.headers['x-error-code'], 'TOKEN_NOT_FOUND');
+    });
+
+    test('deleting a user stops their tokens and keeps their records; the primary user is not deleted', async () => {
+      const { user, token } = (await control('POST', `/organizations/${ctx.orgId}/users`, { email: 'leaver@example.com', fullname: 'Lee Leaver' })).json();
+      const made = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Left behind' } });
+      const id = made.json().data.Record.accountid;
+      const deleted = await control('DELETE', `/users/${user.id}`);
+      assert.deepEqual(deleted.json(), { id: user.id, orgId: ctx.orgId, email: 'leaver@example.com', deleted: true });
+      assert.equal((await read(token)).statusCode, 401);
+      const record = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).json().data.Record;
+      assert.deepEqual([record.ownerid, record.ownername], [user.id, 'Lee Leaver']);
+      const primary = await control('DELETE', `/users/${ctx.userId}`);
+      assert.equal(primary.statusCode, 400);
+      assert.match(primary.json().error.message, /primary user/);
+      assert.equal((await control('DELETE', `/users/${user.id}`)).json().error.code, 'USER_NOT_FOUND');
+    });
+
+    test('the CLI beside the server: user list/role/disable/enable/delete, token list/revoke --id/rotate, each one JSON object, effective at the server\'s next request', async () => {
+      const made = await cli(['user', 'create', '--org', ctx.orgId, '--email', 'cli@example.com']);
+      const { id: userId, token } = made.body;
+      const users = await cli(['user', 'list', '--org', ctx.orgId]);
+      assert.equal(users.code, 0);
+      assert.ok(users.body.items.some((u: { id: string; email: string }) => u.id === userId && u.email === 'cli@example.com'));
+      assert.deepEqual(Object.keys(users.body), ['items']);
+
+      assert.equal((await read(token)).statusCode, 200);
+      const disabled = await cli(['user', 'disable', '--id', userId]);
+      assert.equal(disabled.body.disabled, true);
+      assert.equal((await read(token)).statusCode, 401, 'refused at once');
+      assert.equal((await cli(['user', 'enable', '--id', userId])).body.disabled, false);
+      assert.equal((await read(token)).statusCode, 200);
+      assert.equal((await cli(['user', 'role', '--id', userId, '--role', 'admin'])).body.role, 'admin');
+
+      const tokens = await cli(['token', 'list', '--user', userId]);
+      assert.deepEqual(Object.keys(tokens.body), ['items']);
+      assert.equal(tokens.body.items.length, 1);
+      assert.ok(!JSON.stringify(tokens.body).includes(token));
+      const rotated = await cli(['token', 'rotate', '--id', tokens.body.items[0].id]);
+      assert.equal(rotated.code, 0);
+      assert.equal((await read(token)).statusCode, 401);
+      assert.equal((await read(rotated.body.token)).statusCode, 200);
+      const revoked = await cli(['token', 'revoke', '--id', rotated.body.created.id]);
+      assert.equal(revoked.body.revoked, true);
+      assert.equal((await read(rotated.body.token)).statusCode, 401);
+      const both = await cli(['token', 'revoke', '--id', 'x', '--token', 'y']);
+      assert.equal(both.code, 1);
+      assert.equal(both.body.error.code, 'PARAM_INVALID');
+      assert.equal((await cli(['token', 'revoke', '--id', '00000000-0000-4000-8000-000000000000'])).body.error.code, 'TOKEN_NOT_FOUND');
+
+      const created = await cli(['token', 'create', '--user', userId]);
+      assert.equal((await cli(['user', 'delete', '--id', userId])).body.deleted, true);
+      assert.equal((await read(created.body.token)).statusCode, 401);
+      assert.equal((await cli(['token', 'list', '--user', userId])).body.error.code, 'USER_NOT_FOUND');
+    });
+
+    test('deleting an organization: through the CLI and the control API, its tokens refused at once and its records gone', async () => {
+      for (const how of ['cli', 'control'] as const) {
+        const { organization, token } = (await control('POST', '/organizations', { name: `Doomed ${how}`, email: 'x@example.com' })).json();
+        assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Gone' } })).statusCode, 201);
+        const taken = await ctx.stores.records.org(organization.id); // as a request under way holds it
+        const deleted = how === 'cli' ? (await cli(['org', 'delete', '--id', organization.id])).body : (await control('DELETE', `/organizations/${organization.id}`)).json();
+        assert.deepEqual(deleted, { id: organization.id, name: `Doomed ${how}`, deleted: true });
+        const refused = await read(token);
+        assert.equal(refused.statusCode, 401);
+        assert.ok(!refused.body.includes(token), 'the error does not repeat the token');
+        assert.ok(!(await control('GET', '/organizations')).json().items.some((o: { id: string }) => o.id === organization.id));
+        if (how === 'control') {
+          // The server's own store dropped it: nothing under way there makes it anew.
+          const gone = (err: unknown) => (err as { code?: string }).code === 'ORGANIZATION_NOT_FOUND';
+          await assert.rejects(ctx.stores.records.org(organization.id), gone);
+          if (!ctx.config.databaseUrl) await assert.rejects(taken.schema(), gone);
+          else await assert.rejects(taken.schema());
+        }
+        if (ctx.config.databaseUrl) {
+          const pool = createPool(DATABASE_URL!, { max: 1 });
+          try {
+            const { rows } = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [`${ctx.config.databaseSchema}_org_${organization.id.replace(/-/g, '')}`]);
+            assert.equal(rows.length, 0, 'the schema is dropped');
+          } finally {
+            await pool.end();
+          }
+        } else {
+          assert.ok(!fs.readdirSync(path.join(ctx.dir, 'orgs')).some((f) => f.startsWith(organization.id)), 'the files are removed');
+        }
+        assert.equal((await control('DELETE', `/organizations/${organization.id}`)).json().error.code, 'ORGANIZATION_NOT_FOUND');
+      }
+      assert.equal((await read(ctx.token)).statusCode, 200, 'other organizations are untouched');
+    });
+  });
+}
