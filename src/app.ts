@@ -18,6 +18,8 @@ import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
+import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
+import { installMetrics } from './http/metrics.js';
 import { installRequestLimit } from './http/request-limit.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
 import { Service } from './service/service.js';
@@ -76,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);
+  const metrics = installMetrics(app, deps.config, deps.records);
 
   installJsonBodies(app);
 
@@ -102,7 +105,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const auth = new Authenticator(deps.control, deps.clock);
-  const limits = installLimits(app, deps);
+  const limits = installLimits(app, deps, metrics?.noticeSent);
+  // Outside the route families: no token, no rate limit.
+  const checks: ReadinessCheck[] = [
+    { name: 'control', check: () => deps.control.ping() },
+    { name: 'records', check: () => deps.records.ping() },
+  ];
+  if (limits) checks.push({ name: deps.config.redisUrl ? 'redis' : 'counters', check: () => limits.store.ping() });
+  installHealthRoutes(app, checks);
   const families: RouteFamilyOptions = { service: new Service(deps), baseUrl: deps.config.baseUrl };
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {

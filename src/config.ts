@@ -41,6 +41,12 @@ export interface Config {
   readonly mailFrom: string;
   /** Organizations whose records a process keeps open at once (OPEN_ORGS); the least recently used beyond are closed. */
   readonly openOrganizations: number;
+  /** Serve Prometheus metrics at /metrics (METRICS; docs/operations.md § Metrics). */
+  readonly metrics: boolean;
+  /** When set, /metrics answers only requests with `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  readonly metricsToken: string | undefined;
+  /** Label request metrics with the organization's id (METRICS_ORG_LABEL): one series per organization, so off by default. */
+  readonly metricsOrgLabel: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -86,6 +92,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
     throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com; got '${baseUrl}'.`);
   }
+  const metricsToken = overrides.metricsToken ?? (env.METRICS_TOKEN || undefined);
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
+  }
   return Object.freeze({
     port,
     host,
@@ -102,5 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
     openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', DEFAULT_OPEN_ORGANIZATIONS, 1, 1_000_000),
+    metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
+    metricsToken,
+    metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),
   });
 }

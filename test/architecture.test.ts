@@ -42,6 +42,7 @@ const OWNED: Readonly<Record<string, readonly string[]>> = {
   '@fastify/swagger': ['app'],
   '@fastify/swagger-ui': ['app'],
   ioredis: ['limits'],
+  'prom-client': ['http'],
 };
 
 interface SourceFile {

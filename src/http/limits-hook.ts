@@ -117,9 +117,11 @@ declare module 'fastify' {
 }
 
 /** Opens the limits the configuration asks for, exposes them as `app.limits` and closes them with the app. */
-export function installLimits(app: FastifyInstance, deps: AppDeps): Limits | null {
+export function installLimits(app: FastifyInstance, deps: AppDeps, onNoticeSent?: () => void): Limits | null {
   const { config, control, ledger, clock } = deps;
-  const limits = config.rateLimits ? openLimits({ config, directory: control, ledger, counters: deps.openCounters(clock, app.log), clock, log: app.log }) : null;
+  const limits = config.rateLimits
+    ? openLimits({ config, directory: control, ledger, counters: deps.openCounters(clock, app.log), clock, log: app.log, ...(onNoticeSent ? { onNoticeSent } : {}) })
+    : null;
   app.decorate('limits', limits);
   if (limits) app.addHook('onClose', () => limits.close());
   return limits;

@@ -36,15 +36,18 @@ export interface LimitsDeps {
   readonly counters: RateLimitStore;
   readonly clock: () => number;
   readonly log: NoticeLog;
+  /** Told after each usage notice sent (metrics). */
+  readonly onNoticeSent?: () => void;
 }
 
-export function openLimits({ config, directory, ledger, counters: store, clock, log }: LimitsDeps): Limits {
+export function openLimits({ config, directory, ledger, counters: store, clock, log, onNoticeSent }: LimitsDeps): Limits {
   const notices = new UsageNotices({
     ledger,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, clock }),
     directory,
     clock,
     log,
+    ...(onNoticeSent ? { onSent: onNoticeSent } : {}),
   });
   void notices.retryUnsent(); // claims a previous run did not get to send
   const addressQuotas: Quotas = { minute: config.addressMinuteLimit, day: null };

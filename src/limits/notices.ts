@@ -56,6 +56,8 @@ export interface UsageNoticesOptions {
   readonly clock: () => number;
   readonly log: NoticeLog;
   readonly retryEveryMs?: number;
+  /** Told after each notice sent (metrics). */
+  readonly onSent?: () => void;
 }
 
 const keyOf = (n: Notice) => `${n.orgId} ${n.day} ${n.threshold}`;
@@ -144,6 +146,7 @@ export class UsageNotices {
       const to = await this.recipientOf(notice.orgId);
       await this.options.mailer.send(composeNotice(notice, to));
       await ledger.markSent(notice, now());
+      this.options.onSent?.();
       log.info({ notice, to: to.email }, 'usage notice sent');
     } catch (err) {
       log.error({ err, notice }, 'usage notice not sent; it is retried');

@@ -8,12 +8,12 @@ import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } fro
 import { OrgSchema } from '../../schema/org-schema.js';
 import { storedFields, type ObjectDef, type RecordRow } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
-import { ROW, selectListPage, selectRecords, SqlCache } from '../record-sql.js';
+import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache } from '../record-sql.js';
 import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
-import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
+import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats } from '../types.js';
 import { inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
@@ -122,6 +122,12 @@ class PostgresOrgRecords implements OrgRecords {
     } catch (err) {
       return translate(err);
     }
+  }
+
+  async scan(obj: ObjectDef, after: string | null, limit: number): Promise<RecordRow[]> {
+    const schema = await this.current();
+    const text = this.sqlCache.get('scan', obj, () => selectScanPage(this.k, schema, obj).sql);
+    return (await run<RecordRow>(this.pool, this.prep(text), [after ?? '', limit])).rows;
   }
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
@@ -306,6 +312,14 @@ export class PostgresRecordStore implements RecordStore {
 
   async bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
     await (await this.open(orgId)).bulkInsert(obj, rows);
+  }
+
+  async ping(): Promise<void> {
+    await run(this.pool, 'SELECT 1');
+  }
+
+  stats(): RecordStoreStats {
+    return { openOrganizations: this.orgs.size, readerThreads: 0, busyReaderThreads: 0 };
   }
 
   /** Forgets the organizations opened; the pool is the caller's to end. */

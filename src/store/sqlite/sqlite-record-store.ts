@@ -11,7 +11,7 @@ import type { ObjectDef, RecordRow } from '../../schema/types.js';
 import type { QueryPlan } from '../../query/plan.js';
 import { SqlCache } from '../record-sql.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
-import type { OrgRecords, PageRequest, RecordStore } from '../types.js';
+import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats } from '../types.js';
 import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { withReaderFunctions } from './reader.js';
@@ -80,6 +80,10 @@ class SqliteOrgRecords implements OrgRecords {
 
   list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     return this.use((f) => f.reads.list(obj, page, signal));
+  }
+
+  scan(obj: ObjectDef, after: string | null, limit: number): Promise<RecordRow[]> {
+    return this.use((f) => f.reads.scan(obj, after, limit));
   }
 
   query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
@@ -198,6 +202,15 @@ export class SqliteRecordStore implements RecordStore {
 
   bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
     return this.use(orgId, (f) => f.writes.bulkInsert(obj, rows));
+  }
+
+  async ping(): Promise<void> {
+    // Every organization file lives in this directory, and new ones are created there.
+    await fs.promises.access(this.dir, fs.constants.R_OK | fs.constants.W_OK);
+  }
+
+  stats(): RecordStoreStats {
+    return { openOrganizations: this.files.size, readerThreads: this.readerThreads, busyReaderThreads: this.pool?.busy ?? 0 };
   }
 
   async close(): Promise<void> {
