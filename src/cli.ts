@@ -4,11 +4,12 @@
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 
 import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
-import { openStores, type Stores } from './stores.js';
+import { backupData, openStores, restoreData, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -87,10 +88,12 @@ Examples:
   $ orchard token create --user <user id>
   $ orchard token revoke --token <token>
   $ orchard seed --org <org id> --object account --count 100000
+  $ orchard backup --to /backups/orchard-$(date +%F)
+  $ orchard restore --from /backups/orchard-2026-03-01     (server stopped)
   $ orchard --json org create --name Acme --plan free --email ops@acme.example
 
-Every command but serve works beside a running server on the same data directory and takes
-effect at once. With --json each prints one JSON object on stdout; a failure prints
+Every command but serve and restore works beside a running server on the same data directory
+and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
 
 export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT): Command {
@@ -231,6 +234,31 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const seconds = (Date.now() - started) / 1000;
         print(out, { inserted: r.inserted, object: r.object, seconds }, `Inserted ${r.inserted} ${r.object} records in ${seconds.toFixed(1)} s.`);
       });
+    });
+
+  program.command('backup')
+    .summary('copy the data directory while the server runs')
+    .description('copy every database of the data directory (control.db, limits.db, each organization\'s file) into a new or empty directory, with SQLite\'s online backup: safe while a server serves and writes. SQLite only; on PostgreSQL use pg_dump (docs/operations.md)')
+    .requiredOption('--to <dir>', 'directory to write the backup to, new or empty (required)')
+    .action(async (o: { to: string }) => {
+      const { config, out } = ctx();
+      const started = Date.now();
+      const m = await backupData(config, path.resolve(o.to), out.json ? undefined : progressBar(output.stderr));
+      const seconds = (Date.now() - started) / 1000;
+      print(out, { to: path.resolve(o.to), files: m.files.length, organizations: m.organizations, bytes: m.bytes, seconds },
+        `Backed up ${m.files.length} databases (${m.organizations} organizations, ${m.bytes} bytes) to ${path.resolve(o.to)} in ${seconds.toFixed(1)} s.`);
+    });
+
+  program.command('restore')
+    .summary('put a backup into a stopped data directory')
+    .description('put a backup made by orchard backup into the data directory. Refused while a server or another orchard command has it open; refused when it already holds data unless --force, which replaces it with the backup. SQLite only')
+    .requiredOption('--from <dir>', 'a directory made by orchard backup --to (required)')
+    .option('--force', 'replace the data directory\'s databases with the backup\'s (organizations the backup lacks are removed)')
+    .action(async (o: { from: string; force?: boolean }) => {
+      const { config, out } = ctx();
+      const m = await restoreData(config, path.resolve(o.from), { force: o.force === true });
+      print(out, { dataDir: config.dataDir, files: m.files.length, organizations: m.organizations, backupStartedAt: m.startedAt },
+        `Restored ${m.files.length} databases (${m.organizations} organizations) from the backup started at ${m.startedAt} into ${config.dataDir}.`);
     });
 
   return program;

@@ -60,6 +60,13 @@ export const errorCatalogue = {
   LIMIT_ADDRESS: { status: 429, summary: 'Too many requests without a valid token from one client address in the last 60 seconds.' },
   // 401 of /metrics (docs/operations.md § Metrics)
   METRICS_TOKEN_INVALID: { status: 401, summary: 'GET /metrics without the Authorization: Bearer header that METRICS_TOKEN asks for.' },
+  // The backup and restore commands (docs/operations.md § Backups)
+  BACKUP_SOURCE_EMPTY: { status: 400, summary: 'orchard backup: the data directory holds no Orchard data (no control.db).' },
+  BACKUP_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard backup: the target directory is not empty.' },
+  BACKUP_INVALID: { status: 400, summary: 'orchard restore: the directory is not a complete backup made by orchard backup.' },
+  BACKUP_UNSUPPORTED: { status: 400, summary: 'orchard backup and restore serve the embedded (SQLite) store; on PostgreSQL use pg_dump and pg_restore.' },
+  RESTORE_TARGET_IN_USE: { status: 409, summary: 'orchard restore: a server or another orchard command has the data directory\'s databases open.' },
+  RESTORE_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard restore: the data directory already holds Orchard data and --force was not given.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
   STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.' },

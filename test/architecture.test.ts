@@ -27,7 +27,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   admin: ['errors', 'schema', 'auth', 'store'],
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
   http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'service'],
-  stores: ['config', 'admin', 'limits', 'store'],
+  stores: ['errors', 'config', 'admin', 'limits', 'store'],
   app: ['errors', 'config', 'auth', 'limits', 'service', 'http'],
   server: ['config', 'app', 'stores', 'http'],
   cli: ['errors', 'config', 'auth', 'stores', 'server'],
