@@ -14,6 +14,7 @@ import { installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
+import { transferRoutes } from './http/transfer-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits) : authHook(auth));
     await api.register(recordsRoutes, families);
+    await api.register(transferRoutes, families);
     await api.register(queryRoutes, families);
     await api.register(metadataRoutes, families);
     await api.register(v2Routes, families);

@@ -30,7 +30,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   stores: ['errors', 'config', 'admin', 'limits', 'store'],
   app: ['errors', 'config', 'auth', 'limits', 'service', 'http'],
   server: ['config', 'app', 'stores', 'http'],
-  cli: ['errors', 'config', 'auth', 'stores', 'server'],
+  cli: ['errors', 'config', 'auth', 'admin', 'service', 'stores', 'server'],
 };
 
 /** Packages only some modules may import. */
