@@ -25,12 +25,6 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)) || 'failed';
 
 export function installHealthRoutes(app: FastifyInstance, checks: readonly ReadinessCheck[]): void {
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-
   app.get('/live', { schema: { hide: true } }, async () => ({ status: 'live' }));
 
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
@@ -44,10 +38,8 @@ export function installHealthRoutes(app: FastifyInstance, checks: readonly Readi
       }
     }));
     const failed = Object.entries(results).filter(([, r]) => r !== 'ok');
-    if (!closing && failed.length === 0) return { status: 'ready', checks: results };
-    const err = new AppError('NOT_READY', closing
-      ? 'The server is shutting down; send requests to another instance.'
-      : `Not ready: ${failed.map(([name, r]) => `${name}: ${r}`).join('; ')}. Requests that need it fail until it answers.`);
+    if (failed.length === 0) return { status: 'ready', checks: results };
+    const err = new AppError('NOT_READY', `Not ready: ${failed.map(([name, r]) => `${name}: ${r}`).join('; ')}. Requests that need it fail until it answers.`);
     reply.code(err.status).header('x-error-code', err.code);
     return { status: 'unavailable', Message: err.message, checks: results };
   });
