@@ -7,11 +7,9 @@
 //
 // Usage: node dist/bench/export.js [--accounts 1000000] [--rounds 2] [--http] [--fresh]
 
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
@@ -20,10 +18,8 @@ import { FOLD_FUNCTION, fold } from '../src/store/sqlite/sqlite-db.js';
 import { sqliteSql } from '../src/store/sqlite/sqlite-sql.js';
 import { openStores } from '../src/stores.js';
 import { median } from './lib.js';
-import { startOrchard } from './orchard-target.js';
+import { cliDataSet, orchardCli, startOrchard } from './orchard-target.js';
 
-const SCRIPT = fileURLToPath(import.meta.url);
-const ROOT = path.resolve(path.dirname(SCRIPT), '../..');
 
 const { values: opts } = parseArgs({
   options: {
@@ -33,28 +29,6 @@ const { values: opts } = parseArgs({
     fresh: { type: 'boolean', default: false },
   },
 });
-
-function orchardCli(dataDir: string, args: string[]): Record<string, unknown> {
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/orchard.js'), '--data-dir', dataDir, '--json', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
-  return JSON.parse(out) as Record<string, unknown>;
-}
-
-function dataSet(count: number): { dataDir: string; orgId: string; token: string } {
-  const dataDir = path.join(ROOT, '.bench-data', `export-${count}`);
-  const marker = path.join(dataDir, 'bench.json');
-  if (!opts.fresh && fs.existsSync(marker)) return { dataDir, ...(JSON.parse(fs.readFileSync(marker, 'utf8')) as { orgId: string; token: string }) };
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(dataDir, { recursive: true });
-  const org = orchardCli(dataDir, ['org', 'create', '--name', 'Bench', '--plan', 'enterprise', '--email', 'bench@example.com', '--minute-limit', '1000000000']);
-  const seeded = orchardCli(dataDir, ['seed', '--org', String(org.id), '--object', 'account', '--count', String(count)]);
-  console.log(`Seeded ${count.toLocaleString('en-US')} accounts with orchard seed in ${Number(seeded.seconds).toFixed(1)} s.`);
-  const set = { orgId: String(org.id), token: String(org.token) };
-  fs.writeFileSync(marker, JSON.stringify(set));
-  return { dataDir, ...set };
-}
 
 /** Seconds `work` takes. */
 async function timed(work: () => unknown): Promise<number> {
@@ -94,7 +68,7 @@ async function direct(dataDir: string, orgId: string, file: string): Promise<num
 
 async function main(): Promise<void> {
   const count = Number(opts.accounts);
-  const { dataDir, orgId, token } = dataSet(count);
+  const { dataDir, orgId, token } = cliDataSet(`export-${count}`, count, opts.fresh);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-export-'));
   const rounds = Number(opts.rounds);
   const figures: Record<string, number[]> = { direct: [], csv: [], ndjson: [], http: [] };
