@@ -105,7 +105,7 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
       throw new AppError('BODY_TOO_LARGE', `The file is over the ${Math.round(limit / 1048576)} MB request limit. Split the file, or use orchard import, which has no limit.`);
     }
     const body = request.body instanceof Readable ? request.body : Readable.from([]);
-    const result = await importRecords(service, request.identity, request.params.obj, decodeRecords(format, bounded(body, limit)), undefined, { batchPlan: true });
+    const result = await importRecords(service, request.identity, request.params.obj, decodeRecords(format, bounded(body, limit)), undefined, { batchPlan: true, signal: request.work });
     return ok(result);
   });
 };

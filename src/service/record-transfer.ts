@@ -63,11 +63,13 @@ export interface ImportResult {
  * rules, the body checks, the store's checks), and reports every other by line; nothing stops at a
  * refused line. A CSV header naming a field the object lacks refuses the whole import before any
  * write (FIELD_UNKNOWN). Written in batches of IMPORT_BATCH, each one transaction: the batches
- * written before a failure of the input (an unreadable CSV) stay written. `batchPlan`: the plan
- * must include batches too (over HTTP, where an import is one request for any number of records).
+ * written before a failure of the input (an unreadable CSV) or an aborted `signal` stay written.
+ * `batchPlan`: the plan must include batches too (over HTTP, where an import is one request for any
+ * number of records).
  */
 export async function importRecords(
-  service: Service, identity: TokenIdentity, ref: string, items: AsyncIterable<ImportItem>, onLine?: () => void, options: { batchPlan?: boolean } = {},
+  service: Service, identity: TokenIdentity, ref: string, items: AsyncIterable<ImportItem>, onLine?: () => void,
+  options: { batchPlan?: boolean; signal?: AbortSignal } = {},
 ): Promise<ImportResult> {
   const target = await service.target(identity, ref, 'create', options.batchPlan === true);
   const { obj, records } = target;
@@ -81,6 +83,7 @@ export async function importRecords(
   let batch: Array<{ line: number; row: RecordRow }> = [];
   const flush = async () => {
     if (batch.length === 0) return;
+    options.signal?.throwIfAborted();
     const written = await records.createMany(obj, batch.map((b) => b.row));
     written.forEach((w, i) => (isAppError(w) ? refuse(batch[i]!.line, w) : created++));
     batch = [];

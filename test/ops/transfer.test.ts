@@ -9,7 +9,10 @@ import { after, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { runCli } from '../../src/cli.js';
 import type { Config } from '../../src/config.js';
-import { tempDir, type TestContext } from '../helpers.js';
+import http from 'node:http';
+import type { OrgRecords } from '../../src/store/types.js';
+import { EXPORT_PAGE } from '../../src/service/record-transfer.js';
+import { tempDir, testContext, type TestContext } from '../helpers.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 
 const TRICKY = 'Quote " comma , and\nnewline';
@@ -160,3 +163,36 @@ for (const store of HTTP_STORES) {
     });
   });
 }
+
+test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file', async () => {
+  const ctx = await testContext({ config: { requestTimeoutMs: 300 } });
+  try {
+    const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Endless' } });
+    const row = created.json().data.Record;
+    // A store whose pages never end, each a little slow: only the time limit stops the export.
+    const records = ctx.stores.records;
+    const org = records.org.bind(records);
+    records.org = async (id) => {
+      const real = await org(id);
+      return Object.assign(Object.create(real) as OrgRecords, {
+        scan: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          return Array.from({ length: EXPORT_PAGE }, () => row);
+        },
+      });
+    };
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const outcome = await new Promise<{ status: number; complete: boolean; bytes: number }>((resolve, reject) => {
+      http.get(`${url}/api/record/account/export?format=ndjson`, { headers: { tokenid: ctx.token } }, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('close', () => resolve({ status: res.statusCode!, complete: res.complete, bytes }));
+      }).on('error', reject);
+    });
+    assert.equal(outcome.status, 200);
+    assert.ok(outcome.bytes > 0, 'records were sent before the limit');
+    assert.equal(outcome.complete, false, 'the reply ends without its last chunk');
+  } finally {
+    await ctx.close();
+  }
+});
