@@ -19,8 +19,6 @@
 // Usage: node dist/bench/query.js [--accounts 1000000] [--samples 101] [--duration 5]
 //   [--connections 4] [--fresh] [--serve orchard --data-dir D]
 
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,10 +34,9 @@ import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread, walkOf } fr
 import { openStores } from '../src/stores.js';
 import { LeanHttpClient } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild } from './lib.js';
-import { benchConfig, startAnchor } from './orchard-target.js';
+import { benchConfig, cliDataSet, startAnchor } from './orchard-target.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
-const ROOT = path.resolve(path.dirname(SCRIPT), '../..');
 
 const { values: opts } = parseArgs({
   options: {
@@ -89,29 +86,6 @@ function positive(name: 'accounts' | 'samples' | 'duration' | 'connections'): nu
   const n = Number(opts[name]);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1; got '${opts[name]}'.`);
   return n;
-}
-
-function orchardCli(dataDir: string, args: string[]): Record<string, unknown> {
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/orchard.js'), '--data-dir', dataDir, '--json', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out) as Record<string, unknown>;
-}
-
-/** The data set: an organization of `count` accounts made with the CLI, cached with its token. */
-function dataSet(count: number): { dataDir: string; orgId: string; token: string } {
-  const dataDir = path.join(ROOT, '.bench-data', `query-${count}`);
-  const marker = path.join(dataDir, 'bench.json');
-  if (!opts.fresh && fs.existsSync(marker)) return { dataDir, ...(JSON.parse(fs.readFileSync(marker, 'utf8')) as { orgId: string; token: string }) };
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(dataDir, { recursive: true });
-  const org = orchardCli(dataDir, ['org', 'create', '--name', 'Bench', '--plan', 'enterprise', '--email', 'bench@example.com', '--minute-limit', '1000000000']);
-  const seeded = orchardCli(dataDir, ['seed', '--org', String(org.id), '--object', 'account', '--count', String(count)]);
-  console.log(`Seeded ${count.toLocaleString('en-US')} accounts with orchard seed in ${Number(seeded.seconds).toFixed(1)} s.`);
-  const set = { orgId: String(org.id), token: String(org.token) };
-  fs.writeFileSync(marker, JSON.stringify(set));
-  return { dataDir, ...set };
 }
 
 /**
@@ -226,7 +200,7 @@ async function drive(): Promise<number> {
   const samples = positive('samples');
   const duration = positive('duration');
   const connections = positive('connections');
-  const { dataDir, orgId, token } = dataSet(count);
+  const { dataDir, orgId, token } = cliDataSet(`query-${count}`, count, opts.fresh);
   const orgFile = path.join(dataDir, 'orgs', `${orgId}.db`);
   const db = openReader(orgFile);
   const server = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);

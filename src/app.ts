@@ -16,12 +16,15 @@ import { installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
+import { transferRoutes } from './http/transfer-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { filesRoutes } from './http/files-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { viewsRoutes } from './http/views-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
+import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
+import { installMetrics } from './http/metrics.js';
 import { installRequestLimit } from './http/request-limit.js';
 import { loggerOptions } from './http/log-options.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
@@ -151,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);
+  const metrics = installMetrics(app, deps.config, deps.records);
 
   installJsonBodies(app);
 
@@ -185,10 +189,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('toolkit', toolkit);
   const timed = { ...deps, clock: clocks.now };
   const auth = new Authenticator(deps.control, () => clocks.now());
-  const limits = installLimits(app, timed, (notice, message, at) => toolkit.outbox.record(notice.orgId, {
-    kind: 'usage-notice', at, to: message.to, subject: message.subject, text: message.text,
-    day: notice.day, threshold: notice.threshold, used: notice.used, cap: notice.cap,
-  }));
+  const limits = installLimits(app, timed, (notice, message, at) => {
+    toolkit.outbox.record(notice.orgId, {
+      kind: 'usage-notice', at, to: message.to, subject: message.subject, text: message.text,
+      day: notice.day, threshold: notice.threshold, used: notice.used, cap: notice.cap,
+    });
+    metrics?.noticeSent();
+  });
+  // Outside the route families: no token, no rate limit.
+  const checks: ReadinessCheck[] = [
+    { name: 'control', check: () => deps.control.ping() },
+    { name: 'records', check: () => deps.records.ping() },
+  ];
+  if (limits) checks.push({ name: deps.config.redisUrl ? 'redis' : 'counters', check: () => limits.store.ping() });
+  installHealthRoutes(app, checks);
   // A reset or restore of an organization (control API) waits for its requests under way, and
   // its requests wait for it: none sees part of the old state and part of the new.
   const gate = new OrgGate();
@@ -200,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
     if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now);
     await api.register(recordsRoutes, families);
+    await api.register(transferRoutes, families);
     await api.register(queryRoutes, families);
     await api.register(metadataRoutes, families);
     await api.register(v2Routes, families);

@@ -3,20 +3,26 @@
 // views and sample data on the same data directory a running server uses. With --json every command
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 
-import { realpathSync } from 'node:fs';
+import fs, { readFileSync, realpathSync } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
-import { openStores, type Stores } from './stores.js';
+import { backupData, openStores, restoreData, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 import { VERSION } from './version.js';
 import { ControlError, controlClientFrom, type ControlClient } from './control-client.js';
 import { organizationSummary, userSummary } from './admin/admin-service.js';
 import type { TokenInfo } from './auth/identity.js';
 import { fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
-import fs from 'node:fs';
 import { addControlCommands } from './cli-control.js';
+import { operatorIdentity } from './admin/operator.js';
+import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
+import { exportRecords, importRecords } from './service/record-transfer.js';
+import { Service } from './service/service.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -78,6 +84,14 @@ function wholeNumber(name: string) {
   };
 }
 
+/** Writes to a stream, waiting for it to drain when it asks to (a pipe to a slower reader). */
+function writeOut(stream: OutStream, text: string): Promise<void> | void {
+  const more = stream.write(text);
+  if (more === false && 'once' in stream && typeof stream.once === 'function') {
+    return new Promise((resolve) => (stream as NodeJS.WritableStream).once('drain', () => resolve()));
+  }
+}
+
 /** Runs an administrative action with the stores open, and closes them whatever happens. */
 async function withStores(config: Config, action: (stores: Stores) => Promise<void>): Promise<void> {
   const stores = openStores(config);
@@ -107,14 +121,18 @@ Examples:
   $ orchard token revoke --id <token id>              (or --token <token>)
   $ orchard org delete --id <org id>
   $ orchard seed --org <org id> --object account --count 100000
+  $ orchard export --org <org id> --object account --format csv --out accounts.csv
+  $ orchard import --org <org id> --object account --format ndjson --in accounts.ndjson
+  $ orchard backup --to /backups/orchard-$(date +%F)
+  $ orchard restore --from /backups/orchard-2026-03-01     (server stopped)
   $ orchard --json org create --name Acme --plan free --email ops@acme.example
   $ orchard serve --ephemeral --fixtures test/fixtures.yaml
   $ orchard snapshot create --org <org id> --name before-import      (ADMIN_KEY, ORCHARD_URL)
   $ orchard org reset --id <org id>
 
 org reset, org export, snapshot and fixtures load call the running server's control API (--url or
-ORCHARD_URL, and ADMIN_KEY). Every other command but serve works beside a running server on the
-same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
+ORCHARD_URL, and ADMIN_KEY). Every other command but serve and restore works beside a running server
+on the same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
 
 export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT): Command {
@@ -506,6 +524,98 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const seconds = (Date.now() - started) / 1000;
         print(out, { inserted: r.inserted, object: r.object, seconds }, `Inserted ${r.inserted} ${r.object} records in ${seconds.toFixed(1)} s.`);
       });
+    });
+
+  program.command('export')
+    .summary('write an object\'s records as CSV or NDJSON')
+    .description('write every record of an object (every field, in key order) as CSV (a header row of field names) or NDJSON (one JSON object a line), streamed; to stdout unless --out. The summary goes to stdout with --out, else to stderr (one JSON object with --json). A progress bar shows on a terminal')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--object <name>', 'object system name or number (required)')
+    .addOption(new Option('--format <format>', 'file format (required)').choices(TRANSFER_FORMATS).makeOptionMandatory())
+    .option('--out <file>', 'file to write (default: stdout)')
+    .action(async (o: { org: string; object: string; format: TransferFormat; out?: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async (stores) => {
+        const started = Date.now();
+        const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });
+        const ex = await exportRecords(service, await operatorIdentity(stores.control, o.org), o.object);
+        const draw = out.json ? undefined : progressBar(output.stderr);
+        let written = 0;
+        async function* counted() {
+          for await (const page of ex.pages) {
+            written += page.length;
+            draw?.(written, Math.max(written, ex.total));
+            yield page;
+          }
+        }
+        const text = Readable.from(encodeRecords(o.format, ex.columns, counted()));
+        if (o.out) await pipeline(text, fs.createWriteStream(o.out));
+        else for await (const chunk of text) await writeOut(output.stdout, chunk as string);
+        draw?.(written, written);
+        const seconds = (Date.now() - started) / 1000;
+        const summary = { object: ex.obj.systemName, format: o.format, records: written, ...(o.out ? { out: path.resolve(o.out) } : {}), seconds };
+        const human = `Exported ${written} ${ex.obj.systemName} records as ${o.format}${o.out ? ` to ${path.resolve(o.out)}` : ''} in ${seconds.toFixed(1)} s.`;
+        // Without --out, stdout holds the records: the summary goes to stderr.
+        print({ json: out.json, stdout: o.out ? out.stdout : output.stderr }, summary, human);
+      });
+    });
+
+  program.command('import')
+    .summary('create records from a CSV or NDJSON file')
+    .description('create a record of an object for each line of a CSV file (a header row of field names) or an NDJSON file (one JSON object a line), checked as POST /api/record checks a body; lines that fail are reported by line number and the others are written. System fields are set by the import (createdon now, the primary user as creator); a key column keeps the ids. A progress bar shows on a terminal')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--object <name>', 'object system name or number (required)')
+    .addOption(new Option('--format <format>', 'file format (required)').choices(TRANSFER_FORMATS).makeOptionMandatory())
+    .requiredOption('--in <file>', 'file to read (required; - for stdin)')
+    .action(async (o: { org: string; object: string; format: TransferFormat; in: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async (stores) => {
+        const started = Date.now();
+        const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });
+        const identity = await operatorIdentity(stores.control, o.org);
+        const input = o.in === '-' ? process.stdin : fs.createReadStream(o.in);
+        const total = o.in === '-' ? 0 : fs.statSync(o.in).size;
+        const draw = out.json || total === 0 ? undefined : progressBar(output.stderr);
+        let read = 0;
+        const counting = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            read += chunk.length;
+            done(null, chunk);
+          },
+        });
+        input.on('error', (err: Error) => counting.destroy(err));
+        const r = await importRecords(service, identity, o.object, decodeRecords(o.format, input.pipe(counting)), () => draw?.(read, total));
+        draw?.(total, total);
+        const seconds = (Date.now() - started) / 1000;
+        const shown = r.errors.slice(0, 20).map((e) => `  line ${e.line}: ${e.message}`);
+        const more = r.failed > shown.length ? [`  … and ${r.failed - shown.length} more (all of them with --json, up to 1,000)`] : [];
+        print(out, { ...r, seconds }, [`Created ${r.created} ${r.object} records in ${seconds.toFixed(1)} s; ${r.failed} lines refused.`, ...shown, ...more].join('\n'));
+      });
+    });
+
+  program.command('backup')
+    .summary('copy the data directory while the server runs')
+    .description('copy every database of the data directory (control.db, limits.db, each organization\'s file) into a new or empty directory, with SQLite\'s online backup: safe while a server serves and writes. SQLite only; on PostgreSQL use pg_dump (docs/operations.md)')
+    .requiredOption('--to <dir>', 'directory to write the backup to, new or empty (required)')
+    .action(async (o: { to: string }) => {
+      const { config, out } = ctx();
+      const started = Date.now();
+      const m = await backupData(config, path.resolve(o.to), out.json ? undefined : progressBar(output.stderr));
+      const seconds = (Date.now() - started) / 1000;
+      print(out, { to: path.resolve(o.to), files: m.files.length, organizations: m.organizations, bytes: m.bytes, seconds },
+        `Backed up ${m.files.length} databases (${m.organizations} organizations, ${m.bytes} bytes) to ${path.resolve(o.to)} in ${seconds.toFixed(1)} s.`);
+    });
+
+  program.command('restore')
+    .summary('put a backup into a stopped data directory')
+    .description('put a backup made by orchard backup into the data directory. Refused while a server or another orchard command has it open; refused when it already holds data unless --force, which replaces it with the backup. SQLite only')
+    .requiredOption('--from <dir>', 'a directory made by orchard backup --to (required)')
+    .option('--force', 'replace the data directory\'s databases with the backup\'s (organizations the backup lacks are removed)')
+    .action(async (o: { from: string; force?: boolean }) => {
+      const { config, out } = ctx();
+      const m = await restoreData(config, path.resolve(o.from), { force: o.force === true });
+      print(out, { dataDir: config.dataDir, files: m.files.length, organizations: m.organizations, backupStartedAt: m.startedAt },
+        `Restored ${m.files.length} databases (${m.organizations} organizations) from the backup started at ${m.startedAt} into ${config.dataDir}.`);
     });
 
   return program;

@@ -58,6 +58,12 @@ export interface Config {
   readonly journalSize: number;
   /** JOURNAL_BODY_LIMIT: characters of a request or reply body the journal keeps. */
   readonly journalBodyLimit: number;
+  /** Serve Prometheus metrics at /metrics (METRICS; docs/operations.md § Metrics). */
+  readonly metrics: boolean;
+  /** When set, /metrics answers only requests with `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  readonly metricsToken: string | undefined;
+  /** Label request metrics with the organization's id (METRICS_ORG_LABEL): one series per organization, so off by default. */
+  readonly metricsOrgLabel: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -147,6 +153,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
     throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com; got '${baseUrl}'.`);
   }
+  const metricsToken = overrides.metricsToken ?? (env.METRICS_TOKEN || undefined);
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
+  }
   return Object.freeze({
     port,
     host,
@@ -170,5 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
     journalSize: overrides.journalSize ?? integer(env, 'JOURNAL_SIZE', 0, 0, 100_000),
     journalBodyLimit: overrides.journalBodyLimit ?? integer(env, 'JOURNAL_BODY_LIMIT', 4096, 0, 1_048_576),
+    metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
+    metricsToken,
+    metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),
   });
 }

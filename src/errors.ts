@@ -80,9 +80,19 @@ export const errorCatalogue = {
   LIMIT_MINUTE: { status: 429, summary: 'The organization has made its minute limit of requests in the last 60 seconds (all its tokens together).' },
   LIMIT_DAY: { status: 429, summary: 'The organization has made its daily cap of requests this UTC day; it resets at 00:00 UTC.' },
   LIMIT_ADDRESS: { status: 429, summary: 'Too many requests without a valid token from one client address in the last 60 seconds.' },
+  // 401 of /metrics (docs/operations.md § Metrics)
+  METRICS_TOKEN_INVALID: { status: 401, summary: 'GET /metrics without the Authorization: Bearer header that METRICS_TOKEN asks for.' },
+  // The backup and restore commands (docs/operations.md § Backups)
+  BACKUP_SOURCE_EMPTY: { status: 400, summary: 'orchard backup: the data directory holds no Orchard data (no control.db).' },
+  BACKUP_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard backup: the target directory is not empty.' },
+  BACKUP_INVALID: { status: 400, summary: 'orchard restore: the directory is not a complete backup made by orchard backup.' },
+  BACKUP_UNSUPPORTED: { status: 400, summary: 'orchard backup and restore serve the embedded (SQLite) store; on PostgreSQL use pg_dump and pg_restore.' },
+  RESTORE_TARGET_IN_USE: { status: 409, summary: 'orchard restore: a server or another orchard command has the data directory\'s databases open.' },
+  RESTORE_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard restore: the data directory already holds Orchard data and --force was not given.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
   STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.' },
+  NOT_READY: { status: 503, summary: 'GET /ready: a store the server needs (control plane, records, rate-limit counters) does not answer.' },
   STORE_BUSY: {
     status: 503, summary: 'Another process (such as orchard seed beside the server) held the organization\'s records for writing longer than a write waits (5 s); retry.',
     message: (seconds: number) => `This organization's records stayed locked by another writer (such as \`orchard seed\` beside the server) for ${seconds} s. Retry in a few seconds.`,

@@ -4,12 +4,14 @@
 
 import fs from 'node:fs';
 import type { Config } from './config.js';
+import { AppError } from './errors.js';
 import { AdminService } from './admin/admin-service.js';
 import type { NoticeLedger, NoticeLog } from './limits/notices.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
 import { dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
+import { backupSqlite, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
 import { SqliteNoticeLedger } from './store/sqlite/sqlite-notice-ledger.js';
 import { SqliteRateLimitStore } from './store/sqlite/sqlite-rate-limit-store.js';
@@ -93,4 +95,22 @@ export function openStores(config: Config): Stores {
 export async function removeStoreData(config: Config): Promise<void> {
   if (config.databaseUrl) await dropSchemasOf(config.databaseUrl, config.databaseSchema);
   fs.rmSync(config.dataDir, { recursive: true, force: true });
+}
+
+function embeddedOnly(config: Config, command: string): void {
+  if (config.databaseUrl) {
+    throw new AppError('BACKUP_UNSUPPORTED', `orchard ${command} copies the embedded store's files; with DATABASE_URL the data is in PostgreSQL: back it up with pg_dump and restore it with pg_restore as docs/operations.md (Backups, PostgreSQL) shows.`);
+  }
+}
+
+/** `orchard backup`: an online copy of every database of the data directory into `toDir` (SQLite only). */
+export function backupData(config: Config, toDir: string, progress?: BackupProgress): Promise<BackupManifest> {
+  embeddedOnly(config, 'backup');
+  return backupSqlite(config.dataDir, toDir, progress);
+}
+
+/** `orchard restore`: a backup put into the data directory, which no process may have open (SQLite only). */
+export function restoreData(config: Config, fromDir: string, options: { force: boolean }): Promise<BackupManifest> {
+  embeddedOnly(config, 'restore');
+  return restoreSqlite(fromDir, config.dataDir, options);
 }

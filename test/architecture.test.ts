@@ -40,12 +40,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // reset, snapshots, export and load; toolkit: the control API and the service routes' fault and
   // journal hooks act on the tools' state.
   http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'fixtures', 'toolkit'],
-  stores: ['config', 'admin', 'limits', 'store'],
+  // errors: backup and restore refuse PostgreSQL with a code.
+  stores: ['errors', 'config', 'admin', 'limits', 'store'],
   app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http', 'toolkit'],
   // version: the line the server logs when it starts names it.
   server: ['config', 'version', 'app', 'stores', 'fixtures', 'http'],
   'cli-control': ['control-client'],
-  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'fixtures', 'stores', 'server'],
+  // service: import and export run the service's pipeline.
+  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server'],
   // The entry point of `orchard/testing`: a server for a test suite, with its control client.
   testing: ['config', 'control-client', 'fixtures', 'server'],
 };
@@ -62,6 +64,7 @@ const OWNED: Readonly<Record<string, readonly string[]>> = {
   'pino-pretty': ['http'],
   '@fastify/cors': ['app'],
   'find-my-way': ['http'],
+  'prom-client': ['http'],
 };
 
 interface SourceFile {

@@ -59,6 +59,8 @@ export interface RateLimitStore {
    * hot path skip an await for the first.
    */
   hit(key: string, quotas: Quotas, now?: number): HitResult | Promise<HitResult>;
+  /** Resolves when the store's backing (the file, Redis) answers; rejects with the reason otherwise (readiness). */
+  ping(): Promise<void>;
   /** Persists what is pending and releases the store; hits after close are an error. */
   close(): Promise<void>;
 }

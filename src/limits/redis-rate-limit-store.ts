@@ -166,6 +166,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  /** One PING; a connection being made is waited for at most the command timeout, as a hit waits. */
+  async ping(): Promise<void> {
+    if (this.client.status !== 'ready') await this.connected();
+    await this.client.ping();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -74,11 +74,16 @@ export class OrgGate {
  * The service with every request method run under `gate.shared` for the caller's organization:
  * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
  */
+/** The Service methods that return a value rather than a promise. */
+const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set<keyof Service>(['rowToCreate']);
+
 export function gatedService(service: Service, gate: OrgGate): Service {
   return new Proxy(service, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function') return value;
+      // A synchronous step (checking a row of an import) has nothing to wait for, and must stay synchronous.
+      if (SYNCHRONOUS.has(property)) return (value as (...a: unknown[]) => unknown).bind(target);
       return (...args: unknown[]) => {
         const identity = args[0] as TokenIdentity | undefined;
         const orgId = identity?.org?.id;

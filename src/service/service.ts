@@ -43,7 +43,7 @@ export interface Page {
 }
 
 /** An object the caller may act on, with its organization's records and the caller's access. */
-interface Target {
+export interface Target {
   readonly records: OrgRecords;
   readonly schema: OrgSchema;
   readonly obj: ObjectDef;
@@ -85,8 +85,9 @@ export class Service {
   /**
    * The object named by `ref`, once the plan (402) and the role (403) allow `permission` on it. The
    * plan comes before the role (docs/access.md): a batch on the free plan is 402 whatever the role.
+   * Also the first step of import and export (record-transfer.ts).
    */
-  private async target(identity: TokenIdentity, ref: string, permission: Permission, batch = false): Promise<Target> {
+  async target(identity: TokenIdentity, ref: string, permission: Permission, batch = false): Promise<Target> {
     const { records, schema } = await this.open(identity);
     const obj = schema.resolve(ref);
     const access = accessOf(identity);
@@ -109,8 +110,8 @@ export class Service {
     return { userId: identity.user.id, now: new Date(this.deps.clock(identity.org.id)) };
   }
 
-  /** The row a create body makes, after the field rules of the role (403) and the body checks (400). */
-  private rowToCreate(identity: TokenIdentity, { obj, access }: Target, body: unknown): RecordRow {
+  /** The row a create body makes, after the field rules of the role (403) and the body checks (400); also each line of an import. */
+  rowToCreate(identity: TokenIdentity, { obj, access }: Target, body: unknown): RecordRow {
     access.checkWrite(obj, body);
     return prepareCreate(obj, body, this.writeContext(identity));
   }

@@ -41,6 +41,11 @@ export class OpenOrganizations<T> {
     this.sweeper.unref();
   }
 
+  /** Organizations open at this moment. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** Runs `work` with the organization open, opening it first if need be; it stays open until `work` settles. */
   async use<R>(orgId: string, work: (value: T) => R | Promise<R>): Promise<R> {
     const entry = this.lease(orgId);

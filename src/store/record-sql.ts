@@ -367,6 +367,15 @@ export function selectPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, sp
   return ordered(selectFields(page, obj, schema, spec.fields));
 }
 
+/**
+ * A page of an export: every field, in key order, after a key; parameters `[after, limit]` (after ''
+ * for the first page: every key is greater). The primary key's index serves the order and the bound.
+ */
+export function selectScanPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef): CompiledSql {
+  const key = `${ROW}.${obj.keyField}`;
+  return selectRecords(k, schema, obj).where(key, '>', '').orderBy(key).limit(0).compile();
+}
+
 /** The GET-list page: every field, newest first (createdon descending, ties by key descending). */
 export function selectListPage(k: Kysely<any>, schema: OrgSchema, obj: ObjectDef, page: { limit: number; offset: number }, options: PageOptions): Select {
   const createdon = obj.fieldsByName.get('createdon')!;

@@ -55,6 +55,12 @@ export interface OrgRecords {
   /** false when no record has that id. The record's files go with it (see attachFile). */
   delete(obj: ObjectDef, id: string): Promise<boolean>;
   /**
+   * Up to `limit` records of the object in key order, starting after the key `after` (null: from
+   * the first), each as GET returns it: pages of an export. Each call reads its own snapshot, so a
+   * record written between calls may or may not be seen; none is seen twice.
+   */
+  scan(obj: ObjectDef, after: string | null, limit: number): Promise<RecordRow[]>;
+  /**
    * Batch writes (v3): each item is written or refused on its own (create and update refuse with
    * the AppErrors of create and update), all in one transaction, so one bad item never stops the
    * others. Results are in the order of the items: the record as GET returns it, null for an
@@ -130,6 +136,10 @@ export interface RecordStore {
    * rather than create it anew. A no-op when nothing is there.
    */
   dropOrg(orgId: string): Promise<void>;
+  /** Resolves when the store can serve (its directory is writable, its database answers); rejects with the reason otherwise. */
+  ping(): Promise<void>;
+  /** What the store holds open at this moment, for metrics: read at any time, costs nothing. */
+  stats(): RecordStoreStats;
   close(): Promise<void>;
 }
 
@@ -140,6 +150,15 @@ export interface SnapshotInfo {
   readonly createdAt: string;
   /** Its size on disk, in bytes. */
   readonly bytes: number;
+}
+
+export interface RecordStoreStats {
+  /** Organizations whose records are open (SQLite: files; PostgreSQL: schemas with their compiled statements). */
+  readonly openOrganizations: number;
+  /** Reader threads started (SQLite; 0 on PostgreSQL). */
+  readonly readerThreads: number;
+  /** Reader threads running a read at this moment. */
+  readonly busyReaderThreads: number;
 }
 
 /**
@@ -207,5 +226,7 @@ export interface ControlStore {
   resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
   /** Records that a token was used (callers throttle this; it is a write). `at` is ISO 8601 UTC text as toISOString gives. */
   touchToken(tokenHash: string, at: string): Promise<void>;
+  /** Resolves when the control plane answers a read; rejects with the reason otherwise (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -232,6 +232,10 @@ export class PostgresControlStore implements ControlStore {
     await this.sql(this.touchSql, [tokenHash, at]);
   }
 
+  async ping(): Promise<void> {
+    await this.sql('SELECT 1');
+  }
+
   /** Nothing to release: the pool is the caller's (see the constructor). */
   async close(): Promise<void> {}
 }

@@ -12,13 +12,13 @@ import type { QueryPlan } from '../../query/plan.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import { selectGroupPage } from '../group-sql.js';
 import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
-import { ROW, selectListPage, selectRecords, SqlCache, trimPage } from '../record-sql.js';
+import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage } from '../record-sql.js';
 import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { noOrganization } from '../control-errors.js';
-import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
+import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
@@ -129,6 +129,12 @@ class PostgresOrgRecords implements OrgRecords {
     } catch (err) {
       return translate(err);
     }
+  }
+
+  async scan(obj: ObjectDef, after: string | null, limit: number): Promise<RecordRow[]> {
+    const schema = await this.current();
+    const text = this.sqlCache.get('scan', obj, () => selectScanPage(this.k, schema, obj).sql);
+    return (await run<RecordRow>(this.pool, this.prep(text), [after ?? '', limit])).rows;
   }
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
@@ -405,6 +411,14 @@ export class PostgresRecordStore implements RecordStore {
     this.dropped.add(orgId);
     this.orgs.discard(orgId);
     await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
+  }
+
+  async ping(): Promise<void> {
+    await run(this.pool, 'SELECT 1');
+  }
+
+  stats(): RecordStoreStats {
+    return { openOrganizations: this.orgs.size, readerThreads: 0, busyReaderThreads: 0 };
   }
 
   /** Forgets the organizations opened; the pool is the caller's to end. */

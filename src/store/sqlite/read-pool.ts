@@ -50,6 +50,13 @@ export class ReadPool {
     return slot;
   }
 
+  /** Threads running a read at this moment. */
+  get busy(): number {
+    let n = 0;
+    for (const s of this.slots) if (s.running) n++;
+    return n;
+  }
+
   /** Runs the statements in one snapshot of `file` on a reader thread. An aborted signal cancels with REQUEST_TIMEOUT. */
   run(file: string, statements: Statements, signal?: AbortSignal): Promise<unknown[]> {
     if (this.closed) return Promise.reject(new Error('read pool closed'));

@@ -311,6 +311,10 @@ export class SqliteControlStore implements ControlStore {
     prepared(this.db, 'UPDATE tokens SET last_used_at = ? WHERE hash = ?').run(at, tokenHash);
   }
 
+  async ping(): Promise<void> {
+    prepared(this.db, 'SELECT 1 FROM organizations LIMIT 1').get();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }

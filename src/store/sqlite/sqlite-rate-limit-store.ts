@@ -85,6 +85,10 @@ export class SqliteRateLimitStore implements RateLimitStore {
     return result;
   }
 
+  async ping(): Promise<void> {
+    prepared(this.db, 'SELECT 1 FROM day_counts LIMIT 1').get();
+  }
+
   /** Writes everything counted since the last flush, in one transaction. Throws if the write fails (nothing is lost). */
   flush(): void {
     const now = this.clock();

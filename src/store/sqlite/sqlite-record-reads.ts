@@ -6,7 +6,7 @@ import type { QueryPlan } from '../../query/plan.js';
 import type { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../../schema/types.js';
 import { selectGroupPage } from '../group-sql.js';
-import { ROW, selectRecords, trimPage, type SqlCache } from '../record-sql.js';
+import { ROW, selectRecords, selectScanPage, trimPage, type SqlCache } from '../record-sql.js';
 import type { PageRequest } from '../types.js';
 import type { ReadPool } from './read-pool.js';
 import { ALIVE_GUARD, BUDGET_TERM, toObjects, type RawRows, type SqlStatement } from './read-protocol.js';
@@ -56,6 +56,13 @@ export class SqliteRecordReads {
 
   get(obj: ObjectDef, id: string): RecordRow | null {
     return readRecord(this.connection(), this.org, obj, id);
+  }
+
+  /** An export page, read on the main thread's connection: a page is bounded (the caller's limit) and walks the key's index. */
+  scan(obj: ObjectDef, after: string | null, limit: number): RecordRow[] {
+    const schema = this.org.current();
+    const sql = this.org.sqlCache.get('scan', obj, () => selectScanPage(sqliteSql, schema, obj).sql);
+    return toObjects<RecordRow>(runRead(this.connection(), { sql, parameters: [after ?? '', limit], raw: true }) as RawRows);
   }
 
   async list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {

@@ -14,7 +14,7 @@ import { SqlCache } from '../record-sql.js';
 import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
-import type { OrgRecords, PageRequest, RecordStore, SnapshotInfo } from '../types.js';
+import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { backupTo, listSnapshotFiles, removeDbFile, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
@@ -100,6 +100,10 @@ class SqliteOrgRecords implements OrgRecords {
 
   list(obj: ObjectDef, page: PageRequest, signal?: AbortSignal): Promise<{ total: number; records: RecordRow[] }> {
     return this.use((f) => f.reads.list(obj, page, signal));
+  }
+
+  scan(obj: ObjectDef, after: string | null, limit: number): Promise<RecordRow[]> {
+    return this.use((f) => f.reads.scan(obj, after, limit));
   }
 
   query(plan: QueryPlan, signal?: AbortSignal): Promise<{ rows: RecordRow[]; isLastPage: boolean }> {
@@ -310,6 +314,15 @@ export class SqliteRecordStore implements RecordStore {
     // file until it closes; nothing can reach the organization any more once its tokens are gone.
     const file = path.join(this.dir, `${orgId}.db`);
     for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  }
+
+  async ping(): Promise<void> {
+    // Every organization file lives in this directory, and new ones are created there.
+    await fs.promises.access(this.dir, fs.constants.R_OK | fs.constants.W_OK);
+  }
+
+  stats(): RecordStoreStats {
+    return { openOrganizations: this.files.size, readerThreads: this.readerThreads, busyReaderThreads: this.pool?.busy ?? 0 };
   }
 
   async close(): Promise<void> {

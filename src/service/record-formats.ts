@@ -1,0 +1,98 @@
+// The file formats of record import and export (docs/operations.md § Import and export): CSV
+// (a header row of field names, then one row per record) and NDJSON (one JSON object per line),
+// both streamed: records are encoded a page at a time and decoded as the input arrives.
+
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify/sync';
+import { AppError } from '../errors.js';
+import type { RecordRow } from '../schema/types.js';
+
+export const TRANSFER_FORMATS = ['csv', 'ndjson'] as const;
+export type TransferFormat = (typeof TRANSFER_FORMATS)[number];
+
+export const CONTENT_TYPES: Readonly<Record<TransferFormat, string>> = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson; charset=utf-8' };
+
+/** One line (CSV: one row, numbered by the line it ends on) of an import: the field values, or why the line cannot be read. */
+export type ImportLine = { readonly line: number; readonly body: Record<string, unknown> } | { readonly line: number; readonly error: AppError };
+
+/**
+ * The text of an export, a chunk a page: CSV with a header row of `columns` (null and absent values
+ * as empty cells), or NDJSON with the keys in `columns`' order.
+ */
+export async function* encodeRecords(format: TransferFormat, columns: readonly string[], pages: AsyncIterable<RecordRow[]>): AsyncGenerator<string> {
+  if (format === 'csv') {
+    yield stringify([columns]);
+    for await (const page of pages) {
+      if (page.length > 0) yield stringify(page.map((r) => columns.map((c) => r[c] ?? null)));
+    }
+    return;
+  }
+  for await (const page of pages) {
+    let text = '';
+    for (const r of page) {
+      const ordered: RecordRow = {};
+      for (const c of columns) ordered[c] = r[c] ?? null;
+      text += JSON.stringify(ordered) + '\n';
+    }
+    if (text) yield text;
+  }
+}
+
+/** What an import reads: for CSV first its header's column names, then one entry per line. */
+export type ImportItem = ImportLine | { readonly columns: readonly string[] };
+
+/** The lines of an import as they arrive. A CSV that cannot be parsed further (an unclosed quote) throws BODY_INVALID naming its line. */
+export function decodeRecords(format: TransferFormat, input: Readable): AsyncIterable<ImportItem> {
+  return format === 'csv' ? decodeCsv(input) : decodeNdjson(input);
+}
+
+async function* decodeNdjson(input: Readable): AsyncGenerator<ImportLine> {
+  let line = 0;
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      yield { line, error: new AppError('BODY_INVALID', `Line ${line} is not valid JSON: write one JSON object per line, such as {"accountname": "Acme"}.`) };
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      yield { line, error: new AppError('BODY_INVALID', `Line ${line} must be a JSON object of field names and values, such as {"accountname": "Acme"}.`) };
+      continue;
+    }
+    yield { line, body: value as Record<string, unknown> };
+  }
+}
+
+async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
+  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  input.on('error', (err) => parser.destroy(err));
+  input.pipe(parser);
+  let header: string[] | null = null;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (header === null) {
+        header = record.map((c) => c.trim());
+        yield { columns: header };
+        continue;
+      }
+      if (record.length !== header.length) {
+        yield { line: info.lines, error: new AppError('BODY_INVALID', `Line ${info.lines} has ${record.length} cells; the header has ${header.length}. Quote cells that hold commas.`) };
+        continue;
+      }
+      const body: Record<string, unknown> = {};
+      header.forEach((name, i) => (body[name] = record[i]));
+      yield { line: info.lines, body };
+    }
+  } catch (err) {
+    const e = err as { code?: string; lines?: number; message?: string };
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
+      throw new AppError('BODY_INVALID', `The CSV cannot be read past line ${e.lines ?? '?'}: ${e.message ?? e.code}. The rows before it were imported; fix the file and import the rest.`);
+    }
+    throw err;
+  }
+}

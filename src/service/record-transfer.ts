@@ -1,0 +1,113 @@
+// Export and import of an object's records (docs/operations.md § Import and export), for the CLI and
+// the HTTP routes alike: an export reads the fields the caller's role may see, in key order, a page
+// at a time; an import checks each line as a create would and writes the valid ones in batches.
+
+import type { TokenIdentity } from '../auth/identity.js';
+import { AppError, isAppError } from '../errors.js';
+import { unknownFieldError } from '../schema/record-input.js';
+import type { ObjectDef, RecordRow } from '../schema/types.js';
+import type { ImportItem } from './record-formats.js';
+import type { Service } from './service.js';
+
+/** Records read per store call of an export. */
+export const EXPORT_PAGE = 2_000;
+/** Lines written per store call (one transaction) of an import. */
+export const IMPORT_BATCH = 500;
+/** Refused lines reported one by one; past this only counted. */
+export const MAX_REPORTED_ERRORS = 1_000;
+
+export interface Export {
+  readonly obj: ObjectDef;
+  /** The fields written, in the object's order: every field but those hidden from the caller's role. */
+  readonly columns: readonly string[];
+  /** Records when the export started (a progress bar's total). */
+  readonly total: number;
+  /** The records, a page at a time; `signal` stops the reading between pages. */
+  readonly pages: AsyncIterable<RecordRow[]>;
+}
+
+/** Every record of the object the caller may read (403 without read permission), in key order. */
+export async function exportRecords(service: Service, identity: TokenIdentity, ref: string, signal?: AbortSignal): Promise<Export> {
+  const { records, obj, access } = await service.target(identity, ref, 'read');
+  const { hidden } = access.fields(obj);
+  const columns = obj.fields.filter((f) => !hidden.has(f.name)).map((f) => f.name);
+  const { total } = await records.list(obj, { limit: 1, offset: 0 }, signal);
+  async function* pages(): AsyncGenerator<RecordRow[]> {
+    for (let after: string | null = null; ;) {
+      signal?.throwIfAborted();
+      const page = await records.scan(obj, after, EXPORT_PAGE);
+      if (page.length > 0) yield page;
+      if (page.length < EXPORT_PAGE) return;
+      after = page[page.length - 1]![obj.keyField] as string;
+    }
+  }
+  return { obj, columns, total, pages: pages() };
+}
+
+export interface LineError {
+  readonly line: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ImportResult {
+  readonly object: string;
+  readonly created: number;
+  /** Lines refused (each reported in `errors` up to MAX_REPORTED_ERRORS). */
+  readonly failed: number;
+  readonly errors: readonly LineError[];
+}
+
+/**
+ * Creates a record for each line that a create would accept (create permission, the role's field
+ * rules, the body checks, the store's checks), and reports every other by line; nothing stops at a
+ * refused line. A CSV header naming a field the object lacks refuses the whole import before any
+ * write (FIELD_UNKNOWN). Written in batches of IMPORT_BATCH, each one transaction: the batches
+ * written before a failure of the input (an unreadable CSV) or an aborted `signal` stay written.
+ * `batchPlan`: the plan must include batches too (over HTTP, where an import is one request for any
+ * number of records).
+ */
+export async function importRecords(
+  service: Service, identity: TokenIdentity, ref: string, items: AsyncIterable<ImportItem>, onLine?: () => void,
+  options: { batchPlan?: boolean; signal?: AbortSignal } = {},
+): Promise<ImportResult> {
+  const target = await service.target(identity, ref, 'create', options.batchPlan === true);
+  const { obj, records } = target;
+  let created = 0;
+  let failed = 0;
+  const errors: LineError[] = [];
+  const refuse = (line: number, err: AppError) => {
+    failed++;
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, code: err.code, message: err.message });
+  };
+  let batch: Array<{ line: number; row: RecordRow }> = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    options.signal?.throwIfAborted();
+    const written = await records.createMany(obj, batch.map((b) => b.row));
+    written.forEach((w, i) => (isAppError(w) ? refuse(batch[i]!.line, w) : created++));
+    batch = [];
+  };
+  for await (const item of items) {
+    if ('columns' in item) {
+      for (const name of item.columns) if (!obj.fieldsByName.has(name.toLowerCase())) throw unknownFieldError(obj, name, ' in the CSV header');
+      continue;
+    }
+    onLine?.();
+    if ('error' in item) {
+      refuse(item.line, item.error);
+      continue;
+    }
+    try {
+      batch.push({ line: item.line, row: service.rowToCreate(identity, target, item.body) });
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      refuse(item.line, err);
+    }
+    if (batch.length >= IMPORT_BATCH) await flush();
+  }
+  await flush();
+  // Lines are reported in order: a store refusal comes back with its batch, after lines checked later.
+  errors.sort((a, b) => a.line - b.line);
+  return { object: obj.systemName, created, failed, errors };
+}

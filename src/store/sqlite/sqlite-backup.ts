@@ -1,0 +1,162 @@
+// Online backup and restore of an embedded data directory (docs/operations.md § Backups): every
+// SQLite file (control.db, limits.db, orgs/<id>.db) copied with SQLite's backup API while a server
+// serves from it, and put back into a stopped data directory.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../errors.js';
+import { openDb, type Db } from './sqlite-db.js';
+
+/** The manifest a backup directory holds; restore refuses a directory without it. */
+export const MANIFEST = 'orchard-backup.json';
+
+export interface BackupManifest {
+  readonly format: 1;
+  /** When the backup started (ISO 8601 UTC). */
+  readonly startedAt: string;
+  /** Relative paths of the copied files, control.db first. */
+  readonly files: readonly string[];
+  readonly organizations: number;
+  readonly bytes: number;
+}
+
+/** Told after each file: bytes copied so far and the bytes of every file found at the start. */
+export type BackupProgress = (doneBytes: number, totalBytes: number) => void;
+
+const ORG_FILE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.db$/;
+
+/** The Orchard databases under `dataDir`, relative: control.db, limits.db, orgs/<id>.db. */
+function databasesIn(dataDir: string): string[] {
+  const found = ['control.db', 'limits.db'].filter((f) => fs.existsSync(path.join(dataDir, f)));
+  const orgs = path.join(dataDir, 'orgs');
+  if (fs.existsSync(orgs)) for (const f of fs.readdirSync(orgs).sort()) if (ORG_FILE_RE.test(f)) found.push(`orgs/${f}`);
+  return found;
+}
+
+const sizeOf = (file: string): number => {
+  try {
+    return fs.statSync(file).size + (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Copies `from` to `to` in one step of SQLite's backup API: the whole file is read in one read
+ * transaction, so the copy is that file as one commit left it, and writers go on meanwhile (WAL).
+ * Copied in several steps, a write between two of them would start the copy again.
+ */
+async function copyDatabase(from: string, to: string): Promise<void> {
+  const db: Db = openDb(from, { readonly: true });
+  try {
+    await db.backup(to, { progress: () => 0x7fffffff });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Backs up the data directory into `toDir` (created; it must be empty or absent): control.db first,
+ * then limits.db, then the file of every organization control.db's copy lists. Each file is a
+ * consistent copy of itself; an organization created after control.db was copied is left out, so
+ * the copy never holds records of an organization it does not know. Safe beside a running server.
+ */
+export async function backupSqlite(dataDir: string, toDir: string, progress?: BackupProgress): Promise<BackupManifest> {
+  if (!fs.existsSync(path.join(dataDir, 'control.db'))) {
+    throw new AppError('BACKUP_SOURCE_EMPTY', `${dataDir} holds no Orchard data (no control.db). Point --data-dir or DATA_DIR at the server's data directory.`);
+  }
+  if (fs.existsSync(toDir) && fs.readdirSync(toDir).length > 0) {
+    throw new AppError('BACKUP_TARGET_NOT_EMPTY', `${toDir} is not empty. Back up into a new or empty directory, so no older backup is mixed into this one.`);
+  }
+  fs.mkdirSync(path.join(toDir, 'orgs'), { recursive: true });
+  const startedAt = new Date().toISOString();
+  const found = databasesIn(dataDir);
+  const total = found.reduce((n, f) => n + sizeOf(path.join(dataDir, f)), 0);
+  let done = 0;
+  const files: string[] = [];
+  const copy = async (rel: string) => {
+    const src = path.join(dataDir, rel);
+    done += sizeOf(src);
+    await copyDatabase(src, path.join(toDir, rel));
+    files.push(rel);
+    progress?.(Math.min(done, total), total);
+  };
+  await copy('control.db');
+  if (found.includes('limits.db')) await copy('limits.db');
+  const orgIds = organizationsOf(path.join(toDir, 'control.db'));
+  for (const id of orgIds) {
+    const rel = `orgs/${id}.db`;
+    // An organization never used has no file yet; one deleted meanwhile has none any more.
+    if (fs.existsSync(path.join(dataDir, rel))) await copy(rel);
+  }
+  progress?.(total, total);
+  const bytes = files.reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
+  const manifest: BackupManifest = { format: 1, startedAt, files, organizations: orgIds.length, bytes };
+  fs.writeFileSync(path.join(toDir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+function organizationsOf(controlFile: string): string[] {
+  const db = openDb(controlFile, { readonly: true });
+  try {
+    return (db.prepare('SELECT id FROM organizations ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}
+
+/** Whether a connection (a server, an orchard command) has the file open: it cannot be locked exclusively. */
+function inUse(file: string): boolean {
+  let db: Db | undefined;
+  try {
+    db = openDb(file);
+    db.pragma('busy_timeout = 0');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('COMMIT');
+    return false;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
+    throw err;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Puts a backup made by backupSqlite into `dataDir`. Refused while any of its databases is open (a
+ * server or an orchard command uses them), and, unless `force`, when it holds Orchard data at all;
+ * with `force` its databases are replaced by the backup's and organizations the backup lacks are removed.
+ * Each file is written beside its place and renamed into it.
+ */
+export async function restoreSqlite(fromDir: string, dataDir: string, options: { force: boolean }): Promise<BackupManifest> {
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(fromDir, MANIFEST), 'utf8')) as BackupManifest;
+  } catch {
+    throw new AppError('BACKUP_INVALID', `${fromDir} is not an Orchard backup: it has no readable ${MANIFEST}. Name a directory made by orchard backup --to.`);
+  }
+  const missing = manifest.files.filter((f) => !fs.existsSync(path.join(fromDir, f)));
+  if (manifest.format !== 1 || !manifest.files.includes('control.db') || missing.length > 0) {
+    throw new AppError('BACKUP_INVALID', `${fromDir} is an incomplete Orchard backup${missing.length ? `: ${missing.join(', ')} missing` : ''}. Restore from a complete backup.`);
+  }
+  const present = fs.existsSync(dataDir) ? databasesIn(dataDir) : [];
+  const busy = present.filter((f) => inUse(path.join(dataDir, f)));
+  if (busy.length > 0) {
+    throw new AppError('RESTORE_TARGET_IN_USE', `${dataDir} is in use: ${busy.slice(0, 3).join(', ')}${busy.length > 3 ? ', …' : ''} open in another process. Stop the server and any orchard command on it, then restore.`);
+  }
+  if (present.length > 0 && !options.force) {
+    throw new AppError('RESTORE_TARGET_NOT_EMPTY', `${dataDir} already holds Orchard data (${present.length} databases). Restore into an empty directory, or add --force to replace it with the backup.`);
+  }
+  fs.mkdirSync(path.join(dataDir, 'orgs'), { recursive: true });
+  const removeDb = (file: string) => ['', '-wal', '-shm'].forEach((s) => fs.rmSync(file + s, { force: true }));
+  for (const rel of present) if (!manifest.files.includes(rel)) removeDb(path.join(dataDir, rel));
+  for (const rel of manifest.files) {
+    const target = path.join(dataDir, rel);
+    const next = `${target}.restoring`;
+    fs.copyFileSync(path.join(fromDir, rel), next);
+    removeDb(target);
+    fs.renameSync(next, target);
+  }
+  return manifest;
+}

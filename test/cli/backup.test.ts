@@ -1,0 +1,134 @@
+// orchard backup and restore (SQLite): a backup taken while a server writes restores to records
+// identical to the server's at the moment each file was copied; the refusals that keep a restore
+// from clobbering data in use; PostgreSQL's clear refusal.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { runCli } from '../../src/cli.js';
+import { loadConfig } from '../../src/config.js';
+import type { RecordRow } from '../../src/schema/types.js';
+import { openStores, type Stores } from '../../src/stores.js';
+import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { fails, ok } from './cli-runner.js';
+
+/** Every account of the organization, in key order. */
+async function allAccounts(stores: Stores, orgId: string): Promise<RecordRow[]> {
+  const records = await stores.records.org(orgId);
+  const account = (await records.schema()).resolve('account');
+  const out: RecordRow[] = [];
+  for (let after: string | null = null; ;) {
+    const page = await records.scan(account, after, 700);
+    out.push(...page);
+    if (page.length < 700) return out;
+    after = page[page.length - 1]!.accountid as string;
+  }
+}
+
+describe('orchard backup under write load, then orchard restore', () => {
+  let ctx: TestContext;
+  const dirs: string[] = [];
+  after(async () => {
+    await ctx?.close();
+    dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+  });
+
+  test('restores every organization to the records it held, identical field for field', async () => {
+    ctx = await testContext();
+    const other = await ctx.stores.admin.createOrganization({ name: 'Other', plan: 'enterprise', email: 'o@example.com', minuteLimit: null });
+    await ctx.stores.admin.seed({ orgId: ctx.orgId, object: 'account', count: 3000 });
+    await ctx.stores.admin.seed({ orgId: other.org.id, object: 'account', count: 500 });
+    const before = new Set((await allAccounts(ctx.stores, ctx.orgId)).map((r) => r.accountid));
+
+    const backupDir = path.join(tempDir('orchard-backup-'), 'b');
+    dirs.push(path.dirname(backupDir));
+    let writing = true;
+    let written = 0;
+    let writtenDuring = 0;
+    let backingUp = false;
+    const writer = (async () => {
+      while (writing) {
+        const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: `Written ${written}`, telephone1: '+1 555 0100' } });
+        assert.equal(res.statusCode, 201);
+        written++;
+        if (backingUp) writtenDuring++;
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 50));
+    backingUp = true;
+    const backup = await ok(ctx.dir, ['backup', '--to', backupDir]);
+    backingUp = false;
+    await new Promise((r) => setTimeout(r, 50));
+    writing = false;
+    await writer;
+    assert.ok(writtenDuring > 0, 'records were written while the backup ran');
+    assert.deepEqual(Object.keys(backup).sort(), ['bytes', 'files', 'organizations', 'seconds', 'to']);
+    assert.equal(backup.files, 4, 'control.db, limits.db and two organizations');
+    assert.equal(backup.organizations, 2);
+
+    const liveAccounts = await allAccounts(ctx.stores, ctx.orgId);
+    const live = new Map(liveAccounts.map((r) => [r.accountid, r]));
+    const restoreDir = tempDir('orchard-restored-');
+    dirs.push(restoreDir);
+    const restored = await ok(restoreDir, ['restore', '--from', backupDir]);
+    assert.deepEqual(restored.organizations, 2);
+
+    const config = loadConfig({}, { dataDir: restoreDir, logLevel: 'silent' });
+    const stores = openStores(config);
+    let restoredCount = 0;
+    try {
+      const back = await allAccounts(stores, ctx.orgId);
+      restoredCount = back.length;
+      for (const id of before) assert.ok(back.some((r) => r.accountid === id), `account ${id}, made before the backup, is restored`);
+      for (const r of back) assert.deepEqual(r, live.get(r.accountid), 'a restored record is the live record, field for field');
+      assert.ok(back.length >= 3000 + 1 && back.length <= liveAccounts.length);
+      assert.deepEqual(await allAccounts(stores, other.org.id), await allAccounts(ctx.stores, other.org.id));
+      // The control plane came along: the token works against the restored directory.
+      const app = await buildApp({ ...stores, config, clock: Date.now, logger: false });
+      try {
+        const res = await app.inject({ method: 'GET', url: '/api/record/account?pagesize=1', headers: { tokenid: ctx.token } });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.json().data.Total_Records, back.length);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await stores.close();
+    }
+
+    // Refusals: a backup into a non-empty directory; a restore over a directory in use (even
+    // with --force), over data without --force, from a directory that is no backup.
+    assert.match((await fails(ctx.dir, ['backup', '--to', backupDir], 'BACKUP_TARGET_NOT_EMPTY')).message, /not empty/);
+    assert.match((await fails(ctx.dir, ['restore', '--from', backupDir, '--force'], 'RESTORE_TARGET_IN_USE')).message, /control\.db.*Stop the server/);
+    await fails(restoreDir, ['restore', '--from', backupDir], 'RESTORE_TARGET_NOT_EMPTY');
+    await fails(tempDir('orchard-restored-'), ['restore', '--from', restoreDir], 'BACKUP_INVALID');
+
+    // --force replaces the data, and removes an organization the backup does not have.
+    const extra = await ok(restoreDir, ['org', 'create', '--name', 'Extra', '--email', 'x@example.com']);
+    await ok(restoreDir, ['seed', '--org', String(extra.id), '--count', '3']);
+    assert.ok(fs.existsSync(path.join(restoreDir, 'orgs', `${String(extra.id)}.db`)));
+    await ok(restoreDir, ['restore', '--from', backupDir, '--force']);
+    assert.ok(!fs.existsSync(path.join(restoreDir, 'orgs', `${String(extra.id)}.db`)));
+    const again = openStores(loadConfig({}, { dataDir: restoreDir, logLevel: 'silent' }));
+    try {
+      assert.equal(await again.control.getOrganization(String(extra.id)), null);
+      assert.equal((await allAccounts(again, ctx.orgId)).length, restoredCount);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+test('orchard backup and restore refuse PostgreSQL, pointing to pg_dump', async () => {
+  for (const args of [['backup', '--to', '/tmp/x'], ['restore', '--from', '/tmp/x']]) {
+    let stdout = '';
+    const output = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } };
+    assert.equal(await runCli(['--json', ...args], { env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, output }), 1);
+    const { error } = JSON.parse(stdout) as { error: { code: string; message: string } };
+    assert.equal(error.code, 'BACKUP_UNSUPPORTED');
+    assert.match(error.message, /pg_dump.*docs\/operations\.md/);
+  }
+});

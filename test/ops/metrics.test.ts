@@ -1,0 +1,140 @@
+// /metrics: requests by route family, method and status; 429s by window; store errors; open
+// organizations and reader threads; notices sent; the optional metrics token and organization label.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { familyOf } from '../../src/http/metrics.js';
+import { openStores } from '../../src/stores.js';
+import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { sparePort } from '../throwaway-redis.js';
+
+/** The value of one series in the exposition text, or undefined when it is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+async function scrape(ctx: TestContext, headers: Record<string, string> = {}): Promise<string> {
+  const res = await ctx.request({ method: 'GET', url: '/metrics', token: null, headers });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+  return res.body;
+}
+
+describe('/metrics', () => {
+  let ctx: TestContext;
+  after(() => ctx?.close());
+
+  test('counts requests by route family, method and status, with latency buckets', async () => {
+    ctx = await testContext();
+    for (let i = 0; i < 3; i++) assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).statusCode, 200);
+    assert.equal((await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, fields: 'accountname' } })).statusCode, 200);
+    assert.equal((await ctx.request({ method: 'GET', url: '/nowhere' })).statusCode, 404);
+    const text = await scrape(ctx);
+    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="200"}'), 3);
+    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="query",method="POST",status="200"}'), 1);
+    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="unmatched",method="GET",status="404"}'), 1);
+    assert.equal(sample(text, 'orchard_http_request_duration_seconds_bucket{le="30",family="records",method="GET",status="200"}'), 3);
+    assert.equal(sample(text, 'orchard_open_organizations'), 1);
+    assert.equal(typeof sample(text, 'orchard_reader_threads'), 'number');
+    assert.equal(sample(text, 'orchard_reader_threads_busy'), 0);
+    assert.equal(sample(text, 'orchard_usage_notices_sent_total'), 0);
+    assert.ok(text.includes('process_cpu_seconds_total'), 'the process metrics are there too');
+    assert.ok(!text.includes('org='), 'no organization label by default');
+  });
+
+  test('names route families from route patterns', () => {
+    assert.deepEqual(['/api/record/:obj/:id', '/api/v3/record/:obj/batch/create', '/api/v2/record/:obj', '/api/query', '/metadata/records/:obj/fields', '/ready', '/docs/static/*', '/_orchard/orgs', undefined].map(familyOf),
+      ['records', 'v3', 'v2', 'query', 'metadata', 'health', 'docs', 'control', 'unmatched']);
+  });
+});
+
+test('counts 429s by window: minute, day and address', async () => {
+  const ctx = await testContext({ minuteLimit: 2, config: { dailyCap: 3, addressMinuteLimit: 1 } });
+  try {
+    const LIST = { method: 'GET', url: '/api/record/account' } as const;
+    assert.equal((await ctx.request(LIST)).statusCode, 200);
+    assert.equal((await ctx.request(LIST)).statusCode, 200);
+    assert.equal((await ctx.request(LIST)).headers['x-error-code'], 'LIMIT_MINUTE');
+    ctx.clock.advance(61_000);
+    assert.equal((await ctx.request(LIST)).statusCode, 200);
+    assert.equal((await ctx.request(LIST)).headers['x-error-code'], 'LIMIT_DAY');
+    assert.equal((await ctx.request({ ...LIST, token: 'wrong' })).statusCode, 401);
+    assert.equal((await ctx.request({ ...LIST, token: 'wrong' })).headers['x-error-code'], 'LIMIT_ADDRESS');
+    await ctx.app.limits!.notices.idle();
+    const text = await scrape(ctx);
+    assert.equal(sample(text, 'orchard_rate_limited_total{window="minute"}'), 1);
+    assert.equal(sample(text, 'orchard_rate_limited_total{window="day"}'), 1);
+    assert.equal(sample(text, 'orchard_rate_limited_total{window="address"}'), 1);
+    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="429"}'), 3);
+    // The third request of the day reached 90 % and 100 % of the cap of 3: two notices, to the outbox.
+    assert.equal(sample(text, 'orchard_usage_notices_sent_total'), 2);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('guards /metrics with METRICS_TOKEN when it is set', async () => {
+  const token = 'metrics-secret-0123456789';
+  const ctx = await testContext({ config: { metricsToken: token } });
+  try {
+    for (const authorization of [undefined, 'Bearer wrong-secret-0123456789', token]) {
+      const res = await ctx.request({ method: 'GET', url: '/metrics', token: null, headers: authorization ? { authorization } : {} });
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.headers['x-error-code'], 'METRICS_TOKEN_INVALID');
+      assert.equal(res.headers['www-authenticate'], 'Bearer realm="metrics"');
+    }
+    assert.match(await scrape(ctx, { authorization: `Bearer ${token}` }), /orchard_open_organizations/);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('labels requests with the organization only when METRICS_ORG_LABEL is on', async () => {
+  const ctx = await testContext({ config: { metricsOrgLabel: true } });
+  try {
+    await ctx.request({ method: 'GET', url: '/api/record/account' });
+    await ctx.request({ method: 'GET', url: '/live', token: null });
+    const text = await scrape(ctx);
+    assert.equal(sample(text, `orchard_http_request_duration_seconds_count{family="records",method="GET",status="200",org="${ctx.orgId}"}`), 1);
+    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="health",method="GET",status="200",org=""}'), 1);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('serves no /metrics when METRICS is off', async () => {
+  const ctx = await testContext({ config: { metrics: false } });
+  try {
+    assert.equal((await ctx.request({ method: 'GET', url: '/metrics', token: null })).statusCode, 404);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('counts store errors by code (PostgreSQL unreachable)', async () => {
+  const dir = tempDir();
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent', databaseUrl: `postgres://postgres@127.0.0.1:${await sparePort()}/none`, databaseSchema: 'unreachable' });
+  const stores = openStores(config);
+  const app = await buildApp({ ...stores, config, clock: Date.now, logger: false });
+  try {
+    const res = await app.inject({ method: 'GET', url: '/api/record/account', headers: { tokenid: 'any' } });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.headers['x-error-code'], 'STORE_UNAVAILABLE');
+    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.equal(sample(text, 'orchard_store_errors_total{code="STORE_UNAVAILABLE"}'), 1);
+  } finally {
+    await app.close();
+    await stores.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('METRICS_TOKEN must be long enough to guard anything', () => {
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be 16 to 256 visible ASCII characters/);
+  assert.equal(loadConfig({ METRICS_TOKEN: 'x'.repeat(16) }).metricsToken, 'x'.repeat(16));
+  assert.throws(() => loadConfig({ METRICS: 'yes' }), /METRICS must be on or off/);
+});

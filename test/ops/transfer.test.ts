@@ -1,0 +1,198 @@
+// Import and export of an object's records, over HTTP and with the CLI, on both stores: CSV and
+// NDJSON streamed out in key order with the fields the role may read, and back in with each
+// refused line reported by number while the valid ones are written.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { runCli } from '../../src/cli.js';
+import type { Config } from '../../src/config.js';
+import http from 'node:http';
+import type { OrgRecords } from '../../src/store/types.js';
+import { EXPORT_PAGE } from '../../src/service/record-transfer.js';
+import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { HTTP_STORES } from '../query/http-stores.js';
+
+const TRICKY = 'Quote " comma , and\nnewline';
+
+/** The environment that points the CLI at the context's store. */
+const envOf = (config: Config): NodeJS.ProcessEnv => (config.databaseUrl
+  ? { DATABASE_URL: config.databaseUrl, DATABASE_SCHEMA: config.databaseSchema, DATA_DIR: config.dataDir }
+  : { DATA_DIR: config.dataDir });
+
+async function cli(config: Config, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const output = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
+  const code = await runCli(args, { env: envOf(config), output });
+  return { code, stdout, stderr };
+}
+
+async function accounts(ctx: TestContext): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (let page = 1; ; page++) {
+    const res = await ctx.request({ method: 'GET', url: `/api/record/account?pagesize=50&pagenumber=${page}` });
+    out.push(...res.json().data.Records);
+    if (res.json().data.Records.length < 50) return out.sort((a, b) => String(a.accountid).localeCompare(String(b.accountid)));
+  }
+}
+
+const importBody = (ctx: TestContext, url: string, payload: string, contentType: string) =>
+  ctx.request({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
+
+for (const store of HTTP_STORES) {
+  describe(`import and export on ${store.name}`, { skip: store.skip }, () => {
+    let ctx: TestContext;
+    const dirs: string[] = [];
+    after(async () => {
+      await ctx?.close();
+      dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+    });
+
+    test('exports every record over HTTP as CSV and NDJSON, in key order, as GET shows them', async () => {
+      ctx = await store.context();
+      for (let i = 0; i < 7; i++) {
+        const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: i === 3 ? TRICKY : `Acme ${i}`, accounttypecode: 1, ...(i % 2 ? { telephone1: '+1 555 0100' } : {}) } });
+        assert.equal(res.statusCode, 201);
+      }
+      const all = await accounts(ctx);
+      const csv = await ctx.request({ method: 'GET', url: '/api/record/account/export?format=csv' });
+      assert.equal(csv.statusCode, 200);
+      assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8');
+      assert.equal(csv.headers['content-disposition'], 'attachment; filename="account.csv"');
+      assert.ok(csv.headers['x-request-id']);
+      const rows = parse(csv.body) as string[][];
+      const header = rows[0]!;
+      assert.deepEqual(header, Object.keys(all[0]!));
+      assert.equal(rows.length, 1 + all.length);
+      rows.slice(1).forEach((row, i) => header.forEach((name, j) => assert.equal(row[j], all[i]![name] === null ? '' : String(all[i]![name]), `${name} of row ${i}`)));
+      assert.ok(rows.some((r) => r.includes(TRICKY)), 'quotes, commas and newlines survive');
+
+      const nd = await ctx.request({ method: 'GET', url: '/api/record/account/export?format=ndjson' });
+      assert.equal(nd.headers['content-type'], 'application/x-ndjson; charset=utf-8');
+      assert.deepEqual(nd.body.trimEnd().split('\n').map((l) => JSON.parse(l)), all);
+    });
+
+    test('imports over HTTP, reporting each refused line by number and writing the others', async () => {
+      const before = (await accounts(ctx)).length;
+      const csv = [
+        'accountname,telephone1,accounttypecode',
+        'Imported One,+1 555 0101,1', // line 2
+        'Bad Type,,99', // 3: FIELD_TYPE
+        ',,1', // 4: FIELD_REQUIRED
+        'Too,many,cells,here', // 5
+        '"Imported, Two",,', // 6
+      ].join('\n');
+      const res = await importBody(ctx, '/api/record/account/import', csv, 'text/csv');
+      assert.equal(res.statusCode, 200, res.body);
+      const data = res.json().data;
+      assert.equal(data.object, 'account');
+      assert.equal(data.created, 2);
+      assert.equal(data.failed, 3);
+      assert.deepEqual(data.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[3, 'FIELD_TYPE'], [4, 'FIELD_REQUIRED'], [5, 'BODY_INVALID']]);
+      const now = await accounts(ctx);
+      assert.equal(now.length, before + 2);
+      assert.ok(now.some((a) => a.accountname === 'Imported, Two' && a.telephone1 === null));
+
+      const nd = ['{"accountname": "From NDJSON"}', 'not json', '', '[1]', '{"accountname": "Second", "nosuchfield": 1}'].join('\n');
+      const r2 = (await importBody(ctx, '/api/record/account/import', nd, 'application/x-ndjson')).json().data;
+      assert.equal(r2.created, 1);
+      assert.deepEqual(r2.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'BODY_INVALID'], [4, 'BODY_INVALID'], [5, 'FIELD_UNKNOWN']]);
+    });
+
+    test('refuses a CSV header naming an unknown field before writing anything, and a body of no known type', async () => {
+      const before = (await accounts(ctx)).length;
+      const res = await importBody(ctx, '/api/record/account/import', 'accountname,acountnumber\nA,1\n', 'text/csv');
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.headers['x-error-code'], 'FIELD_UNKNOWN');
+      assert.match(res.json().Message, /'acountnumber' in the CSV header/);
+      const other = await importBody(ctx, '/api/record/account/import', '{"accountname": "A"}', 'application/json');
+      assert.equal(other.statusCode, 400);
+      assert.match(other.json().Message, /Content-Type text\/csv or application\/x-ndjson/);
+      assert.equal((await accounts(ctx)).length, before);
+    });
+
+    test('applies the role: hidden fields are left out of an export, and an import needs create permission', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
+      const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' });
+      const csv = await ctx.request({ method: 'GET', url: '/api/record/account/export', token });
+      assert.equal(csv.statusCode, 200);
+      const header = (parse(csv.body) as string[][])[0]!;
+      assert.ok(header.includes('accountname') && !header.includes('telephone1'));
+      const refused = await ctx.request({ method: 'POST', url: '/api/record/account/import', token, payload: 'accountname\nX\n', headers: { 'content-type': 'text/csv' } });
+      assert.equal(refused.statusCode, 403);
+      assert.equal(refused.headers['x-error-code'], 'PERMISSION_DENIED');
+    });
+
+    test('orchard export and import: a CSV export imported back after a delete restores the same ids and fields', async () => {
+      const dir = tempDir('orchard-transfer-');
+      dirs.push(dir);
+      const file = path.join(dir, 'accounts.csv');
+      const all = await accounts(ctx);
+      const ex = await cli(ctx.config, ['--json', 'export', '--org', ctx.orgId, '--object', 'account', '--format', 'csv', '--out', file]);
+      assert.equal(ex.code, 0, ex.stdout + ex.stderr);
+      const summary = JSON.parse(ex.stdout);
+      assert.deepEqual({ ...summary, seconds: 0 }, { object: 'account', format: 'csv', records: all.length, out: file, seconds: 0 });
+      for (const a of all) assert.equal((await ctx.request({ method: 'DELETE', url: `/api/record/account/${String(a.accountid)}` })).statusCode, 200);
+      const im = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', '1', '--format', 'csv', '--in', file]);
+      assert.equal(im.code, 0, im.stdout + im.stderr);
+      const result = JSON.parse(im.stdout);
+      assert.equal(result.created, all.length);
+      assert.deepEqual(result.errors, []);
+      const back = await accounts(ctx);
+      const data = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([k]) => !['createdon', 'modifiedon'].includes(k)));
+      assert.deepEqual(back.map(data), all.map(data));
+    });
+
+    test('orchard export to stdout writes the records there and the summary to stderr; import reports lines', async () => {
+      const dir = tempDir('orchard-transfer-');
+      dirs.push(dir);
+      const ex = await cli(ctx.config, ['--json', 'export', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson']);
+      assert.equal(ex.code, 0, ex.stderr);
+      const lines = ex.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines.length, (await accounts(ctx)).length);
+      assert.equal(JSON.parse(ex.stderr).records, lines.length);
+      const file = path.join(dir, 'in.ndjson');
+      fs.writeFileSync(file, '{"accountname": "CLI one"}\n{"accountname": ""}\n');
+      const im = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson', '--in', file]);
+      const result = JSON.parse(im.stdout);
+      assert.equal(result.created, 1);
+      assert.deepEqual(result.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'FIELD_REQUIRED']]);
+    });
+  });
+}
+
+test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file', async () => {
+  const ctx = await testContext({ config: { requestTimeoutMs: 300 } });
+  try {
+    const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Endless' } });
+    const row = created.json().data.Record;
+    // A store whose pages never end, each a little slow: only the time limit stops the export.
+    const records = ctx.stores.records;
+    const org = records.org.bind(records);
+    records.org = async (id) => {
+      const real = await org(id);
+      return Object.assign(Object.create(real) as OrgRecords, {
+        scan: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          return Array.from({ length: EXPORT_PAGE }, () => row);
+        },
+      });
+    };
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const outcome = await new Promise<{ status: number; complete: boolean; bytes: number }>((resolve, reject) => {
+      http.get(`${url}/api/record/account/export?format=ndjson`, { headers: { tokenid: ctx.token } }, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('close', () => resolve({ status: res.statusCode!, complete: res.complete, bytes }));
+      }).on('error', reject);
+    });
+    assert.equal(outcome.status, 200);
+    assert.ok(outcome.bytes > 0, 'records were sent before the limit');
+    assert.equal(outcome.complete, false, 'the reply ends without its last chunk');
+  } finally {
+    await ctx.close();
+  }
+});
