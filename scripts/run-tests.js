@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // test/ holds Orchard's tests; examples/ the example suites of docs/testing.md, run so they keep working.
-const files = ['test', 'examples'].flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+const files = ['test', 'examples'].filter((dir) => fs.existsSync(dir)).flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => path.resolve('dist', dir, f.replace(/\.ts$/, '.js'))))
   .sort();
