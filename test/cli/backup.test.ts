@@ -1,5 +1,5 @@
 // orchard backup and restore (SQLite): a backup taken while a server writes restores to records
-// identical to the server's at the moment each file was copied; the refusals that keep a restore
+// identical to the server's at the moment each file was copied, files on records included; the refusals that keep a restore
 // from clobbering data in use; PostgreSQL's clear refusal.
 
 import assert from 'node:assert/strict';
@@ -41,6 +41,14 @@ describe('orchard backup under write load, then orchard restore', () => {
     await ctx.stores.admin.seed({ orgId: ctx.orgId, object: 'account', count: 3000 });
     await ctx.stores.admin.seed({ orgId: other.org.id, object: 'account', count: 500 });
     const before = new Set((await allAccounts(ctx.stores, ctx.orgId)).map((r) => r.accountid));
+    // A file on a record: its content lives beside the databases (files/<org>/) and comes along.
+    const filed = [...before][0]!;
+    const uploaded = await ctx.request({
+      method: 'POST', url: `/api/v2/record/account/${filed}/files`, headers: { 'content-type': 'multipart/form-data; boundary=b0' },
+      payload: Buffer.from('--b0\r\nContent-Disposition: form-data; name="file"; filename="deed.txt"\r\n\r\nsigned copy\r\n--b0--\r\n'),
+    });
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
+    const fileId = uploaded.json().file.fileid as string;
 
     const backupDir = path.join(tempDir('orchard-backup-'), 'b');
     dirs.push(path.dirname(backupDir));
@@ -92,6 +100,9 @@ describe('orchard backup under write load, then orchard restore', () => {
         const res = await app.inject({ method: 'GET', url: '/api/record/account?pagesize=1', headers: { tokenid: ctx.token } });
         assert.equal(res.statusCode, 200);
         assert.equal(res.json().data.Total_Records, back.length);
+        const file = await app.inject({ method: 'GET', url: `/api/v2/record/account/${filed}/files/${fileId}`, headers: { tokenid: ctx.token } });
+        assert.equal(file.statusCode, 200, file.body);
+        assert.equal(file.body, 'signed copy');
       } finally {
         await app.close();
       }

@@ -5,6 +5,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { HTTP_STORES } from '../query/http-stores.js';
 import { buildApp } from '../../src/app.js';
@@ -95,6 +97,43 @@ for (const store of HTTP_STORES) {
       assert.equal(json(badName).error.code, 'PARAM_INVALID');
       const noOrg = await control('POST', '/organizations/9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d/reset');
       assert.equal(json(noOrg).error.code, 'ORGANIZATION_NOT_FOUND');
+    });
+
+    test('files on records follow snapshots, restores and resets: content back as taken, none left over', async () => {
+      const MULTIPART = 'multipart/form-data; boundary=----snap';
+      const upload = (recordId: string, name: string, content: string) => ctx.request({
+        method: 'POST', url: `/api/v2/record/account/${recordId}/files`, headers: { 'content-type': MULTIPART },
+        payload: Buffer.from(`------snap\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n------snap--\r\n`),
+      });
+      const id = json(await api('POST', '/api/record/account', { accountname: 'Filed' })).data.Record.accountid as string;
+      const kept = json(await upload(id, 'kept.txt', 'as it was')).file.fileid as string;
+      assert.equal((await control('POST', `/organizations/${ctx.orgId}/snapshots`, { name: 'with-file' })).statusCode, 201);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/record/account/${id}/files/${kept}` })).statusCode, 200);
+      const later = json(await upload(id, 'later.txt', 'after the snapshot')).file.fileid as string;
+      /** On SQLite, the contents on disk: exactly what the rows name, nothing left over. */
+      const onDisk = () => {
+        const dir = path.join(ctx.dir, 'files', ctx.orgId);
+        return ctx.config.databaseUrl ? undefined : fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+      };
+
+      assert.equal((await control('POST', `/organizations/${ctx.orgId}/snapshots/with-file/restore`)).statusCode, 204);
+      const listed = json(await api('GET', `/api/v2/record/account/${id}/files`)).data as Array<{ fileid: string }>;
+      assert.deepEqual(listed.map((f) => f.fileid), [kept]);
+      const got = await api('GET', `/api/v2/record/account/${id}/files/${kept}`);
+      assert.equal(got.statusCode, 200, got.body);
+      assert.equal(got.body, 'as it was');
+      assert.equal((await api('GET', `/api/v2/record/account/${id}/files/${later}`)).statusCode, 404);
+      if (!ctx.config.databaseUrl) assert.deepEqual(onDisk(), [kept]);
+
+      // The snapshot keeps its content after the live one is gone, and is restored again.
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/record/account/${id}/files/${kept}` })).statusCode, 200);
+      assert.equal((await control('POST', `/organizations/${ctx.orgId}/snapshots/with-file/restore`)).statusCode, 204);
+      assert.equal((await api('GET', `/api/v2/record/account/${id}/files/${kept}`)).body, 'as it was');
+
+      assert.equal((await control('POST', `/organizations/${ctx.orgId}/reset`)).statusCode, 200);
+      if (!ctx.config.databaseUrl) assert.deepEqual(onDisk(), []);
+      assert.equal((await control('DELETE', `/organizations/${ctx.orgId}/snapshots/with-file`)).statusCode, 204);
+      if (!ctx.config.databaseUrl) assert.ok(!fs.existsSync(path.join(ctx.dir, 'snapshots', ctx.orgId, 'with-file.files')));
     });
 
     test('reset of an organization not loaded from a fixture: no records, no custom objects or fields; its users and tokens stay', async () => {

@@ -153,7 +153,15 @@ for (const store of HTTP_STORES) {
     test('deleting an organization: through the CLI and the control API, its tokens refused at once and its records gone', async () => {
       for (const how of ['cli', 'control'] as const) {
         const { organization, token } = (await control('POST', '/organizations', { name: `Doomed ${how}`, email: 'x@example.com' })).json();
-        assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Gone' } })).statusCode, 201);
+        const account = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Gone' } });
+        assert.equal(account.statusCode, 201);
+        // A file on a record and a snapshot: both go with the organization.
+        const attached = await ctx.request({
+          method: 'POST', url: `/api/v2/record/account/${account.json().data.Record.accountid}/files`, token, headers: { 'content-type': 'multipart/form-data; boundary=b0' },
+          payload: Buffer.from('--b0\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nx\r\n--b0--\r\n'),
+        });
+        assert.equal(attached.statusCode, 200, attached.body);
+        assert.equal((await control('POST', `/organizations/${organization.id}/snapshots`, { name: 'kept' })).statusCode, 201);
         const taken = await ctx.stores.records.org(organization.id); // as a request under way holds it
         const deleted = how === 'cli' ? (await cli(['org', 'delete', '--id', organization.id])).body : (await control('DELETE', `/organizations/${organization.id}`)).json();
         assert.deepEqual(deleted, { id: organization.id, name: `Doomed ${how}`, deleted: true });
@@ -178,7 +186,9 @@ for (const store of HTTP_STORES) {
           }
         } else {
           assert.ok(!fs.readdirSync(path.join(ctx.dir, 'orgs')).some((f) => f.startsWith(organization.id)), 'the files are removed');
+          for (const dir of ['files', 'snapshots']) assert.ok(!fs.existsSync(path.join(ctx.dir, dir, organization.id)), `its ${dir} are removed`);
         }
+        assert.deepEqual(await ctx.stores.records.listSnapshots(organization.id), [], 'its snapshots are removed');
         assert.equal((await control('DELETE', `/organizations/${organization.id}`)).json().error.code, 'ORGANIZATION_NOT_FOUND');
       }
       assert.equal((await read(ctx.token)).statusCode, 200, 'other organizations are untouched');

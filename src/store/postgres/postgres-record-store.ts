@@ -367,10 +367,18 @@ export class PostgresRecordStore implements RecordStore {
   }
 
   async listSnapshots(orgId: string): Promise<SnapshotInfo[]> {
+    return (await this.listSnapshotsWithSchemas(orgId)).map(({ name, createdAt, bytes }) => ({ name, createdAt, bytes }));
+  }
+
+  private async snapshotSchemas(orgId: string): Promise<string[]> {
+    return (await this.listSnapshotsWithSchemas(orgId)).map((s) => s.schema);
+  }
+
+  private async listSnapshotsWithSchemas(orgId: string): Promise<Array<SnapshotInfo & { schema: string }>> {
     this.schemaName(orgId);
     const client = await connect(this.pool);
     try {
-      return (await listSnapshotSchemas(client, this.prefix, orgId)).map(({ name, createdAt, bytes }) => ({ name, createdAt, bytes }));
+      return await listSnapshotSchemas(client, this.prefix, orgId);
     } catch (err) {
       return translate(err);
     } finally {
@@ -411,6 +419,8 @@ export class PostgresRecordStore implements RecordStore {
     this.dropped.add(orgId);
     this.orgs.discard(orgId);
     await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
+    // Its snapshots go with it.
+    for (const snapshot of await this.snapshotSchemas(orgId)) await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(snapshot)} CASCADE`);
   }
 
   async ping(): Promise<void> {

@@ -1,11 +1,13 @@
 // Online backup and restore of an embedded data directory (docs/operations.md § Backups): every
 // SQLite file (control.db, limits.db, orgs/<id>.db) copied with SQLite's backup API while a server
-// serves from it, and put back into a stopped data directory.
+// serves from it, with the contents of the files on records its rows name (files/<id>/), and put
+// back into a stopped data directory.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
 import { openDb, type Db } from './sqlite-db.js';
+import { copyContents, fileIdsOf } from './sqlite-snapshots.js';
 
 /** The manifest a backup directory holds; restore refuses a directory without it. */
 export const MANIFEST = 'orchard-backup.json';
@@ -18,6 +20,8 @@ export interface BackupManifest {
   readonly files: readonly string[];
   readonly organizations: number;
   readonly bytes: number;
+  /** Relative paths of the copied contents of files on records (files/<org>/<file id>); absent in backups made before they were copied. */
+  readonly contents?: readonly string[];
 }
 
 /** Told after each file: bytes copied so far and the bytes of every file found at the start. */
@@ -84,14 +88,24 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
   await copy('control.db');
   if (found.includes('limits.db')) await copy('limits.db');
   const orgIds = organizationsOf(path.join(toDir, 'control.db'));
+  const contents: string[] = [];
   for (const id of orgIds) {
     const rel = `orgs/${id}.db`;
     // An organization never used has no file yet; one deleted meanwhile has none any more.
-    if (fs.existsSync(path.join(dataDir, rel))) await copy(rel);
+    if (!fs.existsSync(path.join(dataDir, rel))) continue;
+    await copy(rel);
+    // The contents its copy's rows name, after the copy: a content is removed only once the delete
+    // of its row has committed, so one missing here was deleted after the copy was taken.
+    const copied = openDb(path.join(toDir, rel), { readonly: true });
+    try {
+      for (const f of copyContents(path.join(dataDir, 'files', id), path.join(toDir, 'files', id), fileIdsOf(copied))) contents.push(`files/${id}/${f}`);
+    } finally {
+      copied.close();
+    }
   }
   progress?.(total, total);
-  const bytes = files.reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
-  const manifest: BackupManifest = { format: 1, startedAt, files, organizations: orgIds.length, bytes };
+  const bytes = [...files, ...contents].reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
+  const manifest: BackupManifest = { format: 1, startedAt, files, organizations: orgIds.length, bytes, contents };
   fs.writeFileSync(path.join(toDir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }
@@ -136,7 +150,8 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   } catch {
     throw new AppError('BACKUP_INVALID', `${fromDir} is not an Orchard backup: it has no readable ${MANIFEST}. Name a directory made by orchard backup --to.`);
   }
-  const missing = manifest.files.filter((f) => !fs.existsSync(path.join(fromDir, f)));
+  const contents = manifest.contents ?? [];
+  const missing = [...manifest.files, ...contents].filter((f) => !fs.existsSync(path.join(fromDir, f)));
   if (manifest.format !== 1 || !manifest.files.includes('control.db') || missing.length > 0) {
     throw new AppError('BACKUP_INVALID', `${fromDir} is an incomplete Orchard backup${missing.length ? `: ${missing.join(', ')} missing` : ''}. Restore from a complete backup.`);
   }
@@ -157,6 +172,13 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
     fs.copyFileSync(path.join(fromDir, rel), next);
     removeDb(target);
     fs.renameSync(next, target);
+  }
+  // Files on records: the backup's, and no other (an organization's directory holds what its rows
+  // name). A backup from before contents were copied leaves files/ as it is (copied by hand then).
+  if (manifest.contents !== undefined) fs.rmSync(path.join(dataDir, 'files'), { recursive: true, force: true });
+  for (const rel of contents) {
+    fs.mkdirSync(path.dirname(path.join(dataDir, rel)), { recursive: true });
+    fs.copyFileSync(path.join(fromDir, rel), path.join(dataDir, rel));
   }
   return manifest;
 }

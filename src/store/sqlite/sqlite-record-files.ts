@@ -83,7 +83,13 @@ export class SqliteRecordFiles {
     const { sql, parameters } = fileOfRecord(sqliteSql, obj, recordId, fileId, false);
     const file = prepared(this.db, sql).get(...parameters) as AttachedFile | undefined;
     if (!file) return null;
-    return { file, content: await fs.promises.readFile(this.contentPath(file.fileid)) };
+    try {
+      return { file, content: await fs.promises.readFile(this.contentPath(file.fileid)) };
+    } catch (err) {
+      // A row whose content is gone (a backup taken as its file was deleted): the file is not there.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
   }
 
   async delete(obj: ObjectDef, recordId: string, fileId: string): Promise<boolean> {

@@ -15,7 +15,7 @@ import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
 import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
-import { backupTo, listSnapshotFiles, removeDbFile, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
+import { alignContents, backupTo, copyContents, fileIdsOf, listSnapshotFiles, removeDbFile, snapshotContentsDir, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { withReaderFunctions } from './reader.js';
@@ -65,16 +65,27 @@ class OrgFile implements SqliteWritableOrgFile {
     return this.cached ?? this.schemaSync();
   }
 
-  /** An online backup of the file to `target` (sqlite-snapshots.ts backupTo). */
-  backup(target: string): Promise<SnapshotInfo> {
-    return backupTo(this.db, target);
+  /** An online backup of the file to `target` (sqlite-snapshots.ts backupTo), with the contents of the files its rows name. */
+  async backup(target: string): Promise<SnapshotInfo> {
+    const info = await backupTo(this.db, target);
+    const copy = openDb(target, { readonly: true });
+    try {
+      copyContents(this.files.dir, snapshotContentsDir(target), fileIdsOf(copy));
+    } finally {
+      copy.close();
+    }
+    return info;
   }
 
-  /** Replaces the objects and records with `source`'s, then brings the file to the latest version. */
-  async replaceWith(source: string): Promise<void> {
+  /**
+   * Replaces the objects and records with `source`'s, then brings the file to the latest version;
+   * the contents of files on records follow the rows (taken from `contents`, a snapshot's).
+   */
+  async replaceWith(source: string, contents?: string): Promise<void> {
     await this.writes.replaceWith(source);
     migrate(this.db, ORG_MIGRATIONS);
     this.schemaSync();
+    alignContents(this.db, this.files.dir, contents);
   }
 
   close(): void {
@@ -282,14 +293,16 @@ export class SqliteRecordStore implements RecordStore {
 
   async deleteSnapshot(orgId: string, name: string): Promise<boolean> {
     if (!ORG_ID_RE.test(orgId)) return false;
-    return removeDbFile(snapshotFile(this.dataDir, orgId, name));
+    const file = snapshotFile(this.dataDir, orgId, name);
+    fs.rmSync(snapshotContentsDir(file), { recursive: true, force: true });
+    return removeDbFile(file);
   }
 
   restore(orgId: string, name: string): Promise<void> {
     return this.use(orgId, async (f) => {
       const file = snapshotFile(this.dataDir, orgId, name);
       if (!fs.existsSync(file)) throw errorOf('SNAPSHOT_NOT_FOUND', orgId, name);
-      await f.replaceWith(file);
+      await f.replaceWith(file, snapshotContentsDir(file));
     });
   }
 
@@ -314,6 +327,9 @@ export class SqliteRecordStore implements RecordStore {
     // file until it closes; nothing can reach the organization any more once its tokens are gone.
     const file = path.join(this.dir, `${orgId}.db`);
     for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    // Its files on records and its snapshots go with it.
+    fs.rmSync(path.join(this.filesDir, orgId), { recursive: true, force: true });
+    fs.rmSync(snapshotDir(this.dataDir, orgId), { recursive: true, force: true });
   }
 
   async ping(): Promise<void> {

@@ -26,6 +26,68 @@ export function snapshotFile(dataDir: string, orgId: string, name: string): stri
   return path.join(snapshotDir(dataDir, orgId), `${name}.db`);
 }
 
+/**
+ * The contents of the files on records a snapshot's rows name, beside its file: file contents live
+ * outside the database (sqlite-record-files.ts), so a snapshot without them would come back with
+ * rows whose content a later delete removed.
+ */
+export function snapshotContentsDir(file: string): string {
+  return file.replace(/\.db$/, '.files');
+}
+
+/** The ids of the files on records `db`'s rows name (`schema`: main, or an attached file's). */
+export function fileIdsOf(db: Db, schema = 'main'): Set<string> {
+  const has = db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'orchard_files'`).get();
+  if (!has) return new Set();
+  return new Set((db.prepare(`SELECT id FROM ${schema}.orchard_files`).all() as Array<{ id: string }>).map((r) => r.id));
+}
+
+/** A hard link where the file system allows one (contents never change once written), else a copy. */
+export function linkOrCopy(from: string, to: string): void {
+  try {
+    fs.linkSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    fs.copyFileSync(from, to);
+  }
+}
+
+/**
+ * Copies into `toDir` (made anew) the contents under `fromDir` of the ids given; a content gone
+ * meanwhile (its file deleted after the rows were read) is left out. Returns the ids copied.
+ */
+export function copyContents(fromDir: string, toDir: string, ids: Iterable<string>): string[] {
+  fs.rmSync(toDir, { recursive: true, force: true });
+  fs.mkdirSync(toDir, { recursive: true });
+  const copied: string[] = [];
+  for (const id of ids) {
+    const from = path.join(fromDir, id);
+    if (!fs.existsSync(from)) continue;
+    linkOrCopy(from, path.join(toDir, id));
+    copied.push(id);
+  }
+  return copied;
+}
+
+/**
+ * After a replacement (run under the organization's gate, so no upload of this process is under
+ * way), makes the organization's contents directory hold what its rows now name: missing contents
+ * are taken from `sourceDir` (a snapshot's), contents no row names are removed.
+ */
+export function alignContents(db: Db, dir: string, sourceDir: string | undefined): void {
+  const ids = fileIdsOf(db);
+  if (fs.existsSync(dir)) {
+    for (const f of fs.readdirSync(dir)) if (!ids.has(f)) fs.rmSync(path.join(dir, f), { force: true });
+  }
+  if (sourceDir === undefined || ids.size === 0) return;
+  fs.mkdirSync(dir, { recursive: true });
+  for (const id of ids) {
+    const to = path.join(dir, id);
+    const from = path.join(sourceDir, id);
+    if (!fs.existsSync(to) && fs.existsSync(from)) linkOrCopy(from, to);
+  }
+}
+
 /** Removes a database file with its WAL and shared-memory files; false when it was not there. */
 export function removeDbFile(file: string): boolean {
   const existed = fs.existsSync(file);
