@@ -73,12 +73,16 @@ function fileIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-function pageOf(query: PageQuery): Page {
-  // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
-  for (const name of ['pagesize', 'pagenumber'] as const) {
-    const v = query[name];
-    if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}' must be integer.`);
+/** Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refused here. */
+function checkFinite<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>): void {
+  for (const name of names) {
+    const v: unknown = query[name];
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${String(name)}' must be integer.`);
   }
+}
+
+function pageOf(query: PageQuery): Page {
+  checkFinite(query, ['pagesize', 'pagenumber']);
   return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
 }
 
@@ -240,6 +244,7 @@ export class Service {
       only = schema.resolve(query.objecttype);
       access.require(only, 'read');
     }
+    checkFinite(query, ['pagesize']);
     const limit = Math.min(query.pagesize ?? FEED_PAGE_SIZE, FEED_PAGE_MAX);
     await this.pruner.run(identity.org.id, records);
     const cursor = query.since === undefined || query.since === 'now' ? undefined : decodeCursor(query.since);

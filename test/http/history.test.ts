@@ -104,6 +104,7 @@ for (const store of HTTP_STORES) {
     test('a cursor that is not one, and one into a log restored or pruned, are refused with what to do', async () => {
       const bad = await feed('?since=abc');
       assert.deepEqual([bad.status, bad.code, Object.keys(bad.body)], [400, 'CHANGES_CURSOR_INVALID', ['Message']]);
+      assert.deepEqual([(await feed('?pagesize=1e400')).code, (await feed('?pagesize=0')).code], ['PARAM_INVALID', 'PARAM_INVALID']);
       const cursor = (await feed('?since=now')).body.data.Cursor;
       await create({ accountname: 'Before snapshot' });
       await ctx.stores.records.snapshot(ctx.orgId, 'hist');
