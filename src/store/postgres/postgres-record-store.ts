@@ -17,6 +17,8 @@ import {
   deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
+import { DeliveryWatchers, outboxOf, readActiveHooks, type ActiveHook, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import type { WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
 import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
@@ -58,6 +60,13 @@ class PostgresOrgRecords implements OrgRecords {
   /** Named statements of the fixed reads, by SQL text (see prep). */
   private readonly preparedByText = new Map<string, Prepared>();
   private readonly schemaQuery: Prepared;
+  /** The active webhooks as of the schema version last read (the version moves with them). */
+  private hooks: ActiveHooks | undefined;
+  /** Reads on any pooled connection; changes in a transaction, whose claims lock with SKIP LOCKED. */
+  readonly webhooks: WebhookOutbox = outboxOf(
+    (steps) => runAsync(steps(this.outboxOn(this.pool))),
+    (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
+  );
 
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number) {
     this.k = postgresSql.withSchema(schemaName);
@@ -182,6 +191,23 @@ class PostgresOrgRecords implements OrgRecords {
         await query(deleteFiles(this.k, obj, id));
       },
     };
+  }
+
+  /** The webhooks' outbox statements (store/webhook-outbox.ts) on `db`: a transaction's client, or the pool. */
+  private outboxOn(db: Pool | PoolClient): OutboxExec {
+    return {
+      k: this.k,
+      lockRows: true,
+      rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
+      run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,
+    };
+  }
+
+  /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
+  private async activeHooks(client: PoolClient): Promise<readonly ActiveHook[]> {
+    const schema = await this.current(client);
+    if (this.hooks?.version !== schema.version) this.hooks = await runAsync(readActiveHooks(this.outboxOn(client), schema));
+    return this.hooks.hooks;
   }
 
   /** Runs the steps of a shared write in one transaction. */
@@ -309,6 +335,7 @@ export class PostgresRecordStore implements RecordStore {
   private readonly timeoutMs: number;
   /** Organizations dropped by this store: their schema is never created again by a call still under way. */
   private readonly dropped = new Set<string>();
+  private readonly watchers = new DeliveryWatchers();
 
   /**
    * Records in `pool` (pg-db.ts createPool), which stays the caller's: close() does not end it.
@@ -411,6 +438,10 @@ export class PostgresRecordStore implements RecordStore {
     this.dropped.add(orgId);
     this.orgs.discard(orgId);
     await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
+  }
+
+  watchDeliveries(listener: (orgId: string) => void): () => void {
+    return this.watchers.watch(listener);
   }
 
   async ping(): Promise<void> {

@@ -8,6 +8,7 @@ import { errorOf } from '../../errors.js';
 import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
 import { postgresCreateTableSql } from './postgres-ddl.js';
+import { KEPT_ON_REPLACE, orphanDeliveriesSql, WEBHOOKS_TABLE } from '../webhook-outbox.js';
 import type { SnapshotInfo } from '../types.js';
 import { qi, type PoolClient } from './pg-db.js';
 
@@ -143,24 +144,29 @@ export async function replaceTables(client: PoolClient, orgSchema: string, sourc
   // rows only: replaced as they are, the meta row aside (its version is set below).
   const present = new Set(await tablesOf(client, orgSchema));
   for (const table of await tablesOf(client, source)) {
-    if (theirs.has(table) || table === 'orchard_meta') continue;
+    if (theirs.has(table) || table === 'orchard_meta' || table === KEPT_ON_REPLACE) continue;
     statements.push(present.has(table) ? `DELETE FROM ${o}.${qi(table)}` : `CREATE TABLE ${o}.${qi(table)} (LIKE ${qi(source)}.${qi(table)} INCLUDING ALL)`);
     statements.push(await copyRowsSql(client, source, orgSchema, table));
   }
+  // The deliveries stay (KEPT_ON_REPLACE) but those of webhooks the source lacks; a source from
+  // before webhooks has none (its migration makes the table).
+  if ((await tablesOf(client, source)).includes(WEBHOOKS_TABLE)) statements.push(orphanDeliveriesSql(`${o}.`));
+  else statements.push(`DELETE FROM ${o}.${WEBHOOKS_TABLE}`, `DELETE FROM ${o}.${KEPT_ON_REPLACE}`);
   statements.push(`UPDATE ${o}.orchard_meta SET schema_version = ${next} WHERE id = 1`);
   await client.query(statements.join(';\n'));
 }
 
 /**
  * Inside the caller's transaction: when the organization has the standard objects only, empties
- * their tables (crmuser kept) and moves the schema version on, and returns true; false otherwise
+ * their tables (crmuser kept) and its webhooks with their deliveries, and moves the schema version on, and returns true; false otherwise
  * (the caller then replaces the tables from a new organization's schema).
  */
 export async function emptyStandardTables(client: PoolClient, orgSchema: string): Promise<boolean> {
   const o = qi(orgSchema);
   await client.query(`SELECT 1 FROM ${o}.orchard_meta WHERE id = 1 FOR UPDATE`);
   if (!sameTexts(await specTexts(client, orgSchema), STANDARD_OBJECT_SPECS.map((s) => JSON.stringify(s)))) return false;
-  await client.query((await recordTables(client, orgSchema)).map((t) => `DELETE FROM ${o}.${qi(t)}`).join(';\n'));
+  // As a new organization's: no webhooks, so no deliveries either.
+  await client.query([...(await recordTables(client, orgSchema)), WEBHOOKS_TABLE, KEPT_ON_REPLACE].map((t) => `DELETE FROM ${o}.${qi(t)}`).join(';\n'));
   await client.query(`UPDATE ${o}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
   return true;
 }

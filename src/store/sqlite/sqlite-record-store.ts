@@ -25,6 +25,9 @@ import { SqliteRecordWrites, WRITE_WAIT_MS, type SqliteWritableOrgFile } from '.
 import { SqliteRecordFiles } from './sqlite-record-files.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { runSync } from '../record-writes.js';
+import { DeliveryWatchers, outboxOf } from '../webhook-outbox.js';
+import type { WebhookOutbox } from '../../webhooks/webhook-types.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -84,6 +87,12 @@ class OrgFile implements SqliteWritableOrgFile {
 
 /** The records of one organization: each call runs on its file, opened for it if the store had closed it. */
 class SqliteOrgRecords implements OrgRecords {
+  /** Reads in autocommit, changes in an IMMEDIATE transaction that waits for the write lock as writes do. */
+  readonly webhooks: WebhookOutbox = outboxOf(
+    (steps) => this.use((f) => runSync(steps(f.writes.outbox))),
+    (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox))),
+  );
+
   constructor(private readonly opened: OpenOrganizations<OrgFile>, private readonly orgId: string) {}
 
   private use<R>(work: (file: OrgFile) => R | Promise<R>): Promise<R> {
@@ -211,6 +220,7 @@ export class SqliteRecordStore implements RecordStore {
   private readonly readers: number;
   /** Organizations dropped by this store: never opened (so never created) again by a call still under way. */
   private readonly dropped = new Set<string>();
+  private readonly watchers = new DeliveryWatchers();
 
   /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
   constructor(dataDir: string, options: SqliteRecordStoreOptions = {}) {
@@ -314,6 +324,10 @@ export class SqliteRecordStore implements RecordStore {
     // file until it closes; nothing can reach the organization any more once its tokens are gone.
     const file = path.join(this.dir, `${orgId}.db`);
     for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  }
+
+  watchDeliveries(listener: (orgId: string) => void): () => void {
+    return this.watchers.watch(listener);
   }
 
   async ping(): Promise<void> {

@@ -17,6 +17,8 @@ import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
 import { deleteFiles } from '../record-files.js';
 import { replaceContents, withSource } from './sqlite-snapshots.js';
+import { readActiveHooks, type ActiveHook, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import type { RecordRow as Row } from '../../schema/types.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
 const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
@@ -48,6 +50,10 @@ export interface SqliteWritableOrgFile extends SqliteOrgFile {
 export class SqliteRecordWrites implements SqliteFileWrites {
   /** The shared write path's hooks: statements on the writer connection, inside the caller's transaction. */
   readonly writer: RecordWriter;
+  /** The webhooks' outbox statements (store/webhook-outbox.ts) on the writer connection. */
+  readonly outbox: OutboxExec;
+  /** The active webhooks as of the schema version last read (the version moves with them). */
+  private hooks: ActiveHooks | undefined;
 
   /** `db` is the organization's writing connection; a write waits `writeWaitMs` at most for another writer (see write()). */
   constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number) {
@@ -66,6 +72,19 @@ export class SqliteRecordWrites implements SqliteFileWrites {
         for (const s of [trashFilesStatement(obj, id), deleteFiles(sqliteSql, obj, id)]) prepared(db, s.sql).run(...s.parameters);
       },
     };
+    this.outbox = {
+      k: sqliteSql,
+      lockRows: false,
+      rows: (s) => prepared(db, s.sql).all(...s.parameters) as Row[],
+      run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
+    };
+  }
+
+  /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
+  activeHooks(): readonly ActiveHook[] {
+    const schema = this.org.current();
+    if (this.hooks?.version !== schema.version) this.hooks = runSync(readActiveHooks(this.outbox, schema));
+    return this.hooks.hooks;
   }
 
   /**
