@@ -21,6 +21,7 @@ import { prepareCreate, prepareUpdate, unknownFieldError } from '../schema/recor
 import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
 import { formatDateTime, isUuid } from '../schema/values.js';
 import type { OrgRecords } from '../store/types.js';
+import type { ChangeAuthor } from '../schema/changes.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -40,6 +41,12 @@ export interface PageQuery {
 export interface Page {
   readonly size: number;
   readonly number: number;
+}
+
+/** Who writes and when (the time on the organization's clock). */
+interface WriteContext {
+  readonly userId: string;
+  readonly now: Date;
 }
 
 /** An object the caller may act on, with its organization's records and the caller's access. */
@@ -106,20 +113,26 @@ export class Service {
     }
   }
 
-  private writeContext(identity: TokenIdentity) {
+  /** The caller and the time of a write, on the organization's clock: its system fields and its change-log entries say the same. */
+  private writeContext(identity: TokenIdentity): WriteContext {
     return { userId: identity.user.id, now: new Date(this.deps.clock(identity.org.id)) };
   }
 
+  /** Who writes and when, for the change log: the caller, now on the organization's clock (also an import's batches). */
+  author(identity: TokenIdentity, context = this.writeContext(identity)): ChangeAuthor {
+    return { userId: context.userId, at: formatDateTime(context.now) };
+  }
+
   /** The row a create body makes, after the field rules of the role (403) and the body checks (400); also each line of an import. */
-  rowToCreate(identity: TokenIdentity, { obj, access }: Target, body: unknown): RecordRow {
+  rowToCreate(identity: TokenIdentity, { obj, access }: Target, body: unknown, context = this.writeContext(identity)): RecordRow {
     access.checkWrite(obj, body);
-    return prepareCreate(obj, body, this.writeContext(identity));
+    return prepareCreate(obj, body, context);
   }
 
   /** The changes an update body makes, checked like rowToCreate. */
-  private changesOf(identity: TokenIdentity, { obj, access }: Target, body: unknown): RecordRow {
+  private changesOf({ obj, access }: Target, body: unknown, context: WriteContext): RecordRow {
     access.checkWrite(obj, body);
-    return prepareUpdate(obj, body, this.writeContext(identity));
+    return prepareUpdate(obj, body, context);
   }
 
   /** One page of an object's records, newest first, and their count; `signal` stops the read. */
@@ -143,7 +156,8 @@ export class Service {
   /** Creates a record; returns it as the caller may see it. */
   async create(identity: TokenIdentity, ref: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
     const target = await this.target(identity, ref, 'create');
-    const record = await target.records.create(target.obj, this.rowToCreate(identity, target, body));
+    const context = this.writeContext(identity);
+    const record = await target.records.create(target.obj, this.rowToCreate(identity, target, body, context), this.author(identity, context));
     return { obj: target.obj, record: target.access.shown(target.obj, record) };
   }
 
@@ -151,7 +165,8 @@ export class Service {
   async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
     const target = await this.target(identity, ref, 'update');
     const id = checkId(target.obj, rawId);
-    const record = await target.records.update(target.obj, id, this.changesOf(identity, target, body));
+    const context = this.writeContext(identity);
+    const record = await target.records.update(target.obj, id, this.changesOf(target, body, context), this.author(identity, context));
     if (!record) throw notFound(target.obj, id);
     return { obj: target.obj, record: target.access.shown(target.obj, record) };
   }
@@ -160,7 +175,7 @@ export class Service {
   async delete(identity: TokenIdentity, ref: string, rawId: string): Promise<void> {
     const { records, obj } = await this.target(identity, ref, 'delete');
     const id = checkId(obj, rawId);
-    if (!(await records.delete(obj, id))) throw notFound(obj, id);
+    if (!(await records.delete(obj, id, this.author(identity)))) throw notFound(obj, id);
   }
 
   /**
@@ -209,10 +224,11 @@ export class Service {
   async createMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string; record: RecordRow }>>> {
     const t = await this.target(identity, ref, 'create', true);
     const items = itemsOf(body, '{"data": [{"accountname": "Acme"}]}');
+    const context = this.writeContext(identity);
     return runBatch(items, (item, i) => {
       if (!isRecordBody(item)) throw notAnObject(`data[${i}]`, t.obj, item);
-      return this.rowToCreate(identity, t, item);
-    }, (rows) => t.records.createMany(t.obj, rows),
+      return this.rowToCreate(identity, t, item, context);
+    }, (rows) => t.records.createMany(t.obj, rows, this.author(identity, context)),
     (record) => ({ id: record[t.obj.keyField] as string, record: t.access.shown(t.obj, record) }));
   }
 
@@ -221,13 +237,14 @@ export class Service {
     const t = await this.target(identity, ref, 'update', true);
     const items = itemsOf(body, '{"data": [{"id": "<uuid>", "record": {"accountname": "Acme"}}]}');
     const shape = `{"id": "<uuid>", "record": {"${t.obj.primaryField}": "…"}}`;
+    const context = this.writeContext(identity);
     return runBatch(items, (item, i) => {
       if (!isRecordBody(item)) throw new AppError('BODY_INVALID', `data[${i}] must be ${shape}; got ${quote(item)}.`);
       if (item.id === undefined || item.id === null) throw new AppError('RECORD_ID_MALFORMED', `data[${i}].id is missing: each item is ${shape}.`);
       const id = checkId(t.obj, item.id);
       if (!isRecordBody(item.record)) throw notAnObject(`data[${i}].record`, t.obj, item.record);
-      return { id, changes: this.changesOf(identity, t, item.record) };
-    }, (prepared) => t.records.updateMany(t.obj, prepared),
+      return { id, changes: this.changesOf(t, item.record, context) };
+    }, (prepared) => t.records.updateMany(t.obj, prepared, this.author(identity, context)),
     (record, { id }) => (record === null ? notFound(t.obj, id) : { id, record: t.access.shown(t.obj, record) }));
   }
 
@@ -235,7 +252,7 @@ export class Service {
   async deleteMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string }>>> {
     const t = await this.target(identity, ref, 'delete', true);
     const items = itemsOf(body, '{"data": ["<uuid>", "<uuid>"]}');
-    return runBatch(items, (item) => checkId(t.obj, item), (ids) => t.records.deleteMany(t.obj, ids),
+    return runBatch(items, (item) => checkId(t.obj, item), (ids) => t.records.deleteMany(t.obj, ids, this.author(identity)),
       (deleted, id) => (deleted ? { id } : notFound(t.obj, id)));
   }
 

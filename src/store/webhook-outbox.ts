@@ -7,16 +7,16 @@
 
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { PlanNode } from '../query/plan.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { RecordRow } from '../schema/types.js';
 import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
 import { payloadOf, type WrittenRecord } from '../webhooks/payload.js';
-import type {
-  AttemptResult, ClaimedDelivery, Delivery, DeliveryState, DisablePolicy, Webhook, WebhookEvent, WebhookMethod, WebhookOutbox, WebhookSpec,
+import {
+  EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type Delivery, type DeliveryState, type DisablePolicy, type Webhook, type WebhookEvent,
+  type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
-import { step, type Steps } from './record-writes.js';
+import { step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
 
 export const WEBHOOKS_TABLE = 'orchard_webhooks';
 export const DELIVERIES_TABLE = 'orchard_deliveries';
@@ -31,14 +31,6 @@ export interface OutboxExec {
   readonly lockRows: boolean;
   rows(statement: CompiledSql): Maybe<RecordRow[]>;
   run(statement: CompiledSql): Maybe<number>;
-}
-
-/** A webhook as the write path needs it: what it fires on, its filter typed against the schema. */
-export interface ActiveHook {
-  readonly id: string;
-  readonly event: WebhookEvent;
-  readonly objectType: number | null;
-  readonly filter: PlanNode | null;
 }
 
 /** The active webhooks of an organization as the write path uses them, for one schema version. */
@@ -74,6 +66,7 @@ function deliveryOf(r: RecordRow): Delivery {
     event: r.event as WebhookEvent,
     objectType: Number(r.object_type),
     recordId: String(r.record_id),
+    sequence: Number(r.sequence),
     state: r.state as DeliveryState,
     attempts: Number(r.attempts),
     createdAt: iso(Number(r.created_ms))!,
@@ -105,25 +98,29 @@ export function* readActiveHooks(x: OutboxExec, schema: OrgSchema): Steps<Active
   return { version: schema.version, hooks };
 }
 
-/** Rows of one INSERT of deliveries (9 values each, within either database's bound on parameters). */
+/** Rows of one INSERT of deliveries (11 values each, within either database's bound on parameters). */
 const INSERT_ROWS = 1_000;
 
 /**
- * In the write's transaction, after its records are written: a delivery for each record written and
- * each active webhook of its event and object whose filter the record matches (as the write left it;
- * as it was, for a delete). Returns how many were made.
+ * In the write's transaction, after its change-log entries (whose numbers the payloads carry): a
+ * delivery for each record written and each active webhook of its event and object whose filter the
+ * record matches (as the write left it; as it was, for a delete). Returns how many were made.
  */
-export function* appendDeliveries(x: OutboxExec, hooks: readonly ActiveHook[], written: readonly WrittenRecord[], writtenMs: number): Steps<number> {
-  if (hooks.length === 0 || written.length === 0) return 0;
+export function* appendDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, hooks: readonly ActiveHook[], log: ChangeBuffer, writtenMs: number): Steps<number> {
+  if (hooks.length === 0 || log.written.length === 0) return 0;
+  const createdMs = Date.parse(`${log.author.at}Z`);
+  const at = new Date(createdMs).toISOString();
   const rows: Record<string, unknown>[] = [];
-  for (const w of written) {
+  for (const [i, w] of log.written.entries()) {
+    const event = EVENT_OF[w.operation];
+    let written: WrittenRecord | undefined;
     for (const hook of hooks) {
-      if (hook.event !== w.event || (hook.objectType !== null && hook.objectType !== w.obj.objectType)) continue;
+      if (hook.event !== event || (hook.objectType !== null && hook.objectType !== w.obj.objectType)) continue;
       if (!matchesFilter(hook.filter, w.record)) continue;
-      const createdMs = Date.parse(w.at);
+      written ??= { obj: w.obj, recordId: w.recordId, event, record: w.record, changes: w.fields, sequence: log.first + i, userId: log.author.userId, at };
       rows.push({
-        id: randomUUID(), webhook_id: hook.id, event: w.event, object_type: w.obj.objectType, record_id: w.recordId,
-        payload: payloadOf(hook.id, w), state: 'pending', attempts: 0, created_ms: createdMs, written_ms: writtenMs, next_ms: createdMs,
+        id: randomUUID(), webhook_id: hook.id, event, object_type: w.obj.objectType, record_id: w.recordId, sequence: log.first + i,
+        payload: payloadOf(hook.id, written), state: 'pending', attempts: 0, created_ms: createdMs, written_ms: writtenMs, next_ms: createdMs,
       });
     }
   }
@@ -172,8 +169,8 @@ export function* enableWebhook(x: OutboxExec, id: string): Steps<Webhook | null>
 
 export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number }): Steps<Delivery[]> {
   const rows = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE)
-    .select(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'])
-    .where('webhook_id', '=', webhookId).orderBy('created_ms', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).compile()));
+    .select(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'])
+    .where('webhook_id', '=', webhookId).orderBy('created_ms', 'desc').orderBy('sequence', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).compile()));
   return rows.map(deliveryOf);
 }
 
@@ -184,7 +181,7 @@ export function* claimDeliveries(x: OutboxExec, r: { dueMs: number; realMs: numb
     .where('d.state', '=', 'pending').where('d.next_ms', '<=', r.dueMs)
     .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', r.realMs)]))
     .where('h.disabled_at', 'is', null)
-    .orderBy('d.next_ms').orderBy('d.id').limit(r.limit);
+    .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.id').limit(r.limit);
   if (x.lockRows) q = q.forUpdate('d').skipLocked();
   const rows = yield* step(x.rows(q.compile()));
   if (rows.length === 0) return [];
@@ -307,4 +304,10 @@ export class DeliveryWatchers {
       }
     }
   }
+}
+
+/** appendDeliveries with the writer's active webhooks, now: the `after` of withChangeLog. Adds how many it made to `made`. */
+export function* writeDeliveries(w: RecordWriter, log: ChangeBuffer, made: { count: number }): Steps<void> {
+  if (log.written.length === 0) return;
+  made.count += yield* appendDeliveries(w, yield* step(w.activeHooks()), log, Date.now());
 }

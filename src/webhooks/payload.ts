@@ -1,24 +1,19 @@
 // The body of a delivery (docs/webhooks.md § Payload), in the shape Standard Webhooks recommends
 // (`type`, `timestamp`, `data`), made in the write's transaction from the record as the write left it.
 
-import { storedFields, type FieldValue, type ObjectDef, type RecordRow } from '../schema/types.js';
+import type { ChangedFields } from '../schema/changes.js';
+import { storedFields, type ObjectDef, type RecordRow } from '../schema/types.js';
 import type { WebhookEvent } from './webhook-types.js';
-
-/** A field's value before and after the write. */
-export interface FieldChange {
-  readonly old: FieldValue;
-  readonly new: FieldValue;
-}
 
 /** One record written, as the write's transaction knows it. */
 export interface WrittenRecord {
   readonly obj: ObjectDef;
   readonly recordId: string;
   readonly event: WebhookEvent;
-  /** The record's stored fields as the write left it (created, updated), or as it was (deleted). */
+  /** The record as the write left it (created, updated), or as it was (deleted); its stored fields are sent. */
   readonly record: RecordRow;
-  /** The fields the write changed (every field with a value, for a create or a delete). */
-  readonly changes: Readonly<Record<string, FieldChange>>;
+  /** The fields the write changed with their old and new values (every field with a value, for a create or a delete). */
+  readonly changes: ChangedFields;
   /** The change log's number of the write, when there is one. */
   readonly sequence: number | null;
   readonly userId: string | null;
@@ -46,7 +41,7 @@ export function payloadOf(webhookId: string, w: WrittenRecord): string {
       id: w.recordId,
       sequence: w.sequence,
       userId: w.userId,
-      record: w.record,
+      record: storedRecord(w.obj, w.record),
       changes: w.changes,
     },
   });

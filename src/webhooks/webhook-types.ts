@@ -1,6 +1,8 @@
 // Webhooks of an organization (docs/webhooks.md): what one is, what a delivery of it is, and the
 // contract of the durable outbox the stores keep them in. Pure types and small helpers.
 
+import type { PlanNode } from '../query/plan.js';
+
 /** What happens to a record that a webhook is told of. */
 export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -53,6 +55,8 @@ export interface Delivery {
   readonly event: WebhookEvent;
   readonly objectType: number;
   readonly recordId: string;
+  /** The change log's number of the write (data.sequence of the body). */
+  readonly sequence: number;
   readonly state: DeliveryState;
   readonly attempts: number;
   /** When the write was made (organization's clock, ISO 8601). */
@@ -152,6 +156,14 @@ export interface WebhookOutbox {
   claimNotices(realMs: number, leaseMs: number): Promise<Webhook[]>;
   /** Records that the notice of the webhook's disabling was sent. */
   noticeSent(id: string, at: string): Promise<void>;
+}
+
+/** A webhook as a write's transaction needs it: what it fires on, its filter typed against the schema. */
+export interface ActiveHook {
+  readonly id: string;
+  readonly event: WebhookEvent;
+  readonly objectType: number | null;
+  readonly filter: PlanNode | null;
 }
 
 /** How much of a reply's body the delivery log keeps. */

@@ -4,6 +4,7 @@
 
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import type { RecordStore } from '../../src/store/types.js';
+import { TEST_AUTHOR } from '../helpers.js';
 import { USER_B_NAME, accountKey, seedFixtureRecords, type Fixture } from './fixture.js';
 
 export const ORG = 'd1ff0000-0000-4000-8000-000000000001';
@@ -90,7 +91,7 @@ export async function seedStressData(store: RecordStore): Promise<Fixture> {
   await store.upsertUser(ORG, { id: USER_B, fullname: USER_B_NAME, email: 'zoe.second@example.com' });
   const fx = await seedFixtureRecords(store, ORG, USER_A, USER_B);
   const schema = await (await store.org(ORG)).schema();
-  await store.bulkInsert(ORG, schema.resolve('account'), stressAccounts(schema.resolve('account')));
-  await store.bulkInsert(ORG, schema.resolve('opportunity'), stressOpportunities(schema.resolve('opportunity')));
+  await store.bulkInsert(ORG, schema.resolve('account'), stressAccounts(schema.resolve('account')), TEST_AUTHOR);
+  await store.bulkInsert(ORG, schema.resolve('opportunity'), stressOpportunities(schema.resolve('opportunity')), TEST_AUTHOR);
   return fx;
 }

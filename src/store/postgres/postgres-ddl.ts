@@ -5,6 +5,7 @@ import { buildObject } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
 import type { ObjectSpec } from '../../schema/build-object.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
+import { newEpoch } from '../change-log.js';
 import { qi, type PgMigration } from './pg-db.js';
 import { foldSql } from './postgres-sql.js';
 
@@ -89,7 +90,21 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
       `CREATE INDEX ix_orchard_files_record ON ${s}.orchard_files (object_type, record_id, createdon, id)`,
     ].join(';\n'));
   },
-  // 3: webhooks and their outbox (store/webhook-outbox.ts). IF NOT EXISTS: a restore keeps the
+  // 3: the change log (docs/history.md), empty: writes before the upgrade have no entries. Its
+  // tables are made anew when they exist: only a restore of a snapshot from before it brings the
+  // version back below 3, and then they hold the log of the state replaced.
+  async (client, schema) => {
+    const s = qi(schema);
+    await client.query([
+      `DROP TABLE IF EXISTS ${s}.orchard_changes, ${s}.orchard_change_log`,
+      `CREATE TABLE ${s}.orchard_changes (seq bigint PRIMARY KEY, object_type integer NOT NULL, record_id text COLLATE "C" NOT NULL,
+        operation text NOT NULL, fields text NOT NULL, user_id text, changedon text COLLATE "C" NOT NULL)`,
+      `CREATE INDEX ix_orchard_changes_record ON ${s}.orchard_changes (object_type, record_id, seq)`,
+      `CREATE TABLE ${s}.orchard_change_log (id integer PRIMARY KEY CHECK (id = 1), epoch text NOT NULL, last_seq bigint NOT NULL, floor_seq bigint NOT NULL)`,
+    ].join(';\n'));
+    await client.query(`INSERT INTO ${s}.orchard_change_log (id, epoch, last_seq, floor_seq) VALUES (1, $1, 0, 0)`, [newEpoch()]);
+  },
+  // 4: webhooks and their outbox (store/webhook-outbox.ts). IF NOT EXISTS: a restore keeps the
   // deliveries of the schema it replaces, then migrates a source older than this.
   async (client, schema) => {
     const s = qi(schema);
@@ -98,7 +113,7 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
         method text NOT NULL, filter text, headers text NOT NULL, secret text NOT NULL, created_at text NOT NULL, failures integer NOT NULL DEFAULT 0,
         failing_since bigint, disabled_at bigint, notice_lease bigint, notice_sent_at text)`,
       `CREATE TABLE IF NOT EXISTS ${s}.orchard_deliveries (id text COLLATE "C" PRIMARY KEY, webhook_id text COLLATE "C" NOT NULL, event text NOT NULL,
-        object_type integer NOT NULL, record_id text NOT NULL, payload text NOT NULL, state text NOT NULL, attempts integer NOT NULL,
+        object_type integer NOT NULL, record_id text NOT NULL, sequence bigint NOT NULL, payload text NOT NULL, state text NOT NULL, attempts integer NOT NULL,
         created_ms bigint NOT NULL, written_ms bigint NOT NULL, next_ms bigint, lease_ms bigint, last_ms bigint, last_status integer,
         last_error text, duration_ms double precision, response text)`,
       `CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_due ON ${s}.orchard_deliveries (next_ms) WHERE state = 'pending'`,

@@ -7,9 +7,13 @@ import { errorOf } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import type { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow, ViewSpec } from '../../schema/types.js';
+import type { ChangeAuthor } from '../../schema/changes.js';
 import {
-  deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps,
+  appendChanges, ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
+  type RecordWriter, type Steps,
 } from '../record-writes.js';
+import { pruneBatch } from '../change-log.js';
+import type { RecordCheck } from '../types.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
@@ -17,8 +21,8 @@ import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
 import { deleteFiles } from '../record-files.js';
 import { replaceContents, withSource } from './sqlite-snapshots.js';
-import { readActiveHooks, type ActiveHook, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
-import type { RecordRow as Row } from '../../schema/types.js';
+import { readActiveHooks, writeDeliveries, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import type { ActiveHook } from '../../webhooks/webhook-types.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
 const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
@@ -56,7 +60,8 @@ export class SqliteRecordWrites implements SqliteFileWrites {
   private hooks: ActiveHooks | undefined;
 
   /** `db` is the organization's writing connection; a write waits `writeWaitMs` at most for another writer (see write()). */
-  constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number) {
+  /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
+  constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number, private readonly onDeliveries: () => void = () => {}) {
     this.writer = {
       k: sqliteSql,
       sqlCache: org.sqlCache,
@@ -65,19 +70,16 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       schema: () => org.current(),
       run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
       exists: (s) => prepared(db, s.sql).get(...s.parameters) !== undefined,
+      rows: (s) => prepared(db, s.sql).all(...s.parameters) as RecordRow[],
       read: (obj, id) => readRecord(db, org, obj, id),
       isUniqueViolation: (err) => /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(sqliteCode(err)),
       // The contents are removed once the delete commits (SqliteRecordFiles.emptyTrash).
       dropFiles: (obj, id) => {
         for (const s of [trashFilesStatement(obj, id), deleteFiles(sqliteSql, obj, id)]) prepared(db, s.sql).run(...s.parameters);
       },
+      activeHooks: () => this.activeHooks(),
     };
-    this.outbox = {
-      k: sqliteSql,
-      lockRows: false,
-      rows: (s) => prepared(db, s.sql).all(...s.parameters) as Row[],
-      run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
-    };
+    this.outbox = { k: sqliteSql, lockRows: false, rows: this.writer.rows, run: this.writer.run };
   }
 
   /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
@@ -118,28 +120,47 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
   }
 
-  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return this.inTransaction(() => insertRecord(this.writer, obj, row));
+  /** As inTransaction, appending the write's change-log entries and webhook deliveries in its transaction. */
+  private async logged<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Promise<T> {
+    const made = { count: 0 };
+    const result = await this.inTransaction(() => withChangeLog(this.writer, author, steps, (log) => writeDeliveries(this.writer, log, made)));
+    if (made.count > 0) this.onDeliveries();
+    return result;
   }
 
-  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return this.inTransaction(() => updateRecord(this.writer, obj, id, changes));
+  create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow> {
+    return this.logged(author, (log) => insertRecord(this.writer, log, obj, row));
   }
 
-  delete(obj: ObjectDef, id: string): Promise<boolean> {
-    return this.inTransaction(() => deleteRecord(this.writer, obj, id));
+  update(obj: ObjectDef, id: string, changes: RecordRow, author: ChangeAuthor, check?: RecordCheck): Promise<RecordRow | null> {
+    return this.logged(author, (log) => updateRecord(this.writer, log, obj, id, changes, check));
   }
 
-  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
-    return this.inTransaction(() => eachItem(this.writer, rows, (row) => insertRecord(this.writer, obj, row)));
+  delete(obj: ObjectDef, id: string, author: ChangeAuthor, check?: RecordCheck): Promise<boolean> {
+    return this.logged(author, (log) => deleteRecord(this.writer, log, obj, id, check));
   }
 
-  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
-    return this.inTransaction(() => eachItem(this.writer, items, ({ id, changes }) => updateRecord(this.writer, obj, id, changes)));
+  createMany(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<Array<RecordRow | AppError>> {
+    return this.logged(author, (log) => eachItem(this.writer, log, rows, (row) => insertRecord(this.writer, log, obj, row)));
   }
 
-  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
-    return this.inTransaction(() => eachItem(this.writer, ids, (id) => deleteRecord(this.writer, obj, id))) as Promise<boolean[]>;
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>, author: ChangeAuthor): Promise<Array<RecordRow | null | AppError>> {
+    return this.logged(author, (log) => eachItem(this.writer, log, items, ({ id, changes }) => updateRecord(this.writer, log, obj, id, changes)));
+  }
+
+  deleteMany(obj: ObjectDef, ids: readonly string[], author: ChangeAuthor): Promise<boolean[]> {
+    return this.logged(author, (log) => eachItem(this.writer, log, ids, (id) => deleteRecord(this.writer, log, obj, id))) as Promise<boolean[]>;
+  }
+
+  /** Prunes the change log (change-log.ts pruneBatch), a batch a transaction; the entries removed. */
+  async pruneChanges(before: string): Promise<number> {
+    let total = 0;
+    for (let more = true; more;) {
+      const batch = await this.inTransaction(() => pruneBatch(this.writer, before));
+      total += batch.deleted;
+      more = batch.more;
+    }
+    return total;
   }
 
   /** Runs a schema change under the write lock, on the definitions as committed, and bumps the version. */
@@ -175,7 +196,8 @@ export class SqliteRecordWrites implements SqliteFileWrites {
   }
 
   /**
-   * The rows without the per-record checks (the caller made them), in transactions that each write
+   * The rows without the per-record checks (the caller made them), each with its change-log entry
+   * (a create by `author`) in the transaction that inserts it, in transactions that each write
    * about BULK_WAL_BYTES to the WAL at most: a transaction's pages all stay in the WAL until it
    * commits, and with a dozen indexes a row of a large table dirties ten pages or more (one
    * transaction of 5,000 rows of 200,000 accounts wrote 170 MB). After each, a RESTART checkpoint
@@ -184,22 +206,30 @@ export class SqliteRecordWrites implements SqliteFileWrites {
    * transaction. The first transaction takes FIRST_BULK_ROWS rows; each next one at most twice as
    * many, and no more than the most frames per row seen so far allow.
    */
-  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<void> {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
     const sql = `INSERT INTO ${q(obj.systemName)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
     const stmt = prepared(this.db, sql);
     const budget = BULK_WAL_BYTES / (this.db.pragma('page_size', { simple: true }) as number);
     let framesPerRow = 0;
+    const made = { count: 0 };
     for (let start = 0, size = FIRST_BULK_ROWS; start < rows.length;) {
       const part = rows.slice(start, start + size);
       await this.write(() => this.db.transaction(() => {
-        for (const row of part) stmt.run(...columns.map((c) => row[c] ?? null));
+        const log = new ChangeBuffer(author);
+        for (const row of part) {
+          stmt.run(...columns.map((c) => row[c] ?? null));
+          log.add(obj, row[obj.keyField] as string, 'create', null, row);
+        }
+        runSync(appendChanges(this.writer, log));
+        runSync(writeDeliveries(this.writer, log, made));
       }).immediate());
       start += part.length;
       framesPerRow = Math.max(framesPerRow, this.restartWal() / part.length);
       size = Math.max(1, Math.min(2 * part.length, Math.floor(budget / framesPerRow)));
     }
+    if (made.count > 0) this.onDeliveries();
   }
 
   /**
