@@ -33,7 +33,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // webhooks: each write makes its deliveries in its own transaction (store/webhook-outbox.ts).
   store: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'webhooks'],
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
-  admin: ['errors', 'random', 'schema', 'query', 'auth', 'store'],
+  // webhooks: a webhook made with the CLI or a fixtures file is checked and made as one made through the API.
+  admin: ['errors', 'random', 'schema', 'query', 'auth', 'store', 'webhooks'],
   // webhooks: the API's webhooks are checked and made as the CLI's and the fixtures' are.
   service: ['errors', 'config', 'schema', 'query', 'auth', 'store', 'webhooks'],
   // Organizations as fixtures: the fixtures format, loaded and exported through the stores with

@@ -180,9 +180,13 @@ export class DeliveryWorker {
     return w.running;
   }
 
-  /** A claim lasts past the longest attempt with a margin, so it ends only for a worker that stopped. */
+  /**
+   * A claim lasts past the longest its batch can take (its attempts in rounds of `concurrency`, each
+   * round within the time limit) with a margin, so it ends only for a worker that stopped.
+   */
   private leaseMs(): number {
-    return this.deps.settings.timeoutMs * 2 + 30_000;
+    const { timeoutMs, concurrency } = this.deps.settings;
+    return timeoutMs * (Math.ceil(CLAIM_BATCH / concurrency) + 1) + 5_000;
   }
 
   private async slot(): Promise<void> {

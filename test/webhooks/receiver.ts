@@ -1,5 +1,5 @@
 // A webhook receiver for tests: an HTTP server on a free port of 127.0.0.1 that keeps every request
-// it gets and answers with the status `answer` chooses (200 by default).
+// it gets and answers with the status `answer` chooses (200 by default), or not at all.
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +16,8 @@ export interface Received {
 export interface Receiver {
   readonly url: string;
   readonly received: Received[];
-  /** The status of the reply to a request (the default answers 200). */
-  answer: (r: Received) => number;
+  /** The status of the reply to a request (the default answers 200), or 'hang' to answer none. */
+  answer: (r: Received) => number | 'hang';
   /** Resolves once `n` requests have come (rejects after `ms`). */
   waitFor(n: number, ms?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -42,7 +42,7 @@ export async function startReceiver(): Promise<Receiver> {
       const r: Received = { method: req.method!, path: req.url!, headers, body, json };
       received.push(r);
       const status = receiver.answer(r);
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `no: ${status}`);
+      if (status !== 'hang') res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `no: ${status}`);
       for (const w of waiters.splice(0)) w();
     });
   });
