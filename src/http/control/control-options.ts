@@ -3,6 +3,7 @@
 import type { AdminService } from '../../admin/admin-service.js';
 import type { OrganizationState } from '../../fixtures/organization-state.js';
 import type { Toolkit } from '../../toolkit/toolkit.js';
+import type { DeliveryWorker } from '../../webhooks/delivery-worker.js';
 
 export interface ControlRouteOptions {
   readonly admin: AdminService;
@@ -10,4 +11,6 @@ export interface ControlRouteOptions {
   readonly state: OrganizationState;
   /** The clocks, fault rules, journal and outbox of the running server. */
   readonly toolkit: Toolkit;
+  /** The server's webhook delivery worker, and WEBHOOK_ALLOW_PRIVATE. */
+  readonly webhooks: { readonly worker: DeliveryWorker; readonly allowPrivate: boolean };
 }
