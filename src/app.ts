@@ -21,6 +21,7 @@ import { v2Routes } from './http/v2-routes.js';
 import { filesRoutes } from './http/files-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { viewsRoutes } from './http/views-routes.js';
+import { accountRoutes } from './http/account-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -221,11 +222,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(filesRoutes, families);
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
     await api.register(viewsRoutes, families);
+    await api.register(accountRoutes, { ...families, limits, movedNow: clocks.movedNow });
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
     const state = new OrganizationState({ control: deps.control, records: deps.records, clock: () => clocks.now(), exclusive: (orgId, work) => gate.exclusive(orgId, work) });
-    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl });
+    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, limits, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl });
   }
 
   return app;

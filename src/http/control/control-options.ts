@@ -1,6 +1,7 @@
 // What the control API's route plugins are registered with.
 
 import type { AdminService } from '../../admin/admin-service.js';
+import type { Limits } from '../../limits/limits.js';
 import type { OrganizationState } from '../../fixtures/organization-state.js';
 import type { Toolkit } from '../../toolkit/toolkit.js';
 
@@ -10,4 +11,6 @@ export interface ControlRouteOptions {
   readonly state: OrganizationState;
   /** The clocks, fault rules, journal and outbox of the running server. */
   readonly toolkit: Toolkit;
+  /** The server's limits, whose usage the control API shows; null when RATE_LIMITS is off. */
+  readonly limits: Limits | null;
 }
