@@ -22,6 +22,7 @@ import { filesRoutes } from './http/files-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { viewsRoutes } from './http/views-routes.js';
 import { accountRoutes } from './http/account-routes.js';
+import { DEFAULT_CONSOLE_DIR, installConsole } from './http/console-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await installConsole(app, deps.consoleDir ?? DEFAULT_CONSOLE_DIR);
 
   // Every reader of time asks the clocks, which follow deps.clock until a clock is moved.
   const clocks = new Clocks(() => deps.clock());

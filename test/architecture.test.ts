@@ -65,6 +65,7 @@ const OWNED: Readonly<Record<string, readonly string[]>> = {
   '@fastify/cors': ['app'],
   'find-my-way': ['http'],
   'prom-client': ['http'],
+  '@fastify/static': ['http'],
 };
 
 interface SourceFile {

@@ -65,7 +65,7 @@ const fieldSchema = {
     maxLength: { ...nullableInt, description: 'Characters, for text-like types.' },
     precision: { ...int, description: 'Decimal places of a number.' },
     options: { type: 'array', items: { type: 'object', required: ['value', 'label'], properties: { value: int, label: str } }, description: 'A picklist\'s codes.' },
-    target: { type: 'object', required: ['objectType', 'systemName', 'primaryField'], properties: { objectType: int, systemName: str, primaryField: str }, description: 'The object a lookup refers to.' },
+    target: { type: 'object', required: ['objectType', 'systemName', 'primaryKey', 'primaryField'], properties: { objectType: int, systemName: str, primaryKey: str, primaryField: str }, description: 'The object a lookup refers to.' },
     derivedFrom: { ...str, description: 'For the name field of a lookup: the lookup.' },
   },
 } as const;
@@ -125,7 +125,9 @@ const objectOf = ({ obj, permissions, total }: ObjectAccess) => ({
   primaryKey: obj.keyField, primaryField: obj.primaryField, readOnly: obj.readOnly, permissions, records: total,
 });
 
-function fieldOf(f: FieldDef, detail: ObjectDetail, targetOf: (n: number) => { objectType: number; systemName: string; primaryField: string } | undefined) {
+type Target = { objectType: number; systemName: string; primaryKey: string; primaryField: string };
+
+function fieldOf(f: FieldDef, detail: ObjectDetail, targetOf: (n: number) => Target | undefined) {
   const target = f.type === 'lookup' && f.target !== undefined ? targetOf(f.target) : undefined;
   return {
     name: f.name, label: f.label, type: f.type, required: f.required,
@@ -179,7 +181,7 @@ export const accountRoutes: FastifyPluginAsync<AccountRouteOptions> = async (app
     const detail = await service.objectWithCount(request.identity, request.params.ot, request.work);
     const targetOf = (n: number) => {
       const t = detail.schema.objects.find((o) => o.objectType === n);
-      return t && { objectType: t.objectType, systemName: t.systemName, primaryField: t.primaryField };
+      return t && { objectType: t.objectType, systemName: t.systemName, primaryKey: t.keyField, primaryField: t.primaryField };
     };
     const fields = detail.obj.fields.filter((f) => !detail.hidden.has(f.name)).map((f) => fieldOf(f, detail, targetOf));
     return ok({ ...objectOf(detail), fields });

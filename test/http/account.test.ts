@@ -64,8 +64,8 @@ describe('GET /api/me and the objects', () => {
     assert.deepEqual(fields.get('accounttypecode')!.options, [
       { value: 1, label: 'Customer' }, { value: 2, label: 'Partner' }, { value: 3, label: 'Prospect' }, { value: 4, label: 'Vendor' }, { value: 5, label: 'Other' },
     ]);
-    assert.deepEqual(fields.get('parentaccountid')!.target, { objectType: 1, systemName: 'account', primaryField: 'accountname' });
-    assert.deepEqual(fields.get('ownerid')!.target, { objectType: 9, systemName: 'crmuser', primaryField: 'fullname' });
+    assert.deepEqual(fields.get('parentaccountid')!.target, { objectType: 1, systemName: 'account', primaryKey: 'accountid', primaryField: 'accountname' });
+    assert.deepEqual(fields.get('ownerid')!.target, { objectType: 9, systemName: 'crmuser', primaryKey: 'crmuserid', primaryField: 'fullname' });
     assert.deepEqual([fields.get('ownername')!.readOnly, fields.get('ownername')!.derivedFrom], [true, 'ownerid']);
     assert.deepEqual([fields.get('accountid')!.readOnly, fields.get('createdon')!.readOnly, fields.get('pcfsystemfield85')!.type], [true, true, 'datetime']);
     assert.equal(fields.get('emailaddress1')!.readOnly, true, 'read-only for the role');

@@ -836,6 +836,7 @@ export interface operations {
                                 target?: {
                                     objectType: number;
                                     primaryField: string;
+                                    primaryKey: string;
                                     systemName: string;
                                 };
                                 /** @enum {string} */
