@@ -72,3 +72,6 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
     },
   };
 }
+
+/** The author of store writes in tests that are not about the change log (a write no user made, at the TestClock's start). */
+export const TEST_AUTHOR = { userId: null, at: '2026-03-01T12:00:00' } as const;

@@ -16,6 +16,7 @@ import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
 import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
+import { formatDateTime } from '../schema/values.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -261,7 +262,7 @@ export class AdminService {
       if (done > 0) await setTimeout(SEED_PAUSE_MS);
       const n = Math.min(SEED_BATCH, input.count - done);
       const rows = sampleRows(obj, n, { ownerId: org.primaryUserId, now, seed: seed + done, startIndex: done });
-      await this.records.bulkInsert(org.id, obj, rows);
+      await this.records.bulkInsert(org.id, obj, rows, { userId: org.primaryUserId, at: formatDateTime(now) });
       progress?.(done + n, input.count);
     }
     return { inserted: input.count, object: obj.systemName };

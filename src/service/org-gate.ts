@@ -75,7 +75,7 @@ export class OrgGate {
  * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
  */
 /** The Service methods that return a value rather than a promise. */
-const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set<keyof Service>(['rowToCreate']);
+const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set<keyof Service>(['rowToCreate', 'author']);
 
 export function gatedService(service: Service, gate: OrgGate): Service {
   return new Proxy(service, {

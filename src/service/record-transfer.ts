@@ -84,7 +84,7 @@ export async function importRecords(
   const flush = async () => {
     if (batch.length === 0) return;
     options.signal?.throwIfAborted();
-    const written = await records.createMany(obj, batch.map((b) => b.row));
+    const written = await records.createMany(obj, batch.map((b) => b.row), service.author(identity));
     written.forEach((w, i) => (isAppError(w) ? refuse(batch[i]!.line, w) : created++));
     batch = [];
   };

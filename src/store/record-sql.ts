@@ -42,7 +42,11 @@ export class SqlCache {
   private readonly pages = new Map<string, string | null>();
 
   get(kind: string, obj: ObjectDef, build: () => string): string {
-    const key = `${kind}:${obj.objectType}`;
+    return this.text(`${kind}:${obj.objectType}`, build);
+  }
+
+  /** A statement of no one object (the change log's), under a key of its own. */
+  text(key: string, build: () => string): string {
     let text = this.compiled.get(key);
     if (text === undefined) {
       text = build();

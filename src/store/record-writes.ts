@@ -1,17 +1,20 @@
 // The write path both record stores share: which lookups a write checks and how, the refusals'
 // messages, the statements of a create, an update and a delete, and a batch's items each in a
-// savepoint of its own. Written once as generators that hand each statement to a store's hooks and
+// savepoint of its own, and the change log's entry of each write (docs/history.md), appended in the
+// write's transaction just before it commits. Written once as generators that hand each statement to a store's hooks and
 // resume with the result (Babel's gensync shape): the SQLite store runs them synchronously inside its
 // transaction (runSync), the PostgreSQL store awaits each on its connection (runAsync).
 
 import { sql, type Kysely } from 'kysely';
 import { AppError, errorOf } from '../errors.js';
+import { changedFields, type ChangeAuthor, type ChangeOperation, type FieldChange } from '../schema/changes.js';
 import { buildObject, type FieldSpec, type ObjectSpec } from '../schema/build-object.js';
 import { withField } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { checkLinkComplete, composedNameOf, composeName, recordLinkOf, type RecordLink } from '../schema/record-rules.js';
-import type { FieldDef, ObjectDef, RecordRow, ViewSpec } from '../schema/types.js';
+import { storedFields, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
 import type { CompiledSql, SqlCache } from './record-sql.js';
+import type { RecordCheck } from './types.js';
 
 /** A hook's result: the value itself (SQLite) or its promise (PostgreSQL). */
 type Maybe<T> = T | Promise<T>;
@@ -32,7 +35,9 @@ export interface RecordWriter {
   readonly sqlCache: SqlCache;
   /**
    * Whether a lookup's target row is locked until the write commits (FOR KEY SHARE), so that a
-   * concurrent delete cannot orphan the lookup; not where the store's write lock already excludes it.
+   * concurrent delete cannot orphan the lookup, and a record read before it is changed is locked
+   * (FOR UPDATE), so that its old values are those the change replaces; not where the store's
+   * write lock already excludes other writers.
    */
   readonly lockLookups: boolean;
   /** The organization's schema, read in the write's transaction where the store needs that. */
@@ -41,6 +46,8 @@ export interface RecordWriter {
   run(statement: WriteStatement): Maybe<number>;
   /** Runs a statement; whether it returned a row. */
   exists(statement: WriteStatement): Maybe<boolean>;
+  /** Runs a statement; the rows it returned. */
+  rows(statement: WriteStatement): Maybe<RecordRow[]>;
   /** The record as GET returns it, read in the write's transaction. */
   read(obj: ObjectDef, id: string): Maybe<RecordRow | null>;
   /** Whether `err`, from run(), is the violation of a unique key (the record's id). */
@@ -48,6 +55,77 @@ export interface RecordWriter {
   /** Removes the files of a record being deleted, in the write's transaction (record-files.ts). */
   dropFiles(obj: ObjectDef, recordId: string): Maybe<void>;
 }
+
+/** The change log's entries, and its epoch, highest number and floor (one row): change-log.ts. */
+export const CHANGES_TABLE = 'orchard_changes';
+export const CHANGE_LOG_TABLE = 'orchard_change_log';
+
+/** Rows of one INSERT of entries (7 values each, within either database's bound on parameters). */
+const INSERT_ROWS = 1_000;
+
+/** An entry waiting for its transaction's commit: its fields already in their stored form. */
+interface PendingChange {
+  readonly objectType: number;
+  readonly recordId: string;
+  readonly operation: ChangeOperation;
+  readonly fields: string;
+}
+
+/** The entries of one write transaction, appended just before it commits (appendChanges). */
+export class ChangeBuffer {
+  readonly entries: PendingChange[] = [];
+
+  constructor(readonly author: ChangeAuthor) {}
+
+  /** Adds the entry of one record's write: `before` null for a create, `after` null for a delete. */
+  add(obj: ObjectDef, recordId: string, operation: ChangeOperation, before: RecordRow | null, after: RecordRow | null): void {
+    this.entries.push({ objectType: obj.objectType, recordId, operation, fields: encodeFields(changedFields(obj, before, after)) });
+  }
+
+  /** How many entries there are: a savepoint's mark, for rollbackTo. */
+  mark(): number {
+    return this.entries.length;
+  }
+
+  /** Forgets the entries added after `mark` (their savepoint was rolled back). */
+  rollbackTo(mark: number): void {
+    this.entries.length = mark;
+  }
+}
+
+/** Stored as `{"field": [old, new]}`: half the bytes of `{old, new}` objects. */
+function encodeFields(fields: Readonly<Record<string, FieldChange>>): string {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const [name, c] of Object.entries(fields)) out[name] = [c.old, c.new];
+  return JSON.stringify(out);
+}
+
+/**
+ * Numbers the transaction's entries and inserts them: the counter row's update takes its lock (held
+ * to the commit), so it runs last in the transaction. Nothing to do for a write that changed nothing.
+ */
+export function* appendChanges(w: RecordWriter, log: ChangeBuffer): Steps<void> {
+  const n = log.entries.length;
+  if (n === 0) return;
+  const bump = w.sqlCache.text('log:bump', () => w.k.updateTable(CHANGE_LOG_TABLE)
+    .set((eb) => ({ last_seq: eb('last_seq', '+', 0) })).where('id', '=', 1).returning('last_seq').compile().sql);
+  const [counter] = yield* step(w.rows({ sql: bump, parameters: [n, 1], fixed: true }));
+  const first = Number(counter!.last_seq) - n + 1;
+  const { userId, at } = log.author;
+  const rowOf = (e: PendingChange, i: number) => ({
+    seq: first + i, object_type: e.objectType, record_id: e.recordId, operation: e.operation, fields: e.fields, user_id: userId, changedon: at,
+  });
+  if (n === 1) {
+    const text = w.sqlCache.text('log:insert', () => w.k.insertInto(CHANGES_TABLE).values(rowOf(log.entries[0]!, 0)).compile().sql);
+    yield* step(w.run({ sql: text, parameters: Object.values(rowOf(log.entries[0]!, 0)), fixed: true }));
+    return;
+  }
+  for (let start = 0; start < n; start += INSERT_ROWS) {
+    const rows = log.entries.slice(start, start + INSERT_ROWS).map((e, i) => rowOf(e, start + i));
+    yield* step(w.run(w.k.insertInto(CHANGES_TABLE).values(rows).compile()));
+  }
+}
+
 
 /** Hands a hook's result to the runner; resumes with the value. */
 export function* step<T>(result: Maybe<T>): Steps<T> {
@@ -120,8 +198,27 @@ function* checkLink(w: RecordWriter, obj: ObjectDef, link: RecordLink, row: Reco
   }
 }
 
-/** Inserts a checked row (every stored field present); the record as GET returns it. Throws RECORD_ID_TAKEN, LOOKUP_TARGET_MISSING, NOTE_RECORD_MISSING. */
-export function* insertRecord(w: RecordWriter, obj: ObjectDef, row: RecordRow): Steps<RecordRow> {
+/** The record's stored fields, locked until the write commits where the writer locks rows; null when none has the key. */
+function* storedRow(w: RecordWriter, obj: ObjectDef, key: string): Steps<RecordRow | null> {
+  const text = w.sqlCache.get('stored', obj, () => {
+    const q = w.k.selectFrom(obj.systemName).select(storedFields(obj).map((f) => f.name)).where(obj.keyField, '=', '');
+    return (w.lockLookups ? q.forUpdate() : q).compile().sql;
+  });
+  const [row] = yield* step(w.rows({ sql: text, parameters: [key], fixed: true }));
+  return row ?? null;
+}
+
+/** Runs `check` on the record as GET returns it (read after storedRow locked it). */
+function* checkCurrent(w: RecordWriter, obj: ObjectDef, key: string, check: RecordCheck): Steps<void> {
+  const current = yield* step(w.read(obj, key));
+  if (current) check(current);
+}
+
+/**
+ * Inserts a checked row (every stored field present); the record as GET returns it. Throws
+ * RECORD_ID_TAKEN, LOOKUP_TARGET_MISSING, NOTE_RECORD_MISSING. Its entry: every field with a value.
+ */
+export function* insertRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef, row: RecordRow): Steps<RecordRow> {
   const id = row[obj.keyField] as string;
   yield* checkLookups(w, obj, row);
   const link = recordLinkOf(obj);
@@ -132,20 +229,25 @@ export function* insertRecord(w: RecordWriter, obj: ObjectDef, row: RecordRow): 
     if (w.isUniqueViolation(err)) throw errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
     throw err;
   }
-  return (yield* step(w.read(obj, id)))!;
+  const created = (yield* step(w.read(obj, id)))!;
+  log.add(obj, created[obj.keyField] as string, 'create', null, created);
+  return created;
 }
 
 /**
  * Applies checked changes; null when no record has the id. Throws LOOKUP_TARGET_MISSING,
- * NOTE_RECORD_MISSING. A composed name (a contact's fullname) not among the changes is built
- * again when one of its parts is, from the parts as the update leaves them: read after the
- * update, whose row lock keeps any other write out until this one commits.
+ * NOTE_RECORD_MISSING, or what `check` throws. A composed name (a contact's fullname) not among the
+ * changes is built again when one of its parts is, from the parts as the update leaves them: read
+ * after the update, whose row lock keeps any other write out until this one commits. Its entry:
+ * the stored fields whose value changed, read before (locked) and after.
  */
-export function* updateRecord(w: RecordWriter, obj: ObjectDef, id: string, changes: RecordRow): Steps<RecordRow | null> {
+export function* updateRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef, id: string, changes: RecordRow, check?: RecordCheck): Steps<RecordRow | null> {
   yield* checkLookups(w, obj, changes);
   const key = id.toLowerCase();
-  const changed = yield* step(w.run(w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', key).compile()));
-  if (changed === 0) return null;
+  const before = yield* storedRow(w, obj, key);
+  if (!before) return null;
+  if (check) yield* checkCurrent(w, obj, key, check);
+  yield* step(w.run(w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', key).compile()));
   const row = (yield* step(w.read(obj, key)))!;
   const link = recordLinkOf(obj);
   if (link && (link.idField in changes || link.typeField in changes)) yield* checkLink(w, obj, link, row);
@@ -158,15 +260,24 @@ export function* updateRecord(w: RecordWriter, obj: ObjectDef, id: string, chang
       row[name.field] = built;
     }
   }
+  log.add(obj, key, 'update', before, row);
   return row;
 }
 
-/** false when no record has the id; the record's files go with it. */
-export function* deleteRecord(w: RecordWriter, obj: ObjectDef, id: string): Steps<boolean> {
-  const text = w.sqlCache.get('delete', obj, () => w.k.deleteFrom(obj.systemName).where(obj.keyField, '=', '').compile().sql);
-  const deleted = (yield* step(w.run({ sql: text, parameters: [id.toLowerCase()], fixed: true }))) > 0;
-  if (deleted) yield* step(w.dropFiles(obj, id.toLowerCase()));
-  return deleted;
+/** false when no record has the id; the record's files go with it. Throws what `check` throws. Its entry: every field it had a value in. */
+export function* deleteRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef, id: string, check?: RecordCheck): Steps<boolean> {
+  const key = id.toLowerCase();
+  if (check) {
+    if (!(yield* storedRow(w, obj, key))) return false;
+    yield* checkCurrent(w, obj, key, check);
+  }
+  const text = w.sqlCache.get('delete', obj, () => w.k.deleteFrom(obj.systemName).where(obj.keyField, '=', '')
+    .returning(storedFields(obj).map((f) => f.name)).compile().sql);
+  const [gone] = yield* step(w.rows({ sql: text, parameters: [key], fixed: true }));
+  if (!gone) return false;
+  yield* step(w.dropFiles(obj, key));
+  log.add(obj, key, 'delete', gone, null);
+  return true;
 }
 
 const statement = (text: string): WriteStatement => ({ sql: text, parameters: [] });
@@ -176,23 +287,34 @@ const ROLLBACK_TO = statement('ROLLBACK TO SAVEPOINT orchard_item');
 
 /**
  * Runs `one` for each item inside the caller's transaction, each in a savepoint of its own: an
- * item's own refusal (an AppError under 500) undoes that item alone and becomes its result; anything
- * else (the database unreachable, a timeout) ends the whole batch. Results are in the items' order.
+ * item's own refusal (an AppError under 500) undoes that item alone, its entries in `log` included,
+ * and becomes its result; anything else (the database unreachable, a timeout) ends the whole batch.
+ * Results are in the items' order.
  */
-export function* eachItem<I, R>(w: RecordWriter, items: readonly I[], one: (item: I) => Steps<R>): Steps<Array<R | AppError>> {
+export function* eachItem<I, R>(w: RecordWriter, log: ChangeBuffer, items: readonly I[], one: (item: I) => Steps<R>): Steps<Array<R | AppError>> {
   const out: Array<R | AppError> = [];
   for (const item of items) {
     yield* step(w.run(SAVEPOINT));
+    const mark = log.mark();
     try {
       out.push(yield* one(item));
       yield* step(w.run(RELEASE));
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       yield* step(w.run(ROLLBACK_TO));
+      log.rollbackTo(mark);
       out.push(err);
     }
   }
   return out;
+}
+
+/** Runs a write's steps with the log of its entries, then appends them (last: see appendChanges). */
+export function* withChangeLog<T>(w: RecordWriter, author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Steps<T> {
+  const log = new ChangeBuffer(author);
+  const result = yield* steps(log);
+  yield* appendChanges(w, log);
+  return result;
 }
 
 /** The statement that mirrors a user into the crmuser object (`users`): inserted once, renamed after. `now` is a stored datetime. */

@@ -11,12 +11,41 @@ import type { AttachedFile } from '../schema/attached-files.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../auth/identity.js';
 import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
+import type { ChangeAuthor, ChangeEntry, ChangeLogState } from '../schema/changes.js';
 
 export interface PageRequest {
   /** Rows to return, 1–500. */
   readonly limit: number;
   /** Rows to skip. */
   readonly offset: number;
+}
+
+/**
+ * Checks the record as it is before a write changes it (If-Match): called in the write's transaction
+ * with the record as GET returns it; an AppError it throws refuses the write, which changes nothing.
+ */
+export type RecordCheck = (current: RecordRow) => void;
+
+/** A page of the change log to read (OrgRecords.changes). */
+export interface ChangeRequest {
+  /** The entries numbered above this (0: from the start). */
+  readonly after: number;
+  /** Entries to return at most, 1–1000. */
+  readonly limit: number;
+  /** Only the entries of this object; all when absent. */
+  readonly objectType?: number;
+}
+
+/** A page of the change log, with the log's state read in the same snapshot. */
+export interface ChangePage extends ChangeLogState {
+  /** Oldest first: every entry numbered above `after` and up to `next` (of the object asked for), and no other. */
+  readonly entries: ChangeEntry[];
+  /**
+   * Where the next page starts (its `after`): the last entry's number when the page is full, else
+   * the highest number looked at (at most FEED_SPAN past `after`, and `last` when the log was read to
+   * its end). Never below `after`.
+   */
+  readonly next: number;
 }
 
 /** The records of one organization. All methods are safe to call concurrently. */
@@ -48,12 +77,20 @@ export interface OrgRecords {
   /**
    * Inserts a record already checked by schema/record-input.ts (every stored field present);
    * returns it as GET would. Throws AppError RECORD_ID_TAKEN or LOOKUP_TARGET_MISSING.
+   *
+   * Every write of records (create, update, delete and their batches, bulkInsert) appends one
+   * change-log entry per record written, by `author`, in the transaction of the write: a write is
+   * never kept without its entry, nor an entry without its write. See changes().
    */
-  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow>;
-  /** Applies checked changes (a subset of stored fields); null when no record has that id. Throws like create. */
-  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null>;
-  /** false when no record has that id. The record's files go with it (see attachFile). */
-  delete(obj: ObjectDef, id: string): Promise<boolean>;
+  create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow>;
+  /**
+   * Applies checked changes (a subset of stored fields); null when no record has that id. Throws like
+   * create. `check` is called in the transaction with the record as it is (as GET returns it) before
+   * it changes; an AppError it throws refuses the update (If-Match).
+   */
+  update(obj: ObjectDef, id: string, changes: RecordRow, author: ChangeAuthor, check?: RecordCheck): Promise<RecordRow | null>;
+  /** false when no record has that id. The record's files go with it (see attachFile). `check`: as update's. */
+  delete(obj: ObjectDef, id: string, author: ChangeAuthor, check?: RecordCheck): Promise<boolean>;
   /**
    * Up to `limit` records of the object in key order, starting after the key `after` (null: from
    * the first), each as GET returns it: pages of an export. Each call reads its own snapshot, so a
@@ -67,9 +104,27 @@ export interface OrgRecords {
    * update or delete of a missing id (false for delete), or the AppError that refused the item.
    * deleteMany removes each deleted record's files, as delete does.
    */
-  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>>;
-  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>>;
-  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]>;
+  createMany(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<Array<RecordRow | AppError>>;
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>, author: ChangeAuthor): Promise<Array<RecordRow | null | AppError>>;
+  deleteMany(obj: ObjectDef, ids: readonly string[], author: ChangeAuthor): Promise<boolean[]>;
+  /**
+   * The change log after `request.after`, oldest first, with its state, read in one snapshot: an
+   * entry is seen only once every entry numbered below it is (entries are numbered in the order
+   * their writes commit, whichever process writes), so a reader that passes each page's `next` as
+   * the next `after` sees every entry once. Entries at or below `floor` may be pruned, and a restore
+   * or reset starts a log of another `epoch`: a reader whose `after` is below `floor`, above `last`
+   * or of another epoch has missed entries (the caller decides what to answer). Reads at most
+   * FEED_SPAN numbers past `after`.
+   */
+  changes(request: ChangeRequest): Promise<ChangePage>;
+  /** A record's entries, newest first (a deleted record's too), `page.limit` at most after skipping `page.offset`. */
+  history(objectType: number, recordId: string, page: PageRequest): Promise<ChangeEntry[]>;
+  /**
+   * Removes the oldest entries made before `before` (a stored datetime), stopping at the first one
+   * made at or after it, and raises `floor` past them; returns how many went. In batches, each its
+   * own transaction; safe beside writes and other prunes (any process).
+   */
+  pruneChanges(before: string): Promise<number>;
   /**
    * Attaches a file to the record `file.objectid` of `obj` (file.objecttypecode is obj's number);
    * false, and nothing kept, when no record has that id. The file's row and the record's existence
@@ -106,10 +161,11 @@ export interface RecordStore {
   /** Mirrors a user of the organization into its read-only crmuser object, so lookups to users resolve. */
   upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void>;
   /**
-   * Inserts many records fast, bypassing per-record checks the caller has already done (seeding).
+   * Inserts many records fast, bypassing per-record checks the caller has already done (seeding),
+   * each with its change-log entry (a create by `author`) in the transaction that inserts it.
    * Not atomic: a failure may leave some of the rows inserted.
    */
-  bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void>;
+  bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<void>;
   /**
    * Saves a copy of the organization's objects and records as they are committed now, under
    * `name` (checked by the caller; a snapshot of that name is replaced). SQLite: an online backup

@@ -83,9 +83,12 @@ export interface Served {
   readonly stderr: () => string;
 }
 
-/** Starts `node bin/orchard.js <args>` (a serve) with PORT=0 and resolves once it prints its first line; rejects if it exits first. */
-export async function serveProcess(args: readonly string[]): Promise<Served> {
-  const proc = spawn(process.execPath, [BIN, ...args], { env: { ...childEnv, PORT: '0' } });
+/**
+ * Starts `node bin/orchard.js <args>` (a serve) with PORT=0 and resolves once it prints its first
+ * line; rejects if it exits first. `env` adds to the environment (DATABASE_URL for a server on PostgreSQL).
+ */
+export async function serveProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
+  const proc = spawn(process.execPath, [BIN, ...args], { env: { ...childEnv, ...env, PORT: '0' } });
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   let stdout = '';
   let stderr = '';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { prepareCreate } from '../../src/schema/record-input.js';
 import type { FieldDef, FieldValue, ObjectDef, RecordRow } from '../../src/schema/types.js';
-import { testContext, type TestContext } from '../helpers.js';
+import { testContext, type TestContext, TEST_AUTHOR } from '../helpers.js';
 import { assertErrorReply } from './error-reply.js';
 
 const BASE = 'http://orchard.test';
@@ -558,7 +558,7 @@ describe('GET list', () => {
       // Two records per instant, so half the order is decided by the key.
       const rows = Array.from({ length: COUNT }, (_, i) =>
         prepareCreate(obj, { [obj.primaryField]: `${obj.displayName} ${i}` }, { userId: ctx.userId, now: new Date(start + Math.floor(i / 2) * 1000) }));
-      await ctx.stores.records.bulkInsert(ctx.orgId, obj, rows);
+      await ctx.stores.records.bulkInsert(ctx.orgId, obj, rows, TEST_AUTHOR);
       const k = obj.keyField;
       const ordered = [...rows].sort((a, b) =>
         String(b.createdon).localeCompare(String(a.createdon)) || String(b[k]).localeCompare(String(a[k])));

@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestContext } from '../helpers.js';
+import { TEST_AUTHOR, type TestContext } from '../helpers.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 import { ok as cliOk } from '../cli/cli-runner.js';
 
@@ -38,7 +38,7 @@ for (const store of HTTP_STORES) {
         await ctx.stores.records.bulkInsert(ctx.orgId, account, [{
           ...row, accountid: crypto.randomUUID(), accountname, billingcity, statecode: 1, statuscode: 1, createdon, modifiedon: createdon,
           createdby: ctx.userId, modifiedby: ctx.userId, ownerid: ctx.userId, telephone1: `555-${accountname}`,
-        }]);
+        }], TEST_AUTHOR);
       }
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
       readerToken = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' })).token;

@@ -15,6 +15,7 @@ import { POSTGRES_UNDER_TEST, SQLITE_READERS_UNDER_TEST, SQLITE_UNDER_TEST, type
 import { EXPRESSION_CASES } from './expression-cases.js';
 import { USER_B_NAME, accountKey, seedFixtureRecords, type Fixture } from './fixture.js';
 import { queryGenerators } from './query-generators.js';
+import { TEST_AUTHOR } from '../helpers.js';
 
 const ORG = 'd1ff0000-0000-4000-8000-000000000001';
 const USER_A = 'd1ff0000-0000-4000-8000-0000000000aa';
@@ -114,8 +115,8 @@ describe('every store gives the same rows (SQLite on the calling thread, SQLite 
       fx = await seedFixtureRecords(store, ORG, USER_A, USER_B);
       const records = await store.org(ORG);
       const schema = await records.schema();
-      await store.bulkInsert(ORG, schema.resolve('account'), stressAccounts(schema.resolve('account')));
-      await store.bulkInsert(ORG, schema.resolve('opportunity'), stressOpportunities(schema.resolve('opportunity')));
+      await store.bulkInsert(ORG, schema.resolve('account'), stressAccounts(schema.resolve('account')), TEST_AUTHOR);
+      await store.bulkInsert(ORG, schema.resolve('opportunity'), stressOpportunities(schema.resolve('opportunity')), TEST_AUTHOR);
       orgs.push(records);
     }
   });

@@ -5,7 +5,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { RecordStore } from '../../src/store/types.js';
 import type { RecordRow } from '../../src/schema/types.js';
-import type { TestContext } from '../helpers.js';
+import { TEST_AUTHOR, type TestContext } from '../helpers.js';
 
 /** Fixed keys: the expected rows of every test are named by these. `nn` is 1–99. */
 export const accountKey = (nn: number): string => `a0000000-0000-4000-8000-${String(nn).padStart(12, '0')}`;
@@ -152,7 +152,7 @@ export async function seedFixtureRecords(store: RecordStore, orgId: string, user
   await store.bulkInsert(orgId, contact, [
     stamp({ contactid: CONTACT_1, fullname: CONTACT_NAMES[CONTACT_1]!, statecode: 1 }, contact, '2025-01-01T00:00:00', userA),
     stamp({ contactid: CONTACT_2, fullname: CONTACT_NAMES[CONTACT_2]!, statecode: 1 }, contact, '2025-01-01T00:00:00', userA),
-  ]);
+  ], TEST_AUTHOR);
   const owner = (a: FixtureAccount): string => (a.owner === 'A' ? userA : userBId);
   const rows = [...FIXTURE_ACCOUNTS].reverse().map((a) => stamp({
     accountid: a.accountid,
@@ -166,7 +166,7 @@ export async function seedFixtureRecords(store: RecordStore, orgId: string, user
     pcfsystemfield85: a.pcfsystemfield85,
     primarycontactid: a.primarycontactid,
   }, account, a.createdon, owner(a)));
-  await store.bulkInsert(orgId, account, rows);
+  await store.bulkInsert(orgId, account, rows, TEST_AUTHOR);
   return {
     userA,
     userB: userBId,

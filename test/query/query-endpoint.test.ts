@@ -4,7 +4,7 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testContext, type TestContext } from '../helpers.js';
+import { testContext, type TestContext, TEST_AUTHOR } from '../helpers.js';
 import { CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, USER_B_NAME, expectLabels, keyOf, labelOf, queryLabels, runQuery, seedFixture, type Fixture } from './fixture.js';
 import { assertV3Error } from '../http/v3-reply.js';
 
@@ -331,7 +331,7 @@ describe('paging over 600 accounts', () => {
       statecode: 1, statuscode: 1, createdon: manyCreatedOn(i), modifiedon: manyCreatedOn(i),
       ownerid: ctx.userId, createdby: ctx.userId, modifiedby: ctx.userId,
     }));
-    await ctx.stores.records.bulkInsert(ctx.orgId, account, rows);
+    await ctx.stores.records.bulkInsert(ctx.orgId, account, rows, TEST_AUTHOR);
     order = rows.map((r) => [r.createdon, r.accountid] as const)
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1))
       .map(([, k]) => k);
@@ -530,7 +530,7 @@ describe('the request time limit', () => {
           ownerid: ctx.userId, createdby: ctx.userId, modifiedby: ctx.userId,
         };
       });
-      await ctx.stores.records.bulkInsert(ctx.orgId, account, rows);
+      await ctx.stores.records.bulkInsert(ctx.orgId, account, rows, TEST_AUTHOR);
     }
   });
   after(async () => ctx.close());

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testContext, type TestContext } from '../helpers.js';
+import { testContext, type TestContext, TEST_AUTHOR } from '../helpers.js';
 import { assertV3Error, postV3, type V3Reply } from '../http/v3-reply.js';
 import {
   CONTACT_1, CONTACT_2, FIXTURE_ACCOUNTS, expectLabels, keyOf, labelOf, refMatches, runQuery, seedFixture,
@@ -470,7 +470,7 @@ describe('POST /api/v3/query paging over more than 500 records', () => {
     await ctx.stores.records.bulkInsert(ctx.orgId, lead, Array.from({ length: COUNT }, (_, i) => {
       const stamp = `2025-01-01T00:${String(Math.floor(i / 10 / 60)).padStart(2, '0')}:${String(Math.floor(i / 10) % 60).padStart(2, '0')}`;
       return { leadid: randomUUID(), fullname: `Lead ${i}`, statecode: 1, statuscode: 1, ownerid: ctx.userId, createdby: ctx.userId, modifiedby: ctx.userId, createdon: stamp, modifiedon: stamp };
-    }));
+    }), TEST_AUTHOR);
   });
   after(() => ctx.close());
 

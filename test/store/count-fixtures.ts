@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { OrgRecords } from '../../src/store/types.js';
 import type { RecordRow } from '../../src/schema/types.js';
+import { TEST_AUTHOR } from '../helpers.js';
 
 let serial = 0;
 
@@ -26,6 +27,6 @@ export async function checkMigratedCounts(records: OrgRecords, before: number): 
   const total = async (name: string) => (await records.list(schema.resolve(name), { limit: 1, offset: 0 })).total;
   assert.equal(await total('account'), before);
   assert.equal(await total('contact'), 0);
-  await records.create(schema.resolve('account'), newAccount());
+  await records.create(schema.resolve('account'), newAccount(), TEST_AUTHOR);
   assert.equal(await total('account'), before + 1);
 }

@@ -16,7 +16,7 @@ import { createPool } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { openDb } from '../../src/store/sqlite/sqlite-db.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import { tempDir } from '../helpers.js';
+import { tempDir, TEST_AUTHOR } from '../helpers.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 
 const CHILD = fileURLToPath(new URL('./many-organizations.js', import.meta.url));
@@ -67,7 +67,7 @@ describe('organizations kept open by the SQLite store', { skip: process.platform
       const kept = account('Kept');
       const records = await store.org(b);
       const accounts = (await records.schema()).resolve('account');
-      await records.create(accounts, kept);
+      await records.create(accounts, kept, TEST_AUTHOR);
       for (const id of [a, b, a, c]) await (await store.org(id)).schema();
       assert.deepEqual([a, b, c].map(isOpen), [true, false, true], 'b was used least recently');
       // The records object taken before b was closed still serves it.
@@ -86,7 +86,7 @@ describe('organizations kept open by the SQLite store', { skip: process.platform
       const accounts = (await records.schema()).resolve('account');
       const blocker = openDb(path.join(dir, 'orgs', `${busy}.db`));
       blocker.exec('BEGIN IMMEDIATE');
-      const waiting = records.create(accounts, account('Waited'));
+      const waiting = records.create(accounts, account('Waited'), TEST_AUTHOR);
       // Another organization's call pushes the busy one past the cap while its write waits.
       await (await store.org(other)).schema();
       blocker.exec('COMMIT');
@@ -145,7 +145,7 @@ describe('organizations kept by the PostgreSQL store', { skip: needsPostgres }, 
       for (const id of ids) {
         const records = await store.org(id);
         const row = account(`Of ${id}`);
-        await records.create((await records.schema()).resolve('account'), row);
+        await records.create((await records.schema()).resolve('account'), row, TEST_AUTHOR);
         made.set(id, row);
       }
       for (const id of [...ids, ...ids]) {

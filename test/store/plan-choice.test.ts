@@ -19,6 +19,7 @@ import type { OrgRecords } from '../../src/store/types.js';
 import { sortsByIndex } from '../../src/store/record-sql.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
+import { TEST_AUTHOR } from '../helpers.js';
 
 const ORG = 'c4005e00-0000-4000-8000-000000000001';
 const OWNER = 'c4005e00-0000-4000-8000-0000000000aa';
@@ -42,7 +43,7 @@ before(async () => {
     // createdon ascending with i, so newest first is i descending.
     rows.push({ accountid: key(i), accountname: `Account ${i}`, ownerid: OWNER, statecode: RARE.has(i) ? 2 : 1, statuscode: 1, createdon: createdon(i), modifiedon: createdon(i), createdby: OWNER, modifiedby: OWNER });
   }
-  await sqlite.store.bulkInsert(ORG, sqlite.accounts, rows);
+  await sqlite.store.bulkInsert(ORG, sqlite.accounts, rows, TEST_AUTHOR);
   reader = openReader(sqlite.file);
 });
 

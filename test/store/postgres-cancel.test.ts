@@ -11,6 +11,7 @@ import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
+import { TEST_AUTHOR } from '../helpers.js';
 
 const ROWS = 40_000;
 
@@ -62,7 +63,7 @@ describe('PostgreSQL reads under the time limit', { skip: needsPostgres }, () =>
       rows.push({ ...row, accountid: randomUUID(), accountname: `Account ${i}`, ownerid: owner, statecode: 1, statuscode: 1,
         createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00', createdby: owner, modifiedby: owner });
     }
-    await store.bulkInsert(orgId, account, rows);
+    await store.bulkInsert(orgId, account, rows, TEST_AUTHOR);
     const query = Array.from({ length: 200 }, (_, i) => `accountname start-with '%zq${i}%'`).join(' OR ');
     slow = planQuery(schema, { objecttype: 'account', fields: 'accountid', query });
   });

@@ -11,6 +11,7 @@ import { createPool, qi } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 import { newAccount } from './count-fixtures.js';
+import { TEST_AUTHOR } from '../helpers.js';
 
 const ORG = 'c0a47000-0000-4000-8000-0000000000b2';
 
@@ -38,10 +39,10 @@ describe('concurrent writes on the PostgreSQL store', { skip: needsPostgres }, (
     const accounts = (await (await reader.org(ORG)).schema()).resolve('account');
     await reader.close();
     await Promise.all([
-      ...Array.from({ length: 12 }, () => one!.create(accounts, newAccount())),
-      ...Array.from({ length: 12 }, () => two!.create(accounts, newAccount())),
-      stores[0]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, newAccount)),
-      stores[1]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, newAccount)),
+      ...Array.from({ length: 12 }, () => one!.create(accounts, newAccount(), TEST_AUTHOR)),
+      ...Array.from({ length: 12 }, () => two!.create(accounts, newAccount(), TEST_AUTHOR)),
+      stores[0]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, newAccount), TEST_AUTHOR),
+      stores[1]!.bulkInsert(ORG, accounts, Array.from({ length: 200 }, newAccount), TEST_AUTHOR),
     ]);
     const { rows } = await pools[0]!.query(`SELECT count(*)::integer AS n FROM ${qi(`${prefix}${ORG.replace(/-/g, '')}`)}.account`);
     assert.equal(rows[0].n, 424);

@@ -13,6 +13,7 @@ import type { OrgSchema } from '../../src/schema/org-schema.js';
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import type { OrgRecords, RecordStore } from '../../src/store/types.js';
 import { STORES_UNDER_TEST as stores } from './stores-under-test.js';
+import { TEST_AUTHOR } from '../helpers.js';
 
 const wanted = (process.env.STORES ?? stores.map((s) => s.name).join(',')).split(',').map((s) => s.trim());
 
@@ -85,64 +86,64 @@ for (const s of stores) {
       const id = stored.accountid as string;
       const expected = asRead(account, stored, ownerNames);
 
-      assert.deepEqual(await records.create(account, stored), expected);
+      assert.deepEqual(await records.create(account, stored, TEST_AUTHOR), expected);
       assert.deepEqual(await records.get(account, id), expected);
       assert.deepEqual(await records.get(account, id.toUpperCase()), expected, 'ids are matched case-insensitively');
 
       const later = stamp(T0 + 60_000);
-      const updated = await records.update(account, id, { accountnumber: 'A-2', description: 'Big', modifiedon: later });
+      const updated = await records.update(account, id, { accountnumber: 'A-2', description: 'Big', modifiedon: later }, TEST_AUTHOR);
       const expectedAfter = { ...expected, accountnumber: 'A-2', description: 'Big', modifiedon: later };
       assert.deepEqual(updated, expectedAfter, 'only the fields given change');
       assert.deepEqual(await records.get(account, id), expectedAfter);
 
-      assert.equal(await records.delete(account, id), true);
+      assert.equal(await records.delete(account, id, TEST_AUTHOR), true);
       assert.equal(await records.get(account, id), null);
-      assert.equal(await records.delete(account, id), false, 'a second delete finds nothing');
+      assert.equal(await records.delete(account, id, TEST_AUTHOR), false, 'a second delete finds nothing');
     });
 
     test('keeps text exactly as given, emoji and other scripts included', async () => {
       const name = 'Caf\u00e9 \u{1F600} \u65e5\u672c \u05e2\u05d1\u05e8\u05d9\u05ea';
       const stored = row(account, owner.id, { accountname: name, description: 'line 1\nline 2\t"quoted" \'single\'' });
-      const created = await records.create(account, stored);
+      const created = await records.create(account, stored, TEST_AUTHOR);
       assert.equal(created.accountname, name);
       assert.equal((await records.get(account, stored.accountid as string))!.description, 'line 1\nline 2\t"quoted" \'single\'');
-      await records.delete(account, stored.accountid as string);
+      await records.delete(account, stored.accountid as string, TEST_AUTHOR);
     });
 
     test('reads numbers back as stored, a negative zero as 0', async () => {
       const product = schema.resolve('product');
       const stored = row(product, owner.id, { productname: 'Zero', price: -0 });
-      assert.ok(Object.is((await records.create(product, stored)).price, 0));
+      assert.ok(Object.is((await records.create(product, stored, TEST_AUTHOR)).price, 0));
       for (const price of [0.1, -2.5, 1e15, 2 ** 53, 123456.789]) {
-        assert.equal((await records.update(product, stored.productid as string, { price }))!.price, price);
+        assert.equal((await records.update(product, stored.productid as string, { price }, TEST_AUTHOR))!.price, price);
       }
-      await records.delete(product, stored.productid as string);
+      await records.delete(product, stored.productid as string, TEST_AUTHOR);
     });
 
     test('update and delete of an absent id report nothing found and change nothing', async () => {
       const absent = randomUUID();
-      assert.equal(await records.update(account, absent, { accountname: 'Ghost' }), null);
-      assert.equal(await records.delete(account, absent), false);
+      assert.equal(await records.update(account, absent, { accountname: 'Ghost' }, TEST_AUTHOR), null);
+      assert.equal(await records.delete(account, absent, TEST_AUTHOR), false);
       assert.equal(await records.get(account, absent), null);
     });
 
     test('refuses an id that is taken with RECORD_ID_TAKEN and keeps the first record', async () => {
       const first = row(account, owner.id, { accountname: 'First' });
-      await records.create(account, first);
+      await records.create(account, first, TEST_AUTHOR);
       const second = row(account, owner.id, { accountname: 'Second', accountid: first.accountid as string });
-      await assert.rejects(records.create(account, second), {
+      await assert.rejects(records.create(account, second, TEST_AUTHOR), {
         name: 'AppError',
         code: 'RECORD_ID_TAKEN',
         message: `The account id '${first.accountid}' is already taken by another record. Leave 'accountid' out to let the server choose an id, or update the existing record with PUT.`,
       });
       assert.equal((await records.get(account, first.accountid as string))!.accountname, 'First');
-      await records.delete(account, first.accountid as string);
+      await records.delete(account, first.accountid as string, TEST_AUTHOR);
     });
 
     test('refuses a lookup to a missing record with LOOKUP_TARGET_MISSING, on create and on update', async () => {
       const missing = randomUUID();
       const bad = row(account, owner.id, { accountname: 'Orphan', parentaccountid: missing });
-      await assert.rejects(records.create(account, bad), {
+      await assert.rejects(records.create(account, bad, TEST_AUTHOR), {
         name: 'AppError',
         code: 'LOOKUP_TARGET_MISSING',
         message: `'parentaccountid' refers to account '${missing}', which does not exist. Send the id of an existing account record.`,
@@ -150,19 +151,19 @@ for (const s of stores) {
       assert.equal(await records.get(account, bad.accountid as string), null, 'nothing was written');
 
       const good = row(account, owner.id, { accountname: 'Kept' });
-      await records.create(account, good);
-      await assert.rejects(records.update(account, good.accountid as string, { accountname: 'Changed', primarycontactid: missing }), {
+      await records.create(account, good, TEST_AUTHOR);
+      await assert.rejects(records.update(account, good.accountid as string, { accountname: 'Changed', primarycontactid: missing }, TEST_AUTHOR), {
         code: 'LOOKUP_TARGET_MISSING',
         message: new RegExp(`^'primarycontactid' refers to contact '${missing}', which does not exist\\.`),
       });
       assert.equal((await records.get(account, good.accountid as string))!.accountname, 'Kept', 'a refused update changes nothing');
 
       const strangerOwner = randomUUID();
-      await assert.rejects(records.create(account, row(account, strangerOwner, { accountname: 'Owned by nobody' })), {
+      await assert.rejects(records.create(account, row(account, strangerOwner, { accountname: 'Owned by nobody' }), TEST_AUTHOR), {
         code: 'LOOKUP_TARGET_MISSING',
         message: new RegExp(`^'ownerid' refers to crmuser '${strangerOwner}'`),
       });
-      await records.delete(account, good.accountid as string);
+      await records.delete(account, good.accountid as string, TEST_AUTHOR);
     });
 
     test('batch writes refuse each bad item alone and write the others, with one result per item in order', async () => {
@@ -171,7 +172,7 @@ for (const s of stores) {
       const child = row(account, owner.id, { accountname: 'Child', parentaccountid: parent.accountid as string });
       const twin = row(account, owner.id, { accountname: 'Twin', accountid: parent.accountid as string });
       const orphan = row(account, owner.id, { accountname: 'Orphan', parentaccountid: missing });
-      const created = await records.createMany(account, [parent, twin, child, orphan]);
+      const created = await records.createMany(account, [parent, twin, child, orphan], TEST_AUTHOR);
       assert.deepEqual(created.map((r) => (r instanceof Error ? (r as { code?: string }).code : r.accountname)),
         ['Parent', 'RECORD_ID_TAKEN', 'Child', 'LOOKUP_TARGET_MISSING'], 'a lookup may name a record created earlier in the batch');
       assert.deepEqual(created[0], await records.get(account, parent.accountid as string));
@@ -184,41 +185,41 @@ for (const s of stores) {
         { id: randomUUID(), changes: { description: 'ghost' } },
         { id: c, changes: { description: 'refused', primarycontactid: missing } },
         { id: p.toUpperCase(), changes: { accountnumber: 'P-2' } },
-      ]);
+      ], TEST_AUTHOR);
       assert.equal(updated[1], null);
       assert.equal((updated[2] as { code?: string }).code, 'LOOKUP_TARGET_MISSING');
       assert.deepEqual(updated[3], await records.get(account, p), 'later items see earlier ones');
       assert.deepEqual([(updated[3] as RecordRow).description, (updated[3] as RecordRow).accountnumber], ['first', 'P-2']);
       assert.equal((await records.get(account, c))!.description, null, 'a refused item changes nothing');
 
-      assert.deepEqual(await records.deleteMany(account, [c, randomUUID(), c, p]), [true, false, false, true]);
+      assert.deepEqual(await records.deleteMany(account, [c, randomUUID(), c, p], TEST_AUTHOR), [true, false, false, true]);
       assert.equal(await records.get(account, p), null);
     });
 
     test('derived names follow the target record\'s primary field, also after a rename', async () => {
       const parent = row(account, owner.id, { accountname: 'Parent Ltd' });
-      await records.create(account, parent);
+      await records.create(account, parent, TEST_AUTHOR);
       const person = row(contact, owner.id, { fullname: 'Grace Hopper', accountid: parent.accountid as string });
-      await records.create(contact, person);
+      await records.create(contact, person, TEST_AUTHOR);
       const child = row(account, owner.id, { accountname: 'Child Ltd', parentaccountid: parent.accountid as string, primarycontactid: person.contactid as string });
-      assert.deepEqual(await records.create(account, child),
+      assert.deepEqual(await records.create(account, child, TEST_AUTHOR),
         asRead(account, child, { ...ownerNames, parentaccountname: 'Parent Ltd', primarycontactname: 'Grace Hopper' }));
 
-      await records.update(account, parent.accountid as string, { accountname: 'Parent Renamed' });
-      await records.update(contact, person.contactid as string, { fullname: 'Grace B. Hopper' });
+      await records.update(account, parent.accountid as string, { accountname: 'Parent Renamed' }, TEST_AUTHOR);
+      await records.update(contact, person.contactid as string, { fullname: 'Grace B. Hopper' }, TEST_AUTHOR);
       const read = await records.get(account, child.accountid as string);
       assert.equal(read!.parentaccountname, 'Parent Renamed');
       assert.equal(read!.primarycontactname, 'Grace B. Hopper');
       assert.equal((await records.get(contact, person.contactid as string))!.accountname, 'Parent Renamed');
 
       // A deleted target leaves the lookup in place; its name reads null.
-      await records.delete(account, parent.accountid as string);
+      await records.delete(account, parent.accountid as string, TEST_AUTHOR);
       const orphan = await records.get(account, child.accountid as string);
       assert.equal(orphan!.parentaccountid, parent.accountid);
       assert.equal(orphan!.parentaccountname, null);
 
-      await records.delete(account, child.accountid as string);
-      await records.delete(contact, person.contactid as string);
+      await records.delete(account, child.accountid as string, TEST_AUTHOR);
+      await records.delete(contact, person.contactid as string, TEST_AUTHOR);
     });
 
     test('upsertUser adds a crmuser record once and renames it on the next call', async () => {
@@ -240,10 +241,10 @@ for (const s of stores) {
 
       // Records owned by the user show the new name at once.
       const owned = row(account, id, { accountname: 'Owned by Lin' });
-      await records.create(account, owned);
+      await records.create(account, owned, TEST_AUTHOR);
       await store.upsertUser(orgId, { id, fullname: 'Lin Chen', email: 'lin.chen@example.com' });
       assert.equal((await records.get(account, owned.accountid as string))!.ownername, 'Lin Chen');
-      await records.delete(account, owned.accountid as string);
+      await records.delete(account, owned.accountid as string, TEST_AUTHOR);
     });
 
     describe('list and count', () => {
@@ -256,8 +257,8 @@ for (const s of stores) {
           row(project, owner.id, { name: `Project ${i}` }, T0 + Math.floor(i / 3) * 1000));
         // Inserted in shuffled order, so neither insertion order nor its reverse is the list order.
         const shuffled = [...rows].sort((a, b) => String(a.name).localeCompare(String(b.name)));
-        for (const r of shuffled.slice(0, 10)) await records.create(project, r);
-        await store.bulkInsert(orgId, project, shuffled.slice(10));
+        for (const r of shuffled.slice(0, 10)) await records.create(project, r, TEST_AUTHOR);
+        await store.bulkInsert(orgId, project, shuffled.slice(10), TEST_AUTHOR);
       });
 
       test('returns records newest first, ties by key descending, with the count', async () => {
@@ -281,11 +282,11 @@ for (const s of stores) {
         const project = schema.resolve('project');
         assert.deepEqual(await records.list(schema.resolve('invoice'), { limit: 50, offset: 0 }), { total: 0, records: [] });
         const extra = row(project, owner.id, { name: 'Short-lived' }, T0 + 3_600_000);
-        await records.create(project, extra);
+        await records.create(project, extra, TEST_AUTHOR);
         const withExtra = await records.list(project, { limit: 1, offset: 0 });
         assert.equal(withExtra.total, 31);
         assert.equal(withExtra.records[0]!.projectid, extra.projectid, 'the newest record comes first');
-        await records.delete(project, extra.projectid as string);
+        await records.delete(project, extra.projectid as string, TEST_AUTHOR);
         assert.equal((await records.list(project, { limit: 1, offset: 0 })).total, 30);
       });
     });
@@ -294,8 +295,8 @@ for (const s of stores) {
       const product = schema.resolve('product');
       const rows = Array.from({ length: 1200 }, (_, i) =>
         row(product, owner.id, { productname: `Product ${i}`, price: i + 0.5 }, T0 + i * 1000));
-      await store.bulkInsert(orgId, product, rows);
-      await store.bulkInsert(orgId, product, []);
+      await store.bulkInsert(orgId, product, rows, TEST_AUTHOR);
+      await store.bulkInsert(orgId, product, [], TEST_AUTHOR);
       const page = await records.list(product, { limit: 3, offset: 0 });
       assert.equal(page.total, 1200);
       assert.deepEqual(page.records, listOrder(product, rows).slice(0, 3).map((r) => asRead(product, r, ownerNames)));
@@ -311,17 +312,17 @@ for (const s of stores) {
       const otherAccount = (await other.schema()).resolve('account');
 
       const mine = row(account, owner.id, { accountname: 'Mine' });
-      await records.create(account, mine);
+      await records.create(account, mine, TEST_AUTHOR);
       const theirs = row(otherAccount, otherOwner.id, { accountname: 'Theirs', accountid: mine.accountid as string });
-      await other.create(otherAccount, theirs);
+      await other.create(otherAccount, theirs, TEST_AUTHOR);
       const theirsOnly = row(otherAccount, otherOwner.id, { accountname: 'Theirs only' });
-      await other.create(otherAccount, theirsOnly);
+      await other.create(otherAccount, theirsOnly, TEST_AUTHOR);
 
       assert.equal((await records.get(account, mine.accountid as string))!.accountname, 'Mine');
       assert.equal((await other.get(otherAccount, mine.accountid as string))!.accountname, 'Theirs');
       assert.equal(await records.get(account, theirsOnly.accountid as string), null);
-      assert.equal(await records.update(account, theirsOnly.accountid as string, { accountname: 'Hijacked' }), null);
-      assert.equal(await records.delete(account, theirsOnly.accountid as string), false);
+      assert.equal(await records.update(account, theirsOnly.accountid as string, { accountname: 'Hijacked' }, TEST_AUTHOR), null);
+      assert.equal(await records.delete(account, theirsOnly.accountid as string, TEST_AUTHOR), false);
       assert.equal((await other.get(otherAccount, theirsOnly.accountid as string))!.accountname, 'Theirs only');
 
       const mineList = await records.list(account, { limit: 50, offset: 0 });
@@ -330,10 +331,10 @@ for (const s of stores) {
       assert.deepEqual(theirList.records.map((r) => r.accountname).sort(), ['Theirs', 'Theirs only']);
 
       // A lookup cannot reach the other organization's rows, users included.
-      await assert.rejects(records.create(account, row(account, owner.id, { accountname: 'X', parentaccountid: theirsOnly.accountid as string })), { code: 'LOOKUP_TARGET_MISSING' });
-      await assert.rejects(records.create(account, row(account, otherOwner.id, { accountname: 'X' })), { code: 'LOOKUP_TARGET_MISSING' });
+      await assert.rejects(records.create(account, row(account, owner.id, { accountname: 'X', parentaccountid: theirsOnly.accountid as string }), TEST_AUTHOR), { code: 'LOOKUP_TARGET_MISSING' });
+      await assert.rejects(records.create(account, row(account, otherOwner.id, { accountname: 'X' }), TEST_AUTHOR), { code: 'LOOKUP_TARGET_MISSING' });
 
-      await records.delete(account, mine.accountid as string);
+      await records.delete(account, mine.accountid as string, TEST_AUTHOR);
       assert.equal((await other.get(otherAccount, mine.accountid as string))!.accountname, 'Theirs', 'deleting in one org leaves the other alone');
     });
 
@@ -362,9 +363,9 @@ for (const s of stores) {
         assert.equal((await records.schema()).version, latest.version);
 
         const acme = row(latest.resolve(1), owner.id, { accountname: 'Acme Gadgets' });
-        await records.create(latest.resolve(1), acme);
+        await records.create(latest.resolve(1), acme, TEST_AUTHOR);
         const g = row(latest.resolve(1000), owner.id, { name: 'Sprocket', [weight]: 2.5, [link]: acme.accountid! });
-        await records.create(latest.resolve(1000), g);
+        await records.create(latest.resolve(1000), g, TEST_AUTHOR);
 
         const seen = await elsewhere.schema();
         assert.equal(seen.version, latest.version, 'the second store sees the new definitions on its next schema()');
@@ -373,7 +374,7 @@ for (const s of stores) {
         assert.equal(got?.[`${link}name`], 'Acme Gadgets');
         const plan = planQuery(seen, { objecttype: 1000, fields: `name,${link}name`, query: `${link}name = 'acme gadgets'`, sort_by: `${link}name` });
         assert.deepEqual((await elsewhere.query(plan)).rows, [{ name: 'Sprocket', [`${link}name`]: 'Acme Gadgets' }]);
-        await records.delete(latest.resolve(1), acme.accountid as string);
+        await records.delete(latest.resolve(1), acme.accountid as string, TEST_AUTHOR);
       } finally {
         await second.close();
       }
@@ -388,12 +389,12 @@ for (const s of stores) {
         const total = async () => (await records.list(account, { limit: 1, offset: 0 })).total;
         const before = await total();
         assert.equal(await records.get(account, id), null);
-        await elsewhere.create(account, made);
+        await elsewhere.create(account, made, TEST_AUTHOR);
         assert.equal((await records.get(account, id))?.accountname, 'Elsewhere');
         assert.equal(await total(), before + 1);
-        await elsewhere.update(account, id, { accountname: 'Changed' });
+        await elsewhere.update(account, id, { accountname: 'Changed' }, TEST_AUTHOR);
         assert.equal((await records.get(account, id))?.accountname, 'Changed');
-        await elsewhere.delete(account, id);
+        await elsewhere.delete(account, id, TEST_AUTHOR);
         assert.equal(await records.get(account, id), null);
         assert.equal(await total(), before);
       } finally {
@@ -405,7 +406,7 @@ for (const s of stores) {
       const opportunity = schema.resolve('opportunity');
       const made = [['grp-a', 'North', 1.5, '2025-01-02'], ['grp-b', 'North', 2.25, '2025-01-01'], ['grp-c', 'south', null, null], ['grp-d', null, 4, '2025-03-01'], ['other', 'North', 100, null]] as const;
       const rows = made.map(([name, description, estimatedvalue, estimatedclosedate]) => row(opportunity, owner.id, { name, description, estimatedvalue, estimatedclosedate }));
-      for (const r of rows) await records.create(opportunity, r);
+      for (const r of rows) await records.create(opportunity, r, TEST_AUTHOR);
       const planned = planV3Query(schema, {
         objectType: 'opportunity', groupBy: [{ name: 'description' }],
         fields: [{ name: 'estimatedvalue', aggrFunc: 'SUM', alias: 'total' }, { name: '*', aggrFunc: 'COUNT', alias: 'n' }, { name: 'estimatedclosedate', aggrFunc: 'MIN', alias: 'first' }, { name: 'estimatedclosedate', aggrFunc: 'MAX', alias: 'last' }],
@@ -418,7 +419,7 @@ for (const s of stores) {
         isLastPage: false,
       });
       assert.deepEqual(await records.groups({ ...planned.plan, pageNumber: 2 }), { rows: [{ description: 'south', total: null, n: 1, first: null, last: null }], isLastPage: true });
-      for (const r of rows) await records.delete(opportunity, r.opportunityid as string);
+      for (const r of rows) await records.delete(opportunity, r.opportunityid as string, TEST_AUTHOR);
     });
 
     test('replaces an object\'s views under the write lock: concurrent additions both land, a second store sees them, a refusal changes nothing', async () => {
@@ -446,14 +447,14 @@ for (const s of stores) {
 
     test('records survive closing and reopening the store', async () => {
       const kept = row(account, owner.id, { accountname: 'Durable' });
-      await records.create(account, kept);
+      await records.create(account, kept, TEST_AUTHOR);
       await store.close();
       store = place.open();
       records = await store.org(orgId);
       schema = await records.schema();
       account = schema.resolve('account');
       assert.deepEqual(await records.get(account, kept.accountid as string), asRead(account, kept, ownerNames));
-      await records.delete(account, kept.accountid as string);
+      await records.delete(account, kept.accountid as string, TEST_AUTHOR);
     });
   });
 }

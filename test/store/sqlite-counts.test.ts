@@ -15,7 +15,7 @@ import { migrate, openDb } from '../../src/store/sqlite/sqlite-db.js';
 import { walkFitsMainThread } from '../../src/store/sqlite/sqlite-read-plan.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { tempDir } from '../helpers.js';
+import { tempDir, TEST_AUTHOR } from '../helpers.js';
 import { checkMigratedCounts, newAccount } from './count-fixtures.js';
 import { orgFile, sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
@@ -60,26 +60,26 @@ describe('row counts of the SQLite store', () => {
 
   test('stay equal to the table through creates, batches, updates, deletes and bulk inserts', async () => {
     const steps: Array<[string, () => Promise<unknown>]> = [
-      ['create', () => records.create(accounts, newAccount())],
+      ['create', () => records.create(accounts, newAccount(), TEST_AUTHOR)],
       ['createMany with a failing item', async () => {
         const taken = newAccount();
-        await records.create(accounts, taken);
-        const results = await records.createMany(accounts, [newAccount(), { ...newAccount(), accountid: taken.accountid! }, newAccount()]);
+        await records.create(accounts, taken, TEST_AUTHOR);
+        const results = await records.createMany(accounts, [newAccount(), { ...newAccount(), accountid: taken.accountid! }, newAccount()], TEST_AUTHOR);
         assert.equal(results.filter((r) => r instanceof Error).length, 1, 'the item with a taken id fails alone');
       }],
       ['update', async () => {
         const { records: [first] } = await records.list(accounts, { limit: 1, offset: 0 });
-        await records.update(accounts, first!.accountid as string, { accountname: 'Renamed' });
+        await records.update(accounts, first!.accountid as string, { accountname: 'Renamed' }, TEST_AUTHOR);
       }],
       ['delete', async () => {
         const { records: [first] } = await records.list(accounts, { limit: 1, offset: 0 });
-        assert.equal(await records.delete(accounts, first!.accountid as string), true);
+        assert.equal(await records.delete(accounts, first!.accountid as string, TEST_AUTHOR), true);
       }],
       ['deleteMany with an unknown id', async () => {
         const { records: page } = await records.list(accounts, { limit: 2, offset: 0 });
-        await records.deleteMany(accounts, [...page.map((r) => r.accountid as string), randomUUID()]);
+        await records.deleteMany(accounts, [...page.map((r) => r.accountid as string), randomUUID()], TEST_AUTHOR);
       }],
-      ['bulkInsert', () => store.bulkInsert(ORG, accounts, Array.from({ length: 1_000 }, newAccount))],
+      ['bulkInsert', () => store.bulkInsert(ORG, accounts, Array.from({ length: 1_000 }, newAccount), TEST_AUTHOR)],
     ];
     for (const [name, step] of steps) {
       await step();
@@ -91,7 +91,7 @@ describe('row counts of the SQLite store', () => {
   test('count the writes of another connection, as the CLI beside a running server makes them', async () => {
     await sqlite.withStore(async (cli) => {
       const before = await total(accounts);
-      await cli.bulkInsert(ORG, accounts, Array.from({ length: 250 }, newAccount));
+      await cli.bulkInsert(ORG, accounts, Array.from({ length: 250 }, newAccount), TEST_AUTHOR);
       assert.equal(await total(accounts), before + 250);
       assert.equal(await total(accounts), rowsOf('account'));
     });
@@ -101,7 +101,7 @@ describe('row counts of the SQLite store', () => {
     const schema = await records.addObject((current) => customObjectSpec(current, { name: 'Widget' }, randomUUID()));
     const widget = schema.resolve('customobject1000');
     assert.equal(await total(widget), 0);
-    await records.create(widget, { customobject1000id: randomUUID(), name: 'One', statecode: 1, statuscode: 1, createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00' });
+    await records.create(widget, { customobject1000id: randomUUID(), name: 'One', statecode: 1, statuscode: 1, createdon: '2025-01-01T00:00:00', modifiedon: '2025-01-01T00:00:00' }, TEST_AUTHOR);
     assert.equal(await total(widget), 1);
     assert.equal(rowsOf('customobject1000'), 1);
   });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { RecordRow } from '../../src/schema/types.js';
 import { openDb, WAL_LIMIT_BYTES } from '../../src/store/sqlite/sqlite-db.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import { tempDir } from '../helpers.js';
+import { tempDir, TEST_AUTHOR } from '../helpers.js';
 
 const MB = 1024 * 1024;
 
@@ -51,7 +51,7 @@ describe('the WAL of SQLite files', () => {
         accountid: randomUUID(), accountname: `Bulk ${i}`, description: `${i} `.padEnd(10_000, 'x'),
         statecode: 1, statuscode: 1, createdon: '2026-01-01T00:00:00', modifiedon: '2026-01-01T00:00:00',
       }));
-      await store.bulkInsert(org, accounts, rows);
+      await store.bulkInsert(org, accounts, rows, TEST_AUTHOR);
       assert.equal((await (await store.org(org)).list(accounts, { limit: 1, offset: 0 })).total, 5_000);
       // Under the limit, the WAL file keeps the largest size it reached.
       const wal = fs.statSync(path.join(dir, 'orgs', `${org}.db-wal`)).size;

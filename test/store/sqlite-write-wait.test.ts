@@ -14,7 +14,7 @@ import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
 import { SqliteRecordWrites } from '../../src/store/sqlite/sqlite-record-writes.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { tempDir } from '../helpers.js';
+import { tempDir, TEST_AUTHOR } from '../helpers.js';
 
 const ORG = 'b5e70000-0000-4000-8000-000000000001';
 
@@ -52,15 +52,15 @@ describe('SQLite writes while another connection holds the write lock', () => {
 
   test('wait without holding up other work, then go through once the lock is free', async () => {
     const first = account('Before');
-    await records.create(accounts, first);
+    await records.create(accounts, first, TEST_AUTHOR);
     other.exec('BEGIN IMMEDIATE');
     let writes: Promise<unknown>[];
     try {
       writes = [
-        records.create(accounts, account('Waiting')),
-        records.update(accounts, first.accountid as string, { accountname: 'Renamed' }),
-        records.createMany(accounts, [account('Batch')]),
-        store.bulkInsert(ORG, accounts, [account('Bulk')]),
+        records.create(accounts, account('Waiting'), TEST_AUTHOR),
+        records.update(accounts, first.accountid as string, { accountname: 'Renamed' }, TEST_AUTHOR),
+        records.createMany(accounts, [account('Batch')], TEST_AUTHOR),
+        store.bulkInsert(ORG, accounts, [account('Bulk')], TEST_AUTHOR),
       ];
       // SQLite's busy handler would have slept this thread here until its timeout; instead the
       // writes wait on timers and everything else goes on: reads answer, timers fire.
@@ -83,7 +83,7 @@ describe('SQLite writes while another connection holds the write lock', () => {
       const before = (await org.list(accounts, { limit: 1, offset: 0 })).total;
       other.exec('BEGIN IMMEDIATE');
       try {
-        await assert.rejects(org.create(accounts, account('Never')), (err: unknown) => {
+        await assert.rejects(org.create(accounts, account('Never'), TEST_AUTHOR), (err: unknown) => {
           assert.ok(err instanceof AppError);
           assert.equal(err.code, 'STORE_BUSY');
           assert.equal(err.status, 503);
@@ -95,7 +95,7 @@ describe('SQLite writes while another connection holds the write lock', () => {
       }
       assert.equal((await org.list(accounts, { limit: 1, offset: 0 })).total, before);
       // A write goes through.
-      await org.create(accounts, account('After'));
+      await org.create(accounts, account('After'), TEST_AUTHOR);
       assert.equal((await org.list(accounts, { limit: 1, offset: 0 })).total, before + 1);
     } finally {
       await impatient.close();
@@ -109,7 +109,7 @@ describe('SQLite writes while another connection holds the write lock', () => {
     try {
       other.exec('BEGIN IMMEDIATE');
       try {
-        await assert.rejects(writes.create(accounts, account('Never')), { code: 'STORE_BUSY' });
+        await assert.rejects(writes.create(accounts, account('Never'), TEST_AUTHOR), { code: 'STORE_BUSY' });
       } finally {
         other.exec('COMMIT');
       }

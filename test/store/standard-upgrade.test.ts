@@ -15,7 +15,7 @@ import type { PostgresRecordStore } from '../../src/store/postgres/postgres-reco
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import fs from 'node:fs';
 import { DATABASE_URL } from '../services.js';
-import { tempDir } from '../helpers.js';
+import { tempDir, TEST_AUTHOR } from '../helpers.js';
 import { POSTGRES_UNDER_TEST, SQLITE_UNDER_TEST, type StorePlace, type StoreUnderTest } from './stores-under-test.js';
 
 /** The note's definition as organizations made before this change have it, with the fields the organization added. */
@@ -43,7 +43,7 @@ function sqliteDowngrade(dir: string): Downgrade {
     try {
       const spec = JSON.parse((db.prepare('SELECT spec FROM orchard_objects WHERE object_type = 7').get() as { spec: string }).spec) as ObjectSpec;
       db.prepare('UPDATE orchard_objects SET spec = ? WHERE object_type = 7').run(JSON.stringify(oldNoteSpec(spec)));
-      for (const stmt of [...NOTE_DOWN, 'DROP TABLE orchard_file_trash']) db.exec(stmt);
+      for (const stmt of [...NOTE_DOWN, 'DROP TABLE orchard_file_trash', 'DROP TABLE orchard_changes', 'DROP TABLE orchard_change_log']) db.exec(stmt);
       db.pragma('user_version = 2');
     } finally {
       db.close();
@@ -96,7 +96,7 @@ for (const { store, place: makePlace } of cases) {
       const note = (await org.schema()).resolve('note');
       const row = Object.fromEntries(note.fields.filter((f) => f.role !== 'derived').map((f) => [f.name, null]));
       await org.create(note, { ...row, noteid: noteId, subject: 'Old note', notetext: 'plain', pcfmood: 'calm', statecode: 1, statuscode: 1,
-        createdon: '2026-01-01T00:00:00', modifiedon: '2026-01-01T00:00:00' });
+        createdon: '2026-01-01T00:00:00', modifiedon: '2026-01-01T00:00:00' }, TEST_AUTHOR);
       await first.close();
       await downgrade(first, orgId);
       records = place.open();
@@ -120,7 +120,7 @@ for (const { store, place: makePlace } of cases) {
       const org = await records.org(orgId);
       const schema = await org.schema();
       const note = schema.resolve('note');
-      const updated = await org.update(note, noteId, { objectid: noteId, objecttypecode: 7 });
+      const updated = await org.update(note, noteId, { objectid: noteId, objecttypecode: 7 }, TEST_AUTHOR);
       assert.deepEqual([updated?.objectid, updated?.objecttypecode], [noteId, 7]);
       const file = { fileid: randomUUID(), objectid: noteId, objecttypecode: 7, filename: 'a.txt', contenttype: 'text/plain', size: 2, createdon: '2026-01-02T00:00:00', createdby: randomUUID() };
       assert.equal(await org.attachFile(note, file, Buffer.from('hi')), true);

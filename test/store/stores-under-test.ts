@@ -2,10 +2,14 @@
 // directory, a schema prefix) that the suite removes afterwards.
 
 import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { after, before } from 'node:test';
 import { createPool } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import type { RecordStore } from '../../src/store/types.js';
+import type { OrgSchema } from '../../src/schema/org-schema.js';
+import type { ObjectDef } from '../../src/schema/types.js';
+import type { OrgRecords, RecordStore } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 
@@ -60,3 +64,37 @@ export const POSTGRES_UNDER_TEST: StoreUnderTest = {
 
 /** The stores the conformance suites loop over; the SQLite store twice, each way it answers reads. */
 export const STORES_UNDER_TEST: readonly StoreUnderTest[] = [SQLITE_UNDER_TEST, SQLITE_READERS_UNDER_TEST, POSTGRES_UNDER_TEST];
+
+/** A suite's store and its organization (organizationOn). */
+export interface OrganizationOnStore {
+  place: StorePlace;
+  store: RecordStore;
+  orgId: string;
+  records: OrgRecords;
+  schema: OrgSchema;
+  account: ObjectDef;
+  contact: ObjectDef;
+}
+
+/**
+ * Hooks of a suite on `s`: before its tests, a new organization with these users mirrored; after
+ * them, the store closed and its data removed. The object returned is filled in by then.
+ */
+export function organizationOn(s: StoreUnderTest, users: ReadonlyArray<{ id: string; fullname: string; email: string }>): OrganizationOnStore {
+  const o = {} as OrganizationOnStore;
+  before(async () => {
+    o.place = await s.place();
+    o.store = o.place.open();
+    o.orgId = randomUUID();
+    for (const user of users) await o.store.upsertUser(o.orgId, user);
+    o.records = await o.store.org(o.orgId);
+    o.schema = await o.records.schema();
+    o.account = o.schema.resolve('account');
+    o.contact = o.schema.resolve('contact');
+  });
+  after(async () => {
+    await o.store.close();
+    await o.place.remove();
+  });
+  return o;
+}

@@ -5,6 +5,7 @@ import { buildObject } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
 import type { ObjectSpec } from '../../schema/build-object.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
+import { newEpoch } from '../change-log.js';
 import { qi, type PgMigration } from './pg-db.js';
 import { foldSql } from './postgres-sql.js';
 
@@ -88,5 +89,19 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
         filename text NOT NULL, content_type text NOT NULL, size integer NOT NULL, createdon text COLLATE "C" NOT NULL, createdby text NOT NULL, content bytea NOT NULL)`,
       `CREATE INDEX ix_orchard_files_record ON ${s}.orchard_files (object_type, record_id, createdon, id)`,
     ].join(';\n'));
+  },
+  // 3: the change log (docs/history.md), empty: writes before the upgrade have no entries. Its
+  // tables are made anew when they exist: only a restore of a snapshot from before it brings the
+  // version back below 3, and then they hold the log of the state replaced.
+  async (client, schema) => {
+    const s = qi(schema);
+    await client.query([
+      `DROP TABLE IF EXISTS ${s}.orchard_changes, ${s}.orchard_change_log`,
+      `CREATE TABLE ${s}.orchard_changes (seq bigint PRIMARY KEY, object_type integer NOT NULL, record_id text COLLATE "C" NOT NULL,
+        operation text NOT NULL, fields text NOT NULL, user_id text, changedon text COLLATE "C" NOT NULL)`,
+      `CREATE INDEX ix_orchard_changes_record ON ${s}.orchard_changes (object_type, record_id, seq)`,
+      `CREATE TABLE ${s}.orchard_change_log (id integer PRIMARY KEY CHECK (id = 1), epoch text NOT NULL, last_seq bigint NOT NULL, floor_seq bigint NOT NULL)`,
+    ].join(';\n'));
+    await client.query(`INSERT INTO ${s}.orchard_change_log (id, epoch, last_seq, floor_seq) VALUES (1, $1, 0, 0)`, [newEpoch()]);
   },
 ];

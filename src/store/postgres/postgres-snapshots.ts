@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { errorOf } from '../../errors.js';
 import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
+import { newEpoch } from '../change-log.js';
 import { postgresCreateTableSql } from './postgres-ddl.js';
 import type { SnapshotInfo } from '../types.js';
 import { qi, type PoolClient } from './pg-db.js';
@@ -149,18 +150,34 @@ export async function replaceTables(client: PoolClient, orgSchema: string, sourc
   }
   statements.push(`UPDATE ${o}.orchard_meta SET schema_version = ${next} WHERE id = 1`);
   await client.query(statements.join(';\n'));
+  await newChangeLogEpoch(client, orgSchema);
+}
+
+/**
+ * The change log after a replacement is the source's (or, from a snapshot before it, the one its
+ * migration makes), under a new epoch: a cursor into the log replaced is refused (docs/history.md).
+ */
+async function newChangeLogEpoch(client: PoolClient, orgSchema: string): Promise<void> {
+  if ((await client.query(`SELECT to_regclass($1) AS t`, [`${qi(orgSchema)}.orchard_change_log`])).rows[0].t === null) return;
+  await client.query(`UPDATE ${qi(orgSchema)}.orchard_change_log SET epoch = $1 WHERE id = 1`, [newEpoch()]);
 }
 
 /**
  * Inside the caller's transaction: when the organization has the standard objects only, empties
- * their tables (crmuser kept) and moves the schema version on, and returns true; false otherwise
+ * their tables (crmuser kept) and the change log, moves the schema version on, and returns true; false otherwise
  * (the caller then replaces the tables from a new organization's schema).
  */
 export async function emptyStandardTables(client: PoolClient, orgSchema: string): Promise<boolean> {
   const o = qi(orgSchema);
   await client.query(`SELECT 1 FROM ${o}.orchard_meta WHERE id = 1 FOR UPDATE`);
   if (!sameTexts(await specTexts(client, orgSchema), STANDARD_OBJECT_SPECS.map((s) => JSON.stringify(s)))) return false;
-  await client.query((await recordTables(client, orgSchema)).map((t) => `DELETE FROM ${o}.${qi(t)}`).join(';\n'));
+  await client.query([
+    ...(await recordTables(client, orgSchema)).map((t) => `DELETE FROM ${o}.${qi(t)}`),
+    // As a new organization's: no entries, numbered from 1 again, under a new epoch.
+    `DELETE FROM ${o}.orchard_changes`,
+    `UPDATE ${o}.orchard_change_log SET last_seq = 0, floor_seq = 0 WHERE id = 1`,
+  ].join(';\n'));
+  await newChangeLogEpoch(client, orgSchema);
   await client.query(`UPDATE ${o}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
   return true;
 }

@@ -3,6 +3,7 @@
 import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
+import { newEpoch } from '../change-log.js';
 import { FOLD_FUNCTION, prepared, type Db, type Migration } from './sqlite-db.js';
 
 /** Identifiers come from definitions checked to be [a-z0-9_]; quoting still guards every one. */
@@ -68,6 +69,17 @@ export function readSpecs(db: Db): ObjectSpec[] {
     .map((r) => JSON.parse(r.spec) as ObjectSpec);
 }
 
+/**
+ * The change log: one row an entry, numbered by `seq` in the order of the commits; the one row of
+ * orchard_change_log holds the log's epoch, its highest number and its floor (change-log.ts).
+ */
+const CHANGE_LOG_DDL = [
+  `CREATE TABLE orchard_changes (seq INTEGER PRIMARY KEY, object_type INTEGER NOT NULL, record_id TEXT NOT NULL, operation TEXT NOT NULL,
+    fields TEXT NOT NULL, user_id TEXT, changedon TEXT NOT NULL)`,
+  'CREATE INDEX ix_orchard_changes_record ON orchard_changes (object_type, record_id, seq)',
+  `CREATE TABLE orchard_change_log (id INTEGER PRIMARY KEY CHECK (id = 1), epoch TEXT NOT NULL, last_seq INTEGER NOT NULL, floor_seq INTEGER NOT NULL)`,
+];
+
 /** Versioned migrations of an organization's database; append only, never edit a released one. */
 export const ORG_MIGRATIONS: readonly Migration[] = [
   // 1: object definitions and the standard objects.
@@ -101,5 +113,10 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
       filename TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL, createdon TEXT NOT NULL, createdby TEXT NOT NULL)`);
     db.exec('CREATE INDEX ix_orchard_files_record ON orchard_files (object_type, record_id, createdon, id)');
     db.exec('CREATE TABLE orchard_file_trash (id TEXT PRIMARY KEY NOT NULL, since TEXT NOT NULL)');
+  },
+  // 4: the change log (docs/history.md), empty: writes before the upgrade have no entries.
+  (db: Db) => {
+    for (const stmt of CHANGE_LOG_DDL) db.exec(stmt);
+    db.prepare(`INSERT INTO orchard_change_log (id, epoch, last_seq, floor_seq) VALUES (1, ?, 0, 0)`).run(newEpoch());
   },
 ];

@@ -14,7 +14,7 @@ import { SqlCache } from '../record-sql.js';
 import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
-import type { OrgRecords, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
+import type { ChangePage, ChangeRequest, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { backupTo, listSnapshotFiles, removeDbFile, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
@@ -25,6 +25,8 @@ import { SqliteRecordWrites, WRITE_WAIT_MS, type SqliteWritableOrgFile } from '.
 import { SqliteRecordFiles } from './sqlite-record-files.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { readChanges, readHistory } from './sqlite-change-log.js';
+import type { ChangeAuthor, ChangeEntry } from '../../schema/changes.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -63,6 +65,14 @@ class OrgFile implements SqliteWritableOrgFile {
    */
   current(): OrgSchema {
     return this.cached ?? this.schemaSync();
+  }
+
+  changes(request: ChangeRequest): ChangePage {
+    return readChanges(this.db, request);
+  }
+
+  history(objectType: number, recordId: string, page: PageRequest): ChangeEntry[] {
+    return readHistory(this.db, objectType, recordId, page);
   }
 
   /** An online backup of the file to `target` (sqlite-snapshots.ts backupTo). */
@@ -114,36 +124,48 @@ class SqliteOrgRecords implements OrgRecords {
     return this.use((f) => f.reads.groups(plan, signal));
   }
 
-  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return this.use((f) => f.writes.create(obj, row));
+  create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow> {
+    return this.use((f) => f.writes.create(obj, row, author));
   }
 
-  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return this.use((f) => f.writes.update(obj, id, changes));
+  update(obj: ObjectDef, id: string, changes: RecordRow, author: ChangeAuthor, check?: RecordCheck): Promise<RecordRow | null> {
+    return this.use((f) => f.writes.update(obj, id, changes, author, check));
   }
 
-  delete(obj: ObjectDef, id: string): Promise<boolean> {
+  delete(obj: ObjectDef, id: string, author: ChangeAuthor, check?: RecordCheck): Promise<boolean> {
     return this.use(async (f) => {
-      const deleted = await f.writes.delete(obj, id);
+      const deleted = await f.writes.delete(obj, id, author, check);
       if (deleted) await f.files.emptyTrash();
       return deleted;
     });
   }
 
-  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
-    return this.use((f) => f.writes.createMany(obj, rows));
+  createMany(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<Array<RecordRow | AppError>> {
+    return this.use((f) => f.writes.createMany(obj, rows, author));
   }
 
-  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
-    return this.use((f) => f.writes.updateMany(obj, items));
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>, author: ChangeAuthor): Promise<Array<RecordRow | null | AppError>> {
+    return this.use((f) => f.writes.updateMany(obj, items, author));
   }
 
-  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
+  deleteMany(obj: ObjectDef, ids: readonly string[], author: ChangeAuthor): Promise<boolean[]> {
     return this.use(async (f) => {
-      const deleted = await f.writes.deleteMany(obj, ids);
+      const deleted = await f.writes.deleteMany(obj, ids, author);
       if (deleted.includes(true)) await f.files.emptyTrash();
       return deleted;
     });
+  }
+
+  changes(request: ChangeRequest): Promise<ChangePage> {
+    return this.use((f) => f.changes(request));
+  }
+
+  history(objectType: number, recordId: string, page: PageRequest): Promise<ChangeEntry[]> {
+    return this.use((f) => f.history(objectType, recordId, page));
+  }
+
+  pruneChanges(before: string): Promise<number> {
+    return this.use((f) => f.writes.pruneChanges(before));
   }
 
   attachFile(obj: ObjectDef, file: AttachedFile, content: Buffer): Promise<boolean> {
@@ -267,8 +289,8 @@ export class SqliteRecordStore implements RecordStore {
     return this.use(orgId, (f) => f.writes.upsertUser(user));
   }
 
-  bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
-    return this.use(orgId, (f) => f.writes.bulkInsert(obj, rows));
+  bulkInsert(orgId: string, obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<void> {
+    return this.use(orgId, (f) => f.writes.bulkInsert(obj, rows, author));
   }
 
   snapshot(orgId: string, name: string): Promise<SnapshotInfo> {

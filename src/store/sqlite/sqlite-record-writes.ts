@@ -7,9 +7,13 @@ import { errorOf } from '../../errors.js';
 import { buildObject, CRMUSER_OBJECT_TYPE, type FieldSpec, type ObjectSpec } from '../../schema/build-object.js';
 import type { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow, ViewSpec } from '../../schema/types.js';
+import type { ChangeAuthor } from '../../schema/changes.js';
 import {
-  deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, type RecordWriter, type Steps,
+  appendChanges, ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
+  type RecordWriter, type Steps,
 } from '../record-writes.js';
+import { pruneBatch } from '../change-log.js';
+import type { RecordCheck } from '../types.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
@@ -59,6 +63,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       schema: () => org.current(),
       run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
       exists: (s) => prepared(db, s.sql).get(...s.parameters) !== undefined,
+      rows: (s) => prepared(db, s.sql).all(...s.parameters) as RecordRow[],
       read: (obj, id) => readRecord(db, org, obj, id),
       isUniqueViolation: (err) => /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(sqliteCode(err)),
       // The contents are removed once the delete commits (SqliteRecordFiles.emptyTrash).
@@ -99,28 +104,44 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
   }
 
-  create(obj: ObjectDef, row: RecordRow): Promise<RecordRow> {
-    return this.inTransaction(() => insertRecord(this.writer, obj, row));
+  /** As inTransaction, appending the write's change-log entries in its transaction. */
+  private logged<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Promise<T> {
+    return this.inTransaction(() => withChangeLog(this.writer, author, steps));
   }
 
-  update(obj: ObjectDef, id: string, changes: RecordRow): Promise<RecordRow | null> {
-    return this.inTransaction(() => updateRecord(this.writer, obj, id, changes));
+  create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow> {
+    return this.logged(author, (log) => insertRecord(this.writer, log, obj, row));
   }
 
-  delete(obj: ObjectDef, id: string): Promise<boolean> {
-    return this.inTransaction(() => deleteRecord(this.writer, obj, id));
+  update(obj: ObjectDef, id: string, changes: RecordRow, author: ChangeAuthor, check?: RecordCheck): Promise<RecordRow | null> {
+    return this.logged(author, (log) => updateRecord(this.writer, log, obj, id, changes, check));
   }
 
-  createMany(obj: ObjectDef, rows: readonly RecordRow[]): Promise<Array<RecordRow | AppError>> {
-    return this.inTransaction(() => eachItem(this.writer, rows, (row) => insertRecord(this.writer, obj, row)));
+  delete(obj: ObjectDef, id: string, author: ChangeAuthor, check?: RecordCheck): Promise<boolean> {
+    return this.logged(author, (log) => deleteRecord(this.writer, log, obj, id, check));
   }
 
-  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>): Promise<Array<RecordRow | null | AppError>> {
-    return this.inTransaction(() => eachItem(this.writer, items, ({ id, changes }) => updateRecord(this.writer, obj, id, changes)));
+  createMany(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<Array<RecordRow | AppError>> {
+    return this.logged(author, (log) => eachItem(this.writer, log, rows, (row) => insertRecord(this.writer, log, obj, row)));
   }
 
-  deleteMany(obj: ObjectDef, ids: readonly string[]): Promise<boolean[]> {
-    return this.inTransaction(() => eachItem(this.writer, ids, (id) => deleteRecord(this.writer, obj, id))) as Promise<boolean[]>;
+  updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>, author: ChangeAuthor): Promise<Array<RecordRow | null | AppError>> {
+    return this.logged(author, (log) => eachItem(this.writer, log, items, ({ id, changes }) => updateRecord(this.writer, log, obj, id, changes)));
+  }
+
+  deleteMany(obj: ObjectDef, ids: readonly string[], author: ChangeAuthor): Promise<boolean[]> {
+    return this.logged(author, (log) => eachItem(this.writer, log, ids, (id) => deleteRecord(this.writer, log, obj, id))) as Promise<boolean[]>;
+  }
+
+  /** Prunes the change log (change-log.ts pruneBatch), a batch a transaction; the entries removed. */
+  async pruneChanges(before: string): Promise<number> {
+    let total = 0;
+    for (let more = true; more;) {
+      const batch = await this.inTransaction(() => pruneBatch(this.writer, before));
+      total += batch.deleted;
+      more = batch.more;
+    }
+    return total;
   }
 
   /** Runs a schema change under the write lock, on the definitions as committed, and bumps the version. */
@@ -156,7 +177,8 @@ export class SqliteRecordWrites implements SqliteFileWrites {
   }
 
   /**
-   * The rows without the per-record checks (the caller made them), in transactions that each write
+   * The rows without the per-record checks (the caller made them), each with its change-log entry
+   * (a create by `author`) in the transaction that inserts it, in transactions that each write
    * about BULK_WAL_BYTES to the WAL at most: a transaction's pages all stay in the WAL until it
    * commits, and with a dozen indexes a row of a large table dirties ten pages or more (one
    * transaction of 5,000 rows of 200,000 accounts wrote 170 MB). After each, a RESTART checkpoint
@@ -165,7 +187,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
    * transaction. The first transaction takes FIRST_BULK_ROWS rows; each next one at most twice as
    * many, and no more than the most frames per row seen so far allow.
    */
-  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[]): Promise<void> {
+  async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<void> {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]!);
     const sql = `INSERT INTO ${q(obj.systemName)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
@@ -175,7 +197,12 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     for (let start = 0, size = FIRST_BULK_ROWS; start < rows.length;) {
       const part = rows.slice(start, start + size);
       await this.write(() => this.db.transaction(() => {
-        for (const row of part) stmt.run(...columns.map((c) => row[c] ?? null));
+        const log = new ChangeBuffer(author);
+        for (const row of part) {
+          stmt.run(...columns.map((c) => row[c] ?? null));
+          log.add(obj, row[obj.keyField] as string, 'create', null, row);
+        }
+        runSync(appendChanges(this.writer, log));
       }).immediate());
       start += part.length;
       framesPerRow = Math.max(framesPerRow, this.restartWal() / part.length);

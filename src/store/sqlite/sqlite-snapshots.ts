@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import type { SnapshotInfo } from '../types.js';
+import { newEpoch } from '../change-log.js';
 import { q } from './sqlite-ddl.js';
 import { migrate, openDb, type Db } from './sqlite-db.js';
 import { ORG_MIGRATIONS } from './sqlite-ddl.js';
@@ -89,8 +90,9 @@ interface MasterRow { type: string; name: string; tbl_name: string; sql: string 
 /**
  * Inside the caller's IMMEDIATE transaction on `db`, with the source attached (withSource): drops
  * every table of the file but crmuser, creates the source's (tables, then their rows, then indexes
- * and triggers, so the row-count triggers count nothing twice), keeps crmuser's row count true, and
- * sets the schema version past both files' so that every cached schema is read again.
+ * and triggers, so the row-count triggers count nothing twice), keeps crmuser's row count true,
+ * sets the schema version past both files' so that every cached schema is read again, and gives the
+ * change log a new epoch.
  */
 export function replaceContents(db: Db): void {
   const version = (file: string) => (db.prepare(`SELECT schema_version FROM ${file}.orchard_meta WHERE id = 1`).get() as { schema_version: number }).schema_version;
@@ -109,5 +111,10 @@ export function replaceContents(db: Db): void {
   for (const o of others) db.exec(o.sql!);
   db.prepare(`UPDATE main.orchard_counts SET n = (SELECT count(*) FROM main.${q(CRMUSER_TABLE)}) WHERE object_type = ?`).run(CRMUSER_OBJECT_TYPE);
   db.prepare('UPDATE main.orchard_meta SET schema_version = ? WHERE id = 1').run(next);
+  // The change log is the source's, under a new epoch: a cursor into the log replaced is refused
+  // (docs/history.md). A source from before the log gets one from its migration, also new.
+  if (db.prepare(`SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'orchard_change_log'`).get()) {
+    db.prepare('UPDATE main.orchard_change_log SET epoch = ? WHERE id = 1').run(newEpoch());
+  }
   db.pragma(`main.user_version = ${Math.trunc(sourceUserVersion)}`);
 }
