@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
 import Fastify from 'fastify';
-import { loadConfig, type Config } from '../src/config.js';
+import { loadConfig, type Config, type ConfigOverrides } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { openStores } from '../src/stores.js';
 
@@ -38,7 +38,7 @@ export function wholeOption(opts: Readonly<Record<string, unknown>>, name: strin
  */
 export const BENCH_DAILY_CAP = 1_000_000_000;
 
-export function benchConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+export function benchConfig(dataDir: string, overrides: ConfigOverrides = {}): Config {
   return loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent', dailyCap: BENCH_DAILY_CAP, ...overrides });
 }
 
@@ -47,7 +47,7 @@ export function benchConfig(dataDir: string, overrides: Partial<Config> = {}): C
  * path, not pino writing a line per request. The daily cap is lifted (DAILY_CAP) but still counted and
  * checked on every request: a run sends more requests to one organization than any plan allows a day.
  */
-export async function startOrchard(dataDir: string, overrides: Partial<Config> = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startOrchard(dataDir: string, overrides: ConfigOverrides = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const server = await startServer(benchConfig(dataDir, overrides), () => {});
   return { url: server.url, close: () => server.close() };
 }

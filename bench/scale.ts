@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { loadConfig, type Config } from '../src/config.js';
+import { loadConfig, type Config, type ConfigOverrides } from '../src/config.js';
 import { openStores } from '../src/stores.js';
 import { medianRoundTrip } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild, type LoadRequest, type ServedTarget } from './lib.js';
@@ -46,7 +46,7 @@ const { values: opts } = parseArgs({
 const QUERY_A = { objecttype: 1, fields: 'accountid,accountname,emailaddress1,telephone1,statecode,createdon,ownername', query: '(statecode = 1)', sort_by: 'createdon', sort_type: 'desc', page_size: 50 };
 
 /** The configuration of a bench server on `store`. */
-function configOf(store: 'sqlite' | 'postgres', dataDir: string): Partial<Config> {
+function configOf(store: 'sqlite' | 'postgres', dataDir: string): ConfigOverrides {
   if (store === 'sqlite') return { databaseUrl: undefined, redisUrl: undefined };
   return { databaseUrl: process.env.DATABASE_URL, databaseSchema: PG_SCHEMA, redisUrl: process.env.REDIS_URL || undefined, dataDir };
 }

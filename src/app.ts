@@ -2,6 +2,7 @@
 // listens (server.ts does), so tests drive it with inject().
 
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -43,12 +44,60 @@ import { Outbox, RequestJournal } from './toolkit/request-journal.js';
 import { faultHook, installJournal } from './http/toolkit-hooks.js';
 
 import type { Toolkit } from './toolkit/toolkit.js';
+import { webhooksRoutes } from './http/webhooks-routes.js';
+import { WebhookService } from './service/webhook-service.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
+import { WebhookSender } from './webhooks/sender.js';
+import { composeDisabledNotice } from './webhooks/disabled-notice.js';
+import { createMailer } from './limits/mailer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The clocks, fault rules, request journal and outbox the control API works on. */
     toolkit: Toolkit;
+    /** The delivery worker of the webhooks (docs/webhooks.md): started when the app is ready, stopped when it closes. */
+    webhooks: DeliveryWorker;
   }
+}
+
+/**
+ * The webhooks' delivery worker of the app (docs/webhooks.md § Delivery): it starts with the app,
+ * is woken by every write that made deliveries, and stops, its attempts recorded, when the app closes.
+ */
+function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clocks, toolkit: Toolkit): DeliveryWorker {
+  const settings = deps.config.webhooks;
+  const mailer = createMailer({ smtpUrl: deps.config.smtpUrl, outboxDir: path.join(deps.config.dataDir, 'outbox'), from: deps.config.mailFrom, clock: () => clocks.now() });
+  const worker = new DeliveryWorker({
+    outbox: async (orgId) => (await deps.records.org(orgId)).webhooks,
+    organizations: () => deps.control.webhookOrganizations(),
+    clock: (orgId) => clocks.now(orgId),
+    realNow: Date.now,
+    sender: new WebhookSender({ timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate, userAgent: `Orchard/${VERSION} (webhooks)` }),
+    settings,
+    async notifyDisabled(orgId, hook) {
+      const org = await deps.control.getOrganization(orgId);
+      const user = org?.primaryUserId ? await deps.control.getUser(org.primaryUserId) : null;
+      if (!org || !user) throw new Error(`organization ${orgId} has no primary user to notify`);
+      const message = composeDisabledNotice(orgId, hook, { email: user.email, orgName: org.name });
+      await mailer.send({ ...message, date: new Date(clocks.now(orgId)) });
+      toolkit.outbox.record(orgId, { kind: 'webhook-disabled', at: new Date(clocks.now(orgId)).toISOString(), ...message, webhookId: hook.id });
+    },
+    onAttempt(orgId, d, outcome, atMs) {
+      toolkit.outbox.record(orgId, {
+        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: d.webhook.url, subject: JSON.parse(d.payload).type as string, text: d.payload,
+        webhookId: d.webhook.id, deliveryId: d.id, attempt: d.attempts + 1, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
+      });
+    },
+    log: app.log,
+  });
+  const unwatch = deps.records.watchDeliveries((orgId) => worker.nudge(orgId));
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => {
+    unwatch();
+    await worker.close();
+    mailer.close();
+  });
+  return worker;
 }
 
 /** The spec's request size limit (§8): 20 MB, counted as 20 MiB. */
@@ -212,6 +261,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const gate = new OrgGate();
   const service = gatedService(new Service(timed), gate);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
+  app.decorate('webhooks', installWebhookWorker(app, deps, clocks, toolkit));
+  const webhooks = new WebhookService(timed);
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks.movedNow) : authHook(auth));
@@ -227,6 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
     await api.register(viewsRoutes, families);
     await api.register(accountRoutes, { ...families, limits, movedNow: clocks.movedNow });
+    await api.register(webhooksRoutes, { webhooks });
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {

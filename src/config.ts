@@ -13,6 +13,29 @@ export const DEFAULT_OPEN_ORGANIZATIONS = 128;
 /** Days change-log entries are kept by default (CHANGELOG_RETENTION_DAYS). */
 export const DEFAULT_CHANGELOG_RETENTION_DAYS = 30;
 
+/** Webhooks (docs/webhooks.md § Settings). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE: targets on loopback and private networks are allowed (tests; a receiver on the same host). */
+  readonly allowPrivate: boolean;
+  /** WEBHOOK_TIMEOUT_MS: how long one attempt may take, connection to the reply's end. */
+  readonly timeoutMs: number;
+  /** WEBHOOK_RETRY_BASE_MS: the delay before the first retry; each next one doubles it. */
+  readonly retryBaseMs: number;
+  /** WEBHOOK_RETRY_CAP_MS: the longest delay between two attempts. */
+  readonly retryCapMs: number;
+  /** WEBHOOK_MAX_ATTEMPTS: attempts of one delivery before it is given up. */
+  readonly maxAttempts: number;
+  /** WEBHOOK_DISABLE_FAILURES and WEBHOOK_DISABLE_HOURS: a webhook is disabled after this many failed attempts in a row spanning this long. */
+  readonly disableFailures: number;
+  readonly disableHours: number;
+  /** WEBHOOK_POLL_MS: how often a server looks for deliveries it was not told of (other processes' writes, retries come due). */
+  readonly pollMs: number;
+  /** WEBHOOK_CONCURRENCY: attempts under way at once in a process. */
+  readonly concurrency: number;
+  /** WEBHOOK_LOG_DAYS: days delivered and failed deliveries stay in the delivery log. */
+  readonly logDays: number;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -72,6 +95,7 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Label request metrics with the organization's id (METRICS_ORG_LABEL): one series per organization, so off by default. */
   readonly metricsOrgLabel: boolean;
+  readonly webhooks: WebhookConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -131,6 +155,29 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   throw new Error(`${name} must be on or off; got '${raw}'.`);
 }
 
+function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new Error(`${name} must be true or false; got '${raw}'.`);
+}
+
+/** The webhook settings of an environment (docs/webhooks.md § Settings). */
+function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+  return {
+    allowPrivate: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 300_000),
+    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
+    retryCapMs: integer(env, 'WEBHOOK_RETRY_CAP_MS', 3_600_000, 1, 7 * 86_400_000),
+    maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 30, 1, 1_000),
+    disableFailures: integer(env, 'WEBHOOK_DISABLE_FAILURES', 20, 1, 1_000_000),
+    disableHours: integer(env, 'WEBHOOK_DISABLE_HOURS', 24, 0, 8_760),
+    pollMs: integer(env, 'WEBHOOK_POLL_MS', 5_000, 10, 3_600_000),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+    logDays: integer(env, 'WEBHOOK_LOG_DAYS', 7, 1, 3_650),
+  };
+}
+
 /** DATABASE_SCHEMA: lowercase letters, digits and '_', starting with a letter; PostgreSQL's 63-byte names leave room for the org suffix. */
 function schemaName(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'orchard';
@@ -150,7 +197,10 @@ function adminKey(raw: string | undefined): string | undefined {
 }
 
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+/** Settings given in code rather than the environment (tests, benchmarks); the webhook settings one by one. */
+export type ConfigOverrides = Partial<Omit<Config, 'webhooks'>> & { readonly webhooks?: Partial<WebhookConfig> };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? integer(env, 'PORT', 8080, 0, 65535);
   const host = overrides.host ?? (env.HOST || '127.0.0.1');
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL || 'info');
@@ -192,5 +242,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
     metricsToken,
     metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),
+    webhooks: Object.freeze({ ...webhookConfig(env), ...overrides.webhooks }),
   });
 }

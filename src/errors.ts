@@ -37,6 +37,8 @@ export const errorCatalogue = {
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
   SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },
   CHANGES_CURSOR_INVALID: { status: 400, summary: 'The since parameter of GET /api/changes is not a cursor this server gave.' },
+  WEBHOOK_INVALID: { status: 400, summary: 'A webhook definition is invalid: its event, object, URL, method, header fields or filter (a filter may name the object\'s stored fields only).' },
+  WEBHOOK_TARGET_FORBIDDEN: { status: 400, summary: 'A webhook\'s URL is, or resolves to, an address that is not public (loopback, private, link-local, unique-local, …) and WEBHOOK_ALLOW_PRIVATE is not set.' },
   // 401
   TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
   TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked.' },
@@ -64,6 +66,10 @@ export const errorCatalogue = {
     message: (object: string, id: string) => `No ${object} record has id '${id}'.`,
   },
   VIEW_NOT_FOUND: { status: 404, summary: 'No view of the object has that id in this organization.' },
+  WEBHOOK_NOT_FOUND: {
+    status: 404, summary: 'The organization has no webhook with that id.',
+    message: (id: string) => `This organization has no webhook with id '${id}'. List its webhooks with GET /api/webhooks.`,
+  },
   FILE_NOT_FOUND: {
     status: 404, summary: 'The record has no file with that id.',
     message: (object: string, id: string, fileId: string) => `The ${object} record '${id}' has no file with id '${fileId}'. List its files with GET /api/v2/record/${object}/${id}/files.`,

@@ -26,10 +26,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   query: ['errors', 'schema'],
   auth: ['errors', 'schema', 'query'],
   limits: ['errors', 'config', 'auth'],
-  store: ['errors', 'config', 'schema', 'query', 'auth', 'limits'],
+  // Webhooks' definitions, filters, signatures, target checks and the delivery worker (docs/webhooks.md):
+  // query types and matches a filter; config: the worker's settings. The outbox it works on is a
+  // contract of its own (webhook-types.ts) that the stores implement.
+  webhooks: ['errors', 'config', 'schema', 'query'],
+  // webhooks: each write makes its deliveries in its own transaction (store/webhook-outbox.ts).
+  store: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'webhooks'],
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
-  admin: ['errors', 'random', 'schema', 'query', 'auth', 'store'],
-  service: ['errors', 'config', 'schema', 'query', 'auth', 'store'],
+  // webhooks: a webhook made with the CLI or a fixtures file is checked and made as one made through the API.
+  admin: ['errors', 'random', 'schema', 'query', 'auth', 'store', 'webhooks'],
+  // webhooks: the API's webhooks are checked and made as the CLI's and the fixtures' are.
+  service: ['errors', 'config', 'schema', 'query', 'auth', 'store', 'webhooks'],
   // Organizations as fixtures: the fixtures format, loaded and exported through the stores with
   // the checks of the API (schema) and of `role set` (admin).
   // toolkit: a file's fault rules are checked as the control API checks them.
@@ -39,10 +46,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its
   // reset, snapshots, export and load; toolkit: the control API and the service routes' fault and
   // journal hooks act on the tools' state.
-  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'fixtures', 'toolkit'],
+  // webhooks: the webhook routes' schemas name its events and methods.
+  http: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'admin', 'service', 'fixtures', 'toolkit', 'webhooks'],
   // errors: backup and restore refuse PostgreSQL with a code.
   stores: ['errors', 'config', 'admin', 'limits', 'store'],
-  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http', 'toolkit'],
+  // webhooks: the delivery worker starts and stops with the app.
+  app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http', 'toolkit', 'webhooks'],
   // version: the line the server logs when it starts names it.
   server: ['config', 'version', 'app', 'stores', 'fixtures', 'http'],
   'cli-control': ['control-client'],

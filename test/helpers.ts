@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { loadConfig, type Config } from '../src/config.js';
+import { loadConfig, type Config, type ConfigOverrides } from '../src/config.js';
 import { openStores, type Stores } from '../src/stores.js';
 
 export function tempDir(prefix = 'orchard-test-'): string {
@@ -44,7 +44,7 @@ export interface TestContext {
 const UNREACHABLE = 1_000_000_000;
 
 export interface TestContextOptions {
-  readonly config?: Partial<Config>;
+  readonly config?: ConfigOverrides;
   readonly plan?: string;
   readonly minuteLimit?: number | null;
 }

@@ -1,5 +1,5 @@
 // Administration shared by the CLI and first start: organizations with their primary user, plans,
-// users, roles, tokens, views and seeding. Keeps the control plane and the organization's crmuser object in step.
+// users, roles, tokens, views, webhooks and seeding. Keeps the control plane and the organization's crmuser object in step.
 
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
@@ -8,7 +8,9 @@ import { AppError } from '../errors.js';
 import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
-import type { ControlStore, RecordStore } from '../store/types.js';
+import type { ControlStore, OrgRecords, RecordStore } from '../store/types.js';
+import { defineWebhook, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import type { Delivery } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
@@ -298,6 +300,44 @@ export class AdminService {
   async deleteView(input: { orgId: string; object: string; view: string }): Promise<void> {
     const { records, obj } = await this.objectOf(input.orgId, input.object);
     await records.setViews(obj.objectType, (current) => withoutView(current, input.view));
+  }
+
+  /** The organization's records and schema, and where its webhooks are made (docs/webhooks.md); it must exist. */
+  private async webhookPlace(orgId: string): Promise<WebhookPlace & { records: OrgRecords }> {
+    const org = await this.control.getOrganization(orgId);
+    if (!org) throw noOrganization(orgId);
+    const records = await this.records.org(org.id);
+    return { records, schema: await records.schema(), outbox: records.webhooks, mark: () => this.control.markWebhooks(org.id) };
+  }
+
+  /**
+   * Makes a webhook of the organization, checked as one made through the API (`definition` is the
+   * body POST /api/webhooks takes; with `allowSecret`, it may fix the secret); returns it shown, and its secret.
+   */
+  async createWebhook(input: { orgId: string; definition: unknown; allowPrivate: boolean; allowSecret?: boolean; id?: string; now?: Date }): Promise<{ webhook: WebhookSummary; secret: string }> {
+    const place = await this.webhookPlace(input.orgId);
+    const hook = await defineWebhook(place, input.definition, {
+      now: (input.now ?? new Date()).getTime(), allowPrivate: input.allowPrivate, allowSecret: input.allowSecret === true, ...(input.id ? { id: input.id } : {}),
+    });
+    return { webhook: webhookSummary(place.schema, hook), secret: hook.secret };
+  }
+
+  /** The organization's webhooks, oldest first. */
+  async listWebhooks(orgId: string): Promise<WebhookSummary[]> {
+    const { schema, outbox } = await this.webhookPlace(orgId);
+    return (await outbox.list()).map((h) => webhookSummary(schema, h));
+  }
+
+  /** Deletes a webhook of the organization with its delivery log (404 WEBHOOK_NOT_FOUND). */
+  async deleteWebhook(orgId: string, id: string): Promise<void> {
+    const { outbox } = await this.webhookPlace(orgId);
+    await outbox.remove((await requireWebhook(outbox, id)).id);
+  }
+
+  /** A page of a webhook's deliveries, newest first (404 WEBHOOK_NOT_FOUND). */
+  async webhookDeliveries(orgId: string, id: string, page: { limit: number; offset: number }): Promise<Delivery[]> {
+    const { outbox } = await this.webhookPlace(orgId);
+    return outbox.deliveries((await requireWebhook(outbox, id)).id, page);
   }
 
   /**

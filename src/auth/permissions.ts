@@ -73,7 +73,7 @@ export class Access implements ReadAccess {
   /** Defining objects and fields changes what every user of the organization sees: the admin role only (403). */
   requireAdmin(what: string): void {
     if (this.isAdmin) return;
-    throw new AppError('PERMISSION_DENIED', `Your role '${this.roleName}' may not ${what}: only the ${ADMIN_ROLE} role defines objects and fields. Use the token of a user with the ${ADMIN_ROLE} role.`);
+    throw new AppError('PERMISSION_DENIED', `Your role '${this.roleName}' may not ${what}: only the ${ADMIN_ROLE} role defines objects and fields, views and webhooks. Use the token of a user with the ${ADMIN_ROLE} role.`);
   }
 
   /** Whether the role has the permission (the plan is not consulted). */

@@ -220,6 +220,12 @@ function planFilter(named: QueryFields, node: FilterNode): PlanNode {
   return { kind: node.kind, children: node.children.map((child) => planFilter(named, child)) };
 }
 
+/** A filter text parsed and typed against the fields `named` allows; null for an empty filter. Throws as planQuery does for `query`. */
+export function planFilterText(named: QueryFields, text: string): PlanNode | null {
+  const ast = parseFilter(text);
+  return ast ? planFilter(named, ast) : null;
+}
+
 /**
  * Checks and types a query body against the schema and what the caller may read; throws AppError
  * (400/404, and 402/403 from `access`) on anything invalid. Hidden fields are left out of '*'.
@@ -232,8 +238,7 @@ export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAcce
   let filter: PlanNode | null = null;
   if (input.query !== undefined && input.query !== null) {
     if (typeof input.query !== 'string') throw param('query', "a filter expression string such as \"(accountname = 'Acme')\"", input.query);
-    const ast = parseFilter(input.query);
-    filter = ast ? planFilter(named, ast) : null;
+    filter = planFilterText(named, input.query);
   }
 
   const sortGiven = !(input.sort_by === undefined || input.sort_by === null || input.sort_by === '');

@@ -7,7 +7,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import { AppError, errorOf } from '../errors.js';
-import { changedFields, type ChangeAuthor, type ChangeOperation, type FieldChange } from '../schema/changes.js';
+import { changedFields, type ChangeAuthor, type ChangedFields, type ChangeOperation, type FieldChange } from '../schema/changes.js';
 import { buildObject, type FieldSpec, type ObjectSpec } from '../schema/build-object.js';
 import { withField } from '../schema/custom-definitions.js';
 import type { OrgSchema } from '../schema/org-schema.js';
@@ -15,6 +15,7 @@ import { checkLinkComplete, composedNameOf, composeName, recordLinkOf, type Reco
 import { storedFields, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
 import type { CompiledSql, SqlCache } from './record-sql.js';
 import type { RecordCheck } from './types.js';
+import type { ActiveHook } from '../webhooks/webhook-types.js';
 
 /** A hook's result: the value itself (SQLite) or its promise (PostgreSQL). */
 type Maybe<T> = T | Promise<T>;
@@ -54,6 +55,8 @@ export interface RecordWriter {
   isUniqueViolation(err: unknown): boolean;
   /** Removes the files of a record being deleted, in the write's transaction (record-files.ts). */
   dropFiles(obj: ObjectDef, recordId: string): Maybe<void>;
+  /** The organization's active webhooks, as of the write's schema version (store/webhook-outbox.ts). */
+  activeHooks(): Maybe<readonly ActiveHook[]>;
 }
 
 /** The change log's entries, and its epoch, highest number and floor (one row): change-log.ts. */
@@ -71,15 +74,31 @@ interface PendingChange {
   readonly fields: string;
 }
 
+/** A record a write transaction wrote, as its webhooks' deliveries need it (store/webhook-outbox.ts). */
+export interface WrittenChange {
+  readonly obj: ObjectDef;
+  readonly recordId: string;
+  readonly operation: ChangeOperation;
+  /** The record as the write left it (create, update), or as it was (delete). */
+  readonly record: RecordRow;
+  readonly fields: ChangedFields;
+}
+
 /** The entries of one write transaction, appended just before it commits (appendChanges). */
 export class ChangeBuffer {
   readonly entries: PendingChange[] = [];
+  /** The same writes with their records, in the same order, for the webhooks' deliveries. */
+  readonly written: WrittenChange[] = [];
+  /** The number appendChanges gave the first entry (the others follow it). */
+  first = 0;
 
   constructor(readonly author: ChangeAuthor) {}
 
   /** Adds the entry of one record's write: `before` null for a create, `after` null for a delete. */
   add(obj: ObjectDef, recordId: string, operation: ChangeOperation, before: RecordRow | null, after: RecordRow | null): void {
-    this.entries.push({ objectType: obj.objectType, recordId, operation, fields: encodeFields(changedFields(obj, before, after)) });
+    const fields = changedFields(obj, before, after);
+    this.entries.push({ objectType: obj.objectType, recordId, operation, fields: encodeFields(fields) });
+    this.written.push({ obj, recordId, operation, record: (after ?? before)!, fields });
   }
 
   /** How many entries there are: a savepoint's mark, for rollbackTo. */
@@ -90,6 +109,7 @@ export class ChangeBuffer {
   /** Forgets the entries added after `mark` (their savepoint was rolled back). */
   rollbackTo(mark: number): void {
     this.entries.length = mark;
+    this.written.length = mark;
   }
 }
 
@@ -111,6 +131,7 @@ export function* appendChanges(w: RecordWriter, log: ChangeBuffer): Steps<void> 
     .set((eb) => ({ last_seq: eb('last_seq', '+', 0) })).where('id', '=', 1).returning('last_seq').compile().sql);
   const [counter] = yield* step(w.rows({ sql: bump, parameters: [n, 1], fixed: true }));
   const first = Number(counter!.last_seq) - n + 1;
+  log.first = first;
   const { userId, at } = log.author;
   const rowOf = (e: PendingChange, i: number) => ({
     seq: first + i, object_type: e.objectType, record_id: e.recordId, operation: e.operation, fields: e.fields, user_id: userId, changedon: at,
@@ -309,11 +330,13 @@ export function* eachItem<I, R>(w: RecordWriter, log: ChangeBuffer, items: reado
   return out;
 }
 
-/** Runs a write's steps with the log of its entries, then appends them (last: see appendChanges). */
-export function* withChangeLog<T>(w: RecordWriter, author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Steps<T> {
+/** Runs a write's steps with the log of its entries, then appends them (last: see appendChanges), then runs `after` (the webhooks' deliveries). */
+export function* withChangeLog<T>(w: RecordWriter, author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>, after?: (log: ChangeBuffer) => Steps<unknown>): Steps<T> {
   const log = new ChangeBuffer(author);
   const result = yield* steps(log);
   yield* appendChanges(w, log);
+  // The webhooks' deliveries of the write, numbered entries in hand (store/webhook-outbox.ts).
+  if (after) yield* after(log);
   return result;
 }
 

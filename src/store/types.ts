@@ -12,6 +12,7 @@ import type { Organization, TokenIdentity, TokenInfo, User } from '../auth/ident
 import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
 import type { ChangeAuthor, ChangeEntry, ChangeLogState } from '../schema/changes.js';
+import type { WebhookOutbox } from '../webhooks/webhook-types.js';
 
 export interface PageRequest {
   /** Rows to return, 1–500. */
@@ -50,6 +51,12 @@ export interface ChangePage extends ChangeLogState {
 
 /** The records of one organization. All methods are safe to call concurrently. */
 export interface OrgRecords {
+  /**
+   * Its webhooks and their outbox, in its own database beside its records (docs/webhooks.md). The
+   * writes of records (create, update, delete, their batches) add the deliveries they make in their
+   * own transaction: an acknowledged write never lacks them.
+   */
+  readonly webhooks: WebhookOutbox;
   /**
    * The organization's objects as committed when it is called, by this object or any other
    * (another process included). Every read and write sees every commit made before it was called.
@@ -192,6 +199,12 @@ export interface RecordStore {
    * rather than create it anew. A no-op when nothing is there.
    */
   dropOrg(orgId: string): Promise<void>;
+  /**
+   * Calls `listener` with the organization's id after each commit of this store object that made
+   * webhook deliveries (the server's delivery worker then attempts them at once); returns how to
+   * stop. Deliveries committed by other processes are not told of (the worker's sweep finds them).
+   */
+  watchDeliveries(listener: (orgId: string) => void): () => void;
   /** Resolves when the store can serve (its directory is writable, its database answers); rejects with the reason otherwise. */
   ping(): Promise<void>;
   /** What the store holds open at this moment, for metrics: read at any time, costs nothing. */
@@ -282,6 +295,14 @@ export interface ControlStore {
   resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
   /** Records that a token was used (callers throttle this; it is a write). `at` is ISO 8601 UTC text as toISOString gives. */
   touchToken(tokenHash: string, at: string): Promise<void>;
+  /**
+   * Records that the organization has webhooks (docs/webhooks.md): from then on the delivery workers
+   * of every process look at its outbox. Never undone (it goes with the organization); does nothing
+   * for an unknown organization.
+   */
+  markWebhooks(orgId: string): Promise<void>;
+  /** The organizations markWebhooks recorded, oldest first (ties by id). */
+  webhookOrganizations(): Promise<string[]>;
   /** Resolves when the control plane answers a read; rejects with the reason otherwise (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

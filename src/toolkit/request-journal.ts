@@ -147,21 +147,48 @@ export class RequestJournal {
   }
 }
 
-/** A message the server sent, as the outbox shows it. */
-export interface OutboxMessage {
-  /** `usage-notice` (webhook deliveries will join it). */
-  readonly kind: 'usage-notice';
+/** What every message of the outbox has. */
+interface SentMessage {
   /** The organization's time when it was sent, ISO 8601. */
   readonly at: string;
+  /** An e-mail address, or a webhook delivery's URL. */
   readonly to: string;
+  /** An e-mail's subject, or a delivery's event type (account.created). */
   readonly subject: string;
+  /** An e-mail's text, or a delivery's JSON body. */
   readonly text: string;
-  /** The notice: its UTC day, threshold (percent), requests used and the cap. */
+}
+
+/** A usage notice: its UTC day, threshold (percent), requests used and the cap. */
+export interface UsageNoticeMessage extends SentMessage {
+  readonly kind: 'usage-notice';
   readonly day: string;
   readonly threshold: number;
   readonly used: number;
   readonly cap: number;
 }
+
+/** The notice that a webhook was disabled for failing too long (docs/webhooks.md). */
+export interface WebhookDisabledMessage extends SentMessage {
+  readonly kind: 'webhook-disabled';
+  readonly webhookId: string;
+}
+
+/** One attempt of a webhook delivery, and what it got. */
+export interface WebhookDeliveryMessage extends SentMessage {
+  readonly kind: 'webhook-delivery';
+  readonly webhookId: string;
+  readonly deliveryId: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly ok: boolean;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+/** A message the server sent, as the outbox shows it. */
+export type OutboxMessage = UsageNoticeMessage | WebhookDisabledMessage | WebhookDeliveryMessage;
 
 /** Messages kept per organization. */
 export const OUTBOX_SIZE = 100;

@@ -278,6 +278,20 @@ for (const kind of CONTROL_KINDS) {
     });
 
     describe('roles', () => {
+      test('marks organizations with webhooks once, lists them oldest first on the other connection, forgets them with the organization', async () => {
+        const first = await server.createOrganization({ name: 'Hooks 1', plan: 'free', minuteLimit: null });
+        const second = await server.createOrganization({ name: 'Hooks 2', plan: 'free', minuteLimit: null });
+        const before = await cli.webhookOrganizations();
+        await server.markWebhooks(second.id);
+        await cli.markWebhooks(first.id);
+        await server.markWebhooks(second.id);
+        await server.markWebhooks(ABSENT);
+        await server.markWebhooks('not-a-uuid');
+        assert.deepEqual((await cli.webhookOrganizations()).filter((id) => !before.includes(id)), [first.id, second.id]);
+        await server.deleteOrganization(first.id);
+        assert.deepEqual((await cli.webhookOrganizations()).filter((id) => !before.includes(id)), [second.id]);
+      });
+
       test('creates and replaces a role, its grants coming back with their keys in the order written', async () => {
         const org = await server.createOrganization({ name: 'Roles', plan: 'free', minuteLimit: null });
         const first = await cli.setRole({ orgId: org.id, name: 'sales', grants: SALES });
@@ -555,9 +569,10 @@ describe('the sqlite control store alone', () => {
       const org = await first.createOrganization({ name: 'Kept', plan: 'standard', minuteLimit: null });
       await first.close();
       const db = new Database(path.join(old, 'control.db'));
-      // Back to version 1: without roles, nor migration 3's columns.
+      // Back to version 1: without roles, nor migration 3's columns, nor migration 4's.
       db.exec(`DROP TABLE roles; DROP INDEX ix_tokens_id; DROP INDEX ix_users_org;
-        ALTER TABLE tokens DROP COLUMN id; ALTER TABLE tokens DROP COLUMN last4; ALTER TABLE users DROP COLUMN disabled_at;`);
+        ALTER TABLE tokens DROP COLUMN id; ALTER TABLE tokens DROP COLUMN last4; ALTER TABLE users DROP COLUMN disabled_at;
+        ALTER TABLE organizations DROP COLUMN webhooks;`);
       db.pragma('user_version = 1');
       db.close();
       const again = new SqliteControlStore(old);

@@ -425,6 +425,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's webhooks, oldest first (admin role) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Make a webhook; the reply shows its signing secret, this once (admin role) */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook (admin role) */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook with its delivery log; its pending deliveries are not made (admin role) */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's delivery log, newest first: state, attempts, last status and error, duration (admin role) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a webhook disabled for failing active again (admin role) */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metadata/records": {
         parameters: {
             query?: never;
@@ -5709,6 +5779,1092 @@ export interface operations {
                         error: string;
                         message: string;
                         status: number;
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /** @enum {string} */
+                            event: "created" | "updated" | "deleted";
+                            /** Format: date-time */
+                            failingSince: string | null;
+                            /** @description Failed attempts in a row since the last success. */
+                            failures: number;
+                            /** @description The filter the record must match (filter language of /api/query); null: every record. */
+                            filter: string | null;
+                            /** @description Header fields sent with each delivery. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description The webhook's id, a UUID. */
+                            id: string;
+                            /** @enum {string} */
+                            method: "POST" | "PUT" | "PATCH";
+                            /** @description The object's system name; null: every object. */
+                            object: string | null;
+                            objectType: number | null;
+                            /**
+                             * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
+                             * @enum {string}
+                             */
+                            status: "active" | "disabled";
+                            url: string;
+                        }[];
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A webhook: which event of which object, the record's filter, and where and how it is sent. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "created",
+                 *       "object": "account",
+                 *       "url": "https://hooks.example.com/orchard",
+                 *       "filter": "statecode = 1",
+                 *       "headers": {
+                 *         "X-Api-Key": "k-1234"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description created, updated or deleted.
+                     * @enum {string}
+                     */
+                    event: "created" | "updated" | "deleted";
+                    /** @description A filter in the language of /api/query the record must match (needs an object; its own stored fields only). */
+                    filter?: string;
+                    /** @description Header fields sent with each delivery: {"Name": "value"} or ["Name: value"]. */
+                    headers?: unknown;
+                    /** @description POST (default), PUT or PATCH. */
+                    method?: string;
+                    /** @description An object's system name or number; absent, null or '*': every object. */
+                    object?: unknown;
+                    /** @description An absolute http(s) URL; its host must be a public address (unless WEBHOOK_ALLOW_PRIVATE=true). */
+                    url: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Made: the webhook with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /** @enum {string} */
+                            event: "created" | "updated" | "deleted";
+                            /** Format: date-time */
+                            failingSince: string | null;
+                            /** @description Failed attempts in a row since the last success. */
+                            failures: number;
+                            /** @description The filter the record must match (filter language of /api/query); null: every record. */
+                            filter: string | null;
+                            /** @description Header fields sent with each delivery. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description The webhook's id, a UUID. */
+                            id: string;
+                            /** @enum {string} */
+                            method: "POST" | "PUT" | "PATCH";
+                            /** @description The object's system name; null: every object. */
+                            object: string | null;
+                            objectType: number | null;
+                            /** @description The signing secret (Standard Webhooks, `whsec_…`): shown only in this reply. */
+                            secret: string;
+                            /**
+                             * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
+                             * @enum {string}
+                             */
+                            status: "active" | "disabled";
+                            url: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id.
+                 * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /** @enum {string} */
+                            event: "created" | "updated" | "deleted";
+                            /** Format: date-time */
+                            failingSince: string | null;
+                            /** @description Failed attempts in a row since the last success. */
+                            failures: number;
+                            /** @description The filter the record must match (filter language of /api/query); null: every record. */
+                            filter: string | null;
+                            /** @description Header fields sent with each delivery. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description The webhook's id, a UUID. */
+                            id: string;
+                            /** @enum {string} */
+                            method: "POST" | "PUT" | "PATCH";
+                            /** @description The object's system name; null: every object. */
+                            object: string | null;
+                            objectType: number | null;
+                            /**
+                             * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
+                             * @enum {string}
+                             */
+                            status: "active" | "disabled";
+                            url: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id.
+                 * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1). */
+                pagenumber?: number;
+                /** @description Deliveries per page (default 50; larger than 500 is served as 500). */
+                pagesize?: number;
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id.
+                 * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deliveries: {
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the write was made.
+                                 */
+                                createdAt: string;
+                                /** @description How long the last attempt took. */
+                                durationMs: number | null;
+                                /** @enum {string} */
+                                event: "created" | "updated" | "deleted";
+                                /** @description The delivery's id: the webhook-id header of each of its attempts. */
+                                id: string;
+                                /** Format: date-time */
+                                lastAttemptAt: string | null;
+                                lastError: string | null;
+                                /** @description The HTTP status of the last attempt; null when it got no reply. */
+                                lastStatus: number | null;
+                                /** Format: date-time */
+                                nextAttemptAt: string | null;
+                                objectType: number;
+                                recordId: string;
+                                /** @description The start of the last reply's body (1,000 characters at most). */
+                                response: string | null;
+                                /** @description The change log's number of the write (data.sequence of the body). */
+                                sequence: number;
+                                /**
+                                 * @description pending: waiting for its first attempt or a retry; failed: given up.
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                webhookId: string;
+                            }[];
+                            isLastPage: boolean;
+                            pageNumber: number;
+                            pageSize: number;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id.
+                 * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope {success, data, message}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /** @enum {string} */
+                            event: "created" | "updated" | "deleted";
+                            /** Format: date-time */
+                            failingSince: string | null;
+                            /** @description Failed attempts in a row since the last success. */
+                            failures: number;
+                            /** @description The filter the record must match (filter language of /api/query); null: every record. */
+                            filter: string | null;
+                            /** @description Header fields sent with each delivery. */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description The webhook's id, a UUID. */
+                            id: string;
+                            /** @enum {string} */
+                            method: "POST" | "PUT" | "PATCH";
+                            /** @description The object's system name; null: every object. */
+                            object: string | null;
+                            objectType: number | null;
+                            /**
+                             * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
+                             * @enum {string}
+                             */
+                            status: "active" | "disabled";
+                            url: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
                     };
                 };
             };

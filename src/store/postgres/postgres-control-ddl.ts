@@ -80,6 +80,10 @@ export const CONTROL_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX users_org ON users (org_id);
     `);
   },
+  // 4: the organizations that have webhooks (control.db's migration 4).
+  async (client) => {
+    await client.query('ALTER TABLE organizations ADD COLUMN webhooks boolean NOT NULL DEFAULT false');
+  },
 ];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -97,6 +97,15 @@ export class PostgresControlStore implements ControlStore {
     return (await this.sql<OrgRow>(`SELECT * FROM ${this.t.orgs} ORDER BY created_at, id`)).rows.map(toOrg);
   }
 
+  async markWebhooks(orgId: string): Promise<void> {
+    if (!isId(orgId)) return;
+    await this.sql(`UPDATE ${this.t.orgs} SET webhooks = true WHERE id = $1 AND NOT webhooks`, [orgId]);
+  }
+
+  async webhookOrganizations(): Promise<string[]> {
+    return (await this.sql<{ id: string }>(`SELECT id FROM ${this.t.orgs} WHERE webhooks ORDER BY created_at, id`)).rows.map((r) => r.id);
+  }
+
   async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
     const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso(), disabledAt: null };

@@ -104,4 +104,20 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
     ].join(';\n'));
     await client.query(`INSERT INTO ${s}.orchard_change_log (id, epoch, last_seq, floor_seq) VALUES (1, $1, 0, 0)`, [newEpoch()]);
   },
+  // 4: webhooks and their outbox (store/webhook-outbox.ts). IF NOT EXISTS: a restore keeps the
+  // deliveries of the schema it replaces, then migrates a source older than this.
+  async (client, schema) => {
+    const s = qi(schema);
+    await client.query([
+      `CREATE TABLE IF NOT EXISTS ${s}.orchard_webhooks (id text COLLATE "C" PRIMARY KEY, event text NOT NULL, object_type integer, url text NOT NULL,
+        method text NOT NULL, filter text, headers text NOT NULL, secret text NOT NULL, created_at text NOT NULL, failures integer NOT NULL DEFAULT 0,
+        failing_since bigint, disabled_at bigint, notice_lease bigint, notice_sent_at text)`,
+      `CREATE TABLE IF NOT EXISTS ${s}.orchard_deliveries (id text COLLATE "C" PRIMARY KEY, webhook_id text COLLATE "C" NOT NULL, event text NOT NULL,
+        object_type integer NOT NULL, record_id text NOT NULL, sequence bigint NOT NULL, payload text NOT NULL, state text NOT NULL, attempts integer NOT NULL,
+        created_ms bigint NOT NULL, written_ms bigint NOT NULL, next_ms bigint, lease_ms bigint, last_ms bigint, last_status integer,
+        last_error text, duration_ms double precision, response text)`,
+      `CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_due ON ${s}.orchard_deliveries (next_ms) WHERE state = 'pending'`,
+      `CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_webhook ON ${s}.orchard_deliveries (webhook_id, created_ms, id)`,
+    ].join(';\n'));
+  },
 ];

@@ -20,6 +20,8 @@ import {
 import type { ChangeAuthor, ChangeEntry } from '../../schema/changes.js';
 import { entryOf, feedPage, feedSql, feedUpper, historySql, logStateSql, pruneBatch, stateOf } from '../change-log.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
+import { DeliveryWatchers, outboxOf, readActiveHooks, writeDeliveries, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
@@ -61,8 +63,16 @@ class PostgresOrgRecords implements OrgRecords {
   /** Named statements of the fixed reads, by SQL text (see prep). */
   private readonly preparedByText = new Map<string, Prepared>();
   private readonly schemaQuery: Prepared;
+  /** The active webhooks as of the schema version last read (the version moves with them). */
+  private hooks: ActiveHooks | undefined;
+  /** Reads on any pooled connection; changes in a transaction, whose claims lock with SKIP LOCKED. */
+  readonly webhooks: WebhookOutbox = outboxOf(
+    (steps) => runAsync(steps(this.outboxOn(this.pool))),
+    (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
+  );
 
-  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number) {
+  /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
+  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number, private readonly onDeliveries: () => void = () => {}) {
     this.k = postgresSql.withSchema(schemaName);
     this.s = qi(schemaName);
     this.schemaQuery = prepared(`SELECT m.schema_version AS version,
@@ -185,7 +195,26 @@ class PostgresOrgRecords implements OrgRecords {
       dropFiles: async (obj, id) => {
         await query(deleteFiles(this.k, obj, id));
       },
+      // Deliveries are made in a write's transaction only.
+      activeHooks: () => (db === this.pool ? [] : this.activeHooks(db as PoolClient)),
     };
+  }
+
+  /** The webhooks' outbox statements (store/webhook-outbox.ts) on `db`: a transaction's client, or the pool. */
+  private outboxOn(db: Pool | PoolClient): OutboxExec {
+    return {
+      k: this.k,
+      lockRows: true,
+      rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
+      run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,
+    };
+  }
+
+  /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
+  private async activeHooks(client: PoolClient): Promise<readonly ActiveHook[]> {
+    const schema = await this.current(client);
+    if (this.hooks?.version !== schema.version) this.hooks = await runAsync(readActiveHooks(this.outboxOn(client), schema));
+    return this.hooks.hooks;
   }
 
   /** Runs the steps of a shared write in one transaction. */
@@ -193,9 +222,12 @@ class PostgresOrgRecords implements OrgRecords {
     return inTransaction(this.pool, (client) => runAsync(steps(this.writer(client))));
   }
 
-  /** As inTransaction, appending the write's change-log entries last in its transaction. */
-  private logged<T>(author: ChangeAuthor, steps: (w: RecordWriter, log: ChangeBuffer) => Steps<T>): Promise<T> {
-    return this.inTransaction((w) => withChangeLog(w, author, (log) => steps(w, log)));
+  /** As inTransaction, appending the write's change-log entries, then its webhook deliveries, last in its transaction. */
+  private async logged<T>(author: ChangeAuthor, steps: (w: RecordWriter, log: ChangeBuffer) => Steps<T>): Promise<T> {
+    const made = { count: 0 };
+    const result = await this.inTransaction((w) => withChangeLog(w, author, (log) => steps(w, log), (log) => writeDeliveries(w, log, made)));
+    if (made.count > 0) this.onDeliveries();
+    return result;
   }
 
   async create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow> {
@@ -317,6 +349,7 @@ class PostgresOrgRecords implements OrgRecords {
   async bulkInsert(obj: ObjectDef, rows: readonly RecordRow[], author: ChangeAuthor): Promise<void> {
     if (rows.length === 0) return;
     const fields = storedFields(obj).filter((f) => f.name in rows[0]!);
+    const made = { count: 0 };
     const text = `INSERT INTO ${this.table(obj)} (${fields.map((f) => qi(f.name)).join(', ')})
       SELECT * FROM unnest(${fields.map((f, i) => `$${i + 1}::${postgresValueType(f)}[]`).join(', ')})`;
     await inTransaction(this.pool, async (client) => {
@@ -326,8 +359,11 @@ class PostgresOrgRecords implements OrgRecords {
       }
       const log = new ChangeBuffer(author);
       for (const row of rows) log.add(obj, row[obj.keyField] as string, 'create', null, row);
-      await runAsync(appendChanges(this.writer(client), log));
+      const w = this.writer(client);
+      await runAsync(appendChanges(w, log));
+      await runAsync(writeDeliveries(w, log, made));
     });
+    if (made.count > 0) this.onDeliveries();
     // Fresh statistics at once, not when autovacuum gets to it: without them the planner took
     // `statecode = 1` on 100,000 new rows for 200 and sorted 85,000 rows for a page (74 ms, not 1).
     await run(this.pool, `ANALYZE ${this.table(obj)}`);
@@ -347,6 +383,7 @@ export class PostgresRecordStore implements RecordStore {
   private readonly timeoutMs: number;
   /** Organizations dropped by this store: their schema is never created again by a call still under way. */
   private readonly dropped = new Set<string>();
+  private readonly watchers = new DeliveryWatchers();
 
   /**
    * Records in `pool` (pg-db.ts createPool), which stays the caller's: close() does not end it.
@@ -364,7 +401,7 @@ export class PostgresRecordStore implements RecordStore {
       open: (orgId) => {
         const schema = this.schemaName(orgId);
         const opening = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
-          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs), translate);
+          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs, () => this.watchers.told(orgId)), translate);
         // A failed open (database unreachable) is tried again by the next request.
         opening.catch(() => this.orgs.forget(orgId, opening));
         return opening;
@@ -449,6 +486,10 @@ export class PostgresRecordStore implements RecordStore {
     this.dropped.add(orgId);
     this.orgs.discard(orgId);
     await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
+  }
+
+  watchDeliveries(listener: (orgId: string) => void): () => void {
+    return this.watchers.watch(listener);
   }
 
   async ping(): Promise<void> {

@@ -9,6 +9,7 @@ import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
 import { STANDARD_OBJECT_SPECS } from '../../schema/standard-objects.js';
 import { newEpoch } from '../change-log.js';
 import { postgresCreateTableSql } from './postgres-ddl.js';
+import { KEPT_ON_REPLACE, orphanDeliveriesSql, WEBHOOKS_TABLE } from '../webhook-outbox.js';
 import type { SnapshotInfo } from '../types.js';
 import { qi, type PoolClient } from './pg-db.js';
 
@@ -144,10 +145,14 @@ export async function replaceTables(client: PoolClient, orgSchema: string, sourc
   // rows only: replaced as they are, the meta row aside (its version is set below).
   const present = new Set(await tablesOf(client, orgSchema));
   for (const table of await tablesOf(client, source)) {
-    if (theirs.has(table) || table === 'orchard_meta') continue;
+    if (theirs.has(table) || table === 'orchard_meta' || table === KEPT_ON_REPLACE) continue;
     statements.push(present.has(table) ? `DELETE FROM ${o}.${qi(table)}` : `CREATE TABLE ${o}.${qi(table)} (LIKE ${qi(source)}.${qi(table)} INCLUDING ALL)`);
     statements.push(await copyRowsSql(client, source, orgSchema, table));
   }
+  // The deliveries stay (KEPT_ON_REPLACE) but those of webhooks the source lacks; a source from
+  // before webhooks has none (its migration makes the table).
+  if ((await tablesOf(client, source)).includes(WEBHOOKS_TABLE)) statements.push(orphanDeliveriesSql(`${o}.`));
+  else statements.push(`DELETE FROM ${o}.${WEBHOOKS_TABLE}`, `DELETE FROM ${o}.${KEPT_ON_REPLACE}`);
   statements.push(`UPDATE ${o}.orchard_meta SET schema_version = ${next} WHERE id = 1`);
   await client.query(statements.join(';\n'));
   await newChangeLogEpoch(client, orgSchema);
@@ -164,7 +169,7 @@ async function newChangeLogEpoch(client: PoolClient, orgSchema: string): Promise
 
 /**
  * Inside the caller's transaction: when the organization has the standard objects only, empties
- * their tables (crmuser kept) and the change log, moves the schema version on, and returns true; false otherwise
+ * their tables (crmuser kept), its webhooks with their deliveries and the change log, moves the schema version on, and returns true; false otherwise
  * (the caller then replaces the tables from a new organization's schema).
  */
 export async function emptyStandardTables(client: PoolClient, orgSchema: string): Promise<boolean> {
@@ -173,7 +178,10 @@ export async function emptyStandardTables(client: PoolClient, orgSchema: string)
   if (!sameTexts(await specTexts(client, orgSchema), STANDARD_OBJECT_SPECS.map((s) => JSON.stringify(s)))) return false;
   await client.query([
     ...(await recordTables(client, orgSchema)).map((t) => `DELETE FROM ${o}.${qi(t)}`),
-    // As a new organization's: no entries, numbered from 1 again, under a new epoch.
+    // As a new organization's: no webhooks, so no deliveries either; no entries, numbered from 1
+    // again, under a new epoch.
+    `DELETE FROM ${o}.${WEBHOOKS_TABLE}`,
+    `DELETE FROM ${o}.${KEPT_ON_REPLACE}`,
     `DELETE FROM ${o}.orchard_changes`,
     `UPDATE ${o}.orchard_change_log SET last_seq = 0, floor_seq = 0 WHERE id = 1`,
   ].join(';\n'));

@@ -70,6 +70,10 @@ const CONTROL_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX ix_users_org ON users (org_id);
     `);
   },
+  // 4: the organizations that have webhooks, whose outboxes the delivery workers look at (docs/webhooks.md).
+  (db) => {
+    db.exec('ALTER TABLE organizations ADD COLUMN webhooks INTEGER NOT NULL DEFAULT 0');
+  },
 ];
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: string }
@@ -149,6 +153,14 @@ export class SqliteControlStore implements ControlStore {
 
   async listOrganizations(): Promise<Organization[]> {
     return (prepared(this.db, 'SELECT * FROM organizations ORDER BY created_at, id').all() as OrgRow[]).map(toOrg);
+  }
+
+  async markWebhooks(orgId: string): Promise<void> {
+    prepared(this.db, 'UPDATE organizations SET webhooks = 1 WHERE id = ? AND webhooks = 0').run(orgId);
+  }
+
+  async webhookOrganizations(): Promise<string[]> {
+    return prepared(this.db, 'SELECT id FROM organizations WHERE webhooks = 1 ORDER BY created_at, id').pluck().all() as string[];
   }
 
   async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {

@@ -27,6 +27,9 @@ import type { AttachedFile } from '../../schema/attached-files.js';
 import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
 import { readChanges, readHistory } from './sqlite-change-log.js';
 import type { ChangeAuthor, ChangeEntry } from '../../schema/changes.js';
+import { runSync } from '../record-writes.js';
+import { DeliveryWatchers, outboxOf } from '../webhook-outbox.js';
+import type { WebhookOutbox } from '../../webhooks/webhook-types.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -42,10 +45,11 @@ class OrgFile implements SqliteWritableOrgFile {
    * `db` serves the writes and the reads answered on the main thread alike: one connection a file
    * (three descriptors: the file, its WAL and its wal-index), so that many organizations fit under
    * a process's descriptor limit. See SqliteRecordReads and SqliteRecordWrites for the rest.
+   * `onDeliveries`: after a commit that made webhook deliveries.
    */
-  constructor(private readonly db: Db, readonly file: string, filesDir: string, readers: () => ReadPool, quickLimit: number, writeWaitMs: number) {
+  constructor(private readonly db: Db, readonly file: string, filesDir: string, readers: () => ReadPool, quickLimit: number, writeWaitMs: number, onDeliveries: () => void) {
     this.reads = new SqliteRecordReads(this, () => db, readers, quickLimit);
-    this.writes = new SqliteRecordWrites(db, this, writeWaitMs);
+    this.writes = new SqliteRecordWrites(db, this, writeWaitMs, onDeliveries);
     this.files = new SqliteRecordFiles(db, this, this.writes, filesDir);
   }
 
@@ -94,6 +98,12 @@ class OrgFile implements SqliteWritableOrgFile {
 
 /** The records of one organization: each call runs on its file, opened for it if the store had closed it. */
 class SqliteOrgRecords implements OrgRecords {
+  /** Reads in autocommit, changes in an IMMEDIATE transaction that waits for the write lock as writes do. */
+  readonly webhooks: WebhookOutbox = outboxOf(
+    (steps) => this.use((f) => runSync(steps(f.writes.outbox))),
+    (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox))),
+  );
+
   constructor(private readonly opened: OpenOrganizations<OrgFile>, private readonly orgId: string) {}
 
   private use<R>(work: (file: OrgFile) => R | Promise<R>): Promise<R> {
@@ -233,6 +243,7 @@ export class SqliteRecordStore implements RecordStore {
   private readonly readers: number;
   /** Organizations dropped by this store: never opened (so never created) again by a call still under way. */
   private readonly dropped = new Set<string>();
+  private readonly watchers = new DeliveryWatchers();
 
   /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
   constructor(dataDir: string, options: SqliteRecordStoreOptions = {}) {
@@ -257,7 +268,7 @@ export class SqliteRecordStore implements RecordStore {
           db.close();
           throw err;
         }
-        const org = new OrgFile(db, file, path.join(this.filesDir, orgId), () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs);
+        const org = new OrgFile(db, file, path.join(this.filesDir, orgId), () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs, () => this.watchers.told(orgId));
         // A crash's leftovers (sqlite-record-files.ts); usually the trash is empty and this is one read.
         void org.files.emptyTrash(true).catch(() => {});
         return org;
@@ -336,6 +347,10 @@ export class SqliteRecordStore implements RecordStore {
     // file until it closes; nothing can reach the organization any more once its tokens are gone.
     const file = path.join(this.dir, `${orgId}.db`);
     for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  }
+
+  watchDeliveries(listener: (orgId: string) => void): () => void {
+    return this.watchers.watch(listener);
   }
 
   async ping(): Promise<void> {

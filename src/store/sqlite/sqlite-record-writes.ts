@@ -21,6 +21,8 @@ import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
 import { deleteFiles } from '../record-files.js';
 import { replaceContents, withSource } from './sqlite-snapshots.js';
+import { readActiveHooks, writeDeliveries, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import type { ActiveHook } from '../../webhooks/webhook-types.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
 const BULK_WAL_BYTES = WAL_LIMIT_BYTES / 4;
@@ -52,9 +54,14 @@ export interface SqliteWritableOrgFile extends SqliteOrgFile {
 export class SqliteRecordWrites implements SqliteFileWrites {
   /** The shared write path's hooks: statements on the writer connection, inside the caller's transaction. */
   readonly writer: RecordWriter;
+  /** The webhooks' outbox statements (store/webhook-outbox.ts) on the writer connection. */
+  readonly outbox: OutboxExec;
+  /** The active webhooks as of the schema version last read (the version moves with them). */
+  private hooks: ActiveHooks | undefined;
 
   /** `db` is the organization's writing connection; a write waits `writeWaitMs` at most for another writer (see write()). */
-  constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number) {
+  /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
+  constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number, private readonly onDeliveries: () => void = () => {}) {
     this.writer = {
       k: sqliteSql,
       sqlCache: org.sqlCache,
@@ -70,7 +77,16 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       dropFiles: (obj, id) => {
         for (const s of [trashFilesStatement(obj, id), deleteFiles(sqliteSql, obj, id)]) prepared(db, s.sql).run(...s.parameters);
       },
+      activeHooks: () => this.activeHooks(),
     };
+    this.outbox = { k: sqliteSql, lockRows: false, rows: this.writer.rows, run: this.writer.run };
+  }
+
+  /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
+  activeHooks(): readonly ActiveHook[] {
+    const schema = this.org.current();
+    if (this.hooks?.version !== schema.version) this.hooks = runSync(readActiveHooks(this.outbox, schema));
+    return this.hooks.hooks;
   }
 
   /**
@@ -104,9 +120,12 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
   }
 
-  /** As inTransaction, appending the write's change-log entries in its transaction. */
-  private logged<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Promise<T> {
-    return this.inTransaction(() => withChangeLog(this.writer, author, steps));
+  /** As inTransaction, appending the write's change-log entries and webhook deliveries in its transaction. */
+  private async logged<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Promise<T> {
+    const made = { count: 0 };
+    const result = await this.inTransaction(() => withChangeLog(this.writer, author, steps, (log) => writeDeliveries(this.writer, log, made)));
+    if (made.count > 0) this.onDeliveries();
+    return result;
   }
 
   create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow> {
@@ -194,6 +213,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     const stmt = prepared(this.db, sql);
     const budget = BULK_WAL_BYTES / (this.db.pragma('page_size', { simple: true }) as number);
     let framesPerRow = 0;
+    const made = { count: 0 };
     for (let start = 0, size = FIRST_BULK_ROWS; start < rows.length;) {
       const part = rows.slice(start, start + size);
       await this.write(() => this.db.transaction(() => {
@@ -203,11 +223,13 @@ export class SqliteRecordWrites implements SqliteFileWrites {
           log.add(obj, row[obj.keyField] as string, 'create', null, row);
         }
         runSync(appendChanges(this.writer, log));
+        runSync(writeDeliveries(this.writer, log, made));
       }).immediate());
       start += part.length;
       framesPerRow = Math.max(framesPerRow, this.restartWal() / part.length);
       size = Math.max(1, Math.min(2 * part.length, Math.floor(budget / framesPerRow)));
     }
+    if (made.count > 0) this.onDeliveries();
   }
 
   /**

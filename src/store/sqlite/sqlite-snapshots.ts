@@ -8,6 +8,7 @@ import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import type { SnapshotInfo } from '../types.js';
 import { newEpoch } from '../change-log.js';
 import { q } from './sqlite-ddl.js';
+import { KEPT_ON_REPLACE, orphanDeliveriesSql, WEBHOOKS_TABLE } from '../webhook-outbox.js';
 import { migrate, openDb, type Db } from './sqlite-db.js';
 import { ORG_MIGRATIONS } from './sqlite-ddl.js';
 
@@ -89,26 +90,30 @@ interface MasterRow { type: string; name: string; tbl_name: string; sql: string 
 
 /**
  * Inside the caller's IMMEDIATE transaction on `db`, with the source attached (withSource): drops
- * every table of the file but crmuser, creates the source's (tables, then their rows, then indexes
- * and triggers, so the row-count triggers count nothing twice), keeps crmuser's row count true,
- * sets the schema version past both files' so that every cached schema is read again, and gives the
- * change log a new epoch.
+ * every table of the file but crmuser and the webhooks' deliveries, creates the source's (tables,
+ * then their rows, then indexes and triggers, so the row-count triggers count nothing twice), keeps
+ * crmuser's row count true, drops the deliveries of webhooks the source lacks, sets the schema
+ * version past both files' so that every cached schema is read again, and gives the change log a
+ * new epoch.
  */
 export function replaceContents(db: Db): void {
   const version = (file: string) => (db.prepare(`SELECT schema_version FROM ${file}.orchard_meta WHERE id = 1`).get() as { schema_version: number }).schema_version;
   const next = Math.max(version('main'), version(SOURCE)) + 1;
   const sourceUserVersion = db.pragma(`${SOURCE}.user_version`, { simple: true }) as number;
-  const tables = (file: string) => (db.prepare(`SELECT type, name, tbl_name, sql FROM ${file}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != ?`)
-    .all(CRMUSER_TABLE) as MasterRow[]);
+  const tables = (file: string) => (db.prepare(`SELECT type, name, tbl_name, sql FROM ${file}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (?, ?)`)
+    .all(CRMUSER_TABLE, KEPT_ON_REPLACE) as MasterRow[]);
   for (const t of tables('main')) db.exec(`DROP TABLE main.${q(t.name)}`);
   for (const t of tables(SOURCE)) {
     // Unqualified, CREATE TABLE makes the table in main.
     db.exec(t.sql!);
     db.exec(`INSERT INTO main.${q(t.name)} SELECT * FROM ${SOURCE}.${q(t.name)}`);
   }
-  const others = db.prepare(`SELECT type, name, tbl_name, sql FROM ${SOURCE}.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name != ?`)
-    .all(CRMUSER_TABLE) as MasterRow[];
+  const others = db.prepare(`SELECT type, name, tbl_name, sql FROM ${SOURCE}.sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name NOT IN (?, ?)`)
+    .all(CRMUSER_TABLE, KEPT_ON_REPLACE) as MasterRow[];
   for (const o of others) db.exec(o.sql!);
+  // A source from before webhooks has none: its migration makes the table, and no delivery is owed.
+  const hooks = db.prepare(`SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?`).get(WEBHOOKS_TABLE) !== undefined;
+  db.exec(hooks ? orphanDeliveriesSql('main.') : `DELETE FROM main.${q(KEPT_ON_REPLACE)}`);
   db.prepare(`UPDATE main.orchard_counts SET n = (SELECT count(*) FROM main.${q(CRMUSER_TABLE)}) WHERE object_type = ?`).run(CRMUSER_OBJECT_TYPE);
   db.prepare('UPDATE main.orchard_meta SET schema_version = ? WHERE id = 1').run(next);
   // The change log is the source's, under a new epoch: a cursor into the log replaced is refused

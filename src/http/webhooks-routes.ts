@@ -1,0 +1,169 @@
+// Webhooks (docs/webhooks.md) as a plugin: an organization's webhooks listed, made, read, deleted and
+// enabled again, and each one's delivery log; admin role only. Replies in the {success, data,
+// message} envelope, errors as {Message}.
+
+import type { FastifyPluginAsync } from 'fastify';
+import type { WebhookService } from '../service/webhook-service.js';
+import { WEBHOOK_EVENTS, WEBHOOK_METHODS } from '../webhooks/webhook-types.js';
+import { DELIVERY_PAGE } from '../webhooks/webhook-admin.js';
+import { ok } from './envelope.js';
+import { errorReplies, v1ErrorBody } from './error-handler.js';
+import { commonErrors, envelopeOf, errorReply, tokenQuery, tokenSecurity } from './schemas.js';
+
+const str = { type: 'string' } as const;
+const nullableStr = { type: 'string', nullable: true } as const;
+
+const webhookSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The webhook\'s id, a UUID.' },
+    event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+    object: { type: 'string', nullable: true, description: 'The object\'s system name; null: every object.' },
+    objectType: { type: 'integer', nullable: true },
+    url: str,
+    method: { type: 'string', enum: [...WEBHOOK_METHODS] },
+    filter: { type: 'string', nullable: true, description: 'The filter the record must match (filter language of /api/query); null: every record.' },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Header fields sent with each delivery.' },
+    createdAt: { type: 'string', format: 'date-time' },
+    status: { type: 'string', enum: ['active', 'disabled'], description: 'disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.' },
+    disabledAt: { type: 'string', format: 'date-time', nullable: true },
+    failures: { type: 'integer', description: 'Failed attempts in a row since the last success.' },
+    failingSince: { type: 'string', format: 'date-time', nullable: true },
+  },
+  required: ['id', 'event', 'object', 'objectType', 'url', 'method', 'filter', 'headers', 'createdAt', 'status', 'disabledAt', 'failures', 'failingSince'],
+} as const;
+
+const createdSchema = {
+  ...webhookSchema,
+  properties: { ...webhookSchema.properties, secret: { type: 'string', description: 'The signing secret (Standard Webhooks, `whsec_…`): shown only in this reply.' } },
+  required: [...webhookSchema.required, 'secret'],
+} as const;
+
+const deliverySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The delivery\'s id: the webhook-id header of each of its attempts.' },
+    webhookId: str,
+    event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+    objectType: { type: 'integer' },
+    recordId: str,
+    sequence: { type: 'integer', description: 'The change log\'s number of the write (data.sequence of the body).' },
+    state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: 'pending: waiting for its first attempt or a retry; failed: given up.' },
+    attempts: { type: 'integer' },
+    createdAt: { type: 'string', format: 'date-time', description: 'When the write was made.' },
+    lastAttemptAt: { type: 'string', format: 'date-time', nullable: true },
+    nextAttemptAt: { type: 'string', format: 'date-time', nullable: true },
+    lastStatus: { type: 'integer', nullable: true, description: 'The HTTP status of the last attempt; null when it got no reply.' },
+    lastError: nullableStr,
+    durationMs: { type: 'number', nullable: true, description: 'How long the last attempt took.' },
+    response: { type: 'string', nullable: true, description: 'The start of the last reply\'s body (1,000 characters at most).' },
+  },
+  required: ['id', 'webhookId', 'event', 'objectType', 'recordId', 'sequence', 'state', 'attempts', 'createdAt', 'lastAttemptAt', 'nextAttemptAt', 'lastStatus', 'lastError', 'durationMs', 'response'],
+} as const;
+
+const webhookExample = {
+  event: 'created', object: 'account', url: 'https://hooks.example.com/orchard', filter: 'statecode = 1', headers: { 'X-Api-Key': 'k-1234' },
+} as const;
+
+const createBody = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'A webhook: which event of which object, the record\'s filter, and where and how it is sent.',
+  properties: {
+    event: { type: 'string', enum: [...WEBHOOK_EVENTS], description: 'created, updated or deleted.' },
+    object: { description: 'An object\'s system name or number; absent, null or \'*\': every object.' },
+    url: { type: 'string', description: 'An absolute http(s) URL; its host must be a public address (unless WEBHOOK_ALLOW_PRIVATE=true).' },
+    method: { type: 'string', description: 'POST (default), PUT or PATCH.' },
+    filter: { type: 'string', description: 'A filter in the language of /api/query the record must match (needs an object; its own stored fields only).' },
+    headers: { description: 'Header fields sent with each delivery: {"Name": "value"} or ["Name: value"].' },
+  },
+  required: ['event', 'url'],
+  examples: [webhookExample],
+} as const;
+
+const idExample = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const idParams = { type: 'object', properties: { id: { type: 'string', description: 'The webhook\'s id.', examples: [idExample] } }, required: ['id'] } as const;
+const query = { type: 'object', properties: tokenQuery } as const;
+const pageQuery = {
+  type: 'object',
+  properties: {
+    ...tokenQuery,
+    pagesize: { type: 'integer', minimum: 1, description: `Deliveries per page (default ${DELIVERY_PAGE.default}; larger than ${DELIVERY_PAGE.max} is served as ${DELIVERY_PAGE.max}).` },
+    pagenumber: { type: 'integer', minimum: 1, description: 'The page, from 1 (default 1).' },
+  },
+} as const;
+
+const errors = {
+  ...commonErrors,
+  403: errorReply('The role of the token\'s user is not admin: only the admin role manages webhooks.'),
+  404: errorReply('The organization has no webhook with that id (or, on create, the object is unknown).'),
+};
+
+interface IdParams { id: string }
+
+export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
+  errorReplies(app, v1ErrorBody);
+
+  app.get('/api/webhooks', {
+    schema: {
+      operationId: 'listWebhooks', summary: 'The organization\'s webhooks, oldest first (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, querystring: query,
+      response: { 200: envelopeOf({ type: 'array', items: webhookSchema }), ...errors },
+    },
+  }, async (request) => ok(await webhooks.list(request.identity)));
+
+  app.post('/api/webhooks', {
+    schema: {
+      operationId: 'createWebhook', summary: 'Make a webhook; the reply shows its signing secret, this once (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, querystring: query,
+      // Checked by the service, whose messages say what to fix; the document shows the members typed.
+      body: { type: 'object', additionalProperties: true }, documentedBody: createBody,
+      response: { 201: envelopeOf(createdSchema, 'Made: the webhook with its secret.'), ...errors },
+    },
+  }, async (request, reply) => {
+    const { webhook, secret } = await webhooks.create(request.identity, request.body);
+    return reply.code(201).send(ok({ ...webhook, secret }));
+  });
+
+  app.get<{ Params: IdParams }>('/api/webhooks/:id', {
+    schema: {
+      operationId: 'getWebhook', summary: 'One webhook (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: query,
+      response: { 200: envelopeOf(webhookSchema), ...errors },
+    },
+  }, async (request) => ok(await webhooks.get(request.identity, request.params.id)));
+
+  app.delete<{ Params: IdParams }>('/api/webhooks/:id', {
+    schema: {
+      operationId: 'deleteWebhook', summary: 'Delete a webhook with its delivery log; its pending deliveries are not made (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: query,
+      response: { 200: envelopeOf({ type: 'null' }), ...errors },
+    },
+  }, async (request) => {
+    await webhooks.delete(request.identity, request.params.id);
+    return ok(null);
+  });
+
+  app.post<{ Params: IdParams }>('/api/webhooks/:id/enable', {
+    schema: {
+      operationId: 'enableWebhook', summary: 'Make a webhook disabled for failing active again (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: query,
+      response: { 200: envelopeOf(webhookSchema), ...errors },
+    },
+  }, async (request) => ok(await webhooks.enable(request.identity, request.params.id)));
+
+  app.get<{ Params: IdParams; Querystring: { pagesize?: number; pagenumber?: number } }>('/api/webhooks/:id/deliveries', {
+    schema: {
+      operationId: 'listWebhookDeliveries', summary: 'A webhook\'s delivery log, newest first: state, attempts, last status and error, duration (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: pageQuery,
+      response: {
+        200: envelopeOf({
+          type: 'object',
+          properties: { deliveries: { type: 'array', items: deliverySchema }, pageSize: { type: 'integer' }, pageNumber: { type: 'integer' }, isLastPage: { type: 'boolean' } },
+          required: ['deliveries', 'pageSize', 'pageNumber', 'isLastPage'],
+        }),
+        ...errors,
+      },
+    },
+  }, async (request) => ok(await webhooks.deliveries(request.identity, request.params.id, request.query)));
+};

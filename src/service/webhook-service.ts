@@ -1,0 +1,79 @@
+// Webhooks through the API (docs/webhooks.md): the admin role of an organization lists, makes, reads,
+// deletes and enables its webhooks and reads their delivery log. A webhook on one object needs a
+// plan that includes the object (402), as reading its records would.
+
+import type { TokenIdentity } from '../auth/identity.js';
+import { accessOf } from '../auth/permissions.js';
+import { AppError, quote } from '../errors.js';
+import type { OrgSchema } from '../schema/org-schema.js';
+import type { OrgRecords } from '../store/types.js';
+import { defineWebhook, DELIVERY_PAGE, requireWebhook, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import type { LookupAll } from '../webhooks/target-guard.js';
+import type { Delivery } from '../webhooks/webhook-types.js';
+import type { ServiceDeps } from './deps.js';
+
+/** The page of the delivery log asked for. */
+export interface DeliveryPageQuery {
+  readonly pagesize?: number;
+  readonly pagenumber?: number;
+}
+
+export class WebhookService {
+  /** `lookup`: how the URLs' hosts are resolved (tests give their own). */
+  constructor(private readonly deps: ServiceDeps, private readonly lookup?: LookupAll) {}
+
+  private async open(identity: TokenIdentity): Promise<{ records: OrgRecords; schema: OrgSchema }> {
+    accessOf(identity).requireAdmin('manage webhooks');
+    const records = await this.deps.records.org(identity.org.id);
+    return { records, schema: await records.schema() };
+  }
+
+  async list(identity: TokenIdentity): Promise<WebhookSummary[]> {
+    const { records, schema } = await this.open(identity);
+    return (await records.webhooks.list()).map((h) => webhookSummary(schema, h));
+  }
+
+  /** Makes a webhook; its secret is in the result, and never shown again. */
+  async create(identity: TokenIdentity, body: unknown): Promise<{ webhook: WebhookSummary; secret: string }> {
+    const { records, schema } = await this.open(identity);
+    const ref = (body as { object?: unknown } | null)?.object;
+    if ((typeof ref === 'string' && ref.trim() !== '' && ref.trim() !== '*') || typeof ref === 'number') accessOf(identity).requirePlan(schema.resolve(ref), 'read');
+    const hook = await defineWebhook({ schema, outbox: records.webhooks, mark: () => this.deps.control.markWebhooks(identity.org.id) }, body, {
+      now: this.deps.clock(identity.org.id), allowPrivate: this.deps.config.webhooks.allowPrivate, ...(this.lookup ? { lookup: this.lookup } : {}),
+    });
+    return { webhook: webhookSummary(schema, hook), secret: hook.secret };
+  }
+
+  async get(identity: TokenIdentity, id: string): Promise<WebhookSummary> {
+    const { records, schema } = await this.open(identity);
+    return webhookSummary(schema, await requireWebhook(records.webhooks, id));
+  }
+
+  /** Deletes a webhook and its delivery log; pending deliveries are not made. */
+  async delete(identity: TokenIdentity, id: string): Promise<void> {
+    const { records } = await this.open(identity);
+    const hook = await requireWebhook(records.webhooks, id);
+    await records.webhooks.remove(hook.id);
+  }
+
+  /** Makes a disabled webhook active again (its failures forgotten); one that is active stays so. */
+  async enable(identity: TokenIdentity, id: string): Promise<WebhookSummary> {
+    const { records, schema } = await this.open(identity);
+    const hook = await requireWebhook(records.webhooks, id);
+    return webhookSummary(schema, (await records.webhooks.enable(hook.id)) ?? hook);
+  }
+
+  /** A page of the webhook's deliveries, newest first, and whether it is the last. */
+  async deliveries(identity: TokenIdentity, id: string, query: DeliveryPageQuery): Promise<{ deliveries: Delivery[]; pageSize: number; pageNumber: number; isLastPage: boolean }> {
+    const { records } = await this.open(identity);
+    const hook = await requireWebhook(records.webhooks, id);
+    for (const name of ['pagesize', 'pagenumber'] as const) {
+      const v = query[name];
+      if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}': a whole number; got ${quote(v)}.`);
+    }
+    const pageSize = Math.min(query.pagesize ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max);
+    const pageNumber = query.pagenumber ?? 1;
+    const rows = await records.webhooks.deliveries(hook.id, { limit: pageSize + 1, offset: (pageNumber - 1) * pageSize });
+    return { deliveries: rows.slice(0, pageSize), pageSize, pageNumber, isLastPage: rows.length <= pageSize };
+  }
+}

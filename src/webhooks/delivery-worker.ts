@@ -1,0 +1,238 @@
+// The delivery worker of a server (docs/webhooks.md § Delivery): takes due deliveries from each
+// organization's outbox (claimed, so that one process attempts each at a time), sends them,
+// records what each attempt gave and schedules retries with exponential backoff on the
+// organization's clock. A write that made deliveries wakes it at once; a sweep every `pollMs`
+// finds those written by other processes (the CLI, another server) and retries that came due,
+// and sends the notices of webhooks disabled for failing too long. Stopping waits for the
+// attempts under way and records them; pending deliveries wait for the next start.
+
+import type { WebhookConfig } from '../config.js';
+import type { SendOutcome } from './sender.js';
+import type { AttemptResult, ClaimedDelivery, DisablePolicy, Webhook, WebhookOutbox } from './webhook-types.js';
+
+/** The settings the worker follows (config.ts WebhookConfig, docs/webhooks.md § Settings). */
+export type WebhookSettings = Omit<WebhookConfig, 'allowPrivate'>;
+
+/** Deliveries claimed at once from one organization's outbox. */
+export const CLAIM_BATCH = 100;
+
+/** How often due retries are looked for in memory (no store call): retries are due to the second at best. */
+const TICK_MS = 1_000;
+
+/** How often an organization's old deliveries are pruned at most. */
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+export interface WorkerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface DeliveryWorkerDeps {
+  /** The outbox of an organization (opened by the record store). */
+  outbox(orgId: string): Promise<WebhookOutbox>;
+  /** The organizations that have had webhooks (the control plane's list): those a sweep looks at. */
+  organizations(): Promise<readonly string[]>;
+  /** An organization's clock (it may be moved: docs/control-api.md), milliseconds. */
+  clock(orgId: string): number;
+  /** Real time, milliseconds: claims' leases and the signature's timestamp. */
+  realNow(): number;
+  readonly sender: { send(d: ClaimedDelivery, nowSeconds: number): Promise<SendOutcome>; close(): void };
+  readonly settings: WebhookSettings;
+  /** Sends the notice that `webhook` was disabled to the organization's primary user; rejects when it was not sent. */
+  notifyDisabled(orgId: string, webhook: Webhook): Promise<void>;
+  /** Told each attempt (the control API's outbox). */
+  onAttempt?(orgId: string, delivery: ClaimedDelivery, outcome: SendOutcome, atMs: number): void;
+  readonly log: WorkerLog;
+}
+
+interface OrgWork {
+  /** When its earliest pending delivery is due (organization's clock); null: none known. */
+  nextDue: number | null;
+  running: Promise<void> | null;
+  /** Told of more work while running: run again. */
+  again: boolean;
+  prunedAt: number;
+}
+
+/** The delay before attempt `attempts + 1`, after `attempts` failed: base × 2^(attempts−1), capped. */
+export function retryDelay(settings: Pick<WebhookSettings, 'retryBaseMs' | 'retryCapMs'>, attempts: number): number {
+  return Math.min(settings.retryCapMs, settings.retryBaseMs * 2 ** Math.min(attempts - 1, 40));
+}
+
+export class DeliveryWorker {
+  private readonly orgs = new Map<string, OrgWork>();
+  private readonly waiting: Array<() => void> = [];
+  private active = 0;
+  private closing = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private sweeping: Promise<void> | null = null;
+  private readonly policy: DisablePolicy;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.policy = { failures: deps.settings.disableFailures, hours: deps.settings.disableHours };
+  }
+
+  /** Starts the timers and a first sweep (deliveries a previous run left). */
+  start(): void {
+    this.timers.push(setInterval(() => this.tick(), TICK_MS), setInterval(() => void this.sweep(), this.deps.settings.pollMs));
+    for (const t of this.timers) t.unref();
+    void this.sweep();
+  }
+
+  /** Told that deliveries of the organization were committed: attempts them now. */
+  nudge(orgId: string): void {
+    if (this.closing) return;
+    void this.drain(orgId);
+  }
+
+  /** Resolves once the sweep under way (or a new one) and every organization's run is done; for tests. */
+  async idle(): Promise<void> {
+    await this.sweep();
+    for (;;) {
+      const running = [...this.orgs.values()].map((o) => o.running).filter((r): r is Promise<void> => r !== null);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  /** Stops taking work, waits for the attempts under way to be recorded, closes the connections. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.sweeping;
+    await Promise.all([...this.orgs.values()].map((o) => o.running));
+    this.deps.sender.close();
+  }
+
+  private work(orgId: string): OrgWork {
+    let w = this.orgs.get(orgId);
+    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0 }));
+    return w;
+  }
+
+  private tick(): void {
+    for (const [orgId, w] of this.orgs) {
+      if (w.nextDue !== null && w.running === null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
+    }
+  }
+
+  /** Looks at every organization that has had webhooks: work due, notices to send, old deliveries to prune. */
+  private sweep(): Promise<void> {
+    if (this.closing) return Promise.resolve();
+    this.sweeping ??= (async () => {
+      try {
+        for (const orgId of await this.deps.organizations()) {
+          if (this.closing) return;
+          const w = this.work(orgId);
+          if (w.running) continue;
+          try {
+            const outbox = await this.deps.outbox(orgId);
+            w.nextDue = await outbox.nextDue();
+            if (w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
+            await this.sendNotices(orgId, outbox);
+            await this.prune(orgId, w, outbox);
+          } catch (err) {
+            this.deps.log.error({ err, orgId }, 'webhook outbox not read; tried again at the next sweep');
+          }
+        }
+      } catch (err) {
+        this.deps.log.error({ err }, 'organizations with webhooks not listed; tried again at the next sweep');
+      } finally {
+        this.sweeping = null;
+      }
+    })();
+    return this.sweeping;
+  }
+
+  /** Claims and attempts the organization's due deliveries until none is left; one run per organization at a time. */
+  private drain(orgId: string): Promise<void> {
+    const w = this.work(orgId);
+    if (w.running) {
+      w.again = true;
+      return w.running;
+    }
+    w.running = (async () => {
+      try {
+        do {
+          w.again = false;
+          const outbox = await this.deps.outbox(orgId);
+          const claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
+          if (claimed.length > 0) {
+            const results = await Promise.all(claimed.map((d) => this.attempt(orgId, d)));
+            const disabled = await outbox.finish(results, this.policy);
+            for (const hook of disabled) this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
+            if (disabled.length > 0) await this.sendNotices(orgId, outbox);
+            if (claimed.length === CLAIM_BATCH) w.again = true;
+          }
+          w.nextDue = await outbox.nextDue();
+          // Due but claimed by another worker (another process): left to the sweep rather than asked again every tick.
+          if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) w.nextDue = null;
+        } while (w.again && !this.closing);
+      } catch (err) {
+        // The claimed deliveries stay claimed until their lease ends, then any worker retries them.
+        this.deps.log.error({ err, orgId }, 'webhook deliveries not attempted or not recorded; retried');
+        w.nextDue = this.deps.clock(orgId) + this.deps.settings.retryBaseMs;
+      } finally {
+        w.running = null;
+      }
+    })();
+    return w.running;
+  }
+
+  /**
+   * A claim lasts past the longest its batch can take (its attempts in rounds of `concurrency`, each
+   * round within the time limit) with a margin, so it ends only for a worker that stopped.
+   */
+  private leaseMs(): number {
+    const { timeoutMs, concurrency } = this.deps.settings;
+    return timeoutMs * (Math.ceil(CLAIM_BATCH / concurrency) + 1) + 5_000;
+  }
+
+  private async slot(): Promise<void> {
+    if (this.active < this.deps.settings.concurrency) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+
+  private async attempt(orgId: string, d: ClaimedDelivery): Promise<AttemptResult> {
+    await this.slot();
+    try {
+      const outcome = await this.deps.sender.send(d, Math.floor(this.deps.realNow() / 1000));
+      const atMs = this.deps.clock(orgId);
+      const attempts = d.attempts + 1;
+      const retryAtMs = outcome.ok || attempts >= this.deps.settings.maxAttempts ? null : atMs + retryDelay(this.deps.settings, attempts);
+      this.deps.onAttempt?.(orgId, d, outcome, atMs);
+      return { id: d.id, webhookId: d.webhook.id, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs, response: outcome.response, atMs, retryAtMs };
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Sends the notices of the organization's disabled webhooks that no worker sent (claimed first). */
+  private async sendNotices(orgId: string, outbox: WebhookOutbox): Promise<void> {
+    for (const hook of await outbox.claimNotices(this.deps.realNow(), this.leaseMs())) {
+      try {
+        await this.deps.notifyDisabled(orgId, hook);
+        await outbox.noticeSent(hook.id, new Date(this.deps.clock(orgId)).toISOString());
+      } catch (err) {
+        this.deps.log.error({ err, orgId, webhookId: hook.id }, 'notice of a disabled webhook not sent; retried');
+      }
+    }
+  }
+
+  private async prune(orgId: string, w: OrgWork, outbox: WebhookOutbox): Promise<void> {
+    const now = this.deps.clock(orgId);
+    if (now - w.prunedAt < PRUNE_EVERY_MS && now >= w.prunedAt) return;
+    w.prunedAt = now;
+    await outbox.prune(now - this.deps.settings.logDays * 86_400_000);
+  }
+}

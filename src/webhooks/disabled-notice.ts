@@ -1,0 +1,21 @@
+// The e-mail to an organization's primary user when one of its webhooks is disabled for failing too
+// long (docs/webhooks.md § Disabling), sent through the mailer of the usage notices.
+
+import type { Webhook } from './webhook-types.js';
+
+export function composeDisabledNotice(orgId: string, hook: Webhook, to: { email: string; orgName: string }): { to: string; subject: string; text: string } {
+  const what = `${hook.event} events${hook.objectType === null ? '' : ` of object ${hook.objectType}`}`;
+  const text = [
+    'Hello,',
+    '',
+    `A webhook of the organization "${to.orgName}" (${orgId}) has been disabled: its deliveries to ${hook.url} failed ${hook.failures} times in a row since ${hook.failingSince ?? 'then'} (UTC).`,
+    `Webhook ${hook.id} (${what}) gets no deliveries until it is enabled again; the deliveries it had pending were given up.`,
+    '',
+    `Its delivery log shows what the receiver answered: GET /api/webhooks/${hook.id}/deliveries.`,
+    `Once the receiver answers again, enable it with POST /api/webhooks/${hook.id}/enable.`,
+    '',
+    'Orchard',
+    '',
+  ].join('\n');
+  return { to: to.email, subject: `Orchard: a webhook of ${to.orgName} was disabled after failing since ${hook.failingSince ?? 'long'}`, text };
+}

@@ -1,0 +1,48 @@
+// The body of a delivery (docs/webhooks.md § Payload), in the shape Standard Webhooks recommends
+// (`type`, `timestamp`, `data`), made in the write's transaction from the record as the write left it.
+
+import type { ChangedFields } from '../schema/changes.js';
+import { storedFields, type ObjectDef, type RecordRow } from '../schema/types.js';
+import type { WebhookEvent } from './webhook-types.js';
+
+/** One record written, as the write's transaction knows it. */
+export interface WrittenRecord {
+  readonly obj: ObjectDef;
+  readonly recordId: string;
+  readonly event: WebhookEvent;
+  /** The record as the write left it (created, updated), or as it was (deleted); its stored fields are sent. */
+  readonly record: RecordRow;
+  /** The fields the write changed with their old and new values (every field with a value, for a create or a delete). */
+  readonly changes: ChangedFields;
+  /** The change log's number of the write, when there is one. */
+  readonly sequence: number | null;
+  readonly userId: string | null;
+  /** When it was written, ISO 8601 UTC (organization's clock). */
+  readonly at: string;
+}
+
+/** The record's stored fields only: derived names (ownername) are not part of what was written. */
+export function storedRecord(obj: ObjectDef, row: RecordRow): RecordRow {
+  const out: RecordRow = {};
+  for (const f of storedFields(obj)) out[f.name] = row[f.name] ?? null;
+  return out;
+}
+
+/** The JSON body sent for one written record to one webhook. */
+export function payloadOf(webhookId: string, w: WrittenRecord): string {
+  return JSON.stringify({
+    type: `${w.obj.systemName}.${w.event}`,
+    timestamp: w.at,
+    data: {
+      webhookId,
+      event: w.event,
+      object: w.obj.systemName,
+      objectType: w.obj.objectType,
+      id: w.recordId,
+      sequence: w.sequence,
+      userId: w.userId,
+      record: storedRecord(w.obj, w.record),
+      changes: w.changes,
+    },
+  });
+}

@@ -1,0 +1,88 @@
+// Making and showing webhooks, the same way through the API, the CLI, the control API and fixtures
+// files (docs/webhooks.md): the definition checked, the URL's address checked, the organization
+// marked as one whose outbox the workers look at, then the webhook stored with a new secret.
+
+import { randomUUID } from 'node:crypto';
+import { AppError, errorOf } from '../errors.js';
+import type { OrgSchema } from '../schema/org-schema.js';
+import { isUuid } from '../schema/values.js';
+import { newSecret } from './signing.js';
+import { checkTarget, type LookupAll } from './target-guard.js';
+import { checkWebhookDefinition, WEBHOOK_LIMITS } from './webhook-definition.js';
+import type { Webhook, WebhookOutbox } from './webhook-types.js';
+
+/** Where a webhook is made: the organization's objects and outbox, and how to mark it in the control plane. */
+export interface WebhookPlace {
+  readonly schema: OrgSchema;
+  readonly outbox: WebhookOutbox;
+  /** ControlStore.markWebhooks of the organization. */
+  mark(): Promise<void>;
+}
+
+export interface DefineOptions {
+  /** Milliseconds since the epoch on the organization's clock: the webhook's createdAt. */
+  readonly now: number;
+  /** WEBHOOK_ALLOW_PRIVATE: no check of the URL's address. */
+  readonly allowPrivate: boolean;
+  /** The definition may fix the signing secret (fixtures files). */
+  readonly allowSecret?: boolean;
+  /** Chosen id (fixtures files); a new UUID otherwise. */
+  readonly id?: string;
+  /** How the URL's host is resolved (tests give their own). */
+  readonly lookup?: LookupAll;
+}
+
+/** Checks and stores a webhook; returns it with its secret (shown to the caller this once). */
+export async function defineWebhook(place: WebhookPlace, body: unknown, options: DefineOptions): Promise<Webhook> {
+  const definition = checkWebhookDefinition(place.schema, body, options.allowSecret === true);
+  if (!options.allowPrivate) await checkTarget(new URL(definition.url), options.lookup);
+  if ((await place.outbox.list()).length >= WEBHOOK_LIMITS.perOrganization) {
+    throw new AppError('WEBHOOK_INVALID', `This organization has ${WEBHOOK_LIMITS.perOrganization} webhooks, the most it may have; delete one first.`);
+  }
+  await place.mark();
+  const { secret, ...rest } = definition;
+  return place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() });
+}
+
+/** The id as given, lowercase; 404 WEBHOOK_NOT_FOUND when it is not a UUID (no webhook can have it). */
+export function webhookId(raw: string): string {
+  if (!isUuid(raw)) throw errorOf('WEBHOOK_NOT_FOUND', raw);
+  return raw.toLowerCase();
+}
+
+/** The webhook with that id, or 404 WEBHOOK_NOT_FOUND. */
+export async function requireWebhook(outbox: WebhookOutbox, raw: string): Promise<Webhook> {
+  const found = await outbox.get(webhookId(raw));
+  if (!found) throw errorOf('WEBHOOK_NOT_FOUND', raw);
+  return found;
+}
+
+/** A webhook as it is shown (its secret never is, but on creation). */
+export interface WebhookSummary {
+  readonly id: string;
+  readonly event: string;
+  /** The object's system name, or null for every object. */
+  readonly object: string | null;
+  readonly objectType: number | null;
+  readonly url: string;
+  readonly method: string;
+  readonly filter: string | null;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly createdAt: string;
+  readonly status: 'active' | 'disabled';
+  readonly disabledAt: string | null;
+  readonly failures: number;
+  readonly failingSince: string | null;
+}
+
+export function webhookSummary(schema: OrgSchema, hook: Webhook): WebhookSummary {
+  return {
+    id: hook.id, event: hook.event,
+    object: hook.objectType === null ? null : (schema.find(hook.objectType)?.systemName ?? String(hook.objectType)),
+    objectType: hook.objectType, url: hook.url, method: hook.method, filter: hook.filter, headers: hook.headers, createdAt: hook.createdAt,
+    status: hook.disabledAt === null ? 'active' : 'disabled', disabledAt: hook.disabledAt, failures: hook.failures, failingSince: hook.failingSince,
+  };
+}
+
+/** Deliveries a page of the delivery log shows by default, and at most. */
+export const DELIVERY_PAGE = { default: 50, max: 500 } as const;

@@ -1,0 +1,170 @@
+// Webhooks of an organization (docs/webhooks.md): what one is, what a delivery of it is, and the
+// contract of the durable outbox the stores keep them in. Pure types and small helpers.
+
+import type { PlanNode } from '../query/plan.js';
+
+/** What happens to a record that a webhook is told of. */
+export const WEBHOOK_EVENTS = ['created', 'updated', 'deleted'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The methods a webhook may be sent with: each carries a body. */
+export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
+
+/** The operation of a write as the change log names it, and the event it fires. */
+export type WriteOperation = 'create' | 'update' | 'delete';
+export const EVENT_OF: Readonly<Record<WriteOperation, WebhookEvent>> = { create: 'created', update: 'updated', delete: 'deleted' };
+
+/** A webhook as defined: fixed once made (a change is a delete and a new one). */
+export interface WebhookSpec {
+  /** A UUID. */
+  readonly id: string;
+  readonly event: WebhookEvent;
+  /** The object's number, or null for every object. */
+  readonly objectType: number | null;
+  readonly url: string;
+  readonly method: WebhookMethod;
+  /** A filter in the language of /api/query that the record must match; null: every record. */
+  readonly filter: string | null;
+  /** Header fields sent with each delivery, names as given. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The signing secret, `whsec_` and base64 (Standard Webhooks). */
+  readonly secret: string;
+  /** When it was made, ISO 8601 UTC on the organization's clock. */
+  readonly createdAt: string;
+}
+
+/** A webhook with its state: failures in a row and, once it failed for long, when it was disabled. */
+export interface Webhook extends WebhookSpec {
+  /** Attempts that failed since the last one that succeeded (any delivery of the webhook). */
+  readonly failures: number;
+  /** When the first of those failures happened (organization's clock, ISO 8601); null when none. */
+  readonly failingSince: string | null;
+  /** When it was disabled for failing too long (no delivery is made or attempted since); null while active. */
+  readonly disabledAt: string | null;
+}
+
+/** A delivery's state: waiting for an attempt (first or next), received (2xx), or given up. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** One delivery of the delivery log: one event of one record to one webhook. */
+export interface Delivery {
+  /** A UUID: the `webhook-id` of every attempt, so a receiver can tell a retry from a new event. */
+  readonly id: string;
+  readonly webhookId: string;
+  readonly event: WebhookEvent;
+  readonly objectType: number;
+  readonly recordId: string;
+  /** The change log's number of the write (data.sequence of the body). */
+  readonly sequence: number;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  /** When the write was made (organization's clock, ISO 8601). */
+  readonly createdAt: string;
+  readonly lastAttemptAt: string | null;
+  /** When the next attempt is due (pending ones), ISO 8601. */
+  readonly nextAttemptAt: string | null;
+  /** The HTTP status of the last attempt; null when it got none (refused, timed out, unreachable). */
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+  /** How long the last attempt took, in milliseconds. */
+  readonly durationMs: number | null;
+  /** The start of the last reply's body (RESPONSE_BODY_CHARS characters at most). */
+  readonly response: string | null;
+}
+
+/** A delivery made in a write's transaction: the event, and the body as it was at the write. */
+export interface NewDelivery {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly event: WebhookEvent;
+  readonly objectType: number;
+  readonly recordId: string;
+  /** The JSON body every attempt sends. */
+  readonly payload: string;
+  /** Organization's clock, milliseconds. */
+  readonly createdMs: number;
+  /** Real time of the write, milliseconds: how long a delivery took from the commit is measured from it. */
+  readonly writtenMs: number;
+}
+
+/** A delivery claimed by a worker for one attempt, with what sending it needs. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'>;
+  readonly event: WebhookEvent;
+  readonly payload: string;
+  /** Attempts made before this one. */
+  readonly attempts: number;
+  readonly writtenMs: number;
+}
+
+/** What one attempt gave. */
+export interface AttemptResult {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly ok: boolean;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+  readonly response: string | null;
+  /** When the attempt was made, organization's clock, milliseconds. */
+  readonly atMs: number;
+  /** For a failure: when to try again (organization's clock), or null to give up (the last attempt). */
+  readonly retryAtMs: number | null;
+}
+
+/** When a webhook that keeps failing is disabled: after `failures` failed attempts in a row spanning `hours` at least. */
+export interface DisablePolicy {
+  readonly failures: number;
+  readonly hours: number;
+}
+
+/** One organization's webhooks and their outbox, as a store keeps them (its file or schema). */
+export interface WebhookOutbox {
+  /** Every webhook, oldest first (ties by id). */
+  list(): Promise<Webhook[]>;
+  get(id: string): Promise<Webhook | null>;
+  /** Stores a new webhook; deliveries start with the writes whose requests begin after it returns. */
+  add(spec: WebhookSpec): Promise<Webhook>;
+  /** Removes the webhook and its deliveries, pending ones included; false when none has the id. */
+  remove(id: string): Promise<boolean>;
+  /** A disabled webhook active again, its failures forgotten; null when none has the id. */
+  enable(id: string): Promise<Webhook | null>;
+  /** The webhook's deliveries, newest first. */
+  deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number }): Promise<Delivery[]>;
+  /**
+   * Claims up to `limit` pending deliveries of active webhooks that are due by `dueMs` (organization's
+   * clock) and not claimed by another worker (any process) whose claim runs to `realMs + leaseMs`
+   * (real time): each is then this caller's to attempt until that lease ends. Oldest first.
+   */
+  claim(request: { readonly dueMs: number; readonly realMs: number; readonly leaseMs: number; readonly limit: number }): Promise<ClaimedDelivery[]>;
+  /**
+   * Records attempts: delivered, retried at `retryAtMs`, or failed for good; counts each failure
+   * against its webhook (a success clears its count) and disables the webhooks that `policy` says
+   * failed for long, ending their pending deliveries. Returns the webhooks this call disabled.
+   */
+  finish(results: readonly AttemptResult[], policy: DisablePolicy): Promise<Webhook[]>;
+  /** When the earliest pending delivery of an active webhook is due (organization's clock, ms); null when none. */
+  nextDue(): Promise<number | null>;
+  /** Removes delivered and failed deliveries made before `beforeMs` (organization's clock); how many went. */
+  prune(beforeMs: number): Promise<number>;
+  /**
+   * Claims the notice of a disabled webhook whose notice is not sent yet and not claimed by
+   * another worker (real-time lease, as claim): the webhooks this caller must send the notice of.
+   */
+  claimNotices(realMs: number, leaseMs: number): Promise<Webhook[]>;
+  /** Records that the notice of the webhook's disabling was sent. */
+  noticeSent(id: string, at: string): Promise<void>;
+}
+
+/** A webhook as a write's transaction needs it: what it fires on, its filter typed against the schema. */
+export interface ActiveHook {
+  readonly id: string;
+  readonly event: WebhookEvent;
+  readonly objectType: number | null;
+  readonly filter: PlanNode | null;
+}
+
+/** How much of a reply's body the delivery log keeps. */
+export const RESPONSE_BODY_CHARS = 1_000;

@@ -1,0 +1,152 @@
+// Delivery, on every store (docs/webhooks.md § Delivery): a failed attempt is retried with
+// exponential backoff on the organization's clock, capped, until it succeeds or the attempts run
+// out; the delivery log shows each delivery's state, attempts, last status, error, reply and
+// duration; a webhook that fails for long is disabled, its primary user told once, and enabled again.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HTTP_STORES } from '../query/http-stores.js';
+import type { TestContext } from '../helpers.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const MIN = 60_000;
+const KEY = 'test-admin-key-0123456789abcdef';
+
+for (const store of HTTP_STORES) {
+  describe(`webhook deliveries on ${store.name}`, { skip: store.skip }, () => {
+    let ctx: TestContext;
+    let receiver: Receiver;
+
+    before(async () => {
+      ctx = await store.context({
+        config: {
+          adminKey: KEY,
+          webhooks: { allowPrivate: true, retryBaseMs: MIN, retryCapMs: 4 * MIN, maxAttempts: 6, disableFailures: 4, disableHours: 1, timeoutMs: 300 },
+        },
+      });
+      receiver = await startReceiver();
+    });
+    after(async () => {
+      await ctx.close();
+      await receiver.close();
+    });
+
+    const make = async (body: object) => (await ctx.request({ method: 'POST', url: '/api/webhooks', payload: body })).json().data as { id: string };
+    const log = async (id: string) => (await ctx.request({ method: 'GET', url: `/api/webhooks/${id}/deliveries` })).json().data.deliveries as Array<Record<string, any>>;
+    const account = (name: string) => ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: name } });
+    const settle = () => ctx.app.webhooks.idle();
+    /** Moves the organization's clock on and lets the worker attempt what came due. */
+    const advance = async (ms: number) => {
+      ctx.clock.advance(ms);
+      await settle();
+    };
+
+    test('a failed attempt is retried after 1, 2, 4, 4 minutes (doubling, capped) until one succeeds; the log shows each step', async () => {
+      const hook = await make({ event: 'created', object: 'account', url: `${receiver.url}/retry` });
+      let failures = 4;
+      receiver.answer = (r) => (r.path.endsWith('/retry') && failures-- > 0 ? 503 : 200);
+      const start = receiver.received.length;
+      await account('Retried');
+      await settle();
+      let [d] = await log(hook.id);
+      assert.deepEqual({ state: d!.state, attempts: d!.attempts, lastStatus: d!.lastStatus, lastError: d!.lastError, response: d!.response }, {
+        state: 'pending', attempts: 1, lastStatus: 503, lastError: 'HTTP 503', response: 'no: 503',
+      });
+      assert.equal(Date.parse(d!.nextAttemptAt) - Date.parse(d!.lastAttemptAt), MIN);
+      assert.equal(typeof d!.durationMs, 'number');
+      for (const wait of [MIN - 1_000, 1_000, 2 * MIN, 4 * MIN, 4 * MIN]) await advance(wait);
+      [d] = await log(hook.id);
+      assert.deepEqual({ state: d!.state, attempts: d!.attempts, lastStatus: d!.lastStatus, lastError: d!.lastError, nextAttemptAt: d!.nextAttemptAt, response: d!.response }, {
+        state: 'delivered', attempts: 5, lastStatus: 200, lastError: null, nextAttemptAt: null, response: 'thanks',
+      });
+      const attempts = receiver.received.slice(start);
+      assert.equal(attempts.length, 5, 'nothing was attempted before it was due');
+      assert.equal(new Set(attempts.map((r) => r.headers['webhook-id'])).size, 1, 'every attempt carries the delivery\'s id');
+      assert.equal(attempts[0]!.body, attempts[4]!.body, 'the body is the one made at the write');
+      await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
+    });
+
+    test('a delivery whose attempts run out is failed; a receiver that does not answer in time is a TIMEOUT', async () => {
+      const hook = await make({ event: 'created', object: 'account', url: `${receiver.url}/slow` });
+      receiver.answer = (r) => (r.path.endsWith('/slow') ? 'hang' : 200);
+      await account('Never');
+      await settle();
+      for (let i = 0; i < 6; i++) await advance(4 * MIN);
+      const [d] = await log(hook.id);
+      assert.deepEqual([d!.state, d!.attempts, d!.nextAttemptAt, d!.lastStatus], ['failed', 6, null, null]);
+      assert.match(d!.lastError, /^TIMEOUT: no complete reply within 300 ms/);
+      assert.ok(d!.durationMs >= 290 && d!.durationMs < 5_000, String(d!.durationMs));
+      await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
+      receiver.answer = () => 200;
+    });
+
+    test('a webhook failing for an hour and 4 attempts is disabled: its pending deliveries end, writes make none, its primary user is told once; enable brings it back', async () => {
+      const hook = await make({ event: 'created', object: 'account', url: `${receiver.url}/down` });
+      receiver.answer = (r) => (r.path.endsWith('/down') ? 500 : 200);
+      await account('D1');
+      await settle();
+      await advance(MIN);
+      await account('D2');
+      await settle();
+      // 3 failures so far within 1 minute: not yet. Past an hour, the next failure disables it.
+      await advance(61 * MIN);
+      let shown = (await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}` })).json().data;
+      assert.equal(shown.status, 'disabled');
+      assert.ok(shown.failures >= 4);
+      assert.ok(Date.parse(shown.disabledAt) - Date.parse(shown.failingSince) >= 60 * MIN);
+      const deliveries = await log(hook.id);
+      assert.ok(deliveries.every((d) => d.state === 'failed'), JSON.stringify(deliveries.map((d) => [d.state, d.lastError])));
+      assert.ok(deliveries.some((d) => /WEBHOOK_DISABLED/.test(d.lastError)));
+      const before = receiver.received.length;
+      await account('While disabled');
+      await advance(10 * MIN);
+      assert.equal(receiver.received.length, before, 'nothing is sent to a disabled webhook');
+      assert.equal((await log(hook.id)).length, deliveries.length, 'a write makes no delivery for it');
+
+      const outbox = (await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/outbox`, token: null, headers: { authorization: `Bearer ${KEY}` } })).json().items as Array<Record<string, any>>;
+      const notices = outbox.filter((m) => m.kind === 'webhook-disabled');
+      assert.equal(notices.length, 1);
+      assert.equal(notices[0]!.to, 'owner@example.com');
+      assert.equal(notices[0]!.webhookId, hook.id);
+      assert.match(notices[0]!.text, new RegExp(`${hook.id}[\\s\\S]*POST /api/webhooks/${hook.id}/enable`));
+      const eml = fs.readdirSync(path.join(ctx.dir, 'outbox')).filter((f) => f.endsWith('.eml'));
+      assert.equal(eml.filter((f) => fs.readFileSync(path.join(ctx.dir, 'outbox', f), 'utf8').includes(hook.id)).length, 1, 'one e-mail, kept in the outbox directory');
+      await advance(10 * MIN);
+      assert.equal((await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/outbox`, token: null, headers: { authorization: `Bearer ${KEY}` } }))
+        .json().items.filter((m: { kind: string }) => m.kind === 'webhook-disabled').length, 1, 'told once');
+
+      receiver.answer = () => 200;
+      const enabled = await ctx.request({ method: 'POST', url: `/api/webhooks/${hook.id}/enable` });
+      shown = enabled.json().data;
+      assert.deepEqual([shown.status, shown.failures, shown.failingSince, shown.disabledAt], ['active', 0, null, null]);
+      const start = receiver.received.length;
+      await account('After');
+      await settle();
+      assert.deepEqual(receiver.received.slice(start).map((r) => r.json.data.record.accountname), ['After']);
+      await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
+    });
+
+    test('the delivery log pages newest first; the toolkit\'s outbox shows each attempt', async () => {
+      const hook = await make({ event: 'created', object: 'account', url: receiver.url });
+      for (const name of ['P1', 'P2', 'P3']) {
+        await account(name);
+        ctx.clock.advance(1_000);
+      }
+      await settle();
+      const page = (await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries?pagesize=2` })).json().data;
+      assert.equal(page.deliveries.length, 2);
+      assert.equal(page.isLastPage, false);
+      assert.ok(page.deliveries[0].createdAt > page.deliveries[1].createdAt);
+      const last = (await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries?pagesize=2&pagenumber=2` })).json().data;
+      assert.deepEqual([last.deliveries.length, last.isLastPage], [1, true]);
+      const outbox = (await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/outbox`, token: null, headers: { authorization: `Bearer ${KEY}` } })).json().items as Array<Record<string, any>>;
+      const sent = outbox.filter((m) => m.kind === 'webhook-delivery' && m.webhookId === hook.id);
+      assert.equal(sent.length, 3);
+      assert.deepEqual([sent[0]!.to, sent[0]!.subject, sent[0]!.ok, sent[0]!.status, sent[0]!.attempt], [receiver.url, 'account.created', true, 200, 1]);
+      assert.equal(JSON.parse(sent[0]!.text).data.record.accountname, 'P3');
+      await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
+    });
+  });
+}
