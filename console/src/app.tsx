@@ -16,17 +16,22 @@ import { RequestsView } from './views/requests.js';
 import { ToolkitView } from './views/toolkit.js';
 import { AdminView } from './views/admin.js';
 import { OrganizationsView } from './views/organizations.js';
+import { WebhooksView } from './views/webhooks.js';
 
 interface NavItem {
   readonly route: string;
   readonly label: string;
+  /** Only for the admin key. */
   readonly admin?: boolean;
+  /** Only when the data views act with the admin role (webhooks are the admin role's). */
+  readonly adminRole?: boolean;
 }
 
 const NAV: readonly NavItem[] = [
   { route: 'orgs', label: 'Organizations', admin: true },
   { route: 'data', label: 'Data' },
   { route: 'usage', label: 'Usage' },
+  { route: 'webhooks', label: 'Webhooks', adminRole: true },
   { route: 'requests', label: 'Requests', admin: true },
   { route: 'toolkit', label: 'Toolkit', admin: true },
   { route: 'admin', label: 'Admin', admin: true },
@@ -101,7 +106,8 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   };
 
   const section = route[0] ?? (session.kind === 'admin' && !org ? 'orgs' : 'data');
-  const nav = NAV.filter((n) => !n.admin || session.kind === 'admin');
+  const role = session.kind === 'admin' ? 'admin' : session.me.user.role;
+  const nav = NAV.filter((n) => (!n.admin || session.kind === 'admin') && (!n.adminRole || role === 'admin'));
 
   return (
     <ConsoleContext.Provider value={ctx}>
@@ -149,6 +155,8 @@ function View({ route, section }: { route: string[]; section: string }) {
       return <RecordView object={object} id={id === 'new' ? null : id} />;
     case 'usage':
       return <UsageView />;
+    case 'webhooks':
+      return <WebhooksView id={route[1] ?? null} />;
     case 'requests':
       return <RequestsView requestId={route[1] ?? null} />;
     case 'toolkit':

@@ -10,6 +10,8 @@ export interface Loaded<T> {
   readonly value: T | undefined;
   readonly error: unknown;
   readonly loading: boolean;
+  /** Counts the values loaded: what depends on this one reloads when it moves. */
+  readonly version: number;
   reload(): void;
 }
 
@@ -18,15 +20,17 @@ export interface Loaded<T> {
  * one; with `everyMs`, again at that period while the tab is visible (the live views).
  */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[], everyMs?: number): Loaded<T> {
-  const [state, setState] = useState<{ value: T | undefined; error: unknown; loading: boolean }>({ value: undefined, error: null, loading: true });
+  // A value is shown only with the deps it was loaded for: another object's fields never meet this one's record.
+  const key = JSON.stringify(deps);
+  const [state, setState] = useState<{ value: T | undefined; error: unknown; loading: boolean; version: number; key: string }>({ value: undefined, error: null, loading: true, version: 0, key });
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   useEffect(() => {
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     load(controller.signal).then(
-      (value) => !controller.signal.aborted && setState({ value, error: null, loading: false }),
-      (error: unknown) => !controller.signal.aborted && setState((s) => ({ value: s.value, error, loading: false })),
+      (value) => !controller.signal.aborted && setState((s) => ({ value, error: null, loading: false, version: s.version + 1, key })),
+      (error: unknown) => !controller.signal.aborted && setState((s) => ({ ...s, error, loading: false, key })),
     );
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -38,7 +42,8 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
     }, everyMs);
     return () => clearInterval(timer);
   }, [everyMs, reload]);
-  return { ...state, reload };
+  const current = state.key === key;
+  return { value: current ? state.value : undefined, error: current ? state.error : null, loading: state.loading || !current, version: state.version, reload };
 }
 
 /** Runs an action, keeping its error for display and whether it is under way. */

@@ -11,6 +11,7 @@ import { ErrorBox, Loading, PageTitle, useAction, useLoad } from '../ui.js';
 import { DataAs } from './objects.js';
 import { nameFieldOf } from './records.js';
 import { FieldInput, shownValue } from './values.js';
+import { RecordHistory } from './history.js';
 
 type Value = string | number | null;
 
@@ -24,7 +25,12 @@ export function RecordView({ object, id }: { object: string; id: string | null }
   const error = detail.error ?? record.error;
   if (error) return <section><PageTitle>{object}</PageTitle><p><a href={href('data', object)}>Back to {object}</a></p><ErrorBox error={error} /></section>;
   if (!detail.value || record.value === undefined) return <Loading what="the record" />;
-  return <RecordForm key={`${object}/${id ?? 'new'}`} obj={detail.value} record={record.value} reload={record.reload} />;
+  return (
+    <>
+      <RecordForm key={`${object}/${id ?? 'new'}`} obj={detail.value} record={record.value} reload={record.reload} />
+      {id && <RecordHistory obj={detail.value} id={id} version={record.version} />}
+    </>
+  );
 }
 
 function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: RecordRow | null; reload: () => void }) {
