@@ -1,4 +1,4 @@
-// Compiles the client package (packages/client/dist/), then the TypeScript into dist/ with no moment
+// Compiles the client package (packages/client/dist/), then the TypeScript and the console (dist/console/) into dist/ with no moment
 // where a current output is missing, as a running server (or a reader thread it starts) may load one
 // at any time: tsc writes beside dist/, each file then replaces its old copy by a rename, and only
 // outputs whose source is gone are deleted.
@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildConsole } from './build-console.js';
 
 const OUT = 'dist';
 // Beside dist/ and as deep, so the source maps' relative paths hold once the files move in.
@@ -29,6 +30,16 @@ const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--out
 if (compiled.status !== 0) {
   fs.rmSync(NEXT, { recursive: true, force: true });
   process.exit(compiled.status ?? 1);
+}
+
+// The console (console/): type-checked and bundled into NEXT/console, so it moves in with the rest
+// and a running server never serves a page whose assets are not there yet.
+try {
+  await buildConsole(path.resolve(NEXT, 'console'));
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  fs.rmSync(NEXT, { recursive: true, force: true });
+  process.exit(1);
 }
 
 const built = new Set(filesUnder(NEXT));

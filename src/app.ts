@@ -23,6 +23,8 @@ import { v2Routes } from './http/v2-routes.js';
 import { filesRoutes } from './http/files-routes.js';
 import { v3Routes } from './http/v3-routes.js';
 import { viewsRoutes } from './http/views-routes.js';
+import { accountRoutes } from './http/account-routes.js';
+import { DEFAULT_CONSOLE_DIR, installConsole } from './http/console-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -232,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await installConsole(app, deps.consoleDir ?? DEFAULT_CONSOLE_DIR);
 
   // Every reader of time asks the clocks, which follow deps.clock until a clock is moved.
   const clocks = new Clocks(() => deps.clock());
@@ -275,6 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(filesRoutes, families);
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
     await api.register(viewsRoutes, families);
+    await api.register(accountRoutes, { ...families, limits, movedNow: clocks.movedNow });
     await api.register(webhooksRoutes, { webhooks });
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
@@ -284,7 +288,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       allowPrivateWebhooks: deps.config.webhooks.allowPrivate,
     });
     await app.register(controlApi, {
-      prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit,
+      prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, limits,
       webhooks: { worker, allowPrivate: deps.config.webhooks.allowPrivate }, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl,
     });
   }

@@ -108,6 +108,7 @@ export const errorCatalogue = {
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
   STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.' },
+  CONSOLE_NOT_BUILT: { status: 503, summary: 'A /console path was asked of a server whose console is not built (dist/console/index.html is missing): run npm run build.' },
   NOT_READY: { status: 503, summary: 'GET /ready: a store the server needs (control plane, records, rate-limit counters) does not answer.' },
   STORE_BUSY: {
     status: 503, summary: 'Another process (such as orchard seed beside the server) held the organization\'s records for writing longer than a write waits (5 s); retry.',

@@ -77,6 +77,7 @@ const OWNED: Readonly<Record<string, readonly string[]>> = {
   '@fastify/cors': ['app'],
   'find-my-way': ['http'],
   'prom-client': ['http'],
+  '@fastify/static': ['http'],
 };
 
 interface SourceFile {

@@ -131,6 +131,12 @@ export class AdminService {
     return this.control.setRole({ orgId: org.id, name, grants: parseRoleSpec(schema, input) });
   }
 
+  /** The roles defined for the organization, by name (the built-in admin is not stored). */
+  async listRoles(orgId: string): Promise<RoleDefinition[]> {
+    const org = await this.requireOrganization(orgId);
+    return this.control.listRoles(org.id);
+  }
+
   /** The role's name, checked to be admin or a role defined for the organization. */
   private async checkRole(orgId: string, name: string): Promise<string> {
     const role = roleName(name);

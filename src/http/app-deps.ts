@@ -13,6 +13,8 @@ export interface AppDeps extends ServiceDeps {
   /** Opens the rate-limit counters; the app closes them with itself. */
   openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
   readonly logger?: FastifyServerOptions['logger'];
+  /** The built console served at /console (docs/console.md); default dist/console of this build. */
+  readonly consoleDir?: string;
 }
 
 /** What each route family's plugin is registered with. */

@@ -111,6 +111,8 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     } catch (err) {
       return refuseAddress(request, reply, err);
     }
+    // Reading the usage (account-routes.ts) is not a request against it.
+    if (request.routeOptions.config.uncounted === true) return;
     const { org } = request.identity;
     const { key, quotas, policy } = limitsOf(org);
     const answer = limits.store.hit(key, quotas, movedNow(org.id));

@@ -109,7 +109,8 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
 export function installJournal(scope: FastifyInstance, journal: RequestJournal, clock: Clock): void {
   const limit = journal.bodyLimit;
   const seen = new WeakMap<FastifyRequest, { at: number; reply: string | null; cut: boolean }>();
-  const orgOf = (request: FastifyRequest) => (request as Partial<Pick<FastifyRequest, 'identity'>>).identity?.org.id;
+  // Reading the usage (an uncounted route) is left out, so a console watching it does not fill the journal.
+  const orgOf = (request: FastifyRequest) => request.routeOptions.config.uncounted === true ? undefined : (request as Partial<Pick<FastifyRequest, 'identity'>>).identity?.org.id;
   // After the token check (added before this): the organization's time when the request arrived.
   scope.addHook('onRequest', (request, _reply, done) => {
     const orgId = orgOf(request);

@@ -7,8 +7,20 @@ import { DEFAULT_MINUTE_LIMIT, planOf } from '../auth/plans.js';
 import type { Config } from '../config.js';
 import { createMailer } from './mailer.js';
 import type { MailMessage } from './mailer.js';
-import { UsageNotices, type Notice, type NoticeLedger, type NoticeLog, type UserDirectory } from './notices.js';
-import type { Quotas, RateLimitStore } from './rate-limit-store.js';
+import { UsageNotices, type Notice, type NoticeLedger, type NoticeLog, type NoticeRecord, type UserDirectory } from './notices.js';
+import { isoDay, DAYS_KEPT, type Quotas, type RateLimitStore, type WindowState } from './rate-limit-store.js';
+
+/** An organization's usage as the console and the usage routes show it (docs/limits.md § Usage). */
+export interface OrgUsage {
+  /** The rolling minute: requests in it now, the quota, what is left, seconds until it gives quota back. */
+  readonly minute: WindowState & { readonly used: number };
+  /** The UTC day (YYYY-MM-DD) likewise; null when the organization has no daily cap. */
+  readonly day: (WindowState & { readonly used: number; readonly day: string }) | null;
+  /** Requests counted on each of the last DAYS_KEPT UTC days, oldest first, the current day last. */
+  readonly days: ReadonlyArray<{ readonly day: string; readonly count: number }>;
+  /** The usage notices of those days, newest first. */
+  readonly notices: ReadonlyArray<Omit<NoticeRecord, 'orgId'>>;
+}
 
 export interface Limits {
   readonly store: RateLimitStore;
@@ -19,6 +31,11 @@ export interface Limits {
   readonly addressQuotas: Quotas;
   /** The limits' clock, milliseconds since the epoch (an organization's when given its id). */
   readonly clock: (orgId?: string) => number;
+  /**
+   * The organization's usage at `now` (a moved clock's time; else the store's), counting nothing:
+   * reading it is not a request against the limits.
+   */
+  usage(org: Organization, now?: number): Promise<OrgUsage>;
   /** Flushes the counters and finishes the notice being sent. */
   close(): Promise<void>;
 }
@@ -61,6 +78,16 @@ export function openLimits({ config, directory, ledger, counters: store, clock, 
     addressQuotas,
     clock,
     quotasOf: (org) => quotasOf(config, org),
+    async usage(org, now) {
+      const state = await store.usage(orgKey(org.id), quotasOf(config, org), now);
+      const first = state.lastDay - DAYS_KEPT + 1;
+      return {
+        minute: state.minute,
+        day: state.day && { quota: state.day.quota, remaining: state.day.remaining, resetSeconds: state.day.resetSeconds, used: state.day.used, day: isoDay(state.day.dayNumber) },
+        days: state.days.map((count, i) => ({ day: isoDay(first + i), count })),
+        notices: (await ledger.list(org.id, isoDay(first))).map(({ orgId: _, ...notice }) => notice),
+      };
+    },
     async close() {
       await notices.close();
       await store.close();

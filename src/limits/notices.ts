@@ -24,6 +24,14 @@ export interface Notice {
   readonly cap: number;
 }
 
+/** A notice as the ledger holds it: claimed, and sent or not yet. */
+export interface NoticeRecord extends Notice {
+  /** When a process claimed it (ISO 8601 UTC). */
+  readonly claimedAt: string;
+  /** When its mail left; null while unsent (being sent, or failing). */
+  readonly sentAt: string | null;
+}
+
 /** Durable, shared record of notices: one per (organization, day, threshold), whoever writes it. */
 export interface NoticeLedger {
   /** Records the notice unless it exists; true only for the one caller that recorded it, who must send it. */
@@ -33,6 +41,8 @@ export interface NoticeLedger {
   markFailed(notice: Notice, error: string): Promise<void>;
   /** Claimed notices of `day` not yet sent, with fewer than `maxAttempts` attempts. */
   unsent(day: string, maxAttempts: number): Promise<Notice[]>;
+  /** The organization's notices of `fromDay` (YYYY-MM-DD) and later, newest day first, then the higher threshold first. */
+  list(orgId: string, fromDay: string): Promise<NoticeRecord[]>;
   close(): Promise<void>;
 }
 

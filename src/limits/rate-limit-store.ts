@@ -4,6 +4,8 @@
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
+/** UTC days whose counts a store keeps per key: the current one and the 29 before it (docs/limits.md). */
+export const DAYS_KEPT = 30;
 
 /** What one key may do. */
 export interface Quotas {
@@ -43,6 +45,18 @@ export interface HitResult {
   }) | null;
 }
 
+/** A key's windows as a hit would find them, and its recent days; reading them counts nothing. */
+export interface UsageState {
+  /** `used`: requests in the rolling minute now (may exceed a quota lowered since). */
+  readonly minute: WindowState & { readonly used: number };
+  /** null when the quotas have no daily window. */
+  readonly day: (WindowState & { readonly used: number; readonly dayNumber: number }) | null;
+  /** Requests counted on each of the DAYS_KEPT UTC days that end with `lastDay`, oldest first. */
+  readonly days: readonly number[];
+  /** The current UTC day (days since the epoch): `now`'s, or a later one already counted (a clock moved back). */
+  readonly lastDay: number;
+}
+
 /**
  * Counts requests per key (an organization, a client address). Implementations take a clock
  * (milliseconds since the epoch) when they are made, so tests can move time.
@@ -59,6 +73,12 @@ export interface RateLimitStore {
    * hot path skip an await for the first.
    */
   hit(key: string, quotas: Quotas, now?: number): HitResult | Promise<HitResult>;
+  /**
+   * The windows of `key` at `now` (else the store's current time) under `quotas`, and its counts
+   * of the last DAYS_KEPT days, without counting anything: what a console or a client shows.
+   * Days the store no longer keeps, or never counted, are 0.
+   */
+  usage(key: string, quotas: Quotas, now?: number): UsageState | Promise<UsageState>;
   /** Resolves when the store's backing (the file, Redis) answers; rejects with the reason otherwise (readiness). */
   ping(): Promise<void>;
   /** Persists what is pending and releases the store; hits after close are an error. */

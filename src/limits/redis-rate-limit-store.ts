@@ -4,8 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import { Redis, type Cluster } from 'ioredis';
-import { MINUTE_MS, type HitResult, type Quotas, type RateLimitStore } from './rate-limit-store.js';
-import { emptyWindows, hitWindows, isIdle, windowResult, type KeyWindows } from './sliding-windows.js';
+import { DAY_MS, DAYS_KEPT, MINUTE_MS, type HitResult, type Quotas, type RateLimitStore, type UsageState } from './rate-limit-store.js';
+import { emptyWindows, hitWindows, isIdle, peekWindows, usageOf, windowResult, type KeyWindows } from './sliding-windows.js';
 
 export interface RedisRateLimitStoreOptions {
   /**
@@ -47,6 +47,8 @@ export function redisClientOptions(commandTimeoutMs = DEFAULT_TIMEOUT_MS) {
  * that instant and a sequence number, unique even for hits in the same millisecond).
  * KEYS[2]: the day, a hash {day: days since the epoch, n: requests counted on it}; one key rather
  * than one per day, because a script must be given its keys and the day comes from `TIME` inside it.
+ * KEYS[3]: the history, a hash {day number: requests counted that day} of the last DAYS_KEPT days,
+ * read by usage(); the days out of it are deleted when a new day is first counted.
  * ARGV: minute quota, day quota ('' for none), now in ms ('' to read Redis `TIME`).
  * The same decision as hitWindows (sliding-windows.ts): a request at t is in the minute while
  * t > now − 60 s; a counted instant is never before the newest one in the log and a day already
@@ -55,7 +57,7 @@ export function redisClientOptions(commandTimeoutMs = DEFAULT_TIMEOUT_MS) {
  * windowResult turns into a HitResult. Each key expires once no decision can need it.
  */
 const HIT_SCRIPT = `
-local log, daykey = KEYS[1], KEYS[2]
+local log, daykey, history = KEYS[1], KEYS[2], KEYS[3]
 local minuteQuota, dayQuota, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if not now then
   local t = redis.call('TIME')
@@ -63,11 +65,11 @@ if not now then
 end
 redis.call('ZREMRANGEBYSCORE', log, '-inf', now - ${MINUTE_MS})
 local inWindow = redis.call('ZCARD', log)
-local day, dayCount = math.floor(now / ${24 * 3600 * 1000}), 0
+local day, dayCount, newDay = math.floor(now / ${DAY_MS}), 0, false
 if dayQuota then
   local stored = redis.call('HMGET', daykey, 'day', 'n')
   local storedDay = tonumber(stored[1])
-  if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2]) end
+  if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2]) else newDay = true end
 end
 local allowed = inWindow < minuteQuota and not (dayQuota and dayCount >= dayQuota)
 if allowed then
@@ -82,7 +84,14 @@ if allowed then
   if dayQuota then
     dayCount = dayCount + 1
     redis.call('HSET', daykey, 'day', day, 'n', dayCount)
-    redis.call('PEXPIRE', daykey, (day + 1) * ${24 * 3600 * 1000} - now + 1000)
+    redis.call('PEXPIRE', daykey, (day + 1) * ${DAY_MS} - now + 1000)
+    redis.call('HINCRBY', history, day, 1)
+    if newDay then
+      for _, kept in ipairs(redis.call('HKEYS', history)) do
+        if tonumber(kept) <= day - ${DAYS_KEPT} then redis.call('HDEL', history, kept) end
+      end
+    end
+    redis.call('PEXPIRE', history, (day + ${DAYS_KEPT}) * ${DAY_MS} - now + 1000)
   end
 end
 local oldest, leaving = -1, -1
@@ -94,6 +103,35 @@ end
 return {allowed and 1 or 0, inWindow, oldest, leaving, day, dayCount, now}
 `;
 const HIT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
+
+/**
+ * The same keys read, nothing written: the minute's count and oldest instant after `now` − 60 s,
+ * the current day (the stored one when it is not before now's) and its count, and the history's
+ * counts of the DAYS_KEPT − 1 days before it. ARGV: now in ms ('' to read Redis `TIME`).
+ * Returns {in window, oldest or −1, day, day count, now, count of each earlier day, oldest first}.
+ */
+const USAGE_SCRIPT = `
+local log, daykey, history = KEYS[1], KEYS[2], KEYS[3]
+local now = tonumber(ARGV[1])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local after = '(' .. (now - ${MINUTE_MS})
+local inWindow = redis.call('ZCOUNT', log, after, '+inf')
+local oldest = -1
+if inWindow > 0 then oldest = tonumber(redis.call('ZRANGEBYSCORE', log, after, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2]) end
+local day, dayCount = math.floor(now / ${DAY_MS}), 0
+local stored = redis.call('HMGET', daykey, 'day', 'n')
+local storedDay = tonumber(stored[1])
+if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2]) end
+local out = {inWindow, oldest, day, dayCount, now}
+for d = day - ${DAYS_KEPT - 1}, day - 1 do
+  out[#out + 1] = tonumber(redis.call('HGET', history, d)) or 0
+end
+return out
+`;
+const USAGE_SHA = createHash('sha1').update(USAGE_SCRIPT).digest('hex');
 
 type Reply = [number, number, number, number, number, number, number];
 
@@ -133,9 +171,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.onRecovered = options.onRecovered ?? (() => {});
   }
 
-  /** The keys of `key`: hash-tagged by it, so both windows land in one Redis Cluster slot. */
-  keysOf(key: string): { minute: string; day: string } {
-    return { minute: `${this.prefix}{${key}}:m`, day: `${this.prefix}{${key}}:d` };
+  /** The keys of `key`: hash-tagged by it, so both windows and the history land in one Redis Cluster slot. */
+  keysOf(key: string): { minute: string; day: string; history: string } {
+    return { minute: `${this.prefix}{${key}}:m`, day: `${this.prefix}{${key}}:d`, history: `${this.prefix}{${key}}:h` };
   }
 
   /** One round trip (EVALSHA) when Redis answers; never rejects for Redis's sake (see the file header). */
@@ -166,6 +204,26 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  /** One EVALSHA that writes nothing; while Redis does not answer, what this process counted in memory (no history). */
+  async usage(key: string, quotas: Quotas, at?: number): Promise<UsageState> {
+    if (this.closed) throw new Error('the rate-limit store is closed');
+    if (this.outageSince === null) {
+      try {
+        if (this.client.status !== 'ready') await this.connected();
+        const { minute, day, history } = this.keysOf(key);
+        const reply = (await this.script(USAGE_SHA, USAGE_SCRIPT, [minute, day, history, at ?? (this.clock ? this.clock() : '')])) as number[];
+        const [inWindow, oldest, dayNumber, dayCount, now, ...past] = reply as [number, number, number, number, number, ...number[]];
+        const look = windowResult({ now, quotas, allowed: true, inWindow, oldest: oldest < 0 ? null : oldest, leaving: null, day: dayNumber, dayCount });
+        return usageOf(look, inWindow, [...past, quotas.day === null ? 0 : dayCount], dayNumber);
+      } catch (err) {
+        if (this.closed) throw err;
+        this.lost(err);
+      }
+    }
+    const now = at ?? this.now();
+    return peekWindows(this.local.get(key) ?? emptyWindows(now), now, quotas, () => new Array<number>(DAYS_KEPT - 1).fill(0));
+  }
+
   /** One PING; a connection being made is waited for at most the command timeout, as a hit waits. */
   async ping(): Promise<void> {
     if (this.client.status !== 'ready') await this.connected();
@@ -187,14 +245,18 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** The script by its digest; sent whole once when Redis does not have it (a new or restarted server). */
   private async run(key: string, quotas: Quotas, at: number | undefined): Promise<Reply> {
-    const { minute, day } = this.keysOf(key);
+    const { minute, day, history } = this.keysOf(key);
     // A moved clock's time is passed like a test's clock; otherwise the script reads Redis TIME.
-    const args = [minute, day, quotas.minute, quotas.day ?? '', at ?? (this.clock ? this.clock() : '')];
+    return (await this.script(HIT_SHA, HIT_SCRIPT, [minute, day, history, quotas.minute, quotas.day ?? '', at ?? (this.clock ? this.clock() : '')])) as Reply;
+  }
+
+  /** A script of three keys by its digest, sent whole when Redis does not have it. */
+  private async script(sha: string, text: string, args: Array<string | number>): Promise<unknown> {
     try {
-      return (await this.client.evalsha(HIT_SHA, 2, ...args)) as Reply;
+      return await this.client.evalsha(sha, 3, ...args);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return (await this.client.eval(HIT_SCRIPT, 2, ...args)) as Reply;
+      return await this.client.eval(text, 3, ...args);
     }
   }
 

@@ -2,7 +2,7 @@
 // and the count of the current UTC day. Pure decisions on a state and an instant; keeping and
 // persisting the states is the store's job.
 
-import { MINUTE_MS, DAY_MS, secondsUntil, utcDay, type HitResult, type Quotas } from './rate-limit-store.js';
+import { MINUTE_MS, DAY_MS, DAYS_KEPT, secondsUntil, utcDay, type HitResult, type Quotas, type UsageState } from './rate-limit-store.js';
 
 export interface KeyWindows {
   /** Accepted timestamps (ms), ascending; entries before `head` have left the minute window. */
@@ -62,6 +62,32 @@ export function hitWindows(w: KeyWindows, now: number, quotas: Quotas): { result
       leaving: minuteOver ? w.log[w.head + inWindow - quotas.minute]! : null,
       day: w.day, dayCount: w.dayCount,
     }),
+  };
+}
+
+/**
+ * The usage of a key's windows at `now`, counting nothing; `past(dayNumber)` gives the counts of
+ * the DAYS_KEPT − 1 days before the current one, oldest first (the store's history).
+ */
+export function peekWindows(w: KeyWindows, now: number, quotas: Quotas, past: (dayNumber: number) => number[]): UsageState {
+  const inWindow = prune(w, now);
+  const today = utcDay(now);
+  if (today > w.day) {
+    w.day = today;
+    w.dayCount = 0;
+  }
+  const result = windowResult({ now, quotas, allowed: true, inWindow, oldest: inWindow > 0 ? w.log[w.head]! : null, leaving: null, day: w.day, dayCount: w.dayCount });
+  return usageOf(result, inWindow, [...past(w.day), w.dayCount], w.day);
+}
+
+/** A UsageState from the facts of a look (windowResult of an `allowed` look) and the days' counts. */
+export function usageOf(look: HitResult, inWindow: number, days: number[], lastDay: number): UsageState {
+  if (days.length !== DAYS_KEPT) throw new Error(`expected ${DAYS_KEPT} days of counts, got ${days.length}`);
+  return {
+    minute: { ...look.minute, used: inWindow },
+    day: look.day && { quota: look.day.quota, remaining: look.day.remaining, resetSeconds: look.day.resetSeconds, used: look.day.used, dayNumber: look.day.dayNumber },
+    days,
+    lastDay,
   };
 }
 

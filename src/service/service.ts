@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenIdentity } from '../auth/identity.js';
 import { accessOf, type Access } from '../auth/permissions.js';
-import type { Permission } from '../auth/roles.js';
+import { PERMISSIONS, type Permission } from '../auth/roles.js';
 import type { Action } from '../auth/plans.js';
 import { AppError, errorOf, quote, quoteText } from '../errors.js';
 import { planQuery, withPicklistLabels, type QueryInput, type QueryPlan } from '../query/plan.js';
@@ -84,6 +84,28 @@ function checkFinite<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>):
 function pageOf(query: PageQuery): Page {
   checkFinite(query, ['pagesize', 'pagenumber']);
   return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
+}
+
+/** An object and what the caller may do with it. */
+export interface ObjectAccess {
+  readonly obj: ObjectDef;
+  /** What the plan and the role allow on its records (a read-only object allows read at most). */
+  readonly permissions: readonly Permission[];
+  /** Its records; null when the caller may not read them. */
+  readonly total: number | null;
+}
+
+/** An object, what the caller may do with it, and its role's field rules. */
+export interface ObjectDetail extends ObjectAccess {
+  /** The fields hidden from the role (not shown), and those it may read but not write. */
+  readonly hidden: ReadonlySet<string>;
+  readonly readOnly: ReadonlySet<string>;
+  /** The organization's objects, where its lookups' targets are found. */
+  readonly schema: OrgSchema;
+}
+
+function permissionsOf(access: Access, obj: ObjectDef): Permission[] {
+  return PERMISSIONS.filter((p) => access.plan.actions.has(p) && access.may(obj, p) && (p === 'read' || !obj.readOnly));
 }
 
 /** GET /api/changes: default and largest page. */
@@ -448,6 +470,35 @@ export class Service {
     const { schema } = await this.open(identity);
     const access = accessOf(identity);
     return schema.objects.filter((o) => access.includesObject(o));
+  }
+
+  /**
+   * The objects the plan includes, each with what the caller's role may do to its records and, when
+   * it may read them, how many there are (the console's list of objects).
+   */
+  async objectsWithCounts(identity: TokenIdentity, signal?: AbortSignal): Promise<ObjectAccess[]> {
+    const { records, schema } = await this.open(identity);
+    const access = accessOf(identity);
+    const out: ObjectAccess[] = [];
+    for (const obj of schema.objects) {
+      if (!access.includesObject(obj)) continue;
+      const permissions = permissionsOf(access, obj);
+      const total = permissions.includes('read') ? (await records.list(obj, { limit: 1, offset: 0 }, signal)).total : null;
+      out.push({ obj, permissions, total });
+    }
+    return out;
+  }
+
+  /** One object as objectsWithCounts gives it, with the field rules of the caller's role (402 when the plan lacks it). */
+  async objectWithCount(identity: TokenIdentity, ref: string, signal?: AbortSignal): Promise<ObjectDetail> {
+    const { records, schema } = await this.open(identity);
+    const obj = schema.resolve(ref);
+    const access = accessOf(identity);
+    access.requirePlan(obj, 'read');
+    const permissions = permissionsOf(access, obj);
+    const total = permissions.includes('read') ? (await records.list(obj, { limit: 1, offset: 0 }, signal)).total : null;
+    const { hidden, readOnly } = access.fields(obj);
+    return { obj, permissions, total, hidden, readOnly, schema };
   }
 
   /** One object, if the plan includes it (402), with the fields the caller's role may see. */

@@ -65,6 +65,60 @@ for (const store of HTTP_STORES) {
       assert.equal((await control('PATCH', `/users/nope`, { disabled: true })).json().error.code, 'USER_NOT_FOUND');
     });
 
+    test('roles: listed with the built-in admin first, defined and replaced in the terms of role set, effective at the next request', async () => {
+      const initial = await control('GET', `/organizations/${ctx.orgId}/roles`);
+      assert.equal(initial.statusCode, 200);
+      assert.deepEqual(initial.json().items[0], { name: 'admin', builtIn: true, grants: {}, updatedAt: null });
+      const names = () => initial.json().items.map((r: { name: string }) => r.name) as string[];
+      assert.ok(!names().includes('viewer'));
+
+      const defined = await ctx.request({
+        method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/Viewer`, token: null, headers: { authorization: `Bearer ${KEY}` },
+        payload: { grant: 'account:read;contact:read,create', hide: 'account:telephone1', readonly: 'contact:emailaddress1' },
+      });
+      assert.equal(defined.statusCode, 200, defined.body);
+      const role = defined.json() as Record<string, unknown>;
+      assert.deepEqual({ ...role, updatedAt: typeof role.updatedAt }, {
+        name: 'viewer', builtIn: false, updatedAt: 'string',
+        grants: {
+          account: { permissions: ['read'], hidden: ['telephone1'], readOnly: [] },
+          contact: { permissions: ['read', 'create'], hidden: [], readOnly: ['emailaddress1'] },
+        },
+      });
+      const later = (await control('GET', `/organizations/${ctx.orgId}/roles`)).json().items.map((r: { name: string }) => r.name) as string[];
+      assert.deepEqual(later, [...names(), 'viewer'].sort((a, b) => (a === 'admin' ? -1 : b === 'admin' ? 1 : a.localeCompare(b))));
+      const { user, token } = (await control('POST', `/organizations/${ctx.orgId}/users`, { email: 'viewer@example.com', role: 'viewer' })).json();
+      assert.equal(user.role, 'viewer');
+      assert.equal((await read(token)).statusCode, 200);
+      assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'No' } })).statusCode, 403);
+
+      const narrowed = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/viewer`, token: null, headers: { authorization: `Bearer ${KEY}` }, payload: { grant: 'contact:read' } });
+      assert.equal(narrowed.statusCode, 200);
+      assert.equal((await read(token)).statusCode, 403, 'the whole definition replaced: account is out of reach');
+
+      const typo = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/viewer`, token: null, headers: { authorization: `Bearer ${KEY}` }, payload: { grant: 'acount:read' } });
+      assert.equal(typo.statusCode, 400);
+      assert.match(typo.json().error.message, /Did you mean 'account'/);
+      const builtIn = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/admin`, token: null, headers: { authorization: `Bearer ${KEY}` }, payload: { grant: 'account:read' } });
+      assert.equal(builtIn.statusCode, 400);
+      assert.equal((await control('GET', '/organizations/00000000-0000-4000-8000-000000000000/roles')).statusCode, 404);
+    });
+
+    test('usage: the organization\'s windows and days, as its token reads them, counting nothing', async () => {
+      await read(ctx.token);
+      await read(ctx.token);
+      const viaControl = await control('GET', `/organizations/${ctx.orgId}/usage`);
+      assert.equal(viaControl.statusCode, 200);
+      const usage = viaControl.json();
+      assert.equal(usage.counted, true);
+      assert.ok(usage.minute.used >= 2 && usage.day.used >= 2, JSON.stringify(usage));
+      assert.equal(usage.days.length, 30);
+      assert.equal(usage.days.at(-1).count, usage.day.used);
+      const viaToken = (await ctx.request({ method: 'GET', url: '/api/usage' })).json().data;
+      assert.deepEqual(viaToken.day, usage.day, 'the same count: neither read was counted');
+      assert.equal((await control('GET', '/organizations/00000000-0000-4000-8000-000000000000/usage')).statusCode, 404);
+    });
+
     test('tokens: listed without the token, revoked by id, rotated; a revoked one cannot be rotated', async () => {
       const { token: first } = (await control('POST', `/users/${ctx.userId}/tokens`)).json();
       assert.equal((await read(first)).statusCode, 200); // a use, recorded as the last use

@@ -93,6 +93,26 @@ for (const kind of CONTROL_KINDS) {
       assert.deepEqual(await ledger.unsent('2026-05-03', 10), []);
     });
 
+    test('lists an organization\'s notices from a day on, newest day and higher threshold first, with their claim and sending times', async () => {
+      const ledger = open();
+      const other = open();
+      const [a, b] = [randomUUID(), randomUUID()];
+      await ledger.claim(notice(a, 90, '2026-07-01'), '2026-07-01T20:00:00.000Z');
+      await ledger.markSent(notice(a, 90, '2026-07-01'), '2026-07-01T20:00:01.000Z');
+      await other.claim(notice(a, 90, '2026-07-03'), '2026-07-03T09:00:00.000Z');
+      await other.claim(notice(a, 100, '2026-07-03'), '2026-07-03T11:00:00.000Z');
+      await other.markSent(notice(a, 90, '2026-07-03'), '2026-07-03T09:00:02.000Z');
+      await ledger.claim(notice(a, 100, '2026-06-30'), '2026-06-30T22:00:00.000Z');
+      await ledger.claim(notice(b, 90, '2026-07-02'), '2026-07-02T12:00:00.000Z');
+      assert.deepEqual(await ledger.list(a, '2026-07-01'), [
+        { ...notice(a, 100, '2026-07-03'), claimedAt: '2026-07-03T11:00:00.000Z', sentAt: null },
+        { ...notice(a, 90, '2026-07-03'), claimedAt: '2026-07-03T09:00:00.000Z', sentAt: '2026-07-03T09:00:02.000Z' },
+        { ...notice(a, 90, '2026-07-01'), claimedAt: '2026-07-01T20:00:00.000Z', sentAt: '2026-07-01T20:00:01.000Z' },
+      ]);
+      assert.deepEqual(await other.list(randomUUID(), '2026-01-01'), []);
+      assert.deepEqual(await other.list('not-an-id', '2026-01-01'), []);
+    });
+
     test('ignores marks of a notice nobody claimed: it can still be claimed, and is listed only then', async () => {
       const ledger = open();
       const day = '2026-06-01';

@@ -203,6 +203,67 @@ for (const kind of STORE_KINDS) {
       });
     }
 
+    describe('usage', () => {
+      const DAY = 86_400_000;
+      const dayOf = (iso: string) => Math.floor(at(iso) / DAY);
+
+      test('shows both windows as the next hit would find them, and counts nothing', async () => {
+        const quotas = { minute: 3, day: 10 };
+        assert.deepEqual(await hits('a', quotas, 2), [true, true]);
+        clock.advance(17_300);
+        const usage = await store.usage('a', quotas);
+        assert.deepEqual(usage.minute, { quota: 3, remaining: 1, resetSeconds: 43, used: 2 });
+        assert.deepEqual(usage.day, { quota: 10, remaining: 8, resetSeconds: 12 * 3600 - 17, used: 2, dayNumber: dayOf('2026-03-01T00:00:00Z') });
+        assert.deepEqual(await store.usage('a', quotas), usage, 'reading usage counted nothing');
+        assert.deepEqual(await hits('a', quotas, 2), [true, false]);
+        assert.deepEqual((await store.usage('a', quotas)).minute, { quota: 3, remaining: 0, resetSeconds: 43, used: 3 });
+      });
+
+      test('counts requests leaving the rolling minute and a key never hit as empty', async () => {
+        const quotas = { minute: 5, day: 10 };
+        await hits('a', quotas, 2);
+        clock.advance(60_000);
+        assert.deepEqual((await store.usage('a', quotas)).minute, { quota: 5, remaining: 5, resetSeconds: 60, used: 0 });
+        const fresh = await store.usage('never', quotas);
+        assert.deepEqual([fresh.minute.used, fresh.day?.used, fresh.days.every((n) => n === 0), fresh.days.length], [0, 0, true, 30]);
+        assert.equal(fresh.lastDay, dayOf('2026-03-01T00:00:00Z'));
+      });
+
+      test('keeps the counts of the last 30 UTC days, across a reopen, and drops older ones', async () => {
+        const quotas = { minute: 100, day: 1000 };
+        clock.ms = at('2026-02-01T10:00:00Z');
+        await hits('a', quotas, 1); // 29 days before 2026-03-02: the first of its 30
+        clock.ms = at('2026-02-28T10:00:00Z');
+        await hits('a', quotas, 2);
+        clock.ms = at('2026-03-01T23:59:59Z');
+        await hits('a', quotas, 3);
+        await hits('b', quotas, 4);
+        clock.ms = at('2026-03-02T08:00:00Z');
+        await reopen();
+        await hits('a', quotas, 5);
+        const usage = await store.usage('a', quotas);
+        assert.equal(usage.lastDay, dayOf('2026-03-02T00:00:00Z'));
+        assert.equal(usage.days.length, 30);
+        assert.deepEqual(usage.days.slice(-3), [2, 3, 5], '28 February, 1 and 2 March');
+        assert.equal(usage.days[0], 1, '1 February');
+        assert.equal(usage.days.reduce((a, b) => a + b), 11, 'no other day and nothing of key b');
+        assert.equal(usage.day?.used, 5);
+        clock.ms = at('2026-03-03T08:00:00Z');
+        await reopen();
+        await hits('a', quotas, 1);
+        const later = await store.usage('a', quotas);
+        assert.deepEqual(later.days.slice(-4), [2, 3, 5, 1]);
+        assert.equal(later.days.reduce((a, b) => a + b), 11, '1 February is no longer among the 30 days');
+      });
+
+      test('has no day when the quotas have none', async () => {
+        await store.hit('addr', { minute: 2, day: null });
+        const usage = await store.usage('addr', { minute: 2, day: null });
+        assert.equal(usage.day, null);
+        assert.deepEqual(usage.minute, { quota: 2, remaining: 1, resetSeconds: 60, used: 1 });
+      });
+    });
+
     test('forgets a previous day\'s count on reopen', async () => {
       clock.ms = at('2026-03-01T23:59:30.000Z');
       await hits('a', { minute: 10, day: 2 }, 2);

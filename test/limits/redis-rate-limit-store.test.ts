@@ -65,8 +65,9 @@ describe('the redis rate-limit store on a shared Redis', { skip: needsRedis }, (
     await store.hit('org:7f3a', { minute: 5, day: 10 });
     await store.hit('addr:::1', { minute: 5, day: null });
     const keys = (await keysUnder(redis, prefix)).sort();
-    assert.deepEqual(keys, [`${prefix}{addr:::1}:m`, `${prefix}{org:7f3a}:d`, `${prefix}{org:7f3a}:m`]);
+    assert.deepEqual(keys, [`${prefix}{addr:::1}:m`, `${prefix}{org:7f3a}:d`, `${prefix}{org:7f3a}:h`, `${prefix}{org:7f3a}:m`]);
     assert.deepEqual(await redis.hgetall(`${prefix}{org:7f3a}:d`), { day: '20513', n: '1' });
+    assert.deepEqual(await redis.hgetall(`${prefix}{org:7f3a}:h`), { 20513: '1' }, 'the history of daily counts');
   });
 
   test('lets every key expire once no decision can need it: the log a minute after its newest request, the day at 00:00 UTC', async () => {
@@ -76,6 +77,9 @@ describe('the redis rate-limit store on a shared Redis', { skip: needsRedis }, (
     const quotas = { minute: 1, day: 10 };
     await store.hit('org:a', quotas);
     const ttl = async () => [await redis.pttl(`${prefix}{org:a}:m`), await redis.pttl(`${prefix}{org:a}:d`)];
+    // The history lasts until the current day leaves the 30 days kept.
+    const history = await redis.pttl(`${prefix}{org:a}:h`);
+    assert.ok(history <= 12 * 3_600_000 + 29 * 86_400_000 + 1_000 && history > 12 * 3_600_000 + 29 * 86_400_000 - 5_000, `history TTL ${history}`);
     const near = ([m, d]: number[], [em, ed]: number[]) => m! <= em! && m! > em! - 5_000 && d! <= ed! && d! > ed! - 5_000;
     // One second of margin past the instant each key stops mattering.
     assert.ok(near(await ttl(), [61_000, 12 * 3_600_000 + 1_000]), `TTLs ${await ttl()}`);
@@ -139,6 +143,8 @@ describe('the redis rate-limit store when Redis is unreachable', { skip: needsRe
     for (let i = 0; i < 4; i++) during.push(await store.hit('org:a', quotas));
     assert.deepEqual(during.map((r) => [r.allowed, r.exceeded, r.day!.used]), [[true, null, 1], [true, null, 2], [true, null, 3], [false, 'minute', 3]],
       'the same windows, counted from nothing in this process');
+    const usage = await store.usage('org:a', quotas);
+    assert.deepEqual([usage.minute.used, usage.day!.used, usage.days.at(-1), usage.days.length], [3, 3, 3, 30], 'usage reads what memory counted');
     const started = Date.now();
     assert.deepEqual(await allowed(store, 100, 'org:b'), [true, true, true, ...Array(97).fill(false)]);
     assert.ok(Date.now() - started < 2_500, 'without waiting for Redis on each hit');

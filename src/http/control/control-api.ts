@@ -42,7 +42,7 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
   let document: object | undefined;
   scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version, options.license, options.baseUrl)));
   // Each family gets only what it needs (not the prefix, which it would apply again).
-  const families: ControlRouteOptions = { admin: options.admin, state: options.state, toolkit: options.toolkit, webhooks: options.webhooks };
+  const families: ControlRouteOptions = { admin: options.admin, state: options.state, toolkit: options.toolkit, webhooks: options.webhooks, limits: options.limits };
   await scope.register(organizationRoutes, families);
   await scope.register(fixtureRoutes, families);
   await scope.register(clockRoutes, families);

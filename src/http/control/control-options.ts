@@ -1,6 +1,7 @@
 // What the control API's route plugins are registered with.
 
 import type { AdminService } from '../../admin/admin-service.js';
+import type { Limits } from '../../limits/limits.js';
 import type { OrganizationState } from '../../fixtures/organization-state.js';
 import type { Toolkit } from '../../toolkit/toolkit.js';
 import type { DeliveryWorker } from '../../webhooks/delivery-worker.js';
@@ -13,4 +14,6 @@ export interface ControlRouteOptions {
   readonly toolkit: Toolkit;
   /** The server's webhook delivery worker, and WEBHOOK_ALLOW_PRIVATE. */
   readonly webhooks: { readonly worker: DeliveryWorker; readonly allowPrivate: boolean };
+  /** The server's limits, whose usage the control API shows; null when RATE_LIMITS is off. */
+  readonly limits: Limits | null;
 }

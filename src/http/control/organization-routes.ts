@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { organizationSummary } from '../../admin/admin-service.js';
 import { PLAN_NAMES } from '../../auth/plans.js';
+import { usageReply, usageSchema } from '../account-routes.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const organizationSchema = {
@@ -20,7 +21,7 @@ const organizationSchema = {
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The organization id.' } } } as const;
 
-export const organizationRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin }) => {
+export const organizationRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, limits, toolkit }) => {
   scope.get('/organizations', {
     schema: {
       operationId: 'listOrganizations', tags: ['organizations'], summary: 'Every organization of the server.',
@@ -69,6 +70,18 @@ export const organizationRoutes: FastifyPluginAsync<ControlRouteOptions> = async
     const { id } = request.params as { id: string };
     const body = request.body as { plan?: string; minuteLimit?: number };
     return organizationSummary(await admin.updateOrganization({ id, ...body }));
+  });
+
+  scope.get('/organizations/:id/usage', {
+    schema: {
+      operationId: 'getOrganizationUsage', tags: ['organizations'],
+      summary: 'The organization\'s use of its limits (as GET /api/usage answers its token): the minute and day windows, the requests of the last 30 days, the usage notices.',
+      params: idParams,
+      response: { 200: usageSchema },
+    },
+  }, async (request) => {
+    const org = await admin.requireOrganization((request.params as { id: string }).id);
+    return usageReply(limits, org, toolkit.clocks.movedNow(org.id));
   });
 
   scope.delete('/organizations/:id', {

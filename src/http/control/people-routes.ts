@@ -5,6 +5,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import { userSummary } from '../../admin/admin-service.js';
+import { ADMIN_ROLE } from '../../auth/permissions.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const userSchema = {
@@ -42,7 +43,57 @@ const created = (token: object) => ({
   properties: { token: { type: 'string', description: 'The new token, shown only in this reply.' }, created: token },
 });
 
+const grantSchema = {
+  type: 'object', required: ['permissions', 'hidden', 'readOnly'],
+  properties: {
+    permissions: { type: 'array', items: { type: 'string', enum: ['read', 'create', 'update', 'delete'] } },
+    hidden: { type: 'array', items: { type: 'string' }, description: 'Fields the role does not see.' },
+    readOnly: { type: 'array', items: { type: 'string' }, description: 'Fields the role reads but does not write.' },
+  },
+} as const;
+
+const roleSchema = {
+  type: 'object', required: ['name', 'builtIn', 'grants', 'updatedAt'],
+  properties: {
+    name: { type: 'string' },
+    builtIn: { type: 'boolean', description: 'admin: every permission on every object, never stored or redefined.' },
+    grants: { type: 'object', additionalProperties: grantSchema, description: 'Per object system name; an object not named is out of reach. Empty for admin.' },
+    updatedAt: { type: 'string', format: 'date-time', nullable: true },
+  },
+} as const;
+
+const ADMIN_ROLE_ITEM = { name: ADMIN_ROLE, builtIn: true, grants: {}, updatedAt: null };
+
 export const peopleRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin }) => {
+  scope.get('/organizations/:id/roles', {
+    schema: { operationId: 'listRoles', tags: ['users'], summary: 'The roles of an organization: the built-in admin first, then those defined, by name.', params: idParams('organization'), response: { 200: items(roleSchema) } },
+  }, async (request) => ({
+    items: [ADMIN_ROLE_ITEM, ...(await admin.listRoles((request.params as { id: string }).id)).map((r) => ({ name: r.name, builtIn: false, grants: r.grants, updatedAt: r.updatedAt }))],
+  }));
+
+  scope.put('/organizations/:id/roles/:name', {
+    schema: {
+      operationId: 'setRole', tags: ['users'],
+      summary: 'Define a role, or replace its whole definition, in the terms of orchard role set; its users see the change on their next request.',
+      params: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', description: 'The organization id.' }, name: { type: 'string', description: 'The role name (not admin).', examples: ['sales'] } } },
+      body: {
+        type: 'object', required: ['grant'], additionalProperties: false,
+        properties: {
+          grant: { type: 'string', description: 'object:permission,… per object, separated by ;' },
+          hide: { type: 'string', description: 'object:field,… hidden from the role.' },
+          readonly: { type: 'string', description: 'object:field,… the role may read but not write.' },
+        },
+        examples: [{ grant: 'account:read,create,update;contact:read', hide: 'account:telephone1', readonly: 'account:emailaddress1' }],
+      },
+      response: { 200: roleSchema },
+    },
+  }, async (request) => {
+    const { id, name } = request.params as { id: string; name: string };
+    const body = request.body as { grant: string; hide?: string; readonly?: string };
+    const role = await admin.setRole({ orgId: id, role: name, grant: body.grant, hide: body.hide, readonly: body.readonly });
+    return { name: role.name, builtIn: false, grants: role.grants, updatedAt: role.updatedAt };
+  });
+
   scope.get('/organizations/:id/users', {
     schema: { operationId: 'listUsers', tags: ['users'], summary: 'The users of an organization, oldest first.', params: idParams('organization'), response: { 200: items(userSchema) } },
   }, async (request) => ({ items: (await admin.listUsers((request.params as { id: string }).id)).map(userSummary) }));

@@ -2,9 +2,9 @@
 // `notices` table. Its primary key makes exactly one of several processes win a claim, and a
 // claim is committed (durable) before the mail that follows it leaves.
 
-import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA } from './postgres-control-ddl.js';
+import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isId, isoOrNull } from './postgres-control-ddl.js';
 import { qi, schemaRunner, type Pool, type SchemaRunner } from './pg-db.js';
-import type { Notice, NoticeLedger } from '../../limits/notices.js';
+import type { Notice, NoticeLedger, NoticeRecord } from '../../limits/notices.js';
 
 interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number }
 
@@ -39,6 +39,13 @@ export class PostgresNoticeLedger implements NoticeLedger {
     const { rows } = await this.sql<NoticeRow>(`SELECT org_id, to_char(day, 'YYYY-MM-DD') AS day, threshold, used, cap FROM ${this.table}
       WHERE day = $1 AND sent_at IS NULL AND attempts < $2 ORDER BY claimed_at, org_id, threshold`, [day, maxAttempts]);
     return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
+  }
+
+  async list(orgId: string, fromDay: string): Promise<NoticeRecord[]> {
+    if (!isId(orgId)) return [];
+    const { rows } = await this.sql<NoticeRow & { claimed_at: Date; sent_at: Date | null }>(`SELECT org_id, to_char(day, 'YYYY-MM-DD') AS day, threshold, used, cap, claimed_at, sent_at
+      FROM ${this.table} WHERE org_id = $1 AND day >= $2 ORDER BY day DESC, threshold DESC`, [orgId, fromDay]);
+    return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap, claimedAt: iso(r.claimed_at), sentAt: isoOrNull(r.sent_at) }));
   }
 
   /** Nothing to release: the pool is the caller's. */

@@ -3,7 +3,7 @@
 
 import { prepared, type Db } from './sqlite-db.js';
 import { openLimitsDb } from './limits-db.js';
-import type { Notice, NoticeLedger } from '../../limits/notices.js';
+import type { Notice, NoticeLedger, NoticeRecord } from '../../limits/notices.js';
 
 interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number; attempts: number }
 
@@ -37,6 +37,12 @@ export class SqliteNoticeLedger implements NoticeLedger {
     const rows = prepared(this.db, 'SELECT org_id, day, threshold, used, cap, attempts FROM notices WHERE day = ? AND sent_at IS NULL AND attempts < ? ORDER BY claimed_at, org_id, threshold')
       .all(day, maxAttempts) as NoticeRow[];
     return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
+  }
+
+  async list(orgId: string, fromDay: string): Promise<NoticeRecord[]> {
+    const rows = prepared(this.db, 'SELECT org_id, day, threshold, used, cap, claimed_at, sent_at FROM notices WHERE org_id = ? AND day >= ? ORDER BY day DESC, threshold DESC')
+      .all(orgId, fromDay) as Array<NoticeRow & { claimed_at: string; sent_at: string | null }>;
+    return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap, claimedAt: r.claimed_at, sentAt: r.sent_at }));
   }
 
   async close(): Promise<void> {

@@ -6,8 +6,8 @@
 
 import { prepared, type Db } from './sqlite-db.js';
 import { openLimitsDb } from './limits-db.js';
-import { MINUTE_MS, utcDay, type HitResult, type Quotas, type RateLimitStore } from '../../limits/rate-limit-store.js';
-import { emptyWindows, hitWindows, isIdle, type KeyWindows } from '../../limits/sliding-windows.js';
+import { DAYS_KEPT, MINUTE_MS, utcDay, type HitResult, type Quotas, type RateLimitStore, type UsageState } from '../../limits/rate-limit-store.js';
+import { emptyWindows, hitWindows, isIdle, peekWindows, type KeyWindows } from '../../limits/sliding-windows.js';
 
 export interface SqliteRateLimitStoreOptions {
   readonly dataDir: string;
@@ -44,6 +44,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private readonly flushEveryMs: number;
   private readonly timer: NodeJS.Timeout;
   private lastSweep: number;
+  /** The UTC day whose expired day counts were last deleted. */
+  private prunedDay: number;
   private closed = false;
 
   constructor(options: SqliteRateLimitStoreOptions) {
@@ -51,6 +53,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
     this.onError = options.onError ?? (() => {});
     this.db = openLimitsDb(options.dataDir, 'normal');
     this.lastSweep = this.clock();
+    this.prunedDay = utcDay(this.lastSweep);
     this.removeStale(this.lastSweep);
     this.flushEveryMs = options.flushEveryMs ?? 100;
     this.timer = setInterval(() => this.flushQuietly(), this.flushEveryMs);
@@ -83,6 +86,21 @@ export class SqliteRateLimitStore implements RateLimitStore {
       if (quotas.day !== null) p.days.set(windows.day, (p.days.get(windows.day) ?? 0) + 1);
     }
     return result;
+  }
+
+  usage(key: string, quotas: Quotas, at?: number): UsageState {
+    if (this.closed) throw new Error('the rate-limit store is closed');
+    const now = at ?? this.clock();
+    const windows = this.windows.get(key) ?? this.load(key, now);
+    return peekWindows(windows, now, quotas, (today) => {
+      const first = today - DAYS_KEPT + 1;
+      const days = new Array<number>(DAYS_KEPT - 1).fill(0);
+      const rows = prepared(this.db, 'SELECT day, count FROM day_counts WHERE key = ? AND day >= ? AND day < ?').all(key, first, today) as Array<{ day: number; count: number }>;
+      for (const { day, count } of rows) days[day - first] = count;
+      // Counted but not yet written.
+      for (const [day, n] of this.pending.get(key)?.days ?? []) if (day >= first && day < today) days[day - first]! += n;
+      return days;
+    });
   }
 
   async ping(): Promise<void> {
@@ -167,16 +185,19 @@ export class SqliteRateLimitStore implements RateLimitStore {
         this.windows.delete(key);
         expire.run(key, now - MINUTE_MS);
       }
-      // A small table: one row per key counted today or yesterday.
-      prepared(this.db, 'DELETE FROM day_counts WHERE day < ?').run(utcDay(now));
+      // Days out of DAYS_KEPT, once a day: the table holds up to DAYS_KEPT rows per organization.
+      if (utcDay(now) !== this.prunedDay) {
+        this.prunedDay = utcDay(now);
+        prepared(this.db, 'DELETE FROM day_counts WHERE day <= ?').run(this.prunedDay - DAYS_KEPT);
+      }
     })();
   }
 
-  /** At open: rows no decision can need any more (timestamps out of the window, days before today). */
+  /** At open: rows nothing needs any more (timestamps out of the window, days out of DAYS_KEPT). */
   private removeStale(now: number): void {
     this.db.transaction(() => {
       prepared(this.db, 'DELETE FROM minute_log WHERE ts <= ?').run(now - MINUTE_MS);
-      prepared(this.db, 'DELETE FROM day_counts WHERE day < ?').run(utcDay(now));
+      prepared(this.db, 'DELETE FROM day_counts WHERE day <= ?').run(utcDay(now) - DAYS_KEPT);
     })();
   }
 }

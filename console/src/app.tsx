@@ -1,0 +1,169 @@
+// The console's frame: sign-in, then a header (organization, role, sign-out), the views' links and
+// the view the route names. Views reach the server through the context (context.ts).
+
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { controlApi, type Organization } from './api.js';
+import { ConsoleContext, consoleFor, dataTokenFor } from './context.js';
+import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
+import { loadSession, saveSession, type DataToken, type Session } from './session.js';
+import { ErrorBox, Loading, useLoad } from './ui.js';
+import { SignIn } from './views/sign-in.js';
+import { ObjectsView } from './views/objects.js';
+import { RecordsView } from './views/records.js';
+import { RecordView } from './views/record.js';
+import { UsageView } from './views/usage.js';
+import { RequestsView } from './views/requests.js';
+import { ToolkitView } from './views/toolkit.js';
+import { AdminView } from './views/admin.js';
+import { OrganizationsView } from './views/organizations.js';
+import { WebhooksView } from './views/webhooks.js';
+
+interface NavItem {
+  readonly route: string;
+  readonly label: string;
+  /** Only for the admin key. */
+  readonly admin?: boolean;
+  /** Only when the data views act with the admin role (webhooks are the admin role's). */
+  readonly adminRole?: boolean;
+}
+
+const NAV: readonly NavItem[] = [
+  { route: 'orgs', label: 'Organizations', admin: true },
+  { route: 'data', label: 'Data' },
+  { route: 'usage', label: 'Usage' },
+  { route: 'webhooks', label: 'Webhooks', adminRole: true },
+  { route: 'requests', label: 'Requests', admin: true },
+  { route: 'toolkit', label: 'Toolkit', admin: true },
+  { route: 'admin', label: 'Admin', admin: true },
+];
+
+export function App() {
+  const [session, setSession] = useState<Session | null>(loadSession);
+  const update = (next: Session | null) => {
+    saveSession(next);
+    setSession(next);
+  };
+  if (!session) return <SignIn onSignIn={update} />;
+  return <SignedIn session={session} update={update} />;
+}
+
+function SignedIn({ session, update }: { session: Session; update: (s: Session | null) => void }) {
+  const route = useRoute();
+  const orgs = useLoad(
+    (signal) => (session.kind === 'admin' ? controlApi<{ items: Organization[] }>(session.key, 'GET', '/organizations', undefined, signal).then((r) => r.items) : Promise.resolve([])),
+    [session.kind === 'admin' ? session.key : null],
+  );
+  const orgId = session.kind === 'admin' ? session.orgId ?? orgs.value?.[0]?.id ?? null : null;
+  const org = orgs.value?.find((o) => o.id === orgId) ?? null;
+
+  // One token per organization and tab, made when its data is first opened (context.ts).
+  const pending = useRef(new Map<string, Promise<DataToken>>());
+  const sessionRef = useRef(session);
+  sessionRef.current = session;
+  const dataToken = (): Promise<DataToken> => {
+    const s = sessionRef.current;
+    if (s.kind !== 'admin' || !org) return Promise.reject(new Error('no organization'));
+    const made = s.dataTokens[org.id];
+    if (made) return Promise.resolve(made);
+    let p = pending.current.get(org.id);
+    if (!p) {
+      p = dataTokenFor(s.key, org).then((t) => {
+        const now = sessionRef.current;
+        if (now.kind === 'admin') update({ ...now, dataTokens: { ...now.dataTokens, [org.id]: t } });
+        return t;
+      });
+      p.catch(() => pending.current.delete(org.id));
+      pending.current.set(org.id, p);
+    }
+    return p;
+  };
+  const ctx = useMemo(() => consoleFor(session, org, dataToken, orgs.reload), [session, org, orgs.reload]);
+
+  // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    focusNextHeading();
+    const heading = main.current?.querySelector<HTMLElement>('h1');
+    if (heading && takeHeadingFocus()) heading.focus();
+  }, [route.join('/')]);
+
+  const signOut = async () => {
+    if (session.kind === 'admin') {
+      // The tokens made for data views are revoked; a failure leaves them listed under Admin.
+      await Promise.allSettled(Object.values(session.dataTokens).map((t) => controlApi(session.key, 'POST', `/tokens/${t.tokenId}/revoke`)));
+    }
+    update(null);
+    navigate('');
+  };
+
+  const chooseOrg = (id: string) => {
+    if (session.kind === 'admin') update({ ...session, orgId: id });
+  };
+
+  const section = route[0] ?? (session.kind === 'admin' && !org ? 'orgs' : 'data');
+  const role = session.kind === 'admin' ? 'admin' : session.me.user.role;
+  const nav = NAV.filter((n) => (!n.admin || session.kind === 'admin') && (!n.adminRole || role === 'admin'));
+
+  return (
+    <ConsoleContext.Provider value={ctx}>
+      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      <header class="top">
+        <a class="brand" href={href('data')}>Orchard</a>
+        {session.kind === 'admin' ? (
+          <label class="org-pick">
+            <span class="sr-only">Organization</span>
+            <select value={orgId ?? ''} onChange={(e) => chooseOrg((e.target as HTMLSelectElement).value)} aria-label="Organization">
+              {(orgs.value ?? []).map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+            </select>
+          </label>
+        ) : (
+          <span class="org-name">{session.me.organization.name}</span>
+        )}
+        <span class="badge" title="The role the console acts with">{session.kind === 'admin' ? 'admin key' : `role: ${session.me.user.role}`}</span>
+        <button type="button" class="link-button" onClick={signOut}>Sign out</button>
+      </header>
+      <nav class="tabs" aria-label="Views">
+        {nav.map((n) => (
+          <a key={n.route} href={href(n.route)} aria-current={section === n.route ? 'page' : undefined}>{n.label}</a>
+        ))}
+      </nav>
+      <main id="main" ref={main} tabIndex={-1}>
+        <ErrorBox error={orgs.error} />
+        {section === 'orgs' && session.kind === 'admin' ? (
+          <OrganizationsView orgs={orgs.value ?? null} session={session} current={orgId} onChoose={chooseOrg} reload={orgs.reload} />
+        ) : !ctx ? (
+          orgs.loading ? <Loading what="organizations" /> : <p>No organization yet: create one under <a href={href('orgs')}>Organizations</a>.</p>
+        ) : (
+          <View route={route} section={section} />
+        )}
+      </main>
+    </ConsoleContext.Provider>
+  );
+}
+
+function View({ route, section }: { route: string[]; section: string }) {
+  const [, object, id] = route;
+  switch (section) {
+    case 'data':
+      if (!object) return <ObjectsView />;
+      if (!id) return <RecordsView object={object} />;
+      return <RecordView object={object} id={id === 'new' ? null : id} />;
+    case 'usage':
+      return <UsageView />;
+    case 'webhooks':
+      return <WebhooksView id={route[1] ?? null} />;
+    case 'requests':
+      return <RequestsView requestId={route[1] ?? null} />;
+    case 'toolkit':
+      return <ToolkitView />;
+    case 'admin':
+      return <AdminView />;
+    default:
+      return <p>Nothing here. Go to <a href={href('data')}>Data</a>.</p>;
+  }
+}

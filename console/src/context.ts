@@ -1,0 +1,73 @@
+// What every view is given: the current organization and the two ways to call the server for it.
+// Signed in with a token, data and usage go through the public API; signed in with the admin key,
+// usage and the tools go through the control API and data through a token the console creates for
+// the organization's primary user (shown in the Data view, revoked when signing out).
+
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { controlApi, publicApi, type Organization, type Usage } from './api.js';
+import type { DataToken, Session } from './session.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Console {
+  readonly session: Session;
+  readonly admin: boolean;
+  /** The organization the views show. */
+  readonly org: { readonly id: string; readonly name: string; readonly plan: string; readonly minuteLimit: number };
+  /** The role the data views act with. */
+  readonly role: string;
+  /** Whose token the data views use, for an admin session (null for a token session). */
+  readonly dataUser: string | null;
+  /** The public API for this organization. */
+  data<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
+  /** The control API (admin sessions only). */
+  control<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
+  usage(signal?: AbortSignal): Promise<Usage>;
+  /** Re-reads the organizations (after a change of plan or limit). */
+  refresh(): void;
+}
+
+export const ConsoleContext = createContext<Console | null>(null);
+
+export function useConsole(): Console {
+  const c = useContext(ConsoleContext);
+  if (!c) throw new Error('useConsole outside the console');
+  return c;
+}
+
+/** An admin session's token for an organization's data: made once per tab and organization. */
+export async function dataTokenFor(key: string, org: Organization): Promise<DataToken> {
+  if (!org.primaryUserId) throw new Error(`Organization ${org.name} has no primary user whose token the console could use.`);
+  const users = await controlApi<{ items: Array<{ id: string; email: string }> }>(key, 'GET', `/organizations/${org.id}/users`);
+  const user = users.items.find((u) => u.id === org.primaryUserId);
+  const made = await controlApi<{ token: string; created: { id: string } }>(key, 'POST', `/users/${org.primaryUserId}/tokens`);
+  return { token: made.token, tokenId: made.created.id, userEmail: user?.email ?? org.primaryUserId };
+}
+
+export function consoleFor(session: Session, org: Organization | null, dataToken: () => Promise<DataToken>, refresh: () => void): Console | null {
+  if (session.kind === 'token') {
+    const { token, me } = session;
+    return {
+      session, admin: false, refresh,
+      org: { id: me.organization.id, name: me.organization.name, plan: me.organization.plan, minuteLimit: me.organization.minuteLimit },
+      role: me.user.role,
+      dataUser: null,
+      data: (method, path, body, signal) => publicApi(token, method, path, body, signal),
+      control: () => Promise.reject(new Error('The control API needs the admin key.')),
+      usage: (signal) => publicApi<Usage>(token, 'GET', '/api/usage', undefined, signal),
+    };
+  }
+  if (!org) return null;
+  const { key } = session;
+  const made = session.dataTokens[org.id];
+  return {
+    session, admin: true, refresh,
+    org: { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit },
+    role: 'admin',
+    dataUser: made?.userEmail ?? null,
+    data: async (method, path, body, signal) => publicApi((await dataToken()).token, method, path, body, signal),
+    control: (method, path, body, signal) => controlApi(key, method, path, body, signal),
+    usage: (signal) => controlApi<Usage>(key, 'GET', `/organizations/${org.id}/usage`, undefined, signal),
+  };
+}

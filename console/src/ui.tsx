@@ -1,0 +1,121 @@
+// Small pieces every view uses: loading a value, polling, error and notice boxes, number and time
+// formats.
+
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.js';
+import { takeHeadingFocus } from './router.js';
+
+export interface Loaded<T> {
+  readonly value: T | undefined;
+  readonly error: unknown;
+  readonly loading: boolean;
+  /** Counts the values loaded: what depends on this one reloads when it moves. */
+  readonly version: number;
+  reload(): void;
+}
+
+/**
+ * Runs `load` when `deps` change (and on reload), dropping the answer of a call overtaken by a newer
+ * one; with `everyMs`, again at that period while the tab is visible (the live views).
+ */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[], everyMs?: number): Loaded<T> {
+  // A value is shown only with the deps it was loaded for: another object's fields never meet this one's record.
+  const key = JSON.stringify(deps);
+  const [state, setState] = useState<{ value: T | undefined; error: unknown; loading: boolean; version: number; key: string }>({ value: undefined, error: null, loading: true, version: 0, key });
+  const [tick, setTick] = useState(0);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  useEffect(() => {
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    load(controller.signal).then(
+      (value) => !controller.signal.aborted && setState((s) => ({ value, error: null, loading: false, version: s.version + 1, key })),
+      (error: unknown) => !controller.signal.aborted && setState((s) => ({ ...s, error, loading: false, key })),
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  useEffect(() => {
+    if (!everyMs) return undefined;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') reload();
+    }, everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs, reload]);
+  const current = state.key === key;
+  return { value: current ? state.value : undefined, error: current ? state.error : null, loading: state.loading || !current, version: state.version, reload };
+}
+
+/** Runs an action, keeping its error for display and whether it is under way. */
+export function useAction(): { busy: boolean; error: unknown; run: (action: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+  const run = useCallback(async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (err) {
+      if (mounted.current) setError(err);
+      return false;
+    } finally {
+      if (mounted.current) setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, clear: () => setError(null) };
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const code = error instanceof ApiError ? error.code : null;
+  return (
+    <div class="error" role="alert">
+      {code && <code class="code">{code}</code>} {messageOf(error)}
+    </div>
+  );
+}
+
+export function Notice({ children }: { children: ComponentChildren }) {
+  return <div class="notice" role="status">{children}</div>;
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p class="muted" aria-live="polite">Loading {what}…</p>;
+}
+
+const NUMBER = new Intl.NumberFormat('en-US');
+export const formatNumber = (n: number): string => NUMBER.format(n);
+
+/** An ISO instant as `YYYY-MM-DD hh:mm:ss` UTC. */
+export function formatInstant(iso: string | null): string {
+  if (!iso) return '—';
+  return iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') + ' UTC';
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export function PageTitle({ children, actions }: { children: ComponentChildren; actions?: ComponentChildren }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (takeHeadingFocus()) heading.current?.focus();
+  }, []);
+  return (
+    <div class="title-row">
+      <h1 tabIndex={-1} ref={heading}>{children}</h1>
+      {actions && <div class="actions">{actions}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,236 @@
+// Admin: the organization's plan and minute limit, its users (role, disable, delete), their tokens
+// (create and rotate shown once, revoke) and its roles — the people and tokens calls of the control API.
+
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Role, TokenInfo, User } from '../api.js';
+import { useConsole } from '../context.js';
+import { ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+
+const PLANS = ['free', 'standard', 'professional', 'enterprise'];
+
+export function AdminView() {
+  const c = useConsole();
+  const roles = useLoad((signal) => c.control<{ items: Role[] }>('GET', `/organizations/${c.org.id}/roles`, undefined, signal), [c.org.id]);
+  return (
+    <section>
+      <PageTitle>Admin</PageTitle>
+      <PlanPanel key={c.org.id} />
+      <UsersPanel key={c.org.id} roles={roles.value?.items ?? []} />
+      <RolesPanel roles={roles.value?.items ?? null} error={roles.error} reload={roles.reload} />
+    </section>
+  );
+}
+
+/** A token shown once, with a button that copies it. */
+export function ShownOnce({ token, what }: { token: string; what: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="once" role="status">
+      <p><strong>{what}</strong> It is shown only now: copy it.</p>
+      <code class="token" data-token>{token}</code>{' '}
+      <button type="button" onClick={() => navigator.clipboard?.writeText(token).then(() => setCopied(true), () => setCopied(false))}>{copied ? 'Copied' : 'Copy'}</button>
+    </div>
+  );
+}
+
+function PlanPanel() {
+  const c = useConsole();
+  const [plan, setPlan] = useState(c.org.plan);
+  const [limit, setLimit] = useState(String(c.org.minuteLimit));
+  const act = useAction();
+  const [saved, setSaved] = useState(false);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    void act.run(async () => {
+      await c.control('PATCH', `/organizations/${c.org.id}`, { plan, minuteLimit: Number(limit) });
+      setSaved(true);
+      c.refresh();
+    });
+  };
+  return (
+    <section class="panel" aria-labelledby="plan-title">
+      <h2 id="plan-title">Plan and minute limit</h2>
+      <form class="inline" onSubmit={submit}>
+        <label>Plan <select value={plan} onChange={(e) => setPlan((e.target as HTMLSelectElement).value)}>
+          {PLANS.map((p) => <option key={p} value={p}>{p}</option>)}
+        </select></label>
+        <label>Requests a minute <input type="number" min={1} value={limit} onInput={(e) => setLimit((e.target as HTMLInputElement).value)} /></label>
+        <button type="submit" class="primary" disabled={act.busy}>Save</button>
+        {saved && <span role="status" class="muted">Saved: applied from the next request.</span>}
+      </form>
+      <ErrorBox error={act.error} />
+    </section>
+  );
+}
+
+function UsersPanel({ roles }: { roles: Role[] }) {
+  const c = useConsole();
+  const users = useLoad((signal) => c.control<{ items: User[] }>('GET', `/organizations/${c.org.id}/users`, undefined, signal), [c.org.id]);
+  const act = useAction();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('admin');
+  const [made, setMade] = useState<{ email: string; token: string } | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const run = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) => act.run(async () => {
+    await c.control(method, path, body);
+    users.reload();
+  });
+  const create = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const r = await c.control<{ user: User; token: string }>('POST', `/organizations/${c.org.id}/users`, { email, role });
+      setMade({ email: r.user.email, token: r.token });
+      setEmail('');
+      users.reload();
+    });
+  };
+  const roleNames = roles.length ? roles.map((r) => r.name) : ['admin'];
+  return (
+    <section class="panel" aria-labelledby="users-title">
+      <h2 id="users-title">Users</h2>
+      <ErrorBox error={users.error ?? act.error} />
+      {!users.value ? <Loading what="users" /> : (
+        <div class="table-wrap">
+          <table class="grid stackable" aria-label="Users">
+            <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {users.value.items.map((u) => (
+                <Fragment key={u.id}>
+                  <tr data-user={u.email}>
+                    <th scope="row">{u.fullname} <span class="muted small">{u.email}</span></th>
+                    <td>
+                      <select aria-label={`Role of ${u.email}`} value={u.role} onChange={(e) => run('PATCH', `/users/${u.id}`, { role: (e.target as HTMLSelectElement).value })}>
+                        {[...new Set([...roleNames, u.role])].map((r) => <option key={r} value={r}>{r}</option>)}
+                      </select>
+                    </td>
+                    <td>{u.disabled ? `disabled since ${formatInstant(u.disabledAt)}` : 'enabled'}</td>
+                    <td class="actions-cell">
+                      <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
+                      <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
+                      <button type="button" class="danger" onClick={() => run('DELETE', `/users/${u.id}`)}>Delete</button>
+                    </td>
+                  </tr>
+                  {open === u.id && (
+                    <tr><td colSpan={4}><Tokens user={u} /></td></tr>
+                  )}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form class="inline" onSubmit={create} aria-label="Add a user">
+        <label>E-mail <input type="email" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} /></label>
+        <label>Role <select value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+          {roleNames.map((r) => <option key={r} value={r}>{r}</option>)}
+        </select></label>
+        <button type="submit">Add user</button>
+      </form>
+      {made && <ShownOnce token={made.token} what={`The token of ${made.email}.`} />}
+    </section>
+  );
+}
+
+function Tokens({ user }: { user: User }) {
+  const c = useConsole();
+  const tokens = useLoad((signal) => c.control<{ items: TokenInfo[] }>('GET', `/users/${user.id}/tokens`, undefined, signal), [user.id]);
+  const act = useAction();
+  const [shown, setShown] = useState<{ token: string; what: string } | null>(null);
+  const make = (path: string, what: string) => act.run(async () => {
+    const r = await c.control<{ token: string }>('POST', path);
+    setShown({ token: r.token, what });
+    tokens.reload();
+  });
+  const revoke = (t: TokenInfo) => act.run(async () => {
+    await c.control('POST', `/tokens/${t.id}/revoke`);
+    setShown(null);
+    tokens.reload();
+  });
+  return (
+    <div class="tokens" aria-label={`Tokens of ${user.email}`} role="region">
+      <ErrorBox error={tokens.error ?? act.error} />
+      {!tokens.value ? <Loading what="tokens" /> : (
+        <table class="grid compact stackable" aria-label={`Tokens of ${user.email}`}>
+          <thead><tr><th scope="col">Token</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <tbody>
+            {tokens.value.items.map((t) => (
+              <tr key={t.id} data-token-id={t.id} data-last4={t.last4 ?? ''}>
+                <td><code>…{t.last4 ?? '????'}</code></td>
+                <td>{formatInstant(t.createdAt)}</td>
+                <td>{formatInstant(t.lastUsedAt)}</td>
+                <td>{t.revokedAt ? `revoked ${formatInstant(t.revokedAt)}` : 'live'}</td>
+                <td class="actions-cell">
+                  {!t.revokedAt && (
+                    <>
+                      <button type="button" onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`)}>Rotate</button>
+                      <button type="button" class="danger" onClick={() => revoke(t)} aria-label={`Revoke token …${t.last4 ?? ''}`}>Revoke</button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <button type="button" onClick={() => make(`/users/${user.id}/tokens`, `A new token for ${user.email}.`)}>New token</button>
+      {shown && <ShownOnce token={shown.token} what={shown.what} />}
+    </div>
+  );
+}
+
+function RolesPanel({ roles, error, reload }: { roles: Role[] | null; error: unknown; reload: () => void }) {
+  const c = useConsole();
+  const act = useAction();
+  const [name, setName] = useState('');
+  const [grant, setGrant] = useState('');
+  const [hide, setHide] = useState('');
+  const [readonly, setReadonly] = useState('');
+  const edit = (r: Role) => {
+    const entries = Object.entries(r.grants);
+    setName(r.name);
+    setGrant(entries.map(([o, g]) => `${o}:${g.permissions.join(',')}`).join(';'));
+    setHide(entries.flatMap(([o, g]) => g.hidden.map((f) => `${o}:${f}`)).join(','));
+    setReadonly(entries.flatMap(([o, g]) => g.readOnly.map((f) => `${o}:${f}`)).join(','));
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      await c.control('PUT', `/organizations/${c.org.id}/roles/${encodeURIComponent(name)}`, { grant, ...(hide ? { hide } : {}), ...(readonly ? { readonly } : {}) });
+      reload();
+    });
+  };
+  return (
+    <section class="panel" aria-labelledby="roles-title">
+      <h2 id="roles-title">Roles</h2>
+      <ErrorBox error={error} />
+      {!roles ? <Loading what="roles" /> : (
+        <div class="table-wrap">
+          <table class="grid stackable" aria-label="Roles">
+            <thead><tr><th scope="col">Role</th><th scope="col">May</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {roles.map((r) => (
+                <tr key={r.name}>
+                  <th scope="row">{r.name}</th>
+                  <td>{r.builtIn ? 'everything, on every object the plan includes' : Object.entries(r.grants).map(([o, g]) => (
+                    <div key={o}><code>{o}</code>: {g.permissions.join(', ') || 'nothing'}{g.hidden.length ? `; hidden ${g.hidden.join(', ')}` : ''}{g.readOnly.length ? `; read-only ${g.readOnly.join(', ')}` : ''}</div>
+                  ))}</td>
+                  <td>{!r.builtIn && <button type="button" onClick={() => edit(r)}>Edit</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <form class="stack" onSubmit={submit} aria-label="Define a role">
+        <label>Role name <input type="text" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="sales" /></label>
+        <label>Grants <input type="text" required value={grant} onInput={(e) => setGrant((e.target as HTMLInputElement).value)} placeholder="account:read,create,update;contact:read" /></label>
+        <label>Hidden fields <input type="text" value={hide} onInput={(e) => setHide((e.target as HTMLInputElement).value)} placeholder="account:telephone1" /></label>
+        <label>Read-only fields <input type="text" value={readonly} onInput={(e) => setReadonly((e.target as HTMLInputElement).value)} placeholder="account:emailaddress1" /></label>
+        <button type="submit">Save role</button>
+        <ErrorBox error={act.error} />
+      </form>
+    </section>
+  );
+}

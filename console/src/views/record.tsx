@@ -1,0 +1,153 @@
+// A record's page: its fields by type (GET /api/record/{object}/{id}), edited in place (PUT, only the
+// fields changed), created (POST) and deleted (DELETE, after a second press). Lookups link to their
+// target; what the role may not write stays text.
+
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Field, ObjectDetail, RecordRow } from '../api.js';
+import { useConsole } from '../context.js';
+import { href, navigate } from '../router.js';
+import { ErrorBox, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { DataAs } from './objects.js';
+import { nameFieldOf } from './records.js';
+import { FieldInput, shownValue } from './values.js';
+import { RecordHistory } from './history.js';
+
+type Value = string | number | null;
+
+export function RecordView({ object, id }: { object: string; id: string | null }) {
+  const c = useConsole();
+  const detail = useLoad((signal) => c.data<ObjectDetail>('GET', `/api/objects/${encodeURIComponent(object)}`, undefined, signal), [c.org.id, object]);
+  const record = useLoad(
+    (signal) => (id ? c.data<{ Record: RecordRow }>('GET', `/api/record/${encodeURIComponent(object)}/${encodeURIComponent(id)}`, undefined, signal).then((d) => d.Record) : Promise.resolve(null)),
+    [c.org.id, object, id],
+  );
+  const error = detail.error ?? record.error;
+  if (error) return <section><PageTitle>{object}</PageTitle><p><a href={href('data', object)}>Back to {object}</a></p><ErrorBox error={error} /></section>;
+  if (!detail.value || record.value === undefined) return <Loading what="the record" />;
+  return (
+    <>
+      <RecordForm key={`${object}/${id ?? 'new'}`} obj={detail.value} record={record.value} reload={record.reload} />
+      {id && <RecordHistory obj={detail.value} id={id} version={record.version} />}
+    </>
+  );
+}
+
+function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: RecordRow | null; reload: () => void }) {
+  const c = useConsole();
+  const creating = record === null;
+  const [editing, setEditing] = useState(creating);
+  const [draft, setDraft] = useState<Record<string, Value>>({});
+  const [names, setNames] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState(false);
+  const save = useAction();
+  const remove = useAction();
+  const mayUpdate = obj.permissions.includes('update');
+  const mayDelete = obj.permissions.includes('delete');
+  const id = record ? String(record[obj.primaryKey]) : null;
+  const base = `/api/record/${encodeURIComponent(obj.systemName)}`;
+
+  // Name fields are shown beside their lookups; the key stays in the header.
+  const shown = obj.fields.filter((f) => f.derivedFrom === undefined && f.name !== obj.primaryKey);
+  const editable = (f: Field) => !f.readOnly && (creating || mayUpdate);
+  const valueOf = (f: Field): Value => (f.name in draft ? draft[f.name]! : (record?.[f.name] ?? null));
+  const nameOf = (f: Field): Value => {
+    if (f.name in names) return names[f.name]!;
+    const nameField = nameFieldOf(obj, f);
+    return nameField && record ? record[nameField.name] ?? null : null;
+  };
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void save.run(async () => {
+      if (creating) {
+        const body = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== null));
+        const made = await c.data<{ Record: RecordRow }>('POST', base, body);
+        navigate('data', obj.systemName, String(made.Record[obj.primaryKey]));
+      } else {
+        const changes = Object.fromEntries(Object.entries(draft).filter(([k, v]) => v !== (record![k] ?? null)));
+        if (Object.keys(changes).length > 0) await c.data('PUT', `${base}/${id}`, changes);
+        setDraft({});
+        setNames({});
+        setEditing(false);
+        reload();
+      }
+    });
+  };
+  const destroy = () => remove.run(async () => {
+    await c.data('DELETE', `${base}/${id}`);
+    navigate('data', obj.systemName);
+  });
+
+  const title = creating ? `New ${obj.name.toLowerCase()}` : String(record![obj.primaryField] ?? '(no name)');
+  const actions: ComponentChildren = creating ? null : (
+    <>
+      {!editing && mayUpdate && <button type="button" class="primary" onClick={() => setEditing(true)}>Edit</button>}
+      {mayDelete && !confirming && <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>}
+      {confirming && (
+        <span class="confirm" role="group" aria-label="Confirm deletion">
+          <button type="button" class="danger" onClick={destroy} disabled={remove.busy}>Delete for good</button>
+          <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+        </span>
+      )}
+    </>
+  );
+
+  return (
+    <section>
+      <PageTitle actions={actions}>{title}</PageTitle>
+      <DataAs />
+      <p class="muted">
+        <a href={href('data')}>Objects</a> › <a href={href('data', obj.systemName)}>{obj.collectionName}</a>
+        {id && <> › <code>{id}</code></>}
+      </p>
+      <ErrorBox error={remove.error} />
+      <form class="record" onSubmit={submit} aria-label={title}>
+        <dl class="fields">
+          {shown.map((f) => {
+            const inputId = `field-${f.name}`;
+            return (
+              <div key={f.name} class="field-row" data-field={f.name}>
+                <dt><label for={editing && editable(f) ? inputId : undefined}>{f.label}{f.required && editing ? ' *' : ''}</label> <code class="muted small">{f.name}</code></dt>
+                <dd>
+                  {editing && editable(f) ? (
+                    <>
+                      <FieldInput
+                        field={f} id={inputId} value={valueOf(f)} name={nameOf(f)}
+                        onChange={(v, name) => {
+                          setDraft((d) => ({ ...d, [f.name]: v }));
+                          if (name !== undefined) setNames((n) => ({ ...n, [f.name]: name }));
+                        }}
+                      />
+                      {f.type === 'datetime' && <span id={`${inputId}-zone`} class="muted small"> UTC</span>}
+                    </>
+                  ) : (
+                    <Shown field={f} value={valueOf(f)} name={nameOf(f)} />
+                  )}
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+        {editing && (
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={save.busy}>{creating ? 'Create' : 'Save'}</button>
+            {creating
+              ? <a class="button" href={href('data', obj.systemName)}>Cancel</a>
+              : <button type="button" onClick={() => { setDraft({}); setNames({}); setEditing(false); save.clear(); }}>Cancel</button>}
+          </div>
+        )}
+        <ErrorBox error={save.error} />
+      </form>
+    </section>
+  );
+}
+
+function Shown({ field, value, name }: { field: Field; value: Value; name: Value }) {
+  if (field.type === 'lookup' && value !== null && field.target) {
+    return <a href={href('data', field.target.systemName, String(value))}>{name === null ? String(value) : String(name)}</a>;
+  }
+  if (field.type === 'url' && value) return <a href={String(value)} rel="noreferrer noopener" target="_blank">{String(value)}</a>;
+  if (field.type === 'textarea' || field.type === 'html') return <span class="pre">{shownValue(field, value)}</span>;
+  return <span>{shownValue(field, value)}</span>;
+}

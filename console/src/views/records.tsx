@@ -1,0 +1,147 @@
+// One object's records as a table (POST /api/query): chosen columns, sort by a column header, pages,
+// and a filter in the query language. Each record opens its page; lookups link to their target.
+
+import { useState } from 'preact/hooks';
+import type { Field, ObjectDetail, QueryPage, RecordRow } from '../api.js';
+import { useConsole } from '../context.js';
+import { href } from '../router.js';
+import { loadPreference, savePreference } from '../session.js';
+import { ErrorBox, formatNumber, Loading, PageTitle, useLoad } from '../ui.js';
+import { FilterBox } from './filter-box.js';
+import { DataAs } from './objects.js';
+import { shownValue } from './values.js';
+
+const PAGE_SIZE = 25;
+
+/** The columns a table starts with: the primary field, a few data fields, the owner and the creation time. */
+function defaultColumns(obj: ObjectDetail): string[] {
+  const data = obj.fields.filter((f) => !f.readOnly && f.name !== obj.primaryField && f.type !== 'textarea' && f.type !== 'html').slice(0, 3).map((f) => f.name);
+  const extra = ['ownerid', 'createdon'].filter((n) => obj.fields.some((f) => f.name === n));
+  return [obj.primaryField, ...data, ...extra];
+}
+
+/** The name field of a lookup (ownerid → ownername), shown as the link's text. */
+export const nameFieldOf = (obj: ObjectDetail, lookup: Field): Field | undefined => obj.fields.find((f) => f.derivedFrom === lookup.name);
+
+export function RecordsView({ object }: { object: string }) {
+  const c = useConsole();
+  const detail = useLoad((signal) => c.data<ObjectDetail>('GET', `/api/objects/${encodeURIComponent(object)}`, undefined, signal), [c.org.id, object]);
+  if (detail.error) return <section><PageTitle>{object}</PageTitle><ErrorBox error={detail.error} /></section>;
+  if (!detail.value) return <Loading what={object} />;
+  return <Table key={`${c.org.id}/${object}`} obj={detail.value} />;
+}
+
+interface Sort {
+  readonly field: string;
+  readonly desc: boolean;
+}
+
+function Table({ obj }: { obj: ObjectDetail }) {
+  const c = useConsole();
+  const prefKey = `columns-${c.org.id}-${obj.systemName}`;
+  const fieldsByName = new Map(obj.fields.map((f) => [f.name, f]));
+  const [columns, setColumns] = useState<string[]>(() => loadPreference<string[]>(prefKey, defaultColumns(obj)).filter((n) => fieldsByName.has(n)));
+  const [sort, setSort] = useState<Sort>({ field: 'createdon', desc: true });
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState('');
+
+  const shown = columns.map((n) => fieldsByName.get(n)!).filter(Boolean);
+  // The key to link each row, and the name field of each lookup shown, are asked for too.
+  const names = shown.filter((f) => f.type === 'lookup').map((f) => nameFieldOf(obj, f)?.name).filter((n): n is string => n !== undefined);
+  const asked = [...new Set([obj.primaryKey, ...columns, ...names])];
+  const rows = useLoad(
+    (signal) => c.data<QueryPage>('POST', '/api/query', {
+      objecttype: obj.systemName, fields: asked.join(','), page_size: PAGE_SIZE, page_number: page,
+      sort_by: sort.field, sort_type: sort.desc ? 'desc' : 'asc', ...(filter ? { query: filter } : {}),
+    }, signal),
+    [obj.systemName, asked.join(','), page, sort.field, sort.desc, filter],
+  );
+
+  const choose = (name: string, on: boolean) => {
+    const next = on ? obj.fields.map((f) => f.name).filter((n) => n === name || columns.includes(n)) : columns.filter((n) => n !== name);
+    setColumns(next);
+    savePreference(prefKey, next);
+  };
+  const sortBy = (field: string) => {
+    setSort((s) => ({ field, desc: s.field === field ? !s.desc : false }));
+    setPage(1);
+  };
+  const applyFilter = (text: string) => {
+    setFilter(text);
+    setPage(1);
+  };
+  const writable = obj.permissions.includes('create');
+  const last = rows.value?.IsLastPage ?? true;
+
+  return (
+    <section>
+      <PageTitle actions={writable && <a class="button primary" href={href('data', obj.systemName, 'new')}>New {obj.name.toLowerCase()}</a>}>
+        {obj.collectionName}
+      </PageTitle>
+      <DataAs />
+      <p class="muted">
+        <a href={href('data')}>Objects</a> › <code>{obj.systemName}</code> · {obj.records === null ? '' : `${formatNumber(obj.records)} records in all`}
+      </p>
+      <FilterBox fields={obj.fields} value={filter} onSubmit={applyFilter} error={filter ? rows.error : null} />
+      <details class="columns">
+        <summary>Columns ({columns.length})</summary>
+        <fieldset>
+          <legend class="sr-only">Columns shown</legend>
+          {obj.fields.map((f) => (
+            <label key={f.name} class="choice">
+              <input type="checkbox" checked={columns.includes(f.name)} onChange={(e) => choose(f.name, (e.target as HTMLInputElement).checked)} />
+              {f.label} <code class="muted">{f.name}</code>
+            </label>
+          ))}
+        </fieldset>
+      </details>
+      {!filter && <ErrorBox error={rows.error} />}
+      <div class="table-wrap">
+        <table class="grid records" aria-label={`${obj.collectionName}, page ${page}`} aria-busy={rows.loading}>
+          <thead>
+            <tr>
+              {shown.map((f) => {
+                const sorted = sort.field === f.name;
+                return (
+                  <th key={f.name} scope="col" aria-sort={sorted ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+                    <button type="button" class="sort" onClick={() => sortBy(f.name)} title={`Sort by ${f.label}`}>
+                      {f.label}<span aria-hidden="true">{sorted ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {(rows.value?.Data ?? []).map((row) => (
+              <tr key={String(row[obj.primaryKey])}>
+                {shown.map((f) => <td key={f.name}><Cell obj={obj} field={f} row={row} /></td>)}
+              </tr>
+            ))}
+            {rows.value && rows.value.Data.length === 0 && (
+              <tr><td colSpan={Math.max(1, shown.length)} class="muted">No records{filter ? ' match the filter' : ''}.</td></tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages">
+        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Previous</button>
+        <span aria-live="polite">Page {page}{obj.records !== null && !filter ? ` of ${Math.max(1, Math.ceil(obj.records / PAGE_SIZE))}` : ''}</span>
+        <button type="button" disabled={last} onClick={() => setPage((p) => p + 1)}>Next</button>
+      </nav>
+    </section>
+  );
+}
+
+function Cell({ obj, field, row }: { obj: ObjectDetail; field: Field; row: RecordRow }) {
+  const value = row[field.name];
+  if (field.name === obj.primaryField) {
+    return <a href={href('data', obj.systemName, String(row[obj.primaryKey]))}>{value === null || value === '' ? '(no name)' : String(value)}</a>;
+  }
+  if (field.type === 'lookup' && value !== null && field.target) {
+    const name = nameFieldOf(obj, field);
+    const text = name ? row[name.name] : null;
+    return <a href={href('data', field.target.systemName, String(value))}>{text === null || text === undefined ? String(value) : String(text)}</a>;
+  }
+  return <>{shownValue(field, value)}</>;
+}

@@ -1,0 +1,61 @@
+// Sign in with an organization's API token (its view, with the token's role) or with the server's
+// admin key (every organization, and the tools). Either is checked against the server before it is
+// kept, for this tab only.
+
+import { useState } from 'preact/hooks';
+import { controlApi, publicApi, type Me, type Organization } from '../api.js';
+import type { Session } from '../session.js';
+import { ErrorBox, useAction } from '../ui.js';
+
+export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
+  const [kind, setKind] = useState<'token' | 'admin'>('token');
+  const [secret, setSecret] = useState('');
+  const action = useAction();
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const value = secret.trim();
+    void action.run(async () => {
+      if (kind === 'token') {
+        const me = await publicApi<Me>(value, 'GET', '/api/me');
+        onSignIn({ kind: 'token', token: value, me });
+      } else {
+        const orgs = await controlApi<{ items: Organization[] }>(value, 'GET', '/organizations');
+        onSignIn({ kind: 'admin', key: value, orgId: orgs.items[0]?.id ?? null, dataTokens: {} });
+      }
+    });
+  };
+
+  return (
+    <main class="sign-in" id="main">
+      <h1>Orchard console</h1>
+      <form onSubmit={submit}>
+        <fieldset>
+          <legend>Sign in with</legend>
+          <label class="choice">
+            <input type="radio" name="kind" value="token" checked={kind === 'token'} onChange={() => setKind('token')} />
+            an organization's API token
+          </label>
+          <label class="choice">
+            <input type="radio" name="kind" value="admin" checked={kind === 'admin'} onChange={() => setKind('admin')} />
+            the admin key (ADMIN_KEY)
+          </label>
+        </fieldset>
+        <label class="field">
+          <span>{kind === 'token' ? 'API token' : 'Admin key'}</span>
+          <input
+            type="password" name="secret" autoComplete="off" required autoFocus
+            value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <button type="submit" class="primary" disabled={action.busy}>{action.busy ? 'Signing in…' : 'Sign in'}</button>
+        <ErrorBox error={action.error} />
+        <p class="muted small">
+          {kind === 'token'
+            ? 'The token is kept in this tab only (sessionStorage) and sent only to this server. You see its organization with its role.'
+            : 'The key is kept in this tab only. You see every organization, its requests and the test tools; opening an organization\'s data makes a token for its primary user, revoked when you sign out.'}
+        </p>
+      </form>
+    </main>
+  );
+}

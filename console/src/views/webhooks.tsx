@@ -1,0 +1,193 @@
+// Webhooks (GET/POST/DELETE /api/webhooks, the admin role): the organization's webhooks, a form that
+// makes one (its signing secret shown once), and each one's delivery log, read again every 5 s.
+
+import { useState } from 'preact/hooks';
+import type { ObjectSummary } from '../api.js';
+import { useConsole } from '../context.js';
+import { href, navigate } from '../router.js';
+import { ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { ShownOnce } from './admin.js';
+import { DataAs } from './objects.js';
+
+interface Webhook {
+  id: string;
+  event: 'created' | 'updated' | 'deleted';
+  object: string | null;
+  url: string;
+  method: string;
+  filter: string | null;
+  headers: Record<string, string>;
+  createdAt: string;
+  status: 'active' | 'disabled';
+  disabledAt: string | null;
+  failures: number;
+  failingSince: string | null;
+}
+
+interface Delivery {
+  id: string;
+  event: string;
+  objectType: number;
+  recordId: string;
+  sequence: number;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  durationMs: number | null;
+  response: string | null;
+}
+
+export function WebhooksView({ id }: { id: string | null }) {
+  return id ? <WebhookDetail id={id} /> : <WebhookList />;
+}
+
+function WebhookList() {
+  const c = useConsole();
+  const hooks = useLoad((signal) => c.data<Webhook[]>('GET', '/api/webhooks', undefined, signal), [c.org.id]);
+  const objects = useLoad((signal) => c.data<ObjectSummary[]>('GET', '/api/objects', undefined, signal), [c.org.id]);
+  const act = useAction();
+  const [event, setEvent] = useState('created');
+  const [object, setObject] = useState('account');
+  const [url, setUrl] = useState('');
+  const [method, setMethod] = useState('POST');
+  const [filter, setFilter] = useState('');
+  const [headers, setHeaders] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = (e: Event) => {
+    e.preventDefault();
+    void act.run(async () => {
+      const made = await c.data<Webhook & { secret: string }>('POST', '/api/webhooks', {
+        event, url, method, ...(object !== '*' ? { object } : {}), ...(filter ? { filter } : {}),
+        ...(headers.trim() ? { headers: headers.split('\n').map((l) => l.trim()).filter(Boolean) } : {}),
+      });
+      setSecret(made.secret);
+      setUrl('');
+      setFilter('');
+      hooks.reload();
+    });
+  };
+  const remove = (id: string) => act.run(async () => {
+    await c.data('DELETE', `/api/webhooks/${id}`);
+    hooks.reload();
+  });
+  const enable = (id: string) => act.run(async () => {
+    await c.data('POST', `/api/webhooks/${id}/enable`);
+    hooks.reload();
+  });
+
+  return (
+    <section>
+      <PageTitle>Webhooks</PageTitle>
+      <DataAs />
+      <ErrorBox error={hooks.error ?? act.error} />
+      {!hooks.value ? (!hooks.error && <Loading what="webhooks" />) : hooks.value.length === 0 ? <p class="muted">No webhook yet.</p> : (
+        <div class="table-wrap">
+          <table class="grid stackable" aria-label="Webhooks">
+            <thead><tr><th scope="col">When</th><th scope="col">Sent to</th><th scope="col">Filter</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {hooks.value.map((h) => (
+                <tr key={h.id} data-webhook={h.url}>
+                  <th scope="row"><a href={href('webhooks', h.id)}>{h.object ?? 'any object'} {h.event}</a></th>
+                  <td><code>{h.method} {h.url}</code></td>
+                  <td>{h.filter ? <code>{h.filter}</code> : <span class="muted">every record</span>}</td>
+                  <td>{h.status === 'active' ? (h.failures ? `active, ${h.failures} failures in a row` : 'active') : `disabled ${formatInstant(h.disabledAt)}`}</td>
+                  <td class="actions-cell">
+                    <a class="button" href={href('webhooks', h.id)}>Deliveries</a>
+                    {h.status === 'disabled' && <button type="button" onClick={() => enable(h.id)}>Enable</button>}
+                    <button type="button" class="danger" onClick={() => remove(h.id)}>Delete</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>New webhook</h2>
+      <form class="stack" onSubmit={create} aria-label="Make a webhook">
+        <label>Event <select value={event} onChange={(e) => setEvent((e.target as HTMLSelectElement).value)}>
+          {['created', 'updated', 'deleted'].map((v) => <option key={v} value={v}>{v}</option>)}
+        </select></label>
+        <label>Object <select value={object} onChange={(e) => setObject((e.target as HTMLSelectElement).value)}>
+          <option value="*">every object</option>
+          {(objects.value ?? []).map((o) => <option key={o.systemName} value={o.systemName}>{o.collectionName}</option>)}
+        </select></label>
+        <label>URL <input type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} placeholder="https://hooks.example.com/orchard" /></label>
+        <label>Method <select value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value)}>
+          {['POST', 'PUT', 'PATCH'].map((m) => <option key={m} value={m}>{m}</option>)}
+        </select></label>
+        <label>Filter (optional) <input type="text" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="statecode = 1" /></label>
+        <label>Header fields (optional, one per line) <textarea rows={2} value={headers} onInput={(e) => setHeaders((e.target as HTMLTextAreaElement).value)} placeholder="X-Api-Key: k-1234" /></label>
+        <button type="submit" class="primary" disabled={act.busy}>Make webhook</button>
+      </form>
+      {secret && <ShownOnce token={secret} what="The webhook's signing secret (Standard Webhooks)." />}
+    </section>
+  );
+}
+
+function WebhookDetail({ id }: { id: string }) {
+  const c = useConsole();
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<string | null>(null);
+  // Each read of the log is a request of the organization, counted against its limits: every 5 s, while live.
+  const [live, setLive] = useState(true);
+  const hook = useLoad((signal) => c.data<Webhook>('GET', `/api/webhooks/${id}`, undefined, signal), [c.org.id, id]);
+  const log = useLoad(
+    (signal) => c.data<{ deliveries: Delivery[]; isLastPage: boolean }>('GET', `/api/webhooks/${id}/deliveries?pagesize=25&pagenumber=${page}`, undefined, signal),
+    [c.org.id, id, page],
+    live ? 5000 : undefined,
+  );
+  const objects = useLoad((signal) => c.data<ObjectSummary[]>('GET', '/api/objects', undefined, signal), [c.org.id]);
+  const systemNameOf = (n: number) => objects.value?.find((o) => o.objectType === n)?.systemName ?? String(n);
+  const h = hook.value;
+  return (
+    <section>
+      <PageTitle>{h ? `${h.object ?? 'Any object'} ${h.event}` : 'Webhook'}</PageTitle>
+      <p class="muted"><a href={href('webhooks')}>Webhooks</a>{h && <> › <code>{h.method} {h.url}</code></>}</p>
+      <ErrorBox error={hook.error ?? log.error} />
+      {h && <p>{h.status === 'active' ? 'Active' : `Disabled ${formatInstant(h.disabledAt)}`}{h.filter && <> · filter <code>{h.filter}</code></>}</p>}
+      <div class="title-row">
+        <h2>Delivery log</h2>
+        <label class="choice"><input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Live (read every 5 s, counted as requests)</label>
+      </div>
+      {!log.value ? <Loading what="deliveries" /> : (
+        <div class="table-wrap">
+          <table class="grid stackable" aria-label="Deliveries, newest first">
+            <thead><tr><th scope="col">Write</th><th scope="col">Record</th><th scope="col">State</th><th scope="col" class="num">Attempts</th><th scope="col">Last reply</th><th scope="col">Next attempt</th></tr></thead>
+            <tbody>
+              {log.value.deliveries.map((d) => (
+                <tr key={d.id} data-state={d.state}>
+                  <td>{formatInstant(d.createdAt)} <span class="muted small">#{d.sequence}</span></td>
+                  <td><a href={href('data', systemNameOf(d.objectType), d.recordId)}>{d.event} {systemNameOf(d.objectType)}</a></td>
+                  <td class={`state ${d.state}`}>{d.state}</td>
+                  <td class="num">{d.attempts}</td>
+                  <td>
+                    {d.lastStatus !== null ? <span class={`status s${String(d.lastStatus)[0]}`}>{d.lastStatus}</span> : d.lastError ? <span class="error-text">{d.lastError}</span> : '—'}
+                    {d.durationMs !== null && <span class="muted small"> {d.durationMs.toFixed(0)} ms</span>}
+                    {d.response && (
+                      <>
+                        {' '}<button type="button" class="link-button small" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>reply</button>
+                        {open === d.id && <pre class="body">{d.response}</pre>}
+                      </>
+                    )}
+                  </td>
+                  <td>{d.state === 'pending' ? formatInstant(d.nextAttemptAt) : '—'}</td>
+                </tr>
+              ))}
+              {log.value.deliveries.length === 0 && <tr><td colSpan={6} class="muted">No delivery yet: a matching write makes one.</td></tr>}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav class="pager" aria-label="Pages">
+        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Newer</button>
+        <span>Page {page}</span>
+        <button type="button" disabled={log.value?.isLastPage ?? true} onClick={() => setPage((p) => p + 1)}>Older</button>
+      </nav>
+      <p><button type="button" class="link-button" onClick={() => navigate('webhooks')}>Back to the webhooks</button></p>
+    </section>
+  );
+}

@@ -1,0 +1,477 @@
+// The console end to end in Chromium (docs/console.md): a real server from fixtures, one browser for
+// the whole suite, each test a new tab. Signed in with a token: objects and counts, a record table
+// (columns, sort, pages, a filter with its errors and suggestions), a record page (edit by field type,
+// create, delete, lookups), a role's limits, the usage moving live. Signed in with the admin key: the
+// request journal, the toolkit, people and tokens. Every view at a phone's width and at 1280 px, with
+// the keyboard, and no request ever leaving the server's origin. CONSOLE_SCREENSHOTS=dir saves a
+// screenshot of each view there (docs/console/ holds the committed ones).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config.js';
+import { startOrchard, type StartedOrchard } from '../../src/testing.js';
+import { launchChromium, needsChromium, watchedPage, type Watched } from './browser.js';
+
+const ADMIN_KEY = 'console-test-admin-key-0123456789';
+const ADA = '5d0f2c7e-8a4b-4e1f-9c3d-2b6a7e8f9a01';
+const SAM = 'sam-sales-token-0001';
+const GLOBEX = '11111111-1111-4111-8111-111111111111';
+const INITECH = '33333333-3333-4333-8333-333333333333';
+const HANK = '22222222-2222-4222-8222-222222222222';
+
+const FIXTURES = {
+  organizations: [{
+    name: 'Acme',
+    plan: 'enterprise',
+    limits: { minute: 1000 },
+    roles: [{ name: 'sales', grants: { account: ['read', 'update'], contact: ['read'] }, hidden: { account: ['telephone1'] }, readOnly: { account: ['emailaddress1'] } }],
+    users: [
+      { email: 'ada@acme.example', fullname: 'Ada Lopez', tokens: [ADA] },
+      { email: 'sam@acme.example', fullname: 'Sam Sales', role: 'sales', tokens: [SAM] },
+    ],
+    records: {
+      account: [
+        { accountid: GLOBEX, accountname: 'Globex', accounttypecode: 1, telephone1: '+1 555 0100', emailaddress1: 'info@globex.example', createdon: '2026-01-02T09:00:00' },
+        { accountid: INITECH, accountname: 'Initech', primarycontactid: HANK, createdon: '2026-01-03T09:00:00' },
+        ...Array.from({ length: 28 }, (_, i) => ({ accountname: `Account ${String(i + 1).padStart(2, '0')}`, createdon: `2026-01-${String(4 + (i % 20)).padStart(2, '0')}T10:${String(i).padStart(2, '0')}:00` })),
+      ],
+      contact: [{ contactid: HANK, fullname: 'Hank Scorpio', accountid: GLOBEX }],
+    },
+  }],
+};
+
+const SHOTS = process.env.CONSOLE_SCREENSHOTS;
+
+// The page's globals as the callbacks given to the browser see them (this file compiles without the DOM library).
+declare const document: any, location: any, sessionStorage: any, localStorage: any, window: any;
+type HTMLElement = any;
+const json = async (res: Response): Promise<any> => res.json();
+
+describe('the console in Chromium', { skip: needsChromium }, () => {
+  let server: StartedOrchard;
+  let browser: Browser;
+  let origin: string;
+  /** Every request every page of the suite made, and every script error. */
+  const log = { requests: [] as string[], errors: [] as string[] };
+  const opened: Watched[] = [];
+
+  before(async () => {
+    // Webhooks may target the suite's own receiver on 127.0.0.1.
+    const webhooks = { ...loadConfig({}, {}).webhooks, allowPrivate: true };
+    server = await startOrchard({ fixtures: FIXTURES, adminKey: ADMIN_KEY, config: { journalSize: 500, webhooks } });
+    origin = new URL(server.url).origin;
+    browser = await launchChromium();
+  });
+  after(async () => {
+    for (const w of opened) await w.context.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A new tab; the earlier ones are closed, so no view of an earlier test keeps reading (and counting). */
+  const tab = async (viewport?: { width: number; height: number }): Promise<Page> => {
+    for (const earlier of opened.splice(0)) await earlier.context.close();
+    const w = await watchedPage(browser, origin, viewport, log);
+    opened.push(w);
+    return w.page;
+  };
+  const api = (token: string, method: string, url: string, body?: unknown) => fetch(`${server.url}${url}`, {
+    method, headers: { tokenid: token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const shot = async (page: Page, name: string) => {
+    if (!SHOTS) return;
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  };
+
+  /** Opens the console and signs in by keyboard alone: the secret field has the focus, Enter sends it. */
+  async function signIn(page: Page, secret: string, kind: 'token' | 'admin' = 'token'): Promise<void> {
+    await page.goto(`${server.url}/console`);
+    await page.waitForSelector('input[name=secret]:focus');
+    if (kind === 'admin') {
+      // From the secret field back to the radio group, then the arrow picks the admin key.
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await page.isChecked('input[value=admin]'), true);
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.type(secret);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('header.top');
+  }
+
+  const go = async (page: Page, route: string) => {
+    await page.evaluate((r) => { location.hash = r; }, `#/${route}`);
+  };
+  const rowsOf = (page: Page) => page.$$eval('table.records tbody tr', (rows) => rows.map((r) => (r.querySelector('td') as HTMLElement).innerText.trim()));
+
+  test('signs in with a token by keyboard alone, refuses a wrong one, and lists the objects with their record counts', async () => {
+    const page = await tab();
+    await page.goto(`${server.url}/console`);
+    await page.waitForSelector('input[name=secret]:focus');
+    await page.keyboard.type('00000000-0000-4000-8000-000000000000');
+    await page.keyboard.press('Enter');
+    const refused = await page.textContent('[role=alert]', { timeout: 20_000 });
+    assert.match(refused!, /TOKEN_INVALID/);
+
+    await signIn(page, ADA);
+    assert.equal(await page.textContent('header .org-name'), 'Acme');
+    assert.equal(await page.textContent('header .badge'), 'role: admin');
+    await page.waitForSelector('table[aria-label=Objects]');
+    assert.equal(await page.textContent('td[data-object=account]'), '30');
+    assert.equal(await page.textContent('td[data-object=contact]'), '1');
+    await shot(page, 'data-objects');
+
+    // The keyboard reaches the accounts table: Tab to its link, Enter opens it.
+    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Accounts'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('table.records tbody tr');
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'the new view\'s heading has the focus');
+    assert.equal(await page.evaluate(() => sessionStorage.length > 0 && localStorage.length === 0), true, 'kept for the tab only');
+  });
+
+  test('a record table pages, sorts, chooses its columns, and filters in the query language with errors at their position and field names suggested', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'data/account');
+    await page.waitForSelector('table.records tbody tr');
+    assert.equal((await rowsOf(page)).length, 25);
+    await page.click('nav.pager >> text=Next');
+    await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 5);
+    assert.match((await page.textContent('nav.pager span'))!, /Page 2 of 2/);
+
+    const firstRowIs = (name: string) => page.waitForFunction((n) => document.querySelector('table.records tbody td')?.textContent === n, name);
+    await page.click('th >> text=Account Name');
+    await page.waitForFunction(() => document.querySelector('table.records th[aria-sort=ascending]'));
+    await firstRowIs('Account 01');
+    assert.deepEqual((await rowsOf(page)).slice(0, 3), ['Account 01', 'Account 02', 'Account 03']);
+    assert.match((await page.textContent('nav.pager span'))!, /Page 1/, 'a new sort starts at page 1');
+    await page.click('th >> text=Account Name');
+    await page.waitForFunction(() => document.querySelector('table.records th[aria-sort=descending]'));
+    await firstRowIs('Initech');
+    assert.deepEqual((await rowsOf(page)).slice(0, 2), ['Initech', 'Globex']);
+
+    await page.click('details.columns summary');
+    await page.check('details.columns label:has-text("emailaddress1") input');
+    await page.waitForSelector('table.records th:has-text("Email")');
+
+    // Suggestions: field names for the word being typed, operators after a field; arrows and Enter take one.
+    const filter = page.locator('#filter-input');
+    await filter.click();
+    await page.keyboard.type('accountna');
+    await page.waitForSelector('#filter-suggestions [role=option]');
+    assert.deepEqual(await page.$$eval('#filter-suggestions code', (els) => els.map((e) => e.textContent)), ['accountname']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    assert.equal(await filter.inputValue(), 'accountname ');
+    await page.keyboard.type('start');
+    await page.waitForSelector('#filter-suggestions code:text-is("start-with")');
+    assert.deepEqual(await page.$$eval('#filter-suggestions code', (els) => els.map((e) => e.textContent)), ['start-with']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type("'glo'");
+    assert.equal(await filter.inputValue(), "accountname start-with 'glo'");
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 1);
+    assert.deepEqual(await rowsOf(page), ['Globex']);
+
+    // A syntax error: the server's message, and a caret under the position it names.
+    await filter.fill("accountname = 'Globex' AND (");
+    await filter.press('Enter');
+    const error = page.locator('.filter-error');
+    await error.waitFor();
+    assert.match((await error.textContent())!, /QUERY_SYNTAX.*position 29/);
+    assert.equal((await page.textContent('.filter-error pre.caret'))!.split('\n')[1], `${' '.repeat(28)}^`);
+    assert.equal(await filter.getAttribute('aria-invalid'), 'true');
+    await shot(page, 'data-filter-error');
+
+    await filter.fill("acountname = 'Globex'");
+    await filter.press('Enter');
+    await page.waitForFunction(() => /FIELD_UNKNOWN/.test(document.querySelector('.filter-error')?.textContent ?? ''));
+    assert.match((await error.textContent())!, /accountname/, 'the server suggests the field');
+    assert.equal((await page.textContent('.filter-error pre.caret'))!.split('\n')[1], '^');
+
+    await page.click('.filter >> text=Clear');
+    await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 25);
+    await shot(page, 'data-records');
+  });
+
+  test('a record page edits fields by their types and sends only what changed; lookups are links and searches', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${INITECH}`);
+    await page.waitForSelector('form.record');
+    const contact = page.locator('[data-field=primarycontactid] a');
+    assert.equal(await contact.textContent(), 'Hank Scorpio');
+    assert.equal(await contact.getAttribute('href'), `#/data/contact/${HANK}`);
+
+    await page.click('text=Edit');
+    await page.selectOption('#field-accounttypecode', { label: 'Partner' });
+    await page.fill('#field-pcfsystemfield85', '2026-03-01T10:30:15');
+    await page.fill('#field-telephone1', '+1 555 0199');
+    assert.equal(await page.getAttribute('#field-pcfsystemfield85', 'type'), 'datetime-local');
+    assert.equal(await page.getAttribute('#field-telephone1', 'type'), 'tel');
+    assert.equal(await page.isVisible('#field-createdon'), false, 'a system field is not an input');
+    const parent = page.locator('#field-parentaccountid');
+    await parent.fill('lobe');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]:has-text("Globex")');
+    await parent.press('ArrowDown');
+    await parent.press('Enter');
+    assert.equal(await parent.inputValue(), 'Globex');
+    await shot(page, 'data-record-edit');
+
+    const put = page.waitForRequest((r) => r.method() === 'PUT');
+    await page.click('button[type=submit]:has-text("Save")');
+    assert.deepEqual(JSON.parse((await put).postData()!), {
+      accounttypecode: 2, pcfsystemfield85: '2026-03-01T10:30:15', telephone1: '+1 555 0199', parentaccountid: GLOBEX,
+    });
+    await page.waitForSelector('text=Edit');
+    assert.equal(await page.textContent('[data-field=accounttypecode] dd'), 'Partner');
+    assert.equal(await page.textContent('[data-field=pcfsystemfield85] dd'), '2026-03-01 10:30:15 UTC');
+    assert.equal(await page.getAttribute('[data-field=parentaccountid] a', 'href'), `#/data/account/${GLOBEX}`);
+    const saved = (await json(await api(ADA, 'GET', `/api/record/account/${INITECH}`))).data.Record;
+    assert.deepEqual([saved.accounttypecode, saved.pcfsystemfield85, saved.telephone1, saved.parentaccountid], [2, '2026-03-01T10:30:15', '+1 555 0199', GLOBEX]);
+
+    // The history shows the update first, each field by its label and type, before and after.
+    const update = page.locator('.history li[data-operation=update]').first();
+    await update.waitFor();
+    assert.match((await update.locator('tr[data-changed=accounttypecode]').textContent())!, /Account Type—Partner/);
+    assert.match((await update.locator('tr[data-changed=telephone1]').textContent())!, /Main Phone—\+1 555 0199/);
+    assert.match((await update.textContent())!, /by Ada Lopez/);
+    assert.equal(await page.locator('.history li[data-operation=create]').count(), 1, 'and its creation, last');
+
+    await shot(page, 'data-record');
+    // The lookup link opens the contact's page.
+    await contact.click();
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Hank Scorpio');
+  });
+
+  test('creates a record, shows the server\'s refusal of a bad value, and deletes only on a second press', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'data/account');
+    await page.click('text=New account');
+    await page.waitForSelector('#field-accountname');
+    await page.fill('#field-accountname', 'Vandelay Industries');
+    await page.fill('#field-emailaddress1', 'art@vandelay.example');
+    // A lookup to an id no account has: the search offers the id as typed, the server refuses it.
+    await page.fill('#field-parentaccountid', '99999999-9999-4999-8999-999999999999');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]');
+    await page.press('#field-parentaccountid', 'ArrowDown');
+    await page.press('#field-parentaccountid', 'Enter');
+    await page.click('button[type=submit]:has-text("Create")');
+    const refusal = page.locator('form.record [role=alert]');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent())!, /LOOKUP_TARGET_MISSING.*does not exist/);
+    await page.click('[data-field=parentaccountid] button:has-text("clear")');
+    await page.click('button[type=submit]:has-text("Create")');
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Vandelay Industries');
+    const id = decodeURIComponent(page.url().split('/').pop()!);
+    assert.equal((await api(ADA, 'GET', `/api/record/account/${id}`)).status, 200);
+
+    await page.click('button:has-text("Delete")');
+    assert.equal((await api(ADA, 'GET', `/api/record/account/${id}`)).status, 200, 'one press deletes nothing');
+    await page.click('text=Delete for good');
+    await page.waitForSelector('table.records');
+    assert.equal((await api(ADA, 'GET', `/api/record/account/${id}`)).status, 404);
+  });
+
+  test('a token\'s role limits the view: hidden fields absent, read-only ones not editable, no create or delete', async () => {
+    const page = await tab();
+    await signIn(page, SAM);
+    assert.equal(await page.textContent('header .badge'), 'role: sales');
+    await page.waitForSelector('table[aria-label=Objects]');
+    assert.equal(await page.textContent('td[data-object=lead]'), '—', 'no count where it may not read');
+    await go(page, `data/account/${GLOBEX}`);
+    await page.waitForSelector('form.record');
+    assert.equal(await page.locator('[data-field=telephone1]').count(), 0, 'hidden');
+    assert.equal(await page.locator('button:has-text("Delete")').count(), 0);
+    await page.click('text=Edit');
+    assert.equal(await page.locator('#field-emailaddress1').count(), 0, 'read-only for the role: shown as text');
+    assert.equal(await page.textContent('[data-field=emailaddress1] dd'), 'info@globex.example');
+    assert.equal(await page.locator('#field-accountname').count(), 1);
+    await go(page, 'data/account');
+    await page.waitForSelector('table.records');
+    assert.equal(await page.locator('text=New account').count(), 0);
+    assert.equal(await page.locator('nav.tabs >> text=Webhooks').count(), 0, 'webhooks are the admin role\'s');
+  });
+
+  test('webhooks: made with the secret shown once; the delivery log shows a write delivered to the receiver, live', async () => {
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const page = await tab();
+      await signIn(page, ADA);
+      await page.click('nav.tabs >> text=Webhooks');
+      await page.waitForSelector('form[aria-label="Make a webhook"]');
+      await page.selectOption('label:has-text("Event") select', 'updated');
+      await page.selectOption('label:has-text("Object") select', 'account');
+      await page.fill('label:has-text("URL") input', url);
+      await page.fill('label:has-text("Filter") input', "accountname = 'Globex'");
+      await page.click('button:has-text("Make webhook")');
+      assert.match((await page.textContent('.once [data-token]'))!, /^whsec_/);
+      await page.click(`tr[data-webhook="${url}"] a:has-text("Deliveries")`);
+      await page.waitForSelector('text=No delivery yet');
+
+      assert.equal((await api(ADA, 'PUT', `/api/record/account/${GLOBEX}`, { telephone2: '+1 555 0111' })).status, 200);
+      await page.waitForSelector('table[aria-label="Deliveries, newest first"] tr[data-state=delivered]', { timeout: 15_000 });
+      assert.match((await page.textContent('tr[data-state=delivered]'))!, /updated account.*200/);
+      assert.equal(received.length, 1);
+      assert.equal(JSON.parse(received[0]!).data.record.telephone2, '+1 555 0111');
+      await page.click('tr[data-state=delivered] button:has-text("reply")');
+      assert.equal(await page.textContent('tr[data-state=delivered] pre.body'), 'thanks');
+      await shot(page, 'webhooks');
+    } finally {
+      receiver.close();
+    }
+  });
+
+  test('the usage view moves with each request made, live, and its own reads count nothing', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'usage');
+    await page.waitForSelector('[data-window=minute] [data-used]');
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // a read of its own has come and gone
+    const used = async () => Number((await page.textContent('[data-window=minute] [data-used]'))!.replace(/,/g, ''));
+    const day = async () => Number((await page.textContent('[data-window=day] [data-used]'))!.replace(/,/g, ''));
+    const [minute0, day0] = [await used(), await day()];
+    for (let i = 0; i < 7; i++) assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
+    await page.waitForFunction((n) => document.querySelector('[data-window=minute] [data-used]')?.textContent === String(n), minute0 + 7, { timeout: 10_000 });
+    assert.equal(await day(), day0 + 7);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(await used(), minute0 + 7, 'the view\'s reads every 2 s were not counted');
+    assert.equal(await page.getAttribute('[data-window=minute] [role=meter]', 'aria-valuenow'), String(minute0 + 7));
+    assert.equal(await page.locator('.chart rect.day').count(), 30);
+    await shot(page, 'usage');
+  });
+
+  test('with the admin key: the request journal live with its detail, the toolkit\'s controls, tokens shown once, revoked and rotated', async () => {
+    const page = await tab();
+    await signIn(page, ADMIN_KEY, 'admin');
+    assert.equal(await page.textContent('header .badge'), 'admin key');
+
+    // Requests: a request made elsewhere appears without a reload, and opens to its headers and bodies.
+    await go(page, 'requests');
+    await page.waitForSelector('table.requests');
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=2&marker=journal')).status, 200);
+    assert.equal((await api(ADA, 'POST', '/api/query', { objecttype: 'account', query: 'nofield = 1' })).status, 400);
+    const row = page.locator('table.requests a[aria-label^="POST /api/query, 400"]').first();
+    await row.waitFor({ timeout: 10_000 });
+    await page.fill('label:has-text("Status") input', '4xx');
+    await page.waitForFunction(() => [...document.querySelectorAll('table.requests tbody td:nth-child(4)')].every((td) => td.textContent?.startsWith('4')));
+    await row.click();
+    const detail = page.locator('article.detail');
+    await detail.waitFor();
+    assert.match((await detail.textContent())!, /tokenid\*{4}9a01/, 'the token masked');
+    assert.match((await detail.locator('pre.body').nth(0).textContent())!, /"query": "nofield = 1"/);
+    assert.match((await detail.locator('pre.body').nth(1).textContent())!, /Invalid field name: 'nofield'/);
+    await shot(page, 'requests');
+
+    // Toolkit: the clock moves by 25 h, a fault rule fires once, a snapshot is taken and restored.
+    await go(page, 'toolkit');
+    const now = page.locator('[data-clock-now]');
+    await now.waitFor();
+    const before = Date.parse((await now.textContent())!.replace(' UTC', 'Z').replace(' ', 'T'));
+    await page.fill('label:has-text("Advance by") input', '25h');
+    await page.click('button:has-text("Advance")');
+    await page.waitForFunction((t) => Date.parse(document.querySelector('[data-clock-now]')!.textContent!.replace(' UTC', 'Z').replace(' ', 'T')) - t > 24 * 3600_000, before);
+    await page.click('button:has-text("Real time")');
+    await page.waitForFunction(() => !document.querySelector('.panel .badge')?.textContent?.includes('moved'));
+
+    await page.selectOption('label:has-text("Routes") select', 'records');
+    await page.fill('label:has-text("Times") input', '1');
+    await page.click('button:has-text("Add rule")');
+    await page.waitForSelector('table[aria-label="Fault rules"] tbody tr');
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 503);
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200, 'the rule fired once');
+
+    await page.fill('label:has-text("Snapshot name") input', 'before-demo');
+    await page.click('button:has-text("Take snapshot")');
+    await page.waitForSelector('table[aria-label=Snapshots] >> text=before-demo');
+    const made = await json(await api(ADA, 'POST', '/api/record/account', { accountname: 'Temporary' }));
+    await page.click('table[aria-label=Snapshots] button:has-text("Restore")');
+    await page.waitForSelector('text=Snapshot before-demo restored.');
+    assert.equal((await api(ADA, 'GET', `/api/record/account/${made.data.Record.accountid}`)).status, 404);
+    await shot(page, 'toolkit');
+
+    // Admin: a new token shown once works, then is refused once revoked; rotate replaces one; the minute limit changes.
+    await go(page, 'admin');
+    await page.click('tr[data-user="ada@acme.example"] button:has-text("Tokens")');
+    await page.click('button:has-text("New token")');
+    const fresh = (await page.textContent('.once [data-token]'))!;
+    assert.equal((await api(fresh, 'GET', '/api/me')).status, 200);
+    await page.click(`button[aria-label="Revoke token …${fresh.slice(-4)}"]`);
+    await page.waitForSelector(`tr[data-last4="${fresh.slice(-4)}"] >> text=revoked`);
+    assert.equal((await api(fresh, 'GET', '/api/me')).status, 401);
+    assert.equal(await page.locator('.once [data-token]').count(), 0, 'shown once, then gone');
+
+    await page.click('button:has-text("New token")');
+    const second = (await page.textContent('.once [data-token]'))!;
+    await page.click(`tr[data-last4="${second.slice(-4)}"] button:has-text("Rotate")`);
+    await page.waitForFunction((old) => document.querySelector('.once [data-token]')?.textContent !== old, second);
+    const rotated = (await page.textContent('.once [data-token]'))!;
+    assert.equal((await api(rotated, 'GET', '/api/me')).status, 200);
+    assert.equal((await api(second, 'GET', '/api/me')).status, 401, 'the rotated token was revoked');
+
+    await page.fill('label:has-text("Requests a minute") input', '777');
+    await page.click('#plan-title ~ form button:has-text("Save")');
+    await page.waitForSelector('text=Saved: applied from the next request.');
+    assert.equal((await json(await api(rotated, 'GET', '/api/me'))).data.organization.minuteLimit, 777);
+
+    await page.fill('label:has-text("Role name") input', 'support');
+    await page.fill('label:has-text("Grants") input', 'contact:read,update');
+    await page.click('button:has-text("Save role")');
+    await page.waitForSelector('table[aria-label=Roles] th:has-text("support")');
+    await shot(page, 'admin');
+
+    // Signing out revokes the token the console made to open the data.
+    await go(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    const dataToken: string = await page.evaluate(() => (Object.values(JSON.parse(sessionStorage.getItem('orchard-console-session')).dataTokens)[0] as { token: string }).token);
+    assert.equal((await api(dataToken, 'GET', '/api/me')).status, 200);
+    await page.click('text=Sign out');
+    await page.waitForSelector('input[name=secret]');
+    assert.equal((await api(dataToken, 'GET', '/api/me')).status, 401);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null);
+  });
+
+  test('every view fits a phone\'s width and 1280 px without scrolling sideways', async () => {
+    const routes = ['orgs', 'data', 'data/account', `data/account/${GLOBEX}`, 'usage', 'webhooks', 'requests', 'toolkit', 'admin'];
+    for (const viewport of [{ width: 375, height: 740 }, { width: 1280, height: 800 }]) {
+      const page = await tab(viewport);
+      await signIn(page, ADMIN_KEY, 'admin');
+      for (const route of routes) {
+        await go(page, route);
+        await page.waitForSelector('main h1');
+        await page.waitForLoadState('networkidle');
+        const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        assert.ok(scroll <= width, `${route} at ${viewport.width} px is ${scroll} px wide`);
+        if (viewport.width < 500 && (route === 'data/account' || route === 'usage')) await shot(page, `phone-${route.replace('/', '-')}`);
+      }
+    }
+    const page = await tab();
+    await page.goto(`${server.url}/console`);
+    await shot(page, 'sign-in');
+  });
+
+  test('no page asked for anything outside the server\'s origin, and no script failed', () => {
+    assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
+    const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    assert.deepEqual(outside, []);
+    assert.deepEqual(log.errors, []);
+  });
+});
