@@ -33,13 +33,16 @@ if (compiled.status !== 0) {
 }
 
 // The console (console/): type-checked and bundled into NEXT/console, so it moves in with the rest
-// and a running server never serves a page whose assets are not there yet.
-try {
-  await buildConsole(path.resolve(NEXT, 'console'));
-} catch (err) {
-  console.error(err instanceof Error ? err.message : err);
-  fs.rmSync(NEXT, { recursive: true, force: true });
-  process.exit(1);
+// and a running server never serves a page whose assets are not there yet. Like the client package,
+// only in a project that has one.
+if (fs.existsSync('console/index.html')) {
+  try {
+    await buildConsole(path.resolve(NEXT, 'console'));
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    fs.rmSync(NEXT, { recursive: true, force: true });
+    process.exit(1);
+  }
 }
 
 const built = new Set(filesUnder(NEXT));
