@@ -24,10 +24,12 @@ export const PRUNE_BATCH = 5_000;
  * Removes the oldest entries written before `before` (a stored datetime), up to PRUNE_BATCH, and
  * raises the floor past them: only a run of the oldest goes, stopping at the first entry still
  * within retention (an organization's clock can be moved back), so every entry above the floor is
- * still there. Returns how many went and whether older ones may remain.
+ * still there; and never the newest, whose number is the log's highest (and, on SQLite, the next
+ * number's base). Returns how many went and whether older ones may remain.
  */
 export function* pruneBatch(w: RecordWriter, before: string): Steps<{ deleted: number; more: boolean }> {
-  const oldest = w.sqlCache.text('log:oldest', () => w.k.selectFrom(CHANGES_TABLE).select(['seq', 'changedon']).orderBy('seq').limit(0).compile().sql);
+  const oldest = w.sqlCache.text('log:oldest', () => w.k.selectFrom(CHANGES_TABLE).select(['seq', 'changedon'])
+    .where('seq', '<', w.k.selectFrom(CHANGES_TABLE).select((e) => e.fn.max('seq').as('m'))).orderBy('seq').limit(0).compile().sql);
   const rows = yield* step(w.rows({ sql: oldest, parameters: [PRUNE_BATCH], fixed: true }));
   let boundary: number | null = null;
   let i = 0;
@@ -54,7 +56,10 @@ const ENTRY_COLUMNS = ['seq', 'object_type', 'record_id', 'operation', 'fields',
 
 /** The log's state (one row). */
 export function logStateSql(k: Kysely<any>): CompiledSql {
-  return k.selectFrom(CHANGE_LOG_TABLE).select(['epoch', 'last_seq', 'floor_seq']).where('id', '=', sql.lit(1)).compile();
+  // The highest number is the newest entry's (a prune always keeps it), whichever way numbers are given.
+  return k.selectFrom(CHANGE_LOG_TABLE)
+    .select((eb) => ['epoch', 'floor_seq', eb.fn.coalesce(eb.selectFrom(CHANGES_TABLE).select((e) => e.fn.max('seq').as('m')), sql.lit(0)).as('last_seq')])
+    .where('id', '=', sql.lit(1)).compile();
 }
 
 export function stateOf(row: RecordRow): ChangeLogState {

@@ -40,6 +40,12 @@ export interface RecordWriter {
    * write lock already excludes other writers.
    */
   readonly lockLookups: boolean;
+  /**
+   * Whether change-log entries are numbered from the organization's counter row (PostgreSQL: the
+   * row's lock, held to the commit, orders writers of several connections by their commits), or by
+   * the entries' table itself (SQLite: the write lock already does; see appendChanges).
+   */
+  readonly numbersFromCounter: boolean;
   /** The organization's schema, read in the write's transaction where the store needs that. */
   schema(): Maybe<OrgSchema>;
   /** Runs a statement; the rows it changed. */
@@ -60,11 +66,11 @@ export interface RecordWriter {
 export const CHANGES_TABLE = 'orchard_changes';
 export const CHANGE_LOG_TABLE = 'orchard_change_log';
 
-/** Rows of one INSERT of entries (7 values each, within either database's bound on parameters). */
+/** Rows of one INSERT of entries (6 values each, within SQLite's bound on parameters). */
 const INSERT_ROWS = 1_000;
 
 /** An entry waiting for its transaction's commit: its fields already in their stored form. */
-interface PendingChange {
+export interface PendingChange {
   readonly objectType: number;
   readonly recordId: string;
   readonly operation: ChangeOperation;
@@ -101,28 +107,39 @@ function encodeFields(fields: Readonly<Record<string, FieldChange>>): string {
 }
 
 /**
- * Numbers the transaction's entries and inserts them: the counter row's update takes its lock (held
- * to the commit), so it runs last in the transaction. Nothing to do for a write that changed nothing.
+ * Numbers the transaction's entries and inserts them, last in the transaction. Numbers follow the
+ * order of the commits: from the organization's counter row where the writer says so (its update
+ * holds the row's lock to the commit, so a second writer waits for the first to commit), else the
+ * table's own next rowid (SQLite, whose write lock already orders writers: no page but the
+ * entries' is written). Nothing to do for a write that changed nothing.
  */
 export function* appendChanges(w: RecordWriter, log: ChangeBuffer): Steps<void> {
   const n = log.entries.length;
   if (n === 0) return;
-  const bump = w.sqlCache.text('log:bump', () => w.k.updateTable(CHANGE_LOG_TABLE)
-    .set((eb) => ({ last_seq: eb('last_seq', '+', 0) })).where('id', '=', 1).returning('last_seq').compile().sql);
-  const [counter] = yield* step(w.rows({ sql: bump, parameters: [n, 1], fixed: true }));
-  const first = Number(counter!.last_seq) - n + 1;
   const { userId, at } = log.author;
-  const rowOf = (e: PendingChange, i: number) => ({
-    seq: first + i, object_type: e.objectType, record_id: e.recordId, operation: e.operation, fields: e.fields, user_id: userId, changedon: at,
-  });
+  if (w.numbersFromCounter) {
+    const text = w.sqlCache.text('log:append', () => w.k
+      .with('bump', (db) => db.updateTable(CHANGE_LOG_TABLE).set((eb) => ({ last_seq: eb('last_seq', '+', 0) })).where('id', '=', 1).returning('last_seq'))
+      .insertInto(CHANGES_TABLE).columns(['seq', 'object_type', 'record_id', 'operation', 'fields', 'user_id', 'changedon'])
+      .expression(sql`SELECT bump.last_seq - ${0} + u.n, u.object_type, u.record_id, u.operation, u.fields, ${null}, ${''}
+        FROM bump, unnest(${[]}::integer[], ${[]}::text[], ${[]}::text[], ${[]}::text[]) WITH ORDINALITY AS u(object_type, record_id, operation, fields, n)`)
+      .compile().sql);
+    const column = <K extends keyof PendingChange>(k: K) => log.entries.map((e) => e[k]);
+    yield* step(w.run({
+      sql: text,
+      parameters: [n, 1, n, userId, at, column('objectType'), column('recordId'), column('operation'), column('fields')],
+      fixed: true,
+    }));
+    return;
+  }
+  const rowOf = (e: PendingChange) => ({ object_type: e.objectType, record_id: e.recordId, operation: e.operation, fields: e.fields, user_id: userId, changedon: at });
   if (n === 1) {
-    const text = w.sqlCache.text('log:insert', () => w.k.insertInto(CHANGES_TABLE).values(rowOf(log.entries[0]!, 0)).compile().sql);
-    yield* step(w.run({ sql: text, parameters: Object.values(rowOf(log.entries[0]!, 0)), fixed: true }));
+    const text = w.sqlCache.text('log:insert', () => w.k.insertInto(CHANGES_TABLE).values(rowOf(log.entries[0]!)).compile().sql);
+    yield* step(w.run({ sql: text, parameters: Object.values(rowOf(log.entries[0]!)), fixed: true }));
     return;
   }
   for (let start = 0; start < n; start += INSERT_ROWS) {
-    const rows = log.entries.slice(start, start + INSERT_ROWS).map((e, i) => rowOf(e, start + i));
-    yield* step(w.run(w.k.insertInto(CHANGES_TABLE).values(rows).compile()));
+    yield* step(w.run(w.k.insertInto(CHANGES_TABLE).values(log.entries.slice(start, start + INSERT_ROWS).map(rowOf)).compile()));
   }
 }
 

@@ -89,6 +89,14 @@ for (const s of STORES_UNDER_TEST) {
       assert.equal('accountid' in entries[2]!.fields, false, 'the key is the entry\'s record, not a field');
     });
 
+    test('an entry keeps text exactly as written: quotes, backslashes, other scripts', async () => {
+      const name = `O'Brien \\ "q" \\' E'x' $$ \u{1F600} \u65e5\u672c`;
+      const stored = row(o.account, ada.id, { accountname: name, description: 'line 1\nline 2\t\\n' }, '2026-03-01T12:00:00');
+      await o.records.create(o.account, stored, by(ada.id, `2026-03-01T12:00:00`));
+      const [entry] = await o.records.history(1, stored.accountid as string, { limit: 1, offset: 0 });
+      assert.deepEqual([entry!.fields.accountname, entry!.fields.description], [{ old: null, new: name }, { old: null, new: 'line 1\nline 2\t\\n' }]);
+    });
+
     test('a refused write appends nothing: an id taken, a lookup to nothing, an absent record, a failed check', async () => {
       const taken = row(o.account, ada.id, { accountname: 'Taken' }, '2026-03-01T12:00:00');
       await o.records.create(o.account, taken, by(ada.id, '2026-03-01T12:00:00'));
@@ -193,7 +201,7 @@ for (const s of STORES_UNDER_TEST) {
 
     const accountAt = (obj: ObjectDef, name: string) => row(obj, randomUUID(), { accountname: name, ownerid: null, createdby: null, modifiedby: null }, '2026-01-01T00:00:00');
 
-    test('pruning removes only the run of the oldest entries made before the time, and raises the floor past them', async () => {
+    test('pruning removes only the run of the oldest entries made before the time, never the newest, and raises the floor past them', async () => {
       const records = await store.org(randomUUID());
       const account = (await records.schema()).resolve('account');
       // Written at these times, in this order: the fourth was made with a clock moved back.
@@ -204,9 +212,12 @@ for (const s of STORES_UNDER_TEST) {
       assert.equal(page.floor, 2);
       assert.deepEqual(page.entries.map((e) => e.changedon), times.slice(2), 'the entry made before the time but after a kept one stays');
       assert.equal(await records.pruneChanges('2026-01-15T00:00:00'), 0, 'a second prune finds nothing to do');
-      assert.equal(await records.pruneChanges('2026-03-01T00:00:00'), 3);
+      // All are old now; the newest stays, its number the next one's base.
+      assert.equal(await records.pruneChanges('2026-03-01T00:00:00'), 2);
       const emptied = await records.changes({ after: 0, limit: 10 });
-      assert.deepEqual([emptied.entries, emptied.floor, emptied.last], [[], 5, 5]);
+      assert.deepEqual([emptied.entries.map((e) => e.seq), emptied.floor, emptied.last], [[5], 4, 5]);
+      await records.create(account, accountAt(account, 'P5'), { userId: null, at: '2026-03-01T00:00:00' });
+      assert.deepEqual((await records.changes({ after: 4, limit: 10 })).entries.map((e) => e.seq), [5, 6]);
     });
 
     test('pruning goes on past one batch', { timeout: 120_000 }, async () => {
@@ -215,8 +226,8 @@ for (const s of STORES_UNDER_TEST) {
       const account = (await records.schema()).resolve('account');
       const n = PRUNE_BATCH + 10;
       await store.bulkInsert(orgId, account, Array.from({ length: n }, (_, i) => accountAt(account, `Many ${i}`)), { userId: null, at: '2026-01-01T00:00:00' });
-      assert.equal(await records.pruneChanges('2026-01-02T00:00:00'), n);
-      assert.equal((await records.changes({ after: 0, limit: 1 })).floor, n);
+      assert.equal(await records.pruneChanges('2026-01-02T00:00:00'), n - 1);
+      assert.equal((await records.changes({ after: 0, limit: 1 })).floor, n - 1);
     });
 
     test('a feed page looks FEED_SPAN numbers ahead at most', { timeout: 120_000 }, async () => {

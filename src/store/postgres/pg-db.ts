@@ -144,6 +144,13 @@ export interface TransactionOptions {
    * another pooled connection), no further statement starts, and the call fails with REQUEST_TIMEOUT.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Statements to run last, sent with the COMMIT in one message (the simple query protocol: no
+   * parameters, values inlined as escaped literals): one round trip less between them and the
+   * commit, for a lock they take that is held to the end of the transaction. Called once `work`
+   * has resolved; undefined for none. If one fails, nothing is committed.
+   */
+  readonly commitWith?: () => string | undefined;
 }
 
 /** SQLSTATE of a statement stopped by statement_timeout or a cancel request. */
@@ -170,7 +177,8 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     await client.query(options.timeoutMs === undefined ? begin : `${begin}; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
     const result = await work(client);
     if (canceller?.fired) throw timeoutError();
-    await client.query('COMMIT');
+    const last = options.commitWith?.();
+    await client.query(last === undefined ? 'COMMIT' : `${last};\nCOMMIT`);
     return result;
   } catch (err) {
     // A connection that was sent cancels is closed: a late one could stop someone else's statement.

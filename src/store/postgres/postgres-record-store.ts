@@ -14,7 +14,7 @@ import { selectGroupPage } from '../group-sql.js';
 import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
 import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage } from '../record-sql.js';
 import {
-  appendChanges, ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
+  appendChanges, ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange,
   type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import type { ChangeAuthor, ChangeEntry } from '../../schema/changes.js';
@@ -25,6 +25,7 @@ import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, R
 import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
+import { appendSql } from './postgres-change-log.js';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
 
@@ -176,6 +177,7 @@ class PostgresOrgRecords implements OrgRecords {
       k: this.k,
       sqlCache: this.sqlCache,
       lockLookups: true,
+      numbersFromCounter: true,
       schema: () => this.current(db === this.pool ? undefined : db as PoolClient),
       run: async (s) => (await query(s)).rowCount ?? 0,
       exists: async (s) => ((await query(s)).rowCount ?? 0) > 0,
@@ -193,9 +195,14 @@ class PostgresOrgRecords implements OrgRecords {
     return inTransaction(this.pool, (client) => runAsync(steps(this.writer(client))));
   }
 
-  /** As inTransaction, appending the write's change-log entries last in its transaction. */
+  /**
+   * As inTransaction, appending the write's change-log entries last in its transaction, sent with
+   * its COMMIT: the counter row's lock, which makes writers of the organization commit one at a
+   * time, is held for the commit's round trip alone (docs/history.md).
+   */
   private logged<T>(author: ChangeAuthor, steps: (w: RecordWriter, log: ChangeBuffer) => Steps<T>): Promise<T> {
-    return this.inTransaction((w) => withChangeLog(w, author, (log) => steps(w, log)));
+    const log = new ChangeBuffer(author);
+    return inTransaction(this.pool, (client) => runAsync(steps(this.writer(client), log)), { commitWith: () => appendSql(this.schemaName, log) });
   }
 
   async create(obj: ObjectDef, row: RecordRow, author: ChangeAuthor): Promise<RecordRow> {

@@ -70,14 +70,15 @@ export function readSpecs(db: Db): ObjectSpec[] {
 }
 
 /**
- * The change log: one row an entry, numbered by `seq` in the order of the commits; the one row of
- * orchard_change_log holds the log's epoch, its highest number and its floor (change-log.ts).
+ * The change log: one row an entry, numbered by `seq` in the order of the commits (the rowid: an
+ * entry inserted without one takes the highest plus one, and the write lock orders the writers);
+ * the one row of orchard_change_log holds the log's epoch and its floor (change-log.ts).
  */
 const CHANGE_LOG_DDL = [
   `CREATE TABLE orchard_changes (seq INTEGER PRIMARY KEY, object_type INTEGER NOT NULL, record_id TEXT NOT NULL, operation TEXT NOT NULL,
     fields TEXT NOT NULL, user_id TEXT, changedon TEXT NOT NULL)`,
   'CREATE INDEX ix_orchard_changes_record ON orchard_changes (object_type, record_id, seq)',
-  `CREATE TABLE orchard_change_log (id INTEGER PRIMARY KEY CHECK (id = 1), epoch TEXT NOT NULL, last_seq INTEGER NOT NULL, floor_seq INTEGER NOT NULL)`,
+  `CREATE TABLE orchard_change_log (id INTEGER PRIMARY KEY CHECK (id = 1), epoch TEXT NOT NULL, floor_seq INTEGER NOT NULL)`,
 ];
 
 /** Versioned migrations of an organization's database; append only, never edit a released one. */
@@ -117,6 +118,6 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
   // 4: the change log (docs/history.md), empty: writes before the upgrade have no entries.
   (db: Db) => {
     for (const stmt of CHANGE_LOG_DDL) db.exec(stmt);
-    db.prepare(`INSERT INTO orchard_change_log (id, epoch, last_seq, floor_seq) VALUES (1, ?, 0, 0)`).run(newEpoch());
+    db.prepare(`INSERT INTO orchard_change_log (id, epoch, floor_seq) VALUES (1, ?, 0)`).run(newEpoch());
   },
 ];

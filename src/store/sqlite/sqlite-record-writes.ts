@@ -60,6 +60,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       sqlCache: org.sqlCache,
       // The transaction holds the file's write lock: no other connection can delete a target meanwhile.
       lockLookups: false,
+      numbersFromCounter: false,
       schema: () => org.current(),
       run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
       exists: (s) => prepared(db, s.sql).get(...s.parameters) !== undefined,
