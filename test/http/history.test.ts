@@ -6,6 +6,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.js';
 import { testContext, type TestContext } from '../helpers.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 
@@ -208,5 +209,29 @@ describe('the history and feed routes go through the pipeline as any API route',
     assert.deepEqual(journal.slice(-4), [
       'GET /api/changes 503', `GET /api/record/account/${id}/history 503`, 'GET /api/changes 200', 'GET /api/changes 429',
     ]);
+  });
+});
+
+describe('CHANGELOG_RETENTION_DAYS', () => {
+  test('is a whole number of days, 30 by default, 0 for every entry kept', () => {
+    assert.equal(loadConfig({}).changeLogRetentionDays, 30);
+    assert.equal(loadConfig({ CHANGELOG_RETENTION_DAYS: '0' }).changeLogRetentionDays, 0);
+    assert.throws(() => loadConfig({ CHANGELOG_RETENTION_DAYS: '1.5' }), /CHANGELOG_RETENTION_DAYS must be a whole number/);
+  });
+
+  test('0 keeps every entry however far the clock moves; 2 prunes what is older than two days', async () => {
+    for (const days of [0, 2]) {
+      const ctx = await testContext({ config: { changeLogRetentionDays: days } });
+      try {
+        const start = JSON.parse((await ctx.request({ method: 'GET', url: '/api/changes?since=now' })).body).data.Cursor;
+        await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Kept?' } });
+        await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Newest' } });
+        ctx.clock.advance(3 * 86_400_000);
+        const res = await ctx.request({ method: 'GET', url: `/api/changes?since=${start}` });
+        assert.equal(res.statusCode, days === 0 ? 200 : 410, `${days} days: ${res.body}`);
+      } finally {
+        await ctx.close();
+      }
+    }
   });
 });

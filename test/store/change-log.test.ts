@@ -89,6 +89,14 @@ for (const s of STORES_UNDER_TEST) {
       assert.equal('accountid' in entries[2]!.fields, false, 'the key is the entry\'s record, not a field');
     });
 
+    test('an entry keeps text exactly as written: quotes, backslashes, other scripts', async () => {
+      const name = `O'Brien \\ "q" \\' E'x' $$ \u{1F600} \u65e5\u672c`;
+      const stored = row(o.account, ada.id, { accountname: name, description: 'line 1\nline 2\t\\n' }, '2026-03-01T12:00:00');
+      await o.records.create(o.account, stored, by(ada.id, `2026-03-01T12:00:00`));
+      const [entry] = await o.records.history(1, stored.accountid as string, { limit: 1, offset: 0 });
+      assert.deepEqual([entry!.fields.accountname, entry!.fields.description], [{ old: null, new: name }, { old: null, new: 'line 1\nline 2\t\\n' }]);
+    });
+
     test('a refused write appends nothing: an id taken, a lookup to nothing, an absent record, a failed check', async () => {
       const taken = row(o.account, ada.id, { accountname: 'Taken' }, '2026-03-01T12:00:00');
       await o.records.create(o.account, taken, by(ada.id, '2026-03-01T12:00:00'));
