@@ -50,6 +50,7 @@ import {
 import { hashToken } from '../src/auth/tokens.js';
 import { loadConfig } from '../src/config.js';
 import { okRecordPageText } from '../src/http/envelope.js';
+import { etagOfText } from '../src/service/etags.js';
 import { openStores, type Stores } from '../src/stores.js';
 import { GET_BY_ID_OPTIONS, checkIds, pickIds, seedAccounts, startAnchor, startOrchard, wholeOption } from './orchard-target.js';
 
@@ -139,7 +140,7 @@ function roundRatios(a: readonly number[], b: readonly number[]): string {
 
 /**
  * Orchard's store work for GET /api/record/{obj}/{id}, as the server does it once the token's
- * digest is known: the identity, the schema check and the object, the record's read, its reply text.
+ * digest is known: the identity, the schema check and the object, the record's read, its reply text and ETag.
  */
 function storeWork(stores: Stores, digest: string): (ref: string, id: string) => Promise<string> {
   return async (ref, id) => {
@@ -149,7 +150,9 @@ function storeWork(stores: Stores, digest: string): (ref: string, id: string) =>
     const obj = (await records.schema()).resolve(ref);
     const row = await records.get(obj, id);
     if (!row) throw new Error(`no ${ref} has id ${id}`);
-    return okRecordPageText({ PrimaryKey: obj.keyField, PrimaryField: obj.primaryField, Total_Records: 1, Page_Size: 50, Page_Number: 1 }, true, row);
+    const text = JSON.stringify(row);
+    etagOfText(text);
+    return okRecordPageText({ PrimaryKey: obj.keyField, PrimaryField: obj.primaryField, Total_Records: 1, Page_Size: 50, Page_Number: 1 }, true, text);
   };
 }
 

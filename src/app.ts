@@ -17,6 +17,7 @@ import { installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
+import { changesRoutes } from './http/changes-routes.js';
 import { transferRoutes } from './http/transfer-routes.js';
 import { v2Routes } from './http/v2-routes.js';
 import { filesRoutes } from './http/files-routes.js';
@@ -119,8 +120,8 @@ function documentedBody({ schema, url }: { schema: object; url: string }): { sch
 const ROUTER_OPTIONS = { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true };
 
 /** The header fields a browser may send across origins, and those its script may read from a reply. */
-const CORS_ALLOWED_HEADERS = ['tokenid', 'content-type', 'x-request-id'];
-const CORS_EXPOSED_HEADERS = ['x-error-code', 'x-request-id', 'location', 'retry-after', 'ratelimit', 'ratelimit-policy', 'allow'];
+const CORS_ALLOWED_HEADERS = ['tokenid', 'content-type', 'x-request-id', 'if-match', 'if-none-match'];
+const CORS_EXPOSED_HEADERS = ['x-error-code', 'x-request-id', 'location', 'retry-after', 'ratelimit', 'ratelimit-policy', 'allow', 'etag'];
 
 /**
  * CORS for CORS_ORIGINS (docs/operations.md § Browsers): the service's routes (error replies
@@ -266,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
     if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now);
     await api.register(recordsRoutes, families);
+    await api.register(changesRoutes, families);
     await api.register(transferRoutes, families);
     await api.register(queryRoutes, families);
     await api.register(metadataRoutes, families);

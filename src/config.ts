@@ -10,6 +10,9 @@ import path from 'node:path';
  */
 export const DEFAULT_OPEN_ORGANIZATIONS = 128;
 
+/** Days change-log entries are kept by default (CHANGELOG_RETENTION_DAYS). */
+export const DEFAULT_CHANGELOG_RETENTION_DAYS = 30;
+
 /** Webhooks (docs/webhooks.md § Settings). */
 export interface WebhookConfig {
   /** WEBHOOK_ALLOW_PRIVATE: targets on loopback and private networks are allowed (tests; a receiver on the same host). */
@@ -81,6 +84,11 @@ export interface Config {
   readonly journalSize: number;
   /** JOURNAL_BODY_LIMIT: characters of a request or reply body the journal keeps. */
   readonly journalBodyLimit: number;
+  /**
+   * CHANGELOG_RETENTION_DAYS: days a change-log entry is kept at least (docs/history.md), on the
+   * organization's clock; 0 keeps every entry.
+   */
+  readonly changeLogRetentionDays: number;
   /** Serve Prometheus metrics at /metrics (METRICS; docs/operations.md § Metrics). */
   readonly metrics: boolean;
   /** When set, /metrics answers only requests with `Authorization: Bearer <token>` (METRICS_TOKEN). */
@@ -230,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
     journalSize: overrides.journalSize ?? integer(env, 'JOURNAL_SIZE', 0, 0, 100_000),
     journalBodyLimit: overrides.journalBodyLimit ?? integer(env, 'JOURNAL_BODY_LIMIT', 4096, 0, 1_048_576),
+    changeLogRetentionDays: overrides.changeLogRetentionDays ?? integer(env, 'CHANGELOG_RETENTION_DAYS', DEFAULT_CHANGELOG_RETENTION_DAYS, 0, 36_500),
     metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
     metricsToken,
     metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),

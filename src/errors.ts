@@ -36,6 +36,7 @@ export const errorCatalogue = {
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
   SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },
+  CHANGES_CURSOR_INVALID: { status: 400, summary: 'The since parameter of GET /api/changes is not a cursor this server gave.' },
   WEBHOOK_INVALID: { status: 400, summary: 'A webhook definition is invalid: its event, object, URL, method, header fields or filter (a filter may name the object\'s stored fields only).' },
   WEBHOOK_TARGET_FORBIDDEN: { status: 400, summary: 'A webhook\'s URL is, or resolves to, an address that is not public (loopback, private, link-local, unique-local, …) and WEBHOOK_ALLOW_PRIVATE is not set.' },
   // 401
@@ -75,6 +76,15 @@ export const errorCatalogue = {
   },
   // 405
   METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method; the Allow header lists the methods it has.' },
+  // 410, 412 (docs/history.md)
+  CHANGES_CURSOR_EXPIRED: {
+    status: 410, summary: 'The change-feed cursor points into entries that are no longer kept (pruned past the retention, or the organization was restored or reset); read the records again and follow a new cursor.',
+    message: (why: string) => `This cursor can no longer be followed: ${why}, so changes after it may be missing. Read the records again (GET /api/record/{object} or an export), taking a new cursor first with GET /api/changes?since=now, then follow that cursor.`,
+  },
+  RECORD_CHANGED: {
+    status: 412, summary: 'If-Match named an ETag the record no longer has: it changed since it was read.',
+    message: (object: string, id: string, etag: string) => `The ${object} record '${id}' has changed since the version your If-Match names; it is now ${etag}. GET it again, apply your change to it as it is now, and send If-Match with its new ETag.`,
+  },
   // 408, 413, 431
   REQUEST_TIMEOUT: {
     status: 408, summary: 'The request did not finish within the request time limit; its work was stopped.',

@@ -14,11 +14,11 @@ export function ok<T>(data: T): Envelope<T> {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The JSON text of ok({...head, Records: page ? [record] : [], Record: record}), the record
- * serialized once rather than twice: the GET of one record repeats it, and the second
- * serialization was a tenth of that request's CPU. `head` is a non-empty object.
+ * The JSON text of ok({...head, Records: page ? [record] : [], Record: record}) from the record's
+ * JSON text `one`, serialized once rather than twice: the GET of one record repeats it (and digests
+ * it for its ETag), and the second serialization was a tenth of that request's CPU. `head` is a
+ * non-empty object.
  */
-export function okRecordPageText(head: object, page: boolean, record: unknown): string {
-  const one = JSON.stringify(record);
+export function okRecordPageText(head: object, page: boolean, one: string): string {
   return `{"success":true,"data":${JSON.stringify(head).slice(0, -1)},"Records":[${page ? one : ''}],"Record":${one}},"message":""}`;
 }

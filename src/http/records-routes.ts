@@ -1,14 +1,19 @@
 // The record routes (docs/api.md) as a plugin: list, get, create, update and delete
-// records of any object, named by system name or number. The service runs them; this file holds
-// their schemas and reply shapes.
+// records of any object, named by system name or number, with ETags on one record (GET, PUT and
+// DELETE conditional), and a record's history (docs/history.md). The service runs them; this file
+// holds their schemas and reply shapes.
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js';
+import { etagOf, etagOfText, ifNoneMatchMatches } from '../service/etags.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
-import { changesBody, commonErrors, envelopeOf, forbiddenError, idParam, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import {
+  changedError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, ifMatchHeaders, newRecordBody, objParam, recordParams, recordSchema,
+  tokenQuery, tokenSecurity,
+} from './schemas.js';
 
 const pageQuery = {
   type: 'object',
@@ -35,6 +40,20 @@ const listPayload = {
 } as const;
 
 const recordPayload = { type: 'object', properties: { Record: recordSchema }, required: ['Record'] } as const;
+
+const historyPayload = {
+  type: 'object',
+  properties: {
+    ObjectType: { type: 'integer' },
+    SystemName: { type: 'string' },
+    RecordId: { type: 'string' },
+    Page_Size: { type: 'integer' },
+    Page_Number: { type: 'integer' },
+    IsLastPage: { type: 'boolean', description: 'true when no older entries follow.' },
+    Entries: { type: 'array', items: changeEntrySchema },
+  },
+  required: ['ObjectType', 'SystemName', 'RecordId', 'Page_Size', 'Page_Number', 'IsLastPage', 'Entries'],
+} as const;
 
 interface ObjParams { obj: string }
 interface IdParams { obj: string; id: string }
@@ -72,15 +91,45 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       summary: 'Get one record (as a one-record page, plus Record)',
       tags: ['records'],
       security: tokenSecurity,
-      params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
+      description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body.',
+      params: recordParams,
       querystring: pageQuery,
-      response: { 200: envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), ...commonErrors },
+      headers: {
+        type: 'object',
+        properties: { 'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] } },
+      },
+      response: {
+        200: { ...envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), headers: etagHeader },
+        304: { type: 'null', description: 'Not modified: the record is still the version If-None-Match names.', headers: etagHeader },
+        ...commonErrors,
+      },
     },
   }, async (request, reply) => {
     const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query);
+    const text = JSON.stringify(record);
+    const etag = etagOfText(text);
+    reply.header('etag', etag);
+    const held = request.headers['if-none-match'];
+    if (held !== undefined && ifNoneMatchMatches(held, etag)) return reply.code(304).send();
     const { Records: _, ...head } = listData(obj, 1, page, []);
     reply.type(JSON_TYPE);
-    return okRecordPageText(head, page.number === 1, record);
+    return okRecordPageText(head, page.number === 1, text);
+  });
+
+  app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id/history', {
+    schema: {
+      operationId: 'getRecordHistory',
+      summary: 'A record\'s history: its change-log entries, newest first',
+      description: 'Each create, update and delete of the record, with the fields it changed (old and new values; those hidden from your role left out), who and when. A deleted record keeps its history. Entries older than the retention (CHANGELOG_RETENTION_DAYS) are pruned.',
+      tags: ['records'],
+      security: tokenSecurity,
+      params: recordParams,
+      querystring: pageQuery,
+      response: { 200: envelopeOf(historyPayload, 'One page of the record\'s entries, newest first.'), ...commonErrors },
+    },
+  }, async (request) => {
+    const { obj, id, page, entries, isLastPage } = await service.history(request.identity, request.params.obj, request.params.id, request.query);
+    return ok({ ObjectType: obj.objectType, SystemName: obj.systemName, RecordId: id, Page_Size: page.size, Page_Number: page.number, IsLastPage: isLastPage, Entries: entries });
   });
 
   app.post<{ Params: ObjParams }>('/api/record/:obj', {
@@ -108,13 +157,19 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       summary: 'Update a record (partial: only the fields sent change)',
       tags: ['records'],
       security: tokenSecurity,
-      params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
+      description: 'With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.',
+      params: recordParams,
       querystring: { type: 'object', properties: tokenQuery },
+      headers: ifMatchHeaders,
       body: changesBody,
-      response: { 200: envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), ...commonErrors, 403: forbiddenError },
+      response: {
+        200: { ...envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), headers: etagHeader },
+        ...commonErrors, 403: forbiddenError, 412: changedError,
+      },
     },
-  }, async (request) => {
-    const { record } = await service.update(request.identity, request.params.obj, request.params.id, request.body);
+  }, async (request, reply) => {
+    const { record } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
+    reply.header('etag', etagOf(record));
     return ok({ Record: record });
   });
 
@@ -124,12 +179,14 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       summary: 'Delete a record',
       tags: ['records'],
       security: tokenSecurity,
-      params: { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] },
+      description: 'With If-Match, only if the record is still the version its ETag names (else 412).',
+      params: recordParams,
       querystring: { type: 'object', properties: tokenQuery },
-      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError },
+      headers: ifMatchHeaders,
+      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError, 412: changedError },
     },
   }, async (request) => {
-    await service.delete(request.identity, request.params.obj, request.params.id);
+    await service.delete(request.identity, request.params.obj, request.params.id, request.headers['if-match']);
     return ok(null);
   });
 };

@@ -68,6 +68,55 @@ export const commonErrors = {
 /** Replies of the routes that write: the role may not write this object or a field sent, or the object is read-only. */
 export const forbiddenError = errorReply('The role of the token\'s user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant.');
 
+/** A change-log entry as replies show it (service/change-log.ts ShownEntry). */
+export const changeEntrySchema = {
+  type: 'object',
+  properties: {
+    sequence: { type: 'integer', description: 'Orders the organization\'s entries as their writes committed (numbers may skip).' },
+    objecttype: { type: 'integer' },
+    object: { type: 'string', description: 'The object\'s system name.' },
+    recordid: { type: 'string' },
+    operation: { type: 'string', enum: ['create', 'update', 'delete'] },
+    changedon: { type: 'string', description: 'When, on the organization\'s clock: YYYY-MM-DDThh:mm:ss, UTC.' },
+    userid: { type: 'string', nullable: true, description: 'Who: a user of the organization; null for a write no user made.' },
+    fields: {
+      type: 'object',
+      description: 'The fields the write changed: name → {old, new} (null: empty). A create lists the fields it set, a delete those the record had. Fields hidden from your role are left out.',
+      additionalProperties: {
+        type: 'object',
+        properties: { old: { description: 'The value before: a string, a number or null.' }, new: { description: 'The value after: a string, a number or null.' } },
+      },
+    },
+  },
+  required: ['sequence', 'objecttype', 'object', 'recordid', 'operation', 'changedon', 'userid', 'fields'],
+  examples: [{
+    sequence: 42, objecttype: 1, object: 'account', recordid: '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f', operation: 'update',
+    changedon: '2026-03-01T12:00:00', userid: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', fields: { telephone1: { old: '+1 555 0100', new: '+1 555 0199' } },
+  }],
+} as const;
+
+/** The header fields of conditional requests on one record (docs/history.md § ETags). */
+export const etagHeader = {
+  ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET).' },
+} as const;
+
+export const ifMatchHeaders = {
+  type: 'object',
+  properties: {
+    'if-match': {
+      type: 'string',
+      description: 'Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.',
+      examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'],
+    },
+  },
+} as const;
+
+/** The 412 of a write whose If-Match names a version the record no longer is. */
+export const changedError = errorReply('If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag.');
+
+/** A record id as part of a path, written once for the routes that take one. */
+export const recordParams = { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] } as const;
+
 export function envelopeOf(data: object, description = 'Success: the envelope {success, data, message}.') {
   return {
     type: 'object',

@@ -22,7 +22,8 @@ export function familyOf(url: string | undefined): RouteFamily | undefined {
   if (url.startsWith('/api/v3/')) return 'v3';
   if (url.startsWith('/api/v2/')) return 'v2';
   if (url.startsWith('/api/query')) return 'query';
-  if (url.startsWith('/api/record')) return 'records';
+  // The change feed answers in the records routes' shape, and rules name it with them.
+  if (url.startsWith('/api/record') || url.startsWith('/api/changes')) return 'records';
   if (url.startsWith('/metadata')) return 'metadata';
   return undefined;
 }

@@ -7,7 +7,10 @@ import { FIRST_CUSTOM_OBJECT, type ObjectDef } from '../schema/types.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
-import { changesBody, commonErrors, envelopeOf, forbiddenError, idParam, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import {
+  changedError, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, idParam, ifMatchHeaders, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity,
+} from './schemas.js';
+import { etagOf } from '../service/etags.js';
 
 /** Creating a record of this object number defines a custom object (docs/compat.md). */
 export const OBJECT_DEFINITIONS = 58;
@@ -85,13 +88,16 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       summary: 'Update a record (partial; v2 reply)',
       tags: ['v2'],
       security: tokenSecurity,
+      description: 'With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.',
       params: { type: 'object', properties: { ot: objParam, id: idParam }, required: ['ot', 'id'] },
       querystring: query,
+      headers: ifMatchHeaders,
       body: changesBody,
-      response: { 200: v2Reply('Updated: the whole record as it now is.'), ...errors },
+      response: { 200: { ...v2Reply('Updated: the whole record as it now is.'), headers: etagHeader }, ...errors, 412: changedError },
     },
-  }, async (request) => {
-    const { obj, record } = await service.update(request.identity, request.params.ot, request.params.id, request.body);
+  }, async (request, reply) => {
+    const { obj, record } = await service.update(request.identity, request.params.ot, request.params.id, request.body, request.headers['if-match']);
+    reply.header('etag', etagOf(record));
     return { success: true, _id: record[obj.keyField], record };
   });
 

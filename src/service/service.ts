@@ -20,8 +20,10 @@ import { safeContentType, safeFilename, type AttachedFile } from '../schema/atta
 import { prepareCreate, prepareUpdate, unknownFieldError } from '../schema/record-input.js';
 import { FIRST_CUSTOM_OBJECT, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
 import { formatDateTime, isUuid } from '../schema/values.js';
-import type { OrgRecords } from '../store/types.js';
+import type { OrgRecords, RecordCheck } from '../store/types.js';
 import type { ChangeAuthor } from '../schema/changes.js';
+import { ChangePruner, checkCursor, decodeCursor, encodeCursor, shownEntry, type ShownEntry } from './change-log.js';
+import { etagOf, ifMatchHolds } from './etags.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -71,17 +73,36 @@ function fileIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-function pageOf(query: PageQuery): Page {
-  // Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refuse it here.
-  for (const name of ['pagesize', 'pagenumber'] as const) {
-    const v = query[name];
-    if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}' must be integer.`);
+/** Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refused here. */
+function checkFinite<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>): void {
+  for (const name of names) {
+    const v: unknown = query[name];
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${String(name)}' must be integer.`);
   }
+}
+
+function pageOf(query: PageQuery): Page {
+  checkFinite(query, ['pagesize', 'pagenumber']);
   return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
 }
 
+/** GET /api/changes: default and largest page. */
+export const FEED_PAGE_SIZE = 100;
+export const FEED_PAGE_MAX = 500;
+
+/** A page of the change feed asked for: where to start (a cursor, `now`, or absent: the oldest kept), one object or all, how many. */
+export interface FeedQuery {
+  readonly since?: string;
+  readonly objecttype?: string;
+  readonly pagesize?: number;
+}
+
 export class Service {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly pruner: ChangePruner;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.pruner = new ChangePruner(deps.config.changeLogRetentionDays, (orgId) => deps.clock(orgId));
+  }
 
   /** The organization's records and its schema as of now: the first step of every request. */
   private async open(identity: TokenIdentity): Promise<{ records: OrgRecords; schema: OrgSchema }> {
@@ -158,24 +179,96 @@ export class Service {
     const target = await this.target(identity, ref, 'create');
     const context = this.writeContext(identity);
     const record = await target.records.create(target.obj, this.rowToCreate(identity, target, body, context), this.author(identity, context));
+    this.pruner.soon(identity.org.id, target.records);
     return { obj: target.obj, record: target.access.shown(target.obj, record) };
   }
 
-  /** Updates a record (only the fields sent); 404 when no record has the id. */
-  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
+  /**
+   * If-Match (`ifMatch`, the header's value) as a check of the record before it changes, in the
+   * write's transaction: 412 RECORD_CHANGED unless it names the record's ETag as the caller sees it.
+   */
+  private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined): RecordCheck | undefined {
+    if (ifMatch === undefined) return undefined;
+    return (current) => {
+      const etag = etagOf(access.shown(obj, current));
+      if (!ifMatchHolds(ifMatch, etag)) throw errorOf('RECORD_CHANGED', obj.systemName, id, etag);
+    };
+  }
+
+  /** Updates a record (only the fields sent); 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
+  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, ifMatch?: string): Promise<{ obj: ObjectDef; record: RecordRow }> {
     const target = await this.target(identity, ref, 'update');
     const id = checkId(target.obj, rawId);
     const context = this.writeContext(identity);
-    const record = await target.records.update(target.obj, id, this.changesOf(target, body, context), this.author(identity, context));
+    const changes = this.changesOf(target, body, context);
+    const record = await target.records.update(target.obj, id, changes, this.author(identity, context), this.ifMatchCheck(target, id, ifMatch));
     if (!record) throw notFound(target.obj, id);
+    this.pruner.soon(identity.org.id, target.records);
     return { obj: target.obj, record: target.access.shown(target.obj, record) };
   }
 
-  /** Deletes a record; 404 when no record has the id. */
-  async delete(identity: TokenIdentity, ref: string, rawId: string): Promise<void> {
-    const { records, obj } = await this.target(identity, ref, 'delete');
+  /** Deletes a record; 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
+  async delete(identity: TokenIdentity, ref: string, rawId: string, ifMatch?: string): Promise<void> {
+    const target = await this.target(identity, ref, 'delete');
+    const id = checkId(target.obj, rawId);
+    if (!(await target.records.delete(target.obj, id, this.author(identity), this.ifMatchCheck(target, id, ifMatch)))) throw notFound(target.obj, id);
+    this.pruner.soon(identity.org.id, target.records);
+  }
+
+  /**
+   * A record's history, newest first, a page at a time (the page as a GET list's); the fields hidden
+   * from the caller left out. A deleted record's too; 404 when the id names no record and has none.
+   */
+  async history(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; id: string; page: Page; entries: ShownEntry[]; isLastPage: boolean }> {
+    const { records, obj, access } = await this.target(identity, ref, 'read');
     const id = checkId(obj, rawId);
-    if (!(await records.delete(obj, id, this.author(identity)))) throw notFound(obj, id);
+    const page = pageOf(query);
+    await this.pruner.run(identity.org.id, records);
+    const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size });
+    if (found.length === 0 && page.number === 1 && !(await records.get(obj, id))) throw notFound(obj, id);
+    const { hidden } = access.fields(obj);
+    return { obj, id, page, entries: found.slice(0, page.size).map((e) => shownEntry(e, obj, hidden)), isLastPage: found.length <= page.size };
+  }
+
+  /**
+   * A page of the organization's change log after `since` (docs/history.md): the entries of the
+   * objects the caller may read (of `objecttype` only, when given: 402/403 as a read of it), their
+   * hidden fields left out, and the cursor to pass next. 410 CHANGES_CURSOR_EXPIRED when entries
+   * after `since` may be missing; `since=now` gives no entries and the cursor at the log's end.
+   */
+  async changes(identity: TokenIdentity, query: FeedQuery): Promise<{ entries: ShownEntry[]; cursor: string; hasMore: boolean }> {
+    const { records, schema } = await this.open(identity);
+    const access = accessOf(identity);
+    let only: ObjectDef | undefined;
+    if (query.objecttype !== undefined) {
+      only = schema.resolve(query.objecttype);
+      access.require(only, 'read');
+    }
+    checkFinite(query, ['pagesize']);
+    const limit = Math.min(query.pagesize ?? FEED_PAGE_SIZE, FEED_PAGE_MAX);
+    await this.pruner.run(identity.org.id, records);
+    const cursor = query.since === undefined || query.since === 'now' ? undefined : decodeCursor(query.since);
+    let after = cursor?.seq ?? 0;
+    let page = await records.changes({ after, limit, ...(only ? { objectType: only.objectType } : {}) });
+    if (cursor) checkCursor(cursor, page);
+    else if (query.since === 'now') return { entries: [], cursor: encodeCursor({ epoch: page.epoch, seq: page.last }), hasMore: false };
+    // From the oldest entry kept: past the floor of pruned ones (read again if a prune raised it meanwhile).
+    while (after < page.floor) {
+      after = page.floor;
+      page = await records.changes({ after, limit, ...(only ? { objectType: only.objectType } : {}) });
+    }
+    const readable = new Map<number, { obj: ObjectDef; hidden: ReadonlySet<string> } | null>();
+    const entries: ShownEntry[] = [];
+    for (const e of page.entries) {
+      let shown = readable.get(e.objectType);
+      if (shown === undefined) {
+        const obj = schema.find(e.objectType);
+        shown = obj && access.includesObject(obj) && access.may(obj, 'read') ? { obj, hidden: access.fields(obj).hidden } : null;
+        readable.set(e.objectType, shown);
+      }
+      if (shown) entries.push(shownEntry(e, shown.obj, shown.hidden));
+    }
+    return { entries, cursor: encodeCursor({ epoch: page.epoch, seq: page.next }), hasMore: page.next < page.last };
   }
 
   /**
@@ -220,6 +313,13 @@ export class Service {
     if (!(await records.deleteFile(obj, id, fileIdOf(rawFileId)))) throw errorOf('FILE_NOT_FOUND', obj.systemName, id, rawFileId);
   }
 
+  /** `write`, then the organization's log pruned in the background when due. */
+  private async pruned<T>(identity: TokenIdentity, records: OrgRecords, write: Promise<T>): Promise<T> {
+    const written = await write;
+    this.pruner.soon(identity.org.id, records);
+    return written;
+  }
+
   /** A v3 batch create: each item written or refused on its own; written ones as the caller may see them. */
   async createMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string; record: RecordRow }>>> {
     const t = await this.target(identity, ref, 'create', true);
@@ -228,7 +328,7 @@ export class Service {
     return runBatch(items, (item, i) => {
       if (!isRecordBody(item)) throw notAnObject(`data[${i}]`, t.obj, item);
       return this.rowToCreate(identity, t, item, context);
-    }, (rows) => t.records.createMany(t.obj, rows, this.author(identity, context)),
+    }, (rows) => this.pruned(identity, t.records, t.records.createMany(t.obj, rows, this.author(identity, context))),
     (record) => ({ id: record[t.obj.keyField] as string, record: t.access.shown(t.obj, record) }));
   }
 
@@ -244,7 +344,7 @@ export class Service {
       const id = checkId(t.obj, item.id);
       if (!isRecordBody(item.record)) throw notAnObject(`data[${i}].record`, t.obj, item.record);
       return { id, changes: this.changesOf(t, item.record, context) };
-    }, (prepared) => t.records.updateMany(t.obj, prepared, this.author(identity, context)),
+    }, (prepared) => this.pruned(identity, t.records, t.records.updateMany(t.obj, prepared, this.author(identity, context))),
     (record, { id }) => (record === null ? notFound(t.obj, id) : { id, record: t.access.shown(t.obj, record) }));
   }
 
@@ -252,7 +352,7 @@ export class Service {
   async deleteMany(identity: TokenIdentity, ref: string, body: unknown): Promise<Array<ItemOutcome<{ id: string }>>> {
     const t = await this.target(identity, ref, 'delete', true);
     const items = itemsOf(body, '{"data": ["<uuid>", "<uuid>"]}');
-    return runBatch(items, (item) => checkId(t.obj, item), (ids) => t.records.deleteMany(t.obj, ids, this.author(identity)),
+    return runBatch(items, (item) => checkId(t.obj, item), (ids) => this.pruned(identity, t.records, t.records.deleteMany(t.obj, ids, this.author(identity))),
       (deleted, id) => (deleted ? { id } : notFound(t.obj, id)));
   }
 

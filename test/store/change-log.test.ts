@@ -231,6 +231,22 @@ for (const s of STORES_UNDER_TEST) {
       assert.equal(rest.next, FEED_SPAN + 5);
     });
 
+    test('the log\'s epoch and numbers are the same when the store is opened again (a restart)', async () => {
+      const orgId = randomUUID();
+      const records = await store.org(orgId);
+      const account = (await records.schema()).resolve('account');
+      const author = { userId: null, at: '2026-01-01T00:00:00' };
+      await records.create(account, accountAt(account, 'One'), author);
+      const before = await records.changes({ after: 0, limit: 10 });
+      await store.close();
+      store = place.open();
+      const reopened = await store.org(orgId);
+      await reopened.create(account, accountAt(account, 'Two'), author);
+      const after = await reopened.changes({ after: before.next, limit: 10 });
+      assert.equal(after.epoch, before.epoch);
+      assert.deepEqual(after.entries.map((e) => [e.seq, e.fields.accountname?.new]), [[before.next + 1, 'Two']]);
+    });
+
     test('a restore brings back the snapshot\'s log under a new epoch; a reset empties it', async () => {
       const orgId = randomUUID();
       const records = await store.org(orgId);

@@ -2,6 +2,26 @@
 // Regenerate with `npm run client:types`; test/client/client.test.ts fails when it is stale.
 
 export interface paths {
+    "/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: the organization's writes after a cursor, oldest first
+         * @description Every create, update and delete of records (API, imports, fixtures, the CLI), each once and in the order the writes committed, with a cursor for the next page. A client that follows the cursor misses nothing and sees nothing twice. A cursor whose entries are no longer kept (older than the retention, or the organization was restored or reset) answers 410 CHANGES_CURSOR_EXPIRED: read the records again.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/query": {
         parameters: {
             query?: never;
@@ -47,13 +67,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one record (as a one-record page, plus Record) */
+        /**
+         * Get one record (as a one-record page, plus Record)
+         * @description The reply carries the record's ETag; with If-None-Match naming it, 304 and no body.
+         */
         get: operations["getRecord"];
-        /** Update a record (partial: only the fields sent change) */
+        /**
+         * Update a record (partial: only the fields sent change)
+         * @description With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.
+         */
         put: operations["updateRecord"];
         post?: never;
-        /** Delete a record */
+        /**
+         * Delete a record
+         * @description With If-Match, only if the record is still the version its ETag names (else 412).
+         */
         delete: operations["deleteRecord"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/record/{obj}/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A record's history: its change-log entries, newest first
+         * @description Each create, update and delete of the record, with the fields it changed (old and new values; those hidden from your role left out), who and when. A deleted record keeps its history. Entries older than the retention (CHANGELOG_RETENTION_DAYS) are pruned.
+         */
+        get: operations["getRecordHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -127,7 +176,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update a record (partial; v2 reply) */
+        /**
+         * Update a record (partial; v2 reply)
+         * @description With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.
+         */
         put: operations["updateRecordV2"];
         post?: never;
         delete?: never;
@@ -472,6 +524,204 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this object's entries (system name or number); every object you may read when absent.
+                 * @example account
+                 */
+                objecttype?: string;
+                /** @description Entries per page; default 100; larger values are served as 500. */
+                pagesize?: number;
+                /**
+                 * @description Where to start: the Cursor of the previous page; `now` for no entries and a cursor at the end of the log (take it before reading the records to start a sync); absent, from the oldest entry kept.
+                 * @example now
+                 */
+                since?: string;
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the feed and the cursor to follow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Opaque: send it as `since` for the entries after these. Stable across restarts and processes. */
+                            Cursor: string;
+                            /** @description Oldest first; of the objects you may read, their hidden fields left out. */
+                            Entries: {
+                                /** @description When, on the organization's clock: YYYY-MM-DDThh:mm:ss, UTC. */
+                                changedon: string;
+                                /** @description The fields the write changed: name → {old, new} (null: empty). A create lists the fields it set, a delete those the record had. Fields hidden from your role are left out. */
+                                fields: {
+                                    [key: string]: {
+                                        /** @description The value after: a string, a number or null. */
+                                        new?: unknown;
+                                        /** @description The value before: a string, a number or null. */
+                                        old?: unknown;
+                                    };
+                                };
+                                /** @description The object's system name. */
+                                object: string;
+                                objecttype: number;
+                                /** @enum {string} */
+                                operation: "create" | "update" | "delete";
+                                recordid: string;
+                                /** @description Orders the organization's entries as their writes committed (numbers may skip). */
+                                sequence: number;
+                                /** @description Who: a user of the organization; null for a write no user made. */
+                                userid: string | null;
+                            }[];
+                            /** @description true when more entries follow already: ask again at once; false when the log was read to its end. */
+                            HasMore: boolean;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: `since` is not a cursor of this server (CHANGES_CURSOR_INVALID), or pagesize is not a whole number ≥ 1. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The cursor can no longer be followed (CHANGES_CURSOR_EXPIRED): read the records again and follow a new cursor from since=now. */
+            410: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
     queryRecords: {
         parameters: {
             query?: {
@@ -1031,7 +1281,13 @@ export interface operations {
                 /** @description The API token, for clients that cannot send the tokenid header. */
                 tokenid?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the version the client holds (or *): 304 when the record is still that version.
+                 * @example "q7yJd2WZ4m1fQm3lB0xk9A"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description Record id: an RFC 4122 UUID.
@@ -1051,6 +1307,8 @@ export interface operations {
             /** @description The record, as a one-record page and as Record. */
             200: {
                 headers: {
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1073,6 +1331,15 @@ export interface operations {
                         success: boolean;
                     };
                 };
+            };
+            /** @description Not modified: the record is still the version If-None-Match names. */
+            304: {
+                headers: {
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
             400: {
@@ -1199,7 +1466,13 @@ export interface operations {
                 /** @description The API token, for clients that cannot send the tokenid header. */
                 tokenid?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @example "q7yJd2WZ4m1fQm3lB0xk9A"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description Record id: an RFC 4122 UUID.
@@ -1231,6 +1504,8 @@ export interface operations {
             /** @description Updated; the whole record as it now is. */
             200: {
                 headers: {
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1311,6 +1586,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            412: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -1371,7 +1659,13 @@ export interface operations {
                 /** @description The API token, for clients that cannot send the tokenid header. */
                 tokenid?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @example "q7yJd2WZ4m1fQm3lB0xk9A"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description Record id: an RFC 4122 UUID.
@@ -1442,6 +1736,209 @@ export interface operations {
                 };
             };
             /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            412: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    getRecordHistory: {
+        parameters: {
+            query?: {
+                /** @description Page to return; 1 is the first. */
+                pagenumber?: number;
+                /** @description Records per page; default 50; larger values are served as 50. */
+                pagesize?: number;
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                obj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the record's entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            Entries: {
+                                /** @description When, on the organization's clock: YYYY-MM-DDThh:mm:ss, UTC. */
+                                changedon: string;
+                                /** @description The fields the write changed: name → {old, new} (null: empty). A create lists the fields it set, a delete those the record had. Fields hidden from your role are left out. */
+                                fields: {
+                                    [key: string]: {
+                                        /** @description The value after: a string, a number or null. */
+                                        new?: unknown;
+                                        /** @description The value before: a string, a number or null. */
+                                        old?: unknown;
+                                    };
+                                };
+                                /** @description The object's system name. */
+                                object: string;
+                                objecttype: number;
+                                /** @enum {string} */
+                                operation: "create" | "update" | "delete";
+                                recordid: string;
+                                /** @description Orders the organization's entries as their writes committed (numbers may skip). */
+                                sequence: number;
+                                /** @description Who: a user of the organization; null for a write no user made. */
+                                userid: string | null;
+                            }[];
+                            /** @description true when no older entries follow. */
+                            IsLastPage: boolean;
+                            ObjectType: number;
+                            Page_Number: number;
+                            Page_Size: number;
+                            RecordId: string;
+                            SystemName: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant. */
             403: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -2004,7 +2501,13 @@ export interface operations {
                 /** @description The API token, for clients that cannot send the tokenid header. */
                 tokenid?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @example "q7yJd2WZ4m1fQm3lB0xk9A"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description Record id: an RFC 4122 UUID.
@@ -2036,6 +2539,8 @@ export interface operations {
             /** @description Updated: the whole record as it now is. */
             200: {
                 headers: {
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2103,6 +2608,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            412: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;

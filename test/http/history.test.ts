@@ -1,0 +1,212 @@
+// Record history, the change feed and ETags over HTTP, on both stores (docs/history.md): every write
+// route's entries with the user and the organization's clock; history newest first and paged, a
+// deleted record's too; the feed followed by its cursor misses nothing and repeats nothing; fields
+// hidden from the caller and objects it may not read are left out; an old or foreign cursor is
+// refused; GET carries an ETag that If-None-Match and If-Match (PUT, DELETE, v2 PUT) compare.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testContext, type TestContext } from '../helpers.js';
+import { HTTP_STORES } from '../query/http-stores.js';
+
+const DAY = 86_400_000;
+
+for (const store of HTTP_STORES) {
+  describe(`history, feed and ETags (${store.name})`, { skip: store.skip }, () => {
+    let ctx: TestContext;
+    const json = (res: { body: string }) => JSON.parse(res.body);
+    const create = async (body: object, token?: string) => {
+      const res = await ctx.request({ method: 'POST', url: '/api/record/account', payload: body, ...(token ? { token } : {}) });
+      assert.equal(res.statusCode, 201, res.body);
+      return json(res).data.Record.accountid as string;
+    };
+    const feed = async (query = '', token?: string) => {
+      const res = await ctx.request({ method: 'GET', url: `/api/changes${query}`, ...(token ? { token } : {}) });
+      return { status: res.statusCode, code: res.headers['x-error-code'], body: json(res) };
+    };
+    /** Follows the feed from `since` (absent: the start) to its end, a page of `size` at a time. */
+    const follow = async (since: string | undefined, size: number, extra = '', token?: string) => {
+      const entries: any[] = [];
+      let cursor = since;
+      for (;;) {
+        const page = await feed(`?pagesize=${size}${cursor === undefined ? '' : `&since=${cursor}`}${extra}`, token);
+        assert.equal(page.status, 200, JSON.stringify(page.body));
+        entries.push(...page.body.data.Entries);
+        cursor = page.body.data.Cursor;
+        if (!page.body.data.HasMore && page.body.data.Entries.length < size) return { entries, cursor: cursor! };
+      }
+    };
+
+    before(async () => {
+      ctx = await store.context();
+    });
+    after(async () => ctx.close());
+
+    test('each write route appends its entries, with the caller and the organization\'s clock', async () => {
+      const start = (await feed('?since=now')).body.data.Cursor;
+      ctx.clock.ms = Date.parse('2026-04-01T08:00:00Z');
+      const id = await create({ accountname: 'Hist', telephone1: '1' });
+      ctx.clock.advance(60_000);
+      assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { telephone1: '2' } })).statusCode, 200);
+      ctx.clock.advance(60_000);
+      assert.equal((await ctx.request({ method: 'PUT', url: `/api/v2/record/1/${id}`, payload: { telephone1: '3' } })).statusCode, 200);
+      const batch = json(await ctx.request({ method: 'POST', url: '/api/v3/record/account/batch/create', payload: { data: [{ accountname: 'B1' }, { bad: 1 }, { accountname: 'B2' }] } }));
+      const made = batch.data.filter((d: any) => d.success).map((d: any) => d._id);
+      await ctx.request({ method: 'POST', url: '/api/v3/record/account/batch/update', payload: { data: [{ id: made[0], record: { telephone1: '9' } }] } });
+      await ctx.request({ method: 'POST', url: '/api/v3/record/account/batch/delete', payload: { data: [made[1]] } });
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}` })).statusCode, 200);
+      const { entries } = await follow(start, 100);
+      assert.deepEqual(entries.map((e: any) => [e.operation, e.recordid]), [
+        ['create', id], ['update', id], ['update', id], ['create', made[0]], ['create', made[1]], ['update', made[0]], ['delete', made[1]], ['delete', id],
+      ]);
+      assert.ok(entries.every((e: any) => e.userid === ctx.userId && e.object === 'account' && e.objecttype === 1));
+      assert.deepEqual(entries.slice(0, 3).map((e: any) => e.changedon), ['2026-04-01T08:00:00', '2026-04-01T08:01:00', '2026-04-01T08:02:00']);
+      assert.deepEqual(entries[1].fields.telephone1, { old: '1', new: '2' });
+      assert.deepEqual(entries[2].fields.modifiedon, { old: '2026-04-01T08:01:00', new: '2026-04-01T08:02:00' });
+      const seqs = entries.map((e: any) => e.sequence);
+      assert.deepEqual(seqs, [...seqs].sort((a: number, b: number) => a - b));
+    });
+
+    test('a record\'s history: newest first, paged, kept after the record is deleted; 404 for an id with neither', async () => {
+      const id = await create({ accountname: 'Paged' });
+      for (const n of [1, 2, 3]) await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: `N${n}` } });
+      const page = async (q: string) => json(await ctx.request({ method: 'GET', url: `/api/record/Account/${id.toUpperCase()}/history${q}` })).data;
+      const first = await page('?pagesize=3');
+      assert.deepEqual([first.ObjectType, first.SystemName, first.RecordId, first.Page_Size, first.Page_Number, first.IsLastPage], [1, 'account', id, 3, 1, false]);
+      assert.deepEqual(first.Entries.map((e: any) => e.fields.accountnumber?.new), ['N3', 'N2', 'N1']);
+      const second = await page('?pagesize=3&pagenumber=2');
+      assert.deepEqual([second.IsLastPage, second.Entries.map((e: any) => e.operation)], [true, ['create']]);
+      await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}` });
+      const gone = await page('');
+      assert.deepEqual(gone.Entries.map((e: any) => e.operation), ['delete', 'update', 'update', 'update', 'create']);
+      const none = await ctx.request({ method: 'GET', url: '/api/record/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f/history' });
+      assert.deepEqual([none.statusCode, none.headers['x-error-code'], Object.keys(json(none))], [404, 'RECORD_NOT_FOUND', ['Message']]);
+      const bad = await ctx.request({ method: 'GET', url: '/api/record/account/nope/history' });
+      assert.equal(bad.headers['x-error-code'], 'RECORD_ID_MALFORMED');
+    });
+
+    test('the feed followed a page at a time gives every entry once, in order, and an object\'s alone when asked', async () => {
+      const all = await follow(undefined, 1000);
+      const paged = await follow(undefined, 2);
+      assert.deepEqual(paged.entries, all.entries);
+      assert.equal(new Set(all.entries.map((e: any) => e.sequence)).size, all.entries.length);
+      const contact = json(await ctx.request({ method: 'POST', url: '/api/record/contact', payload: { firstname: 'Ada', lastname: 'Feed' } })).data.Record.contactid;
+      const after = await follow(all.cursor, 2);
+      assert.deepEqual(after.entries.map((e: any) => [e.object, e.recordid]), [['contact', contact]]);
+      const onlyAccounts = await follow(undefined, 3, '&objecttype=1');
+      assert.deepEqual(onlyAccounts.entries, all.entries.filter((e: any) => e.objecttype === 1));
+      const onlyContacts = await follow(all.cursor, 3, '&objecttype=contact');
+      assert.deepEqual(onlyContacts.entries.map((e: any) => e.recordid), [contact]);
+      const caughtUp = await feed(`?since=${after.cursor}`);
+      assert.deepEqual([caughtUp.body.data.Entries, caughtUp.body.data.HasMore, caughtUp.body.data.Cursor], [[], false, after.cursor]);
+    });
+
+    test('a cursor that is not one, and one into a log restored or pruned, are refused with what to do', async () => {
+      const bad = await feed('?since=abc');
+      assert.deepEqual([bad.status, bad.code, Object.keys(bad.body)], [400, 'CHANGES_CURSOR_INVALID', ['Message']]);
+      assert.deepEqual([(await feed('?pagesize=1e400')).code, (await feed('?pagesize=0')).code], ['PARAM_INVALID', 'PARAM_INVALID']);
+      const cursor = (await feed('?since=now')).body.data.Cursor;
+      await create({ accountname: 'Before snapshot' });
+      await ctx.stores.records.snapshot(ctx.orgId, 'hist');
+      await ctx.stores.records.restore(ctx.orgId, 'hist');
+      const restored = await feed(`?since=${cursor}`);
+      assert.deepEqual([restored.status, restored.code], [410, 'CHANGES_CURSOR_EXPIRED']);
+      assert.match(restored.body.Message, /restored or reset.*since=now/);
+      // Entries older than the retention (30 days) are pruned when the log is next read.
+      const fresh = (await feed('?since=now')).body.data.Cursor;
+      await create({ accountname: 'Old' });
+      ctx.clock.advance(10 * DAY);
+      await create({ accountname: 'Recent' });
+      const kept = (await feed(`?since=${fresh}&pagesize=1`)).body.data.Cursor;
+      ctx.clock.advance(25 * DAY);
+      const pruned = await feed(`?since=${fresh}`);
+      assert.deepEqual([pruned.status, pruned.code], [410, 'CHANGES_CURSOR_EXPIRED']);
+      assert.match(pruned.body.Message, /pruned/);
+      assert.equal((await feed(`?since=${kept}`)).status, 200, 'a cursor past the pruned entries still follows');
+      const oldest = await follow(undefined, 100);
+      assert.deepEqual(oldest.entries.map((e: any) => e.fields.accountname?.new), ['Recent'], 'from the oldest entry kept');
+    });
+
+    test('hidden fields and objects the role may not read are left out; a feed of an object it may not read is 403', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'hist-sales', grant: 'account:read,create,update', hide: 'account:telephone1' });
+      const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'hist-sales@example.com', role: 'hist-sales' });
+      const start = (await feed('?since=now', token)).body.data.Cursor;
+      const id = await create({ accountname: 'Secret', telephone1: '555' });
+      await ctx.request({ method: 'POST', url: '/api/record/contact', payload: { firstname: 'Not', lastname: 'Shown' } });
+      const { entries } = await follow(start, 100, '', token);
+      assert.deepEqual(entries.map((e: any) => e.recordid), [id]);
+      assert.equal('telephone1' in entries[0].fields, false);
+      assert.deepEqual(entries[0].fields.accountname, { old: null, new: 'Secret' });
+      const history = json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history`, token })).data.Entries;
+      assert.equal('telephone1' in history[0].fields, false);
+      const contacts = await feed('?objecttype=contact', token);
+      assert.deepEqual([contacts.status, contacts.code], [403, 'PERMISSION_DENIED']);
+    });
+
+    test('GET carries an ETag; If-None-Match with it is 304; If-Match guards PUT, DELETE and v2 PUT with 412', async () => {
+      const id = await create({ accountname: 'Tagged' });
+      const get = await ctx.request({ method: 'GET', url: `/api/record/account/${id}` });
+      const etag = get.headers.etag as string;
+      assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/);
+      const same = await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': `"other", W/${etag}` } });
+      assert.deepEqual([same.statusCode, same.body, same.headers.etag], [304, '', etag]);
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': '"other"' } })).statusCode, 200);
+
+      const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'E1' }, headers: { 'if-match': etag } });
+      assert.equal(put.statusCode, 200);
+      const newTag = put.headers.etag as string;
+      assert.notEqual(newTag, etag);
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag, newTag, 'the PUT reply\'s ETag is the record\'s');
+
+      const stale = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': etag } });
+      assert.deepEqual([stale.statusCode, stale.headers['x-error-code'], Object.keys(json(stale))], [412, 'RECORD_CHANGED', ['Message']]);
+      assert.ok(json(stale).Message.includes(newTag));
+      const weak = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': `W/${newTag}` } });
+      assert.equal(weak.statusCode, 412, 'If-Match compares strongly: a weak tag never matches');
+      const v2 = await ctx.request({ method: 'PUT', url: `/api/v2/record/1/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': etag } });
+      assert.deepEqual([v2.statusCode, v2.headers['x-error-code'], Object.keys(json(v2))], [412, 'RECORD_CHANGED', ['Message']]);
+      assert.equal(json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.accountnumber, 'E1', 'nothing refused was written');
+      const history = json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history` })).data.Entries;
+      assert.deepEqual(history.map((e: any) => e.operation), ['update', 'create'], 'and nothing refused was logged');
+
+      const staleDelete = await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}`, headers: { 'if-match': etag } });
+      assert.equal(staleDelete.statusCode, 412);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}`, headers: { 'if-match': `"x", ${newTag}` } })).statusCode, 200);
+      const missing = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'X' }, headers: { 'if-match': '*' } });
+      assert.deepEqual([missing.statusCode, missing.headers['x-error-code']], [404, 'RECORD_NOT_FOUND'], 'a record that is not there is 404, whatever the precondition');
+      const star = await create({ accountname: 'Star' });
+      assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${star}`, payload: { accountnumber: 'S' }, headers: { 'if-match': '*' } })).statusCode, 200);
+    });
+
+    test('an ETag follows what the caller sees: a rename of the owner changes it', async () => {
+      const id = await create({ accountname: 'Owned' });
+      const before = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag;
+      await ctx.stores.records.upsertUser(ctx.orgId, { id: ctx.userId, fullname: 'Renamed Owner', email: 'owner@example.com' });
+      const afterRename = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag;
+      assert.notEqual(afterRename, before);
+    });
+  });
+}
+
+describe('the history and feed routes go through the pipeline as any API route', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await testContext({ minuteLimit: 4, config: { journalSize: 10 } });
+  });
+  after(async () => ctx.close());
+
+  test('a records-family fault rule fires on them, the journal records them, and they count against the minute limit', async () => {
+    const id = JSON.parse((await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Piped' } })).body).data.Record.accountid;
+    const rule = ctx.app.toolkit.faults.add({ families: ['records'], methods: ['GET'], status: 503, count: 2 });
+    const faulted = [await ctx.request({ method: 'GET', url: '/api/changes' }), await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history` })];
+    assert.deepEqual(faulted.map((r) => [r.statusCode, r.headers['x-error-code']]), [[503, 'STORE_UNAVAILABLE'], [503, 'STORE_UNAVAILABLE']]);
+    assert.equal(ctx.app.toolkit.faults.list().find((r) => r.id === rule.id), undefined, 'the rule fired its two times');
+    assert.equal((await ctx.request({ method: 'GET', url: '/api/changes' })).statusCode, 200);
+    const limited = await ctx.request({ method: 'GET', url: '/api/changes' });
+    assert.deepEqual([limited.statusCode, limited.headers['x-error-code']], [429, 'LIMIT_MINUTE'], 'the fifth request of the minute');
+    const journal = ctx.app.toolkit.journal.query(ctx.orgId).reverse().map((e) => `${e.method} ${e.path} ${e.status}`);
+    assert.deepEqual(journal.slice(-4), [
+      'GET /api/changes 503', `GET /api/record/account/${id}/history 503`, 'GET /api/changes 200', 'GET /api/changes 429',
+    ]);
+  });
+});
