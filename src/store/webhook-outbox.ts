@@ -200,7 +200,7 @@ export function* enableWebhook(x: OutboxExec, id: string): Steps<Webhook | null>
 export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number }): Steps<Delivery[]> {
   const rows = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE)
     .select(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'])
-    .where('webhook_id', '=', webhookId).orderBy('created_ms', 'desc').orderBy('sequence', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).compile()));
+    .where('webhook_id', '=', webhookId).orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
   return rows.map(deliveryOf);
 }
 
@@ -208,23 +208,23 @@ export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit:
 export function* claimDeliveries(x: OutboxExec, r: { dueMs: number; realMs: number; leaseMs: number; limit: number }): Steps<ClaimedDelivery[]> {
   const due = fixed(x, 'claim', () => {
     const q = x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
-      .select(['d.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'])
+      .select(['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'])
       .where('d.state', '=', 'pending').where('d.next_ms', '<=', slot('due'))
       .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', slot('real'))]))
       .where('h.disabled_at', 'is', null)
-      .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.id').limit(slot('limit') as unknown as number);
+      .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.n').limit(slot('limit') as unknown as number);
     return x.lockRows ? q.forUpdate('d').skipLocked() : q;
   }, { due: r.dueMs, real: r.realMs, limit: r.limit });
   const rows = yield* step(x.rows(due));
   if (rows.length === 0) return [];
   for (let start = 0; start < rows.length; start += FIXED_ROWS) {
-    const ids = rows.slice(start, start + FIXED_ROWS).map((row) => String(row.id));
+    const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
     const values: Record<string, unknown> = { lease: r.realMs + r.leaseMs };
-    ids.forEach((id, i) => (values[i] = id));
-    yield* step(x.run(fixed(x, `lease:${ids.length}`, () => x.k.updateTable(DELIVERIES_TABLE).set({ lease_ms: slot('lease') }).where('id', 'in', ids.map((_, i) => slot(i))), values)));
+    keys.forEach((n, i) => (values[i] = n));
+    yield* step(x.run(fixed(x, `lease:${keys.length}`, () => x.k.updateTable(DELIVERIES_TABLE).set({ lease_ms: slot('lease') }).where('n', 'in', keys.map((_, i) => slot(i))), values)));
   }
   return rows.map((row) => ({
-    id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
+    row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
     webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) },
   }));
 }
@@ -247,8 +247,9 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
     yield* step(x.run(fixed(x, 'outcome', () => x.k.updateTable(DELIVERIES_TABLE).set({
       state: slot('state'), attempts: sql`attempts + 1`, next_ms: slot('next'), lease_ms: null,
       last_ms: slot('at'), last_status: slot('status'), last_error: slot('error'), duration_ms: slot('duration'), response: slot('response'),
-    }).where('id', '=', slot('id')), {
-      state, next: state === 'pending' ? res.retryAtMs : null, at: res.atMs, status: res.status, error: res.error, duration: res.durationMs, response: res.response, id: res.id,
+    // By its row, and its id: SQLite may give a row number again once the row is gone (a webhook deleted during the attempt).
+    }).where('n', '=', slot('row')).where('id', '=', slot('id')), {
+      state, next: state === 'pending' ? res.retryAtMs : null, at: res.atMs, status: res.status, error: res.error, duration: res.durationMs, response: res.response, row: res.row, id: res.id,
     })));
     let t = tallies.get(res.webhookId);
     if (!t) tallies.set(res.webhookId, (t = { succeeded: false, failures: 0, since: null, lastMs: res.atMs }));
@@ -287,9 +288,9 @@ export function* nextDue(x: OutboxExec): Steps<number | null> {
 
 /** Delivered and failed deliveries made before `beforeMs`, webhook by webhook (each by its index). */
 export function* pruneDeliveries(x: OutboxExec, beforeMs: number): Steps<number> {
-  const ids = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select('id').compile()));
+  const hooks = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select('id').compile()));
   let removed = 0;
-  for (const { id } of ids) {
+  for (const { id } of hooks) {
     removed += yield* step(x.run(x.k.deleteFrom(DELIVERIES_TABLE).where('webhook_id', '=', String(id)).where('created_ms', '<', beforeMs)
       .where('state', '!=', 'pending').compile()));
   }

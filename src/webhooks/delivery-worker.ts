@@ -221,7 +221,7 @@ export class DeliveryWorker {
       const attempts = d.attempts + 1;
       const retryAtMs = outcome.ok || attempts >= this.deps.settings.maxAttempts ? null : atMs + retryDelay(this.deps.settings, attempts);
       this.deps.onAttempt?.(orgId, d, outcome, atMs);
-      return { id: d.id, webhookId: d.webhook.id, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs, response: outcome.response, atMs, retryAtMs };
+      return { row: d.row, id: d.id, webhookId: d.webhook.id, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs, response: outcome.response, atMs, retryAtMs };
     } finally {
       this.release();
     }
