@@ -9,6 +9,10 @@
 // delivering while the writes go on; its backlog is drained before the next round starts, so an
 // "off" round never pays for it. The figure is the median of the rounds' ratios on/off (goal ≥ 0.85).
 //
+// Beside the rate, the server process's CPU time per write (user + system, from /proc, the worker's
+// deliveries of an "on" round included up to its backlog's end): the steadier figure on a machine
+// whose other tenants take the cores at random.
+//
 // Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
 // `webhook-id` arrives (Date.now), and the delivery's row holds the real time it was written in the
 // write's transaction (`written_ms`, just before the commit), read from the organization's file
@@ -118,6 +122,12 @@ async function drain(receiver: string, orchard: string, token: string): Promise<
   return Date.now() - started;
 }
 
+/** CPU milliseconds (user + system, every thread) the process has used: /proc/<pid>/stat, in clock ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -146,6 +156,7 @@ async function main(): Promise<void> {
 
     const orchard = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
     const rates = { off: [] as number[], on: [] as number[] };
+    const cpu = { off: [] as number[], on: [] as number[] };
     const drains: number[] = [];
     const loadStart = Date.now();
     try {
@@ -154,6 +165,7 @@ async function main(): Promise<void> {
       for (let r = 1; r <= rounds; r++) {
         const order = r % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const name of order) {
+          const cpuStart = cpuMs(orchard.child.pid!);
           const result = await wrk(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
           if (result.failed > 0) exit = 1;
           rates[name].push(result.rate);
@@ -163,7 +175,9 @@ async function main(): Promise<void> {
             drains.push(ms);
             drained = `  backlog delivered ${ms} ms after the round`;
           }
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
+          const perWrite = (1000 * (cpuMs(orchard.child.pid!) - cpuStart)) / result.requests;
+          cpu[name].push(perWrite);
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes  ${perWrite.toFixed(0)} µs CPU/write${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
@@ -190,6 +204,8 @@ async function main(): Promise<void> {
       console.log('');
       console.log(`writes/s, median of ${rounds} rounds: webhooks off ${median(rates.off).toFixed(0)}, on ${median(rates.on).toFixed(0)}`);
       console.log(`on/off: ×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')}); goal ≥ ${GOAL_RATIO}`);
+      const cpuRatios = cpu.on.map((x, i) => x / cpu.off[i]!);
+      console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} median of the rounds' ratios (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
       console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);

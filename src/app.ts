@@ -49,6 +49,7 @@ import { WebhookService } from './service/webhook-service.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { composeDisabledNotice } from './webhooks/disabled-notice.js';
+import { typeOf } from './webhooks/payload.js';
 import { createMailer } from './limits/mailer.js';
 
 declare module 'fastify' {
@@ -84,7 +85,7 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
     },
     onAttempt(orgId, d, outcome, atMs) {
       toolkit.outbox.record(orgId, {
-        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: d.webhook.url, subject: JSON.parse(d.payload).type as string, text: d.payload,
+        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: d.webhook.url, subject: typeOf(d.payload), text: d.payload,
         webhookId: d.webhook.id, deliveryId: d.id, attempt: d.attempts + 1, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
       });
     },

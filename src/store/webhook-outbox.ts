@@ -39,6 +39,28 @@ export interface ActiveHooks {
   readonly hooks: readonly ActiveHook[];
 }
 
+/**
+ * The hot statements of the outbox (a write's deliveries, claims, outcomes) are compiled once per
+ * Kysely instance (one per dialect, and per organization's schema on PostgreSQL) and shape: Kysely
+ * builds and compiles a statement in tens of microseconds, which a delivery paid several times.
+ * A value is given as `slot(name)` when the statement is built and bound by name when it runs.
+ */
+const SLOT = '\u0000slot:';
+const slot = (name: string | number): string => `${SLOT}${name}`;
+const compiledOnce = new WeakMap<Kysely<any>, Map<string, CompiledSql>>();
+
+/** The statement `build` makes, compiled once for `x.k` under `key`, with `values` bound to its slots. */
+function fixed(x: Pick<OutboxExec, 'k'>, key: string, build: () => { compile(): CompiledSql }, values: Readonly<Record<string, unknown>>): CompiledSql {
+  let byKey = compiledOnce.get(x.k);
+  if (!byKey) compiledOnce.set(x.k, (byKey = new Map()));
+  let compiled = byKey.get(key);
+  if (!compiled) byKey.set(key, (compiled = build().compile()));
+  return { sql: compiled.sql, parameters: compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? values[p.slice(SLOT.length)] : p)) };
+}
+
+/** Row counts whose multi-row statements are kept compiled; larger ones are compiled each time. */
+const FIXED_ROWS = 32;
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -125,7 +147,15 @@ export function* appendDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, hooks: reado
     }
   }
   for (let start = 0; start < rows.length; start += INSERT_ROWS) {
-    yield* step(x.run(x.k.insertInto(DELIVERIES_TABLE).values(rows.slice(start, start + INSERT_ROWS)).compile()));
+    const part = rows.slice(start, start + INSERT_ROWS);
+    if (part.length > FIXED_ROWS) {
+      yield* step(x.run(x.k.insertInto(DELIVERIES_TABLE).values(part).compile()));
+      continue;
+    }
+    const values: Record<string, unknown> = {};
+    part.forEach((row, i) => { for (const [c, v] of Object.entries(row)) values[`${c}${i}`] = v; });
+    yield* step(x.run(fixed(x, `insert:${part.length}`, () => x.k.insertInto(DELIVERIES_TABLE)
+      .values(part.map((row, i) => Object.fromEntries(Object.keys(row).map((c) => [c, slot(`${c}${i}`)])))), values)));
   }
   return rows.length;
 }
@@ -170,51 +200,77 @@ export function* enableWebhook(x: OutboxExec, id: string): Steps<Webhook | null>
 export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number }): Steps<Delivery[]> {
   const rows = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE)
     .select(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'])
-    .where('webhook_id', '=', webhookId).orderBy('created_ms', 'desc').orderBy('sequence', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).compile()));
+    .where('webhook_id', '=', webhookId).orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
   return rows.map(deliveryOf);
 }
 
 /** Due, unclaimed (or whose claim lapsed) deliveries of active webhooks, oldest first, then claimed until `realMs + leaseMs`. */
 export function* claimDeliveries(x: OutboxExec, r: { dueMs: number; realMs: number; leaseMs: number; limit: number }): Steps<ClaimedDelivery[]> {
-  let q = x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
-    .select(['d.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'])
-    .where('d.state', '=', 'pending').where('d.next_ms', '<=', r.dueMs)
-    .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', r.realMs)]))
-    .where('h.disabled_at', 'is', null)
-    .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.id').limit(r.limit);
-  if (x.lockRows) q = q.forUpdate('d').skipLocked();
-  const rows = yield* step(x.rows(q.compile()));
+  const due = fixed(x, 'claim', () => {
+    const q = x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
+      .select(['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'])
+      .where('d.state', '=', 'pending').where('d.next_ms', '<=', slot('due'))
+      .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', slot('real'))]))
+      .where('h.disabled_at', 'is', null)
+      .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.n').limit(slot('limit') as unknown as number);
+    return x.lockRows ? q.forUpdate('d').skipLocked() : q;
+  }, { due: r.dueMs, real: r.realMs, limit: r.limit });
+  const rows = yield* step(x.rows(due));
   if (rows.length === 0) return [];
-  yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ lease_ms: r.realMs + r.leaseMs }).where('id', 'in', rows.map((row) => String(row.id))).compile()));
+  for (let start = 0; start < rows.length; start += FIXED_ROWS) {
+    const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
+    const values: Record<string, unknown> = { lease: r.realMs + r.leaseMs };
+    keys.forEach((n, i) => (values[i] = n));
+    yield* step(x.run(fixed(x, `lease:${keys.length}`, () => x.k.updateTable(DELIVERIES_TABLE).set({ lease_ms: slot('lease') }).where('n', 'in', keys.map((_, i) => slot(i))), values)));
+  }
   return rows.map((row) => ({
-    id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
+    row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
     webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) },
   }));
 }
 
-/** Records attempts, counts failures against their webhooks, and disables those `policy` says failed for long (returned). */
+/** What a batch of attempts did to one webhook's count of failures in a row. */
+interface HookTally {
+  /** An attempt succeeded: the count starts again from the failures after the last success. */
+  succeeded: boolean;
+  failures: number;
+  /** The first of those failures; and the last (when the disabling is judged). */
+  since: number | null;
+  lastMs: number;
+}
+
+/** Records attempts, counts failures against their webhooks (one statement a webhook), and disables those `policy` says failed for long (returned). */
 export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult[], policy: DisablePolicy): Steps<Webhook[]> {
-  const failed = new Map<string, number>();
+  const tallies = new Map<string, HookTally>();
   for (const res of results) {
     const state: DeliveryState = res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending';
-    yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({
-      state, attempts: sql`attempts + 1`, next_ms: state === 'pending' ? res.retryAtMs : null, lease_ms: null,
-      last_ms: res.atMs, last_status: res.status, last_error: res.error, duration_ms: res.durationMs, response: res.response,
-    }).where('id', '=', res.id).compile()));
-    const hook = x.k.updateTable(WEBHOOKS_TABLE).where('id', '=', res.webhookId);
-    if (res.ok) {
-      yield* step(x.run(hook.set({ failures: 0, failing_since: null }).compile()));
-      failed.delete(res.webhookId);
-    } else {
-      yield* step(x.run(hook.set({ failures: sql`failures + 1`, failing_since: sql`COALESCE(failing_since, ${res.atMs})` }).compile()));
-      failed.set(res.webhookId, res.atMs);
-    }
+    yield* step(x.run(fixed(x, 'outcome', () => x.k.updateTable(DELIVERIES_TABLE).set({
+      state: slot('state'), attempts: sql`attempts + 1`, next_ms: slot('next'), lease_ms: null,
+      last_ms: slot('at'), last_status: slot('status'), last_error: slot('error'), duration_ms: slot('duration'), response: slot('response'),
+    // By its row, and its id: SQLite may give a row number again once the row is gone (a webhook deleted during the attempt).
+    }).where('n', '=', slot('row')).where('id', '=', slot('id')), {
+      state, next: state === 'pending' ? res.retryAtMs : null, at: res.atMs, status: res.status, error: res.error, duration: res.durationMs, response: res.response, row: res.row, id: res.id,
+    })));
+    let t = tallies.get(res.webhookId);
+    if (!t) tallies.set(res.webhookId, (t = { succeeded: false, failures: 0, since: null, lastMs: res.atMs }));
+    if (res.ok) Object.assign(t, { succeeded: true, failures: 0, since: null });
+    else Object.assign(t, { failures: t.failures + 1, since: t.since ?? res.atMs, lastMs: res.atMs });
   }
   const disabled: Webhook[] = [];
-  for (const [id, atMs] of failed) {
-    const rows = yield* step(x.rows(x.k.updateTable(WEBHOOKS_TABLE).set({ disabled_at: atMs })
+  for (const [id, t] of tallies) {
+    const hook = x.k.updateTable(WEBHOOKS_TABLE).where('id', '=', id);
+    if (t.succeeded && t.failures === 0) {
+      // The common case: nothing to write unless it was failing.
+      yield* step(x.run(fixed(x, 'hook:ok', () => x.k.updateTable(WEBHOOKS_TABLE).set({ failures: 0, failing_since: null })
+        .where('id', '=', slot('id')).where('failures', '<>', 0), { id })));
+      continue;
+    }
+    yield* step(x.run((t.succeeded
+      ? hook.set({ failures: t.failures, failing_since: t.since })
+      : hook.set({ failures: sql`failures + ${t.failures}`, failing_since: sql`COALESCE(failing_since, ${t.since})` })).compile()));
+    const rows = yield* step(x.rows(x.k.updateTable(WEBHOOKS_TABLE).set({ disabled_at: t.lastMs })
       .where('id', '=', id).where('disabled_at', 'is', null).where('failures', '>=', policy.failures)
-      .where('failing_since', '<=', atMs - policy.hours * 3_600_000).returning(WEBHOOK_COLUMNS).compile()));
+      .where('failing_since', '<=', t.lastMs - Math.floor(policy.hours * 3_600_000)).returning(WEBHOOK_COLUMNS).compile()));
     if (rows.length === 0) continue;
     yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'failed', next_ms: null, lease_ms: null, last_error: 'WEBHOOK_DISABLED: the webhook was disabled for failing too long' })
       .where('webhook_id', '=', id).where('state', '=', 'pending').compile()));
@@ -225,16 +281,16 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
 }
 
 export function* nextDue(x: OutboxExec): Steps<number | null> {
-  const [row] = yield* step(x.rows(x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
-    .select((eb) => eb.fn.min('d.next_ms').as('due')).where('d.state', '=', 'pending').where('h.disabled_at', 'is', null).compile()));
+  const [row] = yield* step(x.rows(fixed(x, 'next', () => x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
+    .select((eb) => eb.fn.min('d.next_ms').as('due')).where('d.state', '=', 'pending').where('h.disabled_at', 'is', null), {})));
   return num(row?.due);
 }
 
 /** Delivered and failed deliveries made before `beforeMs`, webhook by webhook (each by its index). */
 export function* pruneDeliveries(x: OutboxExec, beforeMs: number): Steps<number> {
-  const ids = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select('id').compile()));
+  const hooks = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select('id').compile()));
   let removed = 0;
-  for (const { id } of ids) {
+  for (const { id } of hooks) {
     removed += yield* step(x.run(x.k.deleteFrom(DELIVERIES_TABLE).where('webhook_id', '=', String(id)).where('created_ms', '<', beforeMs)
       .where('state', '!=', 'pending').compile()));
   }
@@ -264,11 +320,23 @@ export const KEPT_ON_REPLACE = DELIVERIES_TABLE;
 /** Removes the deliveries of webhooks that no longer exist (after a restore); `s` qualifies the tables ('' or `schema.`). */
 export const orphanDeliveriesSql = (s: string): string => `DELETE FROM ${s}${DELIVERIES_TABLE} WHERE webhook_id NOT IN (SELECT id FROM ${s}${WEBHOOKS_TABLE})`;
 
-/**
- * One organization's WebhookOutbox from the outbox's steps, given how a store runs them: `read` for
- * one read (its own snapshot), `change` for steps in one write transaction.
- */
-export function outboxOf(read: <T>(steps: (x: OutboxExec) => Steps<T>) => Promise<T>, change: <T>(steps: (x: OutboxExec) => Steps<T>) => Promise<T>): WebhookOutbox {
+/** How a store runs the outbox's steps. */
+export interface OutboxRunners {
+  /** One read, in its own snapshot. */
+  read<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
+  /** Steps in one write transaction whose commit is durable before it returns (a webhook made or deleted). */
+  change<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
+  /**
+   * Steps in one write transaction whose commit need not wait for the disk: the worker's
+   * bookkeeping (claims, the outcomes of attempts, notices). A crash may lose the last of them, which
+   * only has a delivery attempted (or a notice sent) again: at least once still holds, and the
+   * writes' own transactions, which make the deliveries, keep waiting for the disk.
+   */
+  keep<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
+}
+
+/** One organization's WebhookOutbox from the outbox's steps, run as the store runs them. */
+export function outboxOf({ read, change, keep }: OutboxRunners): WebhookOutbox {
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
@@ -276,12 +344,12 @@ export function outboxOf(read: <T>(steps: (x: OutboxExec) => Steps<T>) => Promis
     remove: (id) => change((x) => removeWebhook(x, id)),
     enable: (id) => change((x) => enableWebhook(x, id)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
-    claim: (request) => change((x) => claimDeliveries(x, request)),
-    finish: (results, policy) => change((x) => finishDeliveries(x, results, policy)),
+    claim: (request) => keep((x) => claimDeliveries(x, request)),
+    finish: (results, policy) => keep((x) => finishDeliveries(x, results, policy)),
     nextDue: () => read(nextDue),
-    prune: (beforeMs) => change((x) => pruneDeliveries(x, beforeMs)),
-    claimNotices: (realMs, leaseMs) => change((x) => claimNotices(x, realMs, leaseMs)),
-    noticeSent: (id, at) => change((x) => markNoticeSent(x, id, at)),
+    prune: (beforeMs) => keep((x) => pruneDeliveries(x, beforeMs)),
+    claimNotices: (realMs, leaseMs) => keep((x) => claimNotices(x, realMs, leaseMs)),
+    noticeSent: (id, at) => keep((x) => markNoticeSent(x, id, at)),
   };
 }
 

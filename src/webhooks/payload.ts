@@ -46,3 +46,9 @@ export function payloadOf(webhookId: string, w: WrittenRecord): string {
     },
   });
 }
+
+/** The `type` of a body payloadOf made, without parsing it (it is the body's first member). */
+export function typeOf(payload: string): string {
+  const start = '{"type":"'.length;
+  return payload.slice(start, payload.indexOf('"', start));
+}

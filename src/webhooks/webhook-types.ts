@@ -90,6 +90,8 @@ export interface NewDelivery {
 
 /** A delivery claimed by a worker for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
+  /** Its row in the outbox (the store's own key). */
+  readonly row: number;
   readonly id: string;
   readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'>;
   readonly event: WebhookEvent;
@@ -101,6 +103,8 @@ export interface ClaimedDelivery {
 
 /** What one attempt gave. */
 export interface AttemptResult {
+  /** The delivery's row in the outbox and its id (ClaimedDelivery.row, .id). */
+  readonly row: number;
   readonly id: string;
   readonly webhookId: string;
   readonly ok: boolean;

@@ -16,8 +16,8 @@ export interface Received {
 export interface Receiver {
   readonly url: string;
   readonly received: Received[];
-  /** The status of the reply to a request (the default answers 200), or 'hang' to answer none. */
-  answer: (r: Received) => number | 'hang';
+  /** The status of the reply to a request (the default answers 200), once it settles; or 'hang' to answer none. */
+  answer: (r: Received) => number | 'hang' | Promise<number>;
   /** Resolves once `n` requests have come (rejects after `ms`). */
   waitFor(n: number, ms?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -41,8 +41,10 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const r: Received = { method: req.method!, path: req.url!, headers, body, json };
       received.push(r);
+      const reply = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `no: ${status}`);
       const status = receiver.answer(r);
-      if (status !== 'hang') res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `no: ${status}`);
+      if (status instanceof Promise) void status.then(reply);
+      else if (status !== 'hang') reply(status);
       for (const w of waiters.splice(0)) w();
     });
   });

@@ -65,11 +65,19 @@ class PostgresOrgRecords implements OrgRecords {
   private readonly schemaQuery: Prepared;
   /** The active webhooks as of the schema version last read (the version moves with them). */
   private hooks: ActiveHooks | undefined;
-  /** Reads on any pooled connection; changes in a transaction, whose claims lock with SKIP LOCKED. */
-  readonly webhooks: WebhookOutbox = outboxOf(
-    (steps) => runAsync(steps(this.outboxOn(this.pool))),
-    (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
-  );
+  /**
+   * Reads on any pooled connection; changes in a transaction, whose claims lock with SKIP LOCKED;
+   * the worker's bookkeeping without waiting for the WAL's flush (synchronous_commit off: a crash
+   * may lose its last commits, which only has a delivery attempted again).
+   */
+  readonly webhooks: WebhookOutbox = outboxOf({
+    read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
+    change: (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
+    keep: (steps) => inTransaction(this.pool, async (client) => {
+      await client.query('SET LOCAL synchronous_commit = off');
+      return runAsync(steps(this.outboxOn(client)));
+    }),
+  });
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number, private readonly onDeliveries: () => void = () => {}) {

@@ -125,11 +125,11 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
     db.exec(`CREATE TABLE IF NOT EXISTS orchard_webhooks (id TEXT PRIMARY KEY NOT NULL, event TEXT NOT NULL, object_type INTEGER, url TEXT NOT NULL,
       method TEXT NOT NULL, filter TEXT, headers TEXT NOT NULL, secret TEXT NOT NULL, created_at TEXT NOT NULL, failures INTEGER NOT NULL DEFAULT 0,
       failing_since INTEGER, disabled_at INTEGER, notice_lease INTEGER, notice_sent_at TEXT)`);
-    db.exec(`CREATE TABLE IF NOT EXISTS orchard_deliveries (id TEXT PRIMARY KEY NOT NULL, webhook_id TEXT NOT NULL, event TEXT NOT NULL,
+    db.exec(`CREATE TABLE IF NOT EXISTS orchard_deliveries (n INTEGER PRIMARY KEY, id TEXT NOT NULL, webhook_id TEXT NOT NULL, event TEXT NOT NULL,
       object_type INTEGER NOT NULL, record_id TEXT NOT NULL, sequence INTEGER NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL,
       created_ms INTEGER NOT NULL, written_ms INTEGER NOT NULL, next_ms INTEGER, lease_ms INTEGER, last_ms INTEGER, last_status INTEGER,
       last_error TEXT, duration_ms REAL, response TEXT)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_due ON orchard_deliveries (next_ms) WHERE state = 'pending'`);
-    db.exec('CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_webhook ON orchard_deliveries (webhook_id, created_ms, id)');
+    db.exec('CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_webhook ON orchard_deliveries (webhook_id, n)');
   },
 ];

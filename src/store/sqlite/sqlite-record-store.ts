@@ -110,10 +110,11 @@ class OrgFile implements SqliteWritableOrgFile {
 /** The records of one organization: each call runs on its file, opened for it if the store had closed it. */
 class SqliteOrgRecords implements OrgRecords {
   /** Reads in autocommit, changes in an IMMEDIATE transaction that waits for the write lock as writes do. */
-  readonly webhooks: WebhookOutbox = outboxOf(
-    (steps) => this.use((f) => runSync(steps(f.writes.outbox))),
-    (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox))),
-  );
+  readonly webhooks: WebhookOutbox = outboxOf({
+    read: (steps) => this.use((f) => runSync(steps(f.writes.outbox))),
+    change: (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox))),
+    keep: (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox), false)),
+  });
 
   constructor(private readonly opened: OpenOrganizations<OrgFile>, private readonly orgId: string) {}
 

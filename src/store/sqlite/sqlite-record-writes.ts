@@ -115,9 +115,22 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     }
   }
 
-  /** Runs the steps of a shared write in one IMMEDIATE transaction (one fsync), under write(). */
-  inTransaction<T>(steps: () => Steps<T>): Promise<T> {
-    return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
+  /**
+   * Runs the steps of a shared write in one IMMEDIATE transaction (one fsync), under write().
+   * `durable` false commits without the fsync (synchronous=NORMAL for this transaction: in WAL mode
+   * the commit survives a crash of the process but maybe not of the machine), for what may be lost
+   * (the webhooks' bookkeeping, store/webhook-outbox.ts OutboxRunners.keep).
+   */
+  inTransaction<T>(steps: () => Steps<T>, durable = true): Promise<T> {
+    if (durable) return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
+    return this.write(() => {
+      prepared(this.db, 'PRAGMA synchronous = NORMAL').run();
+      try {
+        return this.db.transaction(() => runSync(steps())).immediate();
+      } finally {
+        prepared(this.db, 'PRAGMA synchronous = FULL').run();
+      }
+    });
   }
 
   /** As inTransaction, appending the write's change-log entries and webhook deliveries in its transaction. */
