@@ -261,7 +261,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const gate = new OrgGate();
   const service = gatedService(new Service(timed), gate);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
-  app.decorate('webhooks', installWebhookWorker(app, deps, clocks, toolkit));
+  const worker = installWebhookWorker(app, deps, clocks, toolkit);
+  app.decorate('webhooks', worker);
   const webhooks = new WebhookService(timed);
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
@@ -282,8 +283,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
-    const state = new OrganizationState({ control: deps.control, records: deps.records, clock: () => clocks.now(), exclusive: (orgId, work) => gate.exclusive(orgId, work) });
-    await app.register(controlApi, { prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, limits, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl });
+    const state = new OrganizationState({
+      control: deps.control, records: deps.records, clock: () => clocks.now(), exclusive: (orgId, work) => gate.exclusive(orgId, work),
+      allowPrivateWebhooks: deps.config.webhooks.allowPrivate,
+    });
+    await app.register(controlApi, {
+      prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit,
+      limits, webhooks: { worker, allowPrivate: deps.config.webhooks.allowPrivate }, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl,
+    });
   }
 
   return app;

@@ -1,5 +1,5 @@
 // The `orchard` commands that act on what a running server holds in memory (docs/control-api.md):
-// its clocks, fault rules, request journal, outbox and the limits' usage. Each calls the control API through
+// its clocks, fault rules, request journal, outbox, the limits' usage and its webhook deliveries. Each calls the control API through
 // ControlClient, at --url or ORCHARD_URL with ADMIN_KEY, and prints the reply (--json: as is).
 
 import { InvalidArgumentError, type Command } from 'commander';
@@ -11,7 +11,10 @@ export type Print = (value: Record<string, unknown>, human: string) => void;
 interface ClockState { orgId: string | null; mode: string; now: string; offsetMs: number; inherited: boolean }
 interface FaultRule { id: string; status?: number; latencyMs?: number; orgId?: string; methods?: string[]; families?: string[]; object?: string; probability?: number; seed: number; count?: number; remaining: number | null; window?: string; fired: number }
 interface JournalEntry { at: string; method: string; path: string; status: number; durationMs: number; requestId: string }
-interface OutboxMessage { at: string; to: string; subject: string }
+interface OutboxMessage { kind: string; at: string; to: string; subject: string; ok?: boolean; status?: number | null; error?: string | null }
+
+/** A line of the outbox: an e-mail, or a webhook delivery's attempt and what it got. */
+const outboxLine = (m: OutboxMessage) => `${m.at}  to ${m.to}  ${m.subject}${m.kind === 'webhook-delivery' ? `  ${m.ok ? `${m.status}` : `failed: ${m.error}`}` : ''}`;
 
 interface Window { quota: number; used: number; remaining: number; resetSeconds: number }
 interface Usage {
@@ -161,12 +164,21 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
       print()(r as unknown as Record<string, unknown>, usageText(r));
     });
 
+  // The webhook group is the CLI's (cli.ts, on the data directory); this command acts on a running server.
+  const webhook = program.commands.find((c) => c.name() === 'webhook') ?? program.command('webhook');
+  webhook.command('flush').description('on a running server, attempt every webhook delivery due now (each organization\'s clock decides what is due) and wait for them')
+    .option(url, urlHelp)
+    .action(async (o: { url?: string }) => {
+      await client(o).call('POST', 'webhooks/flush');
+      print()({ flushed: true }, 'Due webhook deliveries attempted.');
+    });
+
   const outbox = program.command('outbox').description('the messages a running server sent about an organization (outbox list, clear)');
-  outbox.command('list').description('the usage notices sent, newest first')
+  outbox.command('list').description('the messages sent, newest first: usage notices, webhook deliveries (each attempt) and notices of disabled webhooks')
     .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
     .action(async (o: { org: string; url?: string }) => {
       const r = await client(o).call<{ items: OutboxMessage[] }>('GET', `organizations/${encodeURIComponent(o.org)}/outbox`);
-      print()(r, r.items.map((m) => `${m.at}  to ${m.to}  ${m.subject}`).join('\n') || 'No messages.');
+      print()(r, r.items.map(outboxLine).join('\n') || 'No messages.');
     });
   outbox.command('clear').description('forget the organization\'s outbox (the messages stay sent)')
     .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)

@@ -24,6 +24,7 @@ import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
 import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
+import type { WebhookSummary } from './webhooks/webhook-admin.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -119,6 +120,8 @@ Examples:
   $ orchard token revoke --token <token>
   $ orchard view create --org <org id> --object account --name 'Lisbon accounts' \\
       --fields accountname,telephone1 --query "billingcity = 'Lisbon'" --sort-by accountname
+  $ orchard webhook create --org <org id> --event created --object account --url https://hooks.example.com/orchard \\
+      --filter 'statecode = 1' --header 'X-Api-Key: k-1234'
   $ orchard user list --org <org id>
   $ orchard user disable --id <user id>
   $ orchard token list --user <user id>
@@ -518,6 +521,59 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       await withStores(config, async ({ admin }) => {
         await admin.deleteView({ orgId: o.org, object: o.object, view: o.view });
         print(out, { deleted: true }, 'View deleted.');
+      });
+    });
+  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, deliveries; docs/webhooks.md)');
+  const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : ''}`;
+  webhook.command('create')
+    .summary('make a webhook; prints its signing secret once')
+    .description('make a webhook: each created, updated or deleted record of the object (or of every object) that matches the filter is sent to the URL, signed as Standard Webhooks defines, from the next write on; checked as POST /api/webhooks checks it. The URL must be public unless WEBHOOK_ALLOW_PRIVATE=true. Prints the signing secret, shown only now.')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .addOption(new Option('--event <event>', 'created, updated or deleted (required)').choices(['created', 'updated', 'deleted']).makeOptionMandatory())
+    .option('--object <name>', 'object system name or number (default: every object)')
+    .requiredOption('--url <url>', 'the absolute http(s) URL deliveries are sent to (required)')
+    .addOption(new Option('--method <method>', 'HTTP method (default POST)').choices(['POST', 'PUT', 'PATCH']))
+    .option('--filter <expr>', "a filter in the language of /api/query the record must match, e.g. \"statecode = 1\" (needs --object)")
+    .option('--header <field>', "a header field sent with each delivery, 'Name: value'; repeat for more", (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .action(async (o: { org: string; event: string; object?: string; url: string; method?: string; filter?: string; header: string[] }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const definition = { event: o.event, object: o.object, url: o.url, method: o.method, filter: o.filter, headers: o.header };
+        const { webhook: h, secret } = await admin.createWebhook({ orgId: o.org, definition, allowPrivate: config.webhooks.allowPrivate });
+        print(out, { id: h.id, secret }, `Webhook ${webhookLine(h)}\nSigning secret (shown once): ${secret}`);
+      });
+    });
+  webhook.command('list')
+    .description("list an organization's webhooks, oldest first (secrets are never shown)")
+    .requiredOption('--org <id>', 'organization id (required)')
+    .action(async (o: { org: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const webhooks = await admin.listWebhooks(o.org);
+        print(out, { webhooks }, webhooks.map(webhookLine).join('\n') || 'No webhooks.');
+      });
+    });
+  webhook.command('delete')
+    .description('delete a webhook with its delivery log; its pending deliveries are not made')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--id <id>', "the webhook's id (required)")
+    .action(async (o: { org: string; id: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        await admin.deleteWebhook(o.org, o.id);
+        print(out, { deleted: true }, 'Webhook deleted.');
+      });
+    });
+  webhook.command('deliveries')
+    .description("a webhook's delivery log, newest first: state, attempts, last status and error, duration")
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--id <id>', "the webhook's id (required)")
+    .option('--limit <n>', 'at most this many (default 50)', wholeNumber('--limit'))
+    .action(async (o: { org: string; id: string; limit?: number }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0 });
+        print(out, { deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.event} ${d.recordId}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
       });
     });
   // What a running server holds in memory: through its control API.

@@ -32,6 +32,23 @@ export interface LoadedOrganizationSummary {
   readonly users: ReadonlyArray<{ readonly id: string; readonly email: string; readonly role: string; readonly tokens: readonly string[] }>;
 }
 
+/** A webhook as the API, the control API and the CLI show it (its secret only when made): webhooks/webhook-admin.ts makes it. */
+export interface WebhookSummary {
+  readonly id: string;
+  readonly event: string;
+  readonly object: string | null;
+  readonly objectType: number | null;
+  readonly url: string;
+  readonly method: string;
+  readonly filter: string | null;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly createdAt: string;
+  readonly status: 'active' | 'disabled';
+  readonly disabledAt: string | null;
+  readonly failures: number;
+  readonly failingSince: string | null;
+}
+
 const segment = (s: string): string => encodeURIComponent(s);
 
 export class ControlClient {
@@ -101,6 +118,31 @@ export class ControlClient {
   /** The organization as a fixtures value (docs/fixtures.md). */
   exportOrganization(orgId: string): Promise<{ version: number; organizations: unknown[] }> {
     return this.call('GET', `organizations/${segment(orgId)}/fixture`);
+  }
+
+  // Webhooks (docs/webhooks.md).
+
+  /** Makes a webhook of the organization (`definition` as POST /api/webhooks takes it, `secret` allowed); returns it with its secret. */
+  createWebhook(orgId: string, definition: Record<string, unknown>): Promise<WebhookSummary & { secret: string }> {
+    return this.call('POST', `organizations/${segment(orgId)}/webhooks`, definition);
+  }
+
+  async listWebhooks(orgId: string): Promise<WebhookSummary[]> {
+    return (await this.call<{ items: WebhookSummary[] }>('GET', `organizations/${segment(orgId)}/webhooks`)).items;
+  }
+
+  async deleteWebhook(orgId: string, webhookId: string): Promise<void> {
+    await this.call('DELETE', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}`);
+  }
+
+  /** A webhook's delivery log, newest first. */
+  async webhookDeliveries(orgId: string, webhookId: string): Promise<Array<Record<string, unknown>>> {
+    return (await this.call<{ items: Array<Record<string, unknown>> }>('GET', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/deliveries`)).items;
+  }
+
+  /** Attempts every delivery that is due now and resolves once they are recorded. */
+  async flushWebhooks(): Promise<void> {
+    await this.call('POST', 'webhooks/flush');
   }
 
   /** Loads a fixtures value; organizations that exist are left as they are. */

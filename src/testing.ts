@@ -3,13 +3,13 @@
 // with the tokens the fixtures gave and a client of its control API.
 
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, type ConfigOverrides } from './config.js';
 import { ControlClient, type LoadedOrganizationSummary } from './control-client.js';
 import { parseFixtures } from './fixtures/parse-fixtures.js';
 import { ephemeralConfig, startServer } from './server.js';
 
 export { ControlClient, ControlError } from './control-client.js';
-export type { LoadedOrganizationSummary, SnapshotSummary } from './control-client.js';
+export type { LoadedOrganizationSummary, SnapshotSummary, WebhookSummary } from './control-client.js';
 export { parseFixtures, type Fixtures } from './fixtures/parse-fixtures.js';
 
 export interface StartOrchardOptions {
@@ -23,7 +23,7 @@ export interface StartOrchardOptions {
    * PostgreSQL in a schema of its own). The environment is not read: a suite gets the same server
    * wherever it runs. The port is always a free one.
    */
-  readonly config?: Partial<Omit<Config, 'port' | 'dataDir' | 'adminKey'>>;
+  readonly config?: Omit<ConfigOverrides, 'port' | 'dataDir' | 'adminKey'>;
   /** The control API's key; default: a random one, returned as `adminKey`. */
   readonly adminKey?: string;
 }
@@ -38,7 +38,7 @@ export interface StartedOrchard {
   readonly adminKey: string;
   /** The temporary data directory it serves from; close() removes it. */
   readonly dataDir: string;
-  /** A client of the control API (reset, snapshots, export, load, and `call` for any other call). */
+  /** A client of the control API (reset, snapshots, export, load, webhooks, and `call` for any other call). */
   readonly control: ControlClient;
   /** Stops the server and removes everything it stored. */
   close(): Promise<void>;

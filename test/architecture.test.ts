@@ -29,7 +29,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Webhooks' definitions, filters, signatures, target checks and the delivery worker (docs/webhooks.md):
   // query types and matches a filter; config: the worker's settings. The outbox it works on is a
   // contract of its own (webhook-types.ts) that the stores implement.
-  webhooks: ['errors', 'config', 'schema', 'query'],
+  // control-client: a webhook is shown as the control API's client reads it (one type for both).
+  webhooks: ['errors', 'config', 'control-client', 'schema', 'query'],
   // webhooks: each write makes its deliveries in its own transaction (store/webhook-outbox.ts).
   store: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'webhooks'],
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
@@ -40,7 +41,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Organizations as fixtures: the fixtures format, loaded and exported through the stores with
   // the checks of the API (schema) and of `role set` (admin).
   // toolkit: a file's fault rules are checked as the control API checks them.
-  fixtures: ['errors', 'schema', 'auth', 'store', 'admin', 'toolkit'],
+  // webhooks: a file's webhooks are checked as the API checks them.
+  fixtures: ['errors', 'schema', 'auth', 'store', 'admin', 'toolkit', 'webhooks'],
   // The integrator's tools' state (clocks, fault rules, journal, outbox): plain data, no HTTP.
   toolkit: ['errors', 'random'],
   // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its
@@ -56,7 +58,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   server: ['config', 'version', 'app', 'stores', 'fixtures', 'http'],
   'cli-control': ['control-client'],
   // service: import and export run the service's pipeline.
-  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server'],
+  // webhooks: the webhook commands print what the API shows.
+  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server', 'webhooks'],
   // The entry point of `orchard/testing`: a server for a test suite, with its control client.
   testing: ['config', 'control-client', 'fixtures', 'server'],
 };

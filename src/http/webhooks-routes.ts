@@ -13,7 +13,7 @@ import { commonErrors, envelopeOf, errorReply, tokenQuery, tokenSecurity } from 
 const str = { type: 'string' } as const;
 const nullableStr = { type: 'string', nullable: true } as const;
 
-const webhookSchema = {
+export const webhookSchema = {
   type: 'object',
   properties: {
     id: { type: 'string', description: 'The webhook\'s id, a UUID.' },
@@ -33,13 +33,13 @@ const webhookSchema = {
   required: ['id', 'event', 'object', 'objectType', 'url', 'method', 'filter', 'headers', 'createdAt', 'status', 'disabledAt', 'failures', 'failingSince'],
 } as const;
 
-const createdSchema = {
+export const createdSchema = {
   ...webhookSchema,
   properties: { ...webhookSchema.properties, secret: { type: 'string', description: 'The signing secret (Standard Webhooks, `whsec_…`): shown only in this reply.' } },
   required: [...webhookSchema.required, 'secret'],
 } as const;
 
-const deliverySchema = {
+export const deliverySchema = {
   type: 'object',
   properties: {
     id: { type: 'string', description: 'The delivery\'s id: the webhook-id header of each of its attempts.' },
@@ -65,7 +65,7 @@ const webhookExample = {
   event: 'created', object: 'account', url: 'https://hooks.example.com/orchard', filter: 'statecode = 1', headers: { 'X-Api-Key': 'k-1234' },
 } as const;
 
-const createBody = {
+export const createBody = {
   type: 'object',
   additionalProperties: true,
   description: 'A webhook: which event of which object, the record\'s filter, and where and how it is sent.',

@@ -10,6 +10,7 @@ import { newSecret } from './signing.js';
 import { checkTarget, type LookupAll } from './target-guard.js';
 import { checkWebhookDefinition, WEBHOOK_LIMITS } from './webhook-definition.js';
 import type { Webhook, WebhookOutbox } from './webhook-types.js';
+import type { WebhookSummary } from '../control-client.js';
 
 /** Where a webhook is made: the organization's objects and outbox, and how to mark it in the control plane. */
 export interface WebhookPlace {
@@ -57,23 +58,8 @@ export async function requireWebhook(outbox: WebhookOutbox, raw: string): Promis
   return found;
 }
 
-/** A webhook as it is shown (its secret never is, but on creation). */
-export interface WebhookSummary {
-  readonly id: string;
-  readonly event: string;
-  /** The object's system name, or null for every object. */
-  readonly object: string | null;
-  readonly objectType: number | null;
-  readonly url: string;
-  readonly method: string;
-  readonly filter: string | null;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly createdAt: string;
-  readonly status: 'active' | 'disabled';
-  readonly disabledAt: string | null;
-  readonly failures: number;
-  readonly failingSince: string | null;
-}
+/** A webhook as it is shown (its secret never is, but on creation): the reply the control API's client reads. */
+export type { WebhookSummary };
 
 export function webhookSummary(schema: OrgSchema, hook: Webhook): WebhookSummary {
   return {

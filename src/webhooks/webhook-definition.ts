@@ -103,12 +103,14 @@ export function headersOf(raw: unknown): Record<string, string> {
   return out;
 }
 
+/** What a definition says once its members are checked: the object and filter still as given. */
+type CheckedMembers = Omit<WebhookDefinition, 'objectType' | 'filter'> & { readonly object: unknown; readonly filter: string | null };
+
 /**
- * Checks a definition against the organization's objects; `allowSecret` lets it fix the signing
- * secret (fixtures files: a test suite must know it). Throws WEBHOOK_INVALID, OBJECT_UNKNOWN, and the
- * errors of a query's filter (QUERY_SYNTAX, FIELD_UNKNOWN, FIELD_TYPE, …).
+ * Checks the members that need no organization (fixtures files check them while parsing): the
+ * names of the members, the event, URL, method, header fields, the filter's type and the secret.
  */
-export function checkWebhookDefinition(schema: OrgSchema, body: unknown, allowSecret = false): WebhookDefinition {
+export function checkWebhookMembers(body: unknown, allowSecret = false): CheckedMembers {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid(`A webhook is an object such as {"event": "created", "object": "account", "url": "https://hooks.example.com/orchard"}; got ${quote(body)}.`);
   }
@@ -118,14 +120,12 @@ export function checkWebhookDefinition(schema: OrgSchema, body: unknown, allowSe
     if (!allowed.includes(key)) throw invalid(`${quoteText(key)} is not a member of a webhook; its members are ${allowed.join(', ')}.`);
   }
   const event = eventOf(m.event);
-  const obj = objectOf(schema, m.object);
   const url = webhookUrl(m.url);
   const method = methodOf(m.method);
   let filter: string | null = null;
   if (m.filter !== undefined && m.filter !== null && !(typeof m.filter === 'string' && m.filter.trim() === '')) {
     if (typeof m.filter !== 'string') throw invalid(`'filter' must be a filter expression such as "statecode = 1"; got ${quote(m.filter)}.`);
-    if (!obj) throw invalid(`A 'filter' needs an 'object': a filter names the fields of one object.`);
-    planWebhookFilter(schema, obj, m.filter);
+    if (m.object === undefined || m.object === null || m.object === '' || m.object === '*') throw invalid(`A 'filter' needs an 'object': a filter names the fields of one object.`);
     filter = m.filter.trim();
   }
   const headers = headersOf(m.headers);
@@ -134,5 +134,17 @@ export function checkWebhookDefinition(schema: OrgSchema, body: unknown, allowSe
     if (typeof m.secret !== 'string' || !isSecret(m.secret)) throw invalid(`'secret' must be 'whsec_' followed by the base64 of 24 to 64 random bytes; leave it out to have one made.`);
     secret = m.secret;
   }
-  return { event, objectType: obj?.objectType ?? null, url: url.href, method, filter, headers, ...(secret ? { secret } : {}) };
+  return { event, object: m.object, url: url.href, method, filter, headers, ...(secret ? { secret } : {}) };
+}
+
+/**
+ * Checks a definition against the organization's objects; `allowSecret` lets it fix the signing
+ * secret (fixtures files: a test suite must know it). Throws WEBHOOK_INVALID, OBJECT_UNKNOWN, and the
+ * errors of a query's filter (QUERY_SYNTAX, FIELD_UNKNOWN, FIELD_TYPE, …).
+ */
+export function checkWebhookDefinition(schema: OrgSchema, body: unknown, allowSecret = false): WebhookDefinition {
+  const { object, ...members } = checkWebhookMembers(body, allowSecret);
+  const obj = objectOf(schema, object);
+  if (obj && members.filter !== null) planWebhookFilter(schema, obj, members.filter);
+  return { ...members, objectType: obj?.objectType ?? null };
 }

@@ -78,7 +78,7 @@ describe('claims of deliveries on PostgreSQL', { skip: needsPostgres }, () => {
 describe('two servers on one PostgreSQL database', { skip: needsPostgres }, () => {
   test('deliver every event exactly once, whichever server took the write', { timeout: 120_000 }, async () => {
     const dir = tempDir('orchard-two-servers-');
-    const config = loadConfig({}, { dataDir: dir, logLevel: 'silent', databaseUrl: DATABASE_URL, databaseSchema: uniqueName('whtwo') });
+    const config = loadConfig({}, { dataDir: dir, logLevel: 'silent', databaseUrl: DATABASE_URL, databaseSchema: uniqueName('wh2') });
     const receiver = await startReceiver();
     const servers: Served[] = [];
     try {

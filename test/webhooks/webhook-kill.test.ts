@@ -21,11 +21,11 @@ const CLIENTS = 6;
 /** `created <id>`, `updated <id> <name>`, `deleted <id>`: an event a receiver must get. */
 type Owed = string;
 
-/** Each client creates a record, renames it, and deletes every other one, until the server is gone. */
-async function writeUntilGone(url: string, token: string, owed: Set<Owed>, onAck: () => void): Promise<void> {
+/** Each client creates a record, renames it, and deletes every other one, until the server is gone; resolves with the first failure. */
+async function writeUntilGone(url: string, token: string, owed: Set<Owed>, onAck: () => void): Promise<string> {
   const call = async (method: string, path: string, body?: object): Promise<any> => {
     const res = await fetch(`${url}${path}`, { method, headers: { tokenid: token, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status}`);
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     onAck();
     return res.json();
   };
@@ -46,12 +46,13 @@ async function writeUntilGone(url: string, token: string, owed: Set<Owed>, onAck
       }
     }
   };
-  await Promise.allSettled(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+  const ended = await Promise.allSettled(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+  return ended.map((e) => (e.status === 'rejected' ? String((e.reason as Error).message ?? e.reason) : '')).find(Boolean) ?? '';
 }
 
 const cases: Array<{ name: string; skip: false | string; config: () => ConfigOverrides }> = [
   { name: 'SQLite', skip: false, config: () => ({}) },
-  { name: 'PostgreSQL', skip: needsPostgres, config: () => ({ databaseUrl: DATABASE_URL, databaseSchema: uniqueName('whkill') }) },
+  { name: 'PostgreSQL', skip: needsPostgres, config: () => ({ databaseUrl: DATABASE_URL, databaseSchema: uniqueName('whk') }) },
 ];
 
 for (const c of cases) {
@@ -84,9 +85,9 @@ for (const c of cases) {
           if (++answered === KILL_AFTER) first.proc.kill('SIGKILL');
         });
         await first.exited;
-        await writing;
+        const failure = await writing;
         killed = true;
-        assert.ok(answered >= KILL_AFTER, `killed after ${answered} writes: ${first.stderr()}`);
+        assert.ok(answered >= KILL_AFTER, `killed after ${answered} writes (${failure}; first line ${first.first}): ${first.stderr()}`);
         const before = receiver.received.length;
 
         servers.push(await serveProcess(['--json', 'serve'], env));

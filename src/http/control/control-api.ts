@@ -15,6 +15,7 @@ import { clockRoutes } from './clock-routes.js';
 import { faultRoutes } from './fault-routes.js';
 import { journalRoutes } from './journal-routes.js';
 import { peopleRoutes } from './people-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 export const CONTROL_PREFIX = '/_orchard';
 
@@ -41,11 +42,12 @@ export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: Fast
   let document: object | undefined;
   scope.get('/openapi.json', async () => (document ??= controlDocument(routes, options.version, options.license, options.baseUrl)));
   // Each family gets only what it needs (not the prefix, which it would apply again).
-  const families: ControlRouteOptions = { admin: options.admin, state: options.state, toolkit: options.toolkit, limits: options.limits };
+  const families: ControlRouteOptions = { admin: options.admin, state: options.state, toolkit: options.toolkit, limits: options.limits, webhooks: options.webhooks };
   await scope.register(organizationRoutes, families);
   await scope.register(fixtureRoutes, families);
   await scope.register(clockRoutes, families);
   await scope.register(faultRoutes, families);
   await scope.register(journalRoutes, families);
   await scope.register(peopleRoutes, families);
+  await scope.register(webhookRoutes, families);
 };

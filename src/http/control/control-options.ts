@@ -4,6 +4,7 @@ import type { AdminService } from '../../admin/admin-service.js';
 import type { Limits } from '../../limits/limits.js';
 import type { OrganizationState } from '../../fixtures/organization-state.js';
 import type { Toolkit } from '../../toolkit/toolkit.js';
+import type { DeliveryWorker } from '../../webhooks/delivery-worker.js';
 
 export interface ControlRouteOptions {
   readonly admin: AdminService;
@@ -13,4 +14,6 @@ export interface ControlRouteOptions {
   readonly toolkit: Toolkit;
   /** The server's limits, whose usage the control API shows; null when RATE_LIMITS is off. */
   readonly limits: Limits | null;
+  /** The server's webhook delivery worker, and WEBHOOK_ALLOW_PRIVATE. */
+  readonly webhooks: { readonly worker: DeliveryWorker; readonly allowPrivate: boolean };
 }

@@ -27,17 +27,25 @@ const entrySchema = {
 
 const messageSchema = {
   type: 'object',
-  required: ['kind', 'at', 'to', 'subject', 'text', 'day', 'threshold', 'used', 'cap'],
+  description: 'A message the server sent: a usage notice or the notice of a disabled webhook (e-mails), or an attempt of a webhook delivery.',
+  required: ['kind', 'at', 'to', 'subject', 'text'],
   properties: {
-    kind: { type: 'string', enum: ['usage-notice'] },
-    at: { type: 'string', format: 'date-time' },
-    to: { type: 'string' },
-    subject: { type: 'string' },
-    text: { type: 'string' },
-    day: { type: 'string', description: 'The UTC day of the notice, YYYY-MM-DD.' },
-    threshold: { type: 'integer', description: 'Percent of the daily cap: 90 or 100.' },
-    used: { type: 'integer' },
-    cap: { type: 'integer' },
+    kind: { type: 'string', enum: ['usage-notice', 'webhook-disabled', 'webhook-delivery'] },
+    at: { type: 'string', format: 'date-time', description: 'The organization\'s time when it was sent.' },
+    to: { type: 'string', description: 'The e-mail address, or the delivery\'s URL.' },
+    subject: { type: 'string', description: 'The e-mail\'s subject, or the delivery\'s event type (account.created).' },
+    text: { type: 'string', description: 'The e-mail\'s text, or the delivery\'s JSON body.' },
+    day: { type: 'string', description: 'usage-notice: the UTC day of the notice, YYYY-MM-DD.' },
+    threshold: { type: 'integer', description: 'usage-notice: percent of the daily cap, 90 or 100.' },
+    used: { type: 'integer', description: 'usage-notice: requests made that day.' },
+    cap: { type: 'integer', description: 'usage-notice: the daily cap.' },
+    webhookId: { type: 'string', description: 'webhook-disabled, webhook-delivery: the webhook.' },
+    deliveryId: { type: 'string', description: 'webhook-delivery: the delivery (its webhook-id header).' },
+    attempt: { type: 'integer', description: 'webhook-delivery: 1 for the first attempt.' },
+    ok: { type: 'boolean', description: 'webhook-delivery: the receiver answered 2xx.' },
+    status: { type: 'integer', nullable: true, description: 'webhook-delivery: the reply\'s status; null without a reply.' },
+    error: { type: 'string', nullable: true, description: 'webhook-delivery: why the attempt failed.' },
+    durationMs: { type: 'number', description: 'webhook-delivery: how long the attempt took.' },
   },
 } as const;
 
@@ -82,7 +90,7 @@ export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
 
   scope.get('/organizations/:id/outbox', {
     schema: {
-      operationId: 'listOutbox', tags: ['journal'], summary: 'The messages sent about the organization (usage notices), newest first.',
+      operationId: 'listOutbox', tags: ['journal'], summary: 'The messages sent about the organization (usage notices, webhook deliveries and notices), newest first.',
       params: idParams,
       response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: messageSchema } } } },
     },

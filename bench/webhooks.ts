@@ -1,0 +1,208 @@
+// Webhooks' cost to writes, and how soon a delivery reaches its receiver (docs/webhooks.md).
+//
+// Throughput: `POST /api/record/account` to one Orchard server, in rounds that alternate between
+// two organizations of that server: one without webhooks ("off") and one with a webhook on every
+// account created ("on"), so both are measured in the same run, the same process and the same files'
+// directory. Orchard, the webhook receiver (a bare Node HTTP server answering 200) and the load
+// (wrk, a C program: a JavaScript load generator would take a core the server and its worker need
+// on this 2-core machine) each run in a process of their own. An "on" round includes the worker
+// delivering while the writes go on; its backlog is drained before the next round starts, so an
+// "off" round never pays for it. The figure is the median of the rounds' ratios on/off (goal ≥ 0.85).
+//
+// Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
+// `webhook-id` arrives (Date.now), and the delivery's row holds the real time it was written in the
+// write's transaction (`written_ms`, just before the commit), read from the organization's file
+// once the server stopped. Both clocks are this machine's. Reported for writes one at a time, 20 a
+// second ("idle"), and for the deliveries of the "on" rounds ("under load"): median and p99.
+//
+// Usage: node dist/bench/webhooks.js [--rounds 5] [--duration 8] [--warmup 3] [--connections 8] [--idle 300]
+// Exits 1 if a write failed or a delivery never arrived.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { announceAndServe, median, serveInChild } from './lib.js';
+import { benchConfig, BENCH_DAILY_CAP, startOrchard, wholeOption } from './orchard-target.js';
+import { openStores } from '../src/stores.js';
+
+const GOAL_RATIO = 0.85;
+const SCRIPT = fileURLToPath(import.meta.url);
+
+const { values: opts } = parseArgs({
+  options: {
+    serve: { type: 'string' },
+    'data-dir': { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '8' },
+    idle: { type: 'string', default: '300' },
+  },
+});
+
+/** The receiver: answers 200 at once and notes when each webhook-id arrived; GET /stats gives them. */
+async function serveReceiver(): Promise<void> {
+  const arrivals = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: arrivals.size, arrivals: [...arrivals] }));
+      return;
+    }
+    const at = Date.now();
+    const id = String(req.headers['webhook-id'] ?? '');
+    req.resume().on('end', () => {
+      if (id && !arrivals.has(id)) arrivals.set(id, at);
+      res.writeHead(200).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  announceAndServe(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => new Promise((resolve) => server.close(() => resolve())));
+}
+
+interface WrkResult {
+  readonly rate: number;
+  readonly requests: number;
+  readonly failed: number;
+  readonly p50: string;
+  readonly p99: string;
+}
+
+/** One wrk run of POST /api/record/account with the token; its requests per second and failures. */
+function wrk(url: string, token: string, seconds: number, connections: number): Promise<WrkResult> {
+  const script = path.join(os.tmpdir(), `orchard-webhooks-bench-${process.pid}.lua`);
+  fs.writeFileSync(script, [
+    'wrk.method = "POST"',
+    'wrk.headers["Content-Type"] = "application/json"',
+    `wrk.headers["tokenid"] = "${token}"`,
+    'wrk.body = \'{"accountname":"Bench account","telephone1":"+1 555 0100"}\'',
+  ].join('\n'));
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${url}/api/record/account`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
+      const failed = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0);
+      if (!Number.isFinite(rate)) return reject(new Error(`wrk printed no rate:\n${out}`));
+      resolve({ rate, requests, failed, p50: /50%\s+(\S+)/.exec(out)?.[1] ?? '?', p99: /99%\s+(\S+)/.exec(out)?.[1] ?? '?' });
+    });
+  });
+}
+
+async function receiverStats(url: string): Promise<{ count: number; arrivals: Array<[string, number]> }> {
+  return (await fetch(`${url}/stats`)).json() as Promise<{ count: number; arrivals: Array<[string, number]> }>;
+}
+
+async function accountCount(url: string, token: string): Promise<number> {
+  const res = await fetch(`${url}/api/record/account?pagesize=1`, { headers: { tokenid: token } });
+  return ((await res.json()) as { data: { Total_Records: number } }).data.Total_Records;
+}
+
+/** Waits until the receiver has a delivery for every account of the "on" organization; the milliseconds it took. */
+async function drain(receiver: string, orchard: string, token: string): Promise<number> {
+  const started = Date.now();
+  const owed = await accountCount(orchard, token);
+  while ((await receiverStats(receiver)).count < owed) {
+    if (Date.now() - started > 180_000) throw new Error(`the receiver got ${(await receiverStats(receiver)).count} of ${owed} deliveries in 3 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Date.now() - started;
+}
+
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function main(): Promise<void> {
+  if (opts.serve === 'receiver') return serveReceiver();
+  if (opts.serve === 'orchard') {
+    const server = await startOrchard(opts['data-dir']!, { webhooks: { allowPrivate: true } });
+    return announceAndServe(server.url, server.close);
+  }
+  const rounds = wholeOption(opts, 'rounds', 1);
+  const duration = wholeOption(opts, 'duration', 1);
+  const connections = wholeOption(opts, 'connections', 1);
+  const idleWrites = wholeOption(opts, 'idle', 10);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
+  const receiver = await serveInChild('receiver', SCRIPT, ['--serve', 'receiver']);
+  let exit = 0;
+  try {
+    const stores = openStores(benchConfig(dataDir));
+    const made = async (name: string) => stores.admin.createOrganization({ name, plan: 'enterprise', email: `${name}@example.com`, minuteLimit: BENCH_DAILY_CAP });
+    const off = await made('off');
+    const on = await made('on');
+    await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiver.url}/hook` }, allowPrivate: true });
+    await stores.close();
+
+    const orchard = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
+    const rates = { off: [] as number[], on: [] as number[] };
+    const drains: number[] = [];
+    const loadStart = Date.now();
+    try {
+      for (const [name, token] of [['off', off.token], ['on', on.token]] as const) await wrk(orchard.url, token, wholeOption(opts, 'warmup', 1), connections);
+      await drain(receiver.url, orchard.url, on.token);
+      for (let r = 1; r <= rounds; r++) {
+        const order = r % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+        for (const name of order) {
+          const result = await wrk(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
+          if (result.failed > 0) exit = 1;
+          rates[name].push(result.rate);
+          let drained = '';
+          if (name === 'on') {
+            const ms = await drain(receiver.url, orchard.url, on.token);
+            drains.push(ms);
+            drained = `  backlog delivered ${ms} ms after the round`;
+          }
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
+        }
+      }
+      const loadEnd = Date.now();
+      // Writes one at a time, 20 a second: the latency of a delivery with nothing else going on.
+      const idleStart = Date.now();
+      for (let i = 0; i < idleWrites; i++) {
+        const res = await fetch(`${orchard.url}/api/record/account`, { method: 'POST', headers: { tokenid: on.token, 'content-type': 'application/json' }, body: '{"accountname":"Idle"}' });
+        if (res.status !== 201) exit = 1;
+        await res.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await drain(receiver.url, orchard.url, on.token);
+      const { arrivals } = await receiverStats(receiver.url);
+      await orchard.stop();
+
+      const written = new Map((new Database(path.join(dataDir, 'orgs', `${on.org.id}.db`), { readonly: true })
+        .prepare('SELECT id, written_ms FROM orchard_deliveries').all() as Array<{ id: string; written_ms: number }>).map((d) => [d.id, d.written_ms]));
+      const missing = [...written.keys()].filter((id) => !arrivals.some(([a]) => a === id)).length;
+      if (missing > 0) exit = 1;
+      const latencies = (from: number, to: number) => arrivals.map(([id, at]) => ({ at, w: written.get(id) })).filter((x) => x.w !== undefined && x.w >= from && x.w < to).map((x) => x.at - x.w!);
+      const loaded = latencies(loadStart, loadEnd);
+      const idle = latencies(idleStart, Date.now());
+      const ratios = rates.on.map((x, i) => x / rates.off[i]!);
+      console.log('');
+      console.log(`writes/s, median of ${rounds} rounds: webhooks off ${median(rates.off).toFixed(0)}, on ${median(rates.on).toFixed(0)}`);
+      console.log(`on/off: ×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')}); goal ≥ ${GOAL_RATIO}`);
+      console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
+      console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
+      console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);
+      console.log(`deliveries made ${written.size}, received ${arrivals.length}${missing ? `, ${missing} NEVER ARRIVED` : ''}`);
+    } catch (err) {
+      await orchard.stop();
+      throw err;
+    }
+  } finally {
+    await receiver.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exitCode = exit;
+}
+
+await main();

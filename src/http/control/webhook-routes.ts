@@ -1,0 +1,66 @@
+// Control API: an organization's webhooks (docs/webhooks.md, docs/control-api.md § Webhooks) made,
+// listed and deleted by a test suite with the admin key (a fixed secret may be given, as in a
+// fixtures file), their delivery logs read, and the server's delivery worker run now.
+
+import type { FastifyPluginAsync } from 'fastify';
+import { createBody, createdSchema, deliverySchema, webhookSchema } from '../webhooks-routes.js';
+import type { ControlRouteOptions } from './control-options.js';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The organization id.' } } } as const;
+const hookParams = {
+  type: 'object', required: ['id', 'webhookId'],
+  properties: { id: { type: 'string', description: 'The organization id.' }, webhookId: { type: 'string', description: 'The webhook id.' } },
+} as const;
+
+export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, webhooks }) => {
+  scope.get('/organizations/:id/webhooks', {
+    schema: {
+      operationId: 'listWebhooks', tags: ['webhooks'], summary: 'The organization\'s webhooks, oldest first (never their secrets).',
+      params: idParams, response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: webhookSchema } } } },
+    },
+  }, async (request) => ({ items: await admin.listWebhooks((request.params as { id: string }).id) }));
+
+  scope.post('/organizations/:id/webhooks', {
+    schema: {
+      operationId: 'createWebhook', tags: ['webhooks'],
+      summary: 'Makes a webhook as POST /api/webhooks does; `secret` may fix its signing secret (whsec_…), as a fixtures file may.',
+      params: idParams,
+      body: { ...createBody, properties: { ...createBody.properties, secret: { type: 'string', description: 'The signing secret: whsec_ and the base64 of 24 to 64 bytes; made when absent.' } } },
+      response: { 201: createdSchema },
+    },
+  }, async (request, reply) => {
+    const { webhook, secret } = await admin.createWebhook({ orgId: (request.params as { id: string }).id, definition: request.body, allowPrivate: webhooks.allowPrivate, allowSecret: true });
+    return reply.code(201).send({ ...webhook, secret });
+  });
+
+  scope.delete('/organizations/:id/webhooks/:webhookId', {
+    schema: { operationId: 'deleteWebhook', tags: ['webhooks'], summary: 'Deletes a webhook with its delivery log.', params: hookParams, response: { 204: { type: 'null', description: 'Deleted.' } } },
+  }, async (request, reply) => {
+    const { id, webhookId } = request.params as { id: string; webhookId: string };
+    await admin.deleteWebhook(id, webhookId);
+    return reply.code(204).send();
+  });
+
+  scope.get('/organizations/:id/webhooks/:webhookId/deliveries', {
+    schema: {
+      operationId: 'listWebhookDeliveries', tags: ['webhooks'], summary: 'A webhook\'s delivery log, newest first.',
+      params: hookParams,
+      querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many (default 50).' } } },
+      response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: deliverySchema } } } },
+    },
+  }, async (request) => {
+    const { id, webhookId } = request.params as { id: string; webhookId: string };
+    return { items: await admin.webhookDeliveries(id, webhookId, { limit: (request.query as { limit?: number }).limit ?? 50, offset: 0 }) };
+  });
+
+  scope.post('/webhooks/flush', {
+    schema: {
+      operationId: 'flushWebhooks', tags: ['webhooks'],
+      summary: 'Attempts every delivery that is due now (on each organization\'s clock: move it to bring retries forward) and answers once they are recorded.',
+      response: { 204: { type: 'null', description: 'Done.' } },
+    },
+  }, async (_request, reply) => {
+    await webhooks.worker.idle();
+    return reply.code(204).send();
+  });
+};

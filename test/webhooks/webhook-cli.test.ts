@@ -1,0 +1,57 @@
+// `orchard webhook create | list | delete | deliveries` as scripts run them (--json), on the data
+// directory a server uses: `create` prints {id, secret} once, the webhook is the API's, refusals
+// carry the API's codes, and a private URL needs WEBHOOK_ALLOW_PRIVATE=true.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { runCli } from '../../src/cli.js';
+import { tempDir } from '../helpers.js';
+import { fails, ok, oneJsonObject } from '../cli/cli-runner.js';
+
+/** `orchard --data-dir <dir> --json …` with WEBHOOK_ALLOW_PRIVATE=true. */
+async function okPrivate(dir: string, args: readonly string[]): Promise<Record<string, any>> {
+  let stdout = '';
+  const output = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } };
+  const code = await runCli(['--data-dir', dir, '--json', ...args], { env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, output });
+  const body = oneJsonObject({ code, stdout, stderr: '' });
+  assert.equal(code, 0, JSON.stringify(body));
+  return body;
+}
+
+describe('orchard webhook', () => {
+  let dir: string;
+  let org: { id: string };
+  before(async () => {
+    dir = tempDir('orchard-webhook-cli-');
+    org = await ok(dir, ['org', 'create', '--name', 'Acme', '--plan', 'enterprise', '--email', 'ops@acme.example']) as typeof org;
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('create prints {id, secret}; list shows it (no secret) as the API does; delete removes it', async () => {
+    const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'updated', '--object', 'account', '--url', 'http://127.0.0.1:9/h',
+      '--filter', 'statecode = 1', '--header', 'X-Api-Key: k-1', '--header', 'X-Other: 2', '--method', 'PUT']);
+    assert.deepEqual(Object.keys(made), ['id', 'secret']);
+    assert.match(made.secret, /^whsec_/);
+    const { webhooks } = await ok(dir, ['webhook', 'list', '--org', org.id]) as { webhooks: Array<Record<string, unknown>> };
+    assert.equal(webhooks.length, 1);
+    assert.deepEqual({ ...webhooks[0], createdAt: undefined }, {
+      id: made.id, event: 'updated', object: 'account', objectType: 1, url: 'http://127.0.0.1:9/h', method: 'PUT', filter: 'statecode = 1',
+      headers: { 'X-Api-Key': 'k-1', 'X-Other': '2' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+    });
+    assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { deliveries: [] });
+    assert.deepEqual(await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]), { deleted: true });
+    assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { webhooks: [] });
+    await fails(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
+  });
+
+  test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {
+    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'http://127.0.0.1:9/h'], 'WEBHOOK_TARGET_FORBIDDEN');
+    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--filter', 'statecode = 1'], 'WEBHOOK_INVALID');
+    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--object', 'account', '--url', 'https://8.8.8.8/h', '--filter', 'nosuch = 1'], 'FIELD_UNKNOWN');
+    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--header', 'no colon'], 'WEBHOOK_INVALID');
+    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'moved', '--url', 'https://8.8.8.8/h'], 'USAGE');
+    await fails(dir, ['webhook', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--event', 'created', '--url', 'https://8.8.8.8/h'], 'ORGANIZATION_NOT_FOUND');
+    assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { webhooks: [] });
+  });
+});
