@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { buildConsole } from './build-console.js';
+import { buildConsole, hasConsole } from './build-console.js';
 
 const OUT = 'dist';
 // Beside dist/ and as deep, so the source maps' relative paths hold once the files move in.
@@ -35,7 +35,7 @@ if (compiled.status !== 0) {
 // The console (console/): type-checked and bundled into NEXT/console, so it moves in with the rest
 // and a running server never serves a page whose assets are not there yet. Like the client package,
 // only in a project that has one.
-if (fs.existsSync('console/index.html')) {
+if (hasConsole()) {
   try {
     await buildConsole(path.resolve(NEXT, 'console'));
   } catch (err) {

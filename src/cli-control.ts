@@ -1,5 +1,5 @@
 // The `orchard` commands that act on what a running server holds in memory (docs/control-api.md):
-// its clocks, fault rules, request journal and outbox, and its webhook deliveries. Each calls the control API through
+// its clocks, fault rules, request journal, outbox, the limits' usage and its webhook deliveries. Each calls the control API through
 // ControlClient, at --url or ORCHARD_URL with ADMIN_KEY, and prints the reply (--json: as is).
 
 import { InvalidArgumentError, type Command } from 'commander';
@@ -15,6 +15,25 @@ interface OutboxMessage { kind: string; at: string; to: string; subject: string;
 
 /** A line of the outbox: an e-mail, or a webhook delivery's attempt and what it got. */
 const outboxLine = (m: OutboxMessage) => `${m.at}  to ${m.to}  ${m.subject}${m.kind === 'webhook-delivery' ? `  ${m.ok ? `${m.status}` : `failed: ${m.error}`}` : ''}`;
+
+interface Window { quota: number; used: number; remaining: number; resetSeconds: number }
+interface Usage {
+  counted: boolean;
+  minute: Window | null;
+  day: (Window & { day: string }) | null;
+  days: Array<{ day: string; count: number }>;
+  notices: Array<{ day: string; threshold: number; used: number; cap: number; sentAt: string | null }>;
+}
+
+function usageText(u: Usage): string {
+  if (!u.counted || !u.minute) return 'This server counts nothing (RATE_LIMITS=off).';
+  const lines = [`Minute: ${u.minute.used} of ${u.minute.quota} (quota back in ${u.minute.resetSeconds} s)`];
+  if (u.day) lines.push(`Day ${u.day.day}: ${u.day.used} of ${u.day.quota} (resets in ${u.day.resetSeconds} s)`);
+  const busy = u.days.filter((d) => d.count > 0);
+  lines.push(busy.length ? `Last 30 days: ${busy.map((d) => `${d.day} ${d.count}`).join(', ')}` : 'Last 30 days: no request');
+  for (const n of u.notices) lines.push(`Notice ${n.day} at ${n.threshold} %: ${n.used} of ${n.cap}, ${n.sentAt ? `sent ${n.sentAt}` : 'not sent yet'}`);
+  return lines.join('\n');
+}
 
 const list = (raw: string): string[] => raw.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -136,6 +155,13 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
     .action(async (o: { org: string; url?: string }) => {
       await client(o).call('DELETE', `organizations/${encodeURIComponent(o.org)}/journal`);
       print()({ cleared: true }, 'Journal cleared.');
+    });
+
+  program.command('usage').description('an organization\'s use of its limits on a running server: the minute and the day against their quotas, the requests of each of the last 30 days, the notices (reading it counts nothing)')
+    .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
+    .action(async (o: { org: string; url?: string }) => {
+      const r = await client(o).call<Usage>('GET', `organizations/${encodeURIComponent(o.org)}/usage`);
+      print()(r as unknown as Record<string, unknown>, usageText(r));
     });
 
   // The webhook group is the CLI's (cli.ts, on the data directory); this command acts on a running server.

@@ -17,6 +17,7 @@ import { VERSION } from './version.js';
 import { ControlError, controlClientFrom, type ControlClient } from './control-client.js';
 import { organizationSummary, userSummary } from './admin/admin-service.js';
 import type { TokenInfo } from './auth/identity.js';
+import type { RoleDefinition } from './auth/roles.js';
 import { fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
 import { addControlCommands } from './cli-control.js';
 import { operatorIdentity } from './admin/operator.js';
@@ -70,6 +71,10 @@ export function progressBar(stream: OutStream = process.stderr, clock: () => num
     if (done >= total) stream.write('\n');
   };
 }
+
+/** A role's grants, one line per object. */
+const grantLines = (grants: RoleDefinition['grants']): string[] => Object.entries(grants).map(([obj, g]) =>
+  `  ${obj}: ${g.permissions.join(', ') || 'no permissions'}${g.hidden.length ? `; hidden ${g.hidden.join(', ')}` : ''}${g.readOnly.length ? `; read-only ${g.readOnly.join(', ')}` : ''}`);
 
 const userLine = (u: ReturnType<typeof userSummary>): string =>
   `${u.id}  ${u.email}  ${u.fullname}, role ${u.role}${u.disabled ? `, disabled since ${u.disabledAt}` : ''}`;
@@ -329,7 +334,20 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       });
     });
 
-  program.command('role').description('manage roles (role set)').command('set')
+  const role = program.command('role').description('manage roles (role list, set)');
+  role.command('list')
+    .description('the roles of an organization with their grants: per object the permissions, hidden and read-only fields (the built-in admin has everything)')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .action(async (o: { org: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const roles = await admin.listRoles(o.org);
+        const lines = roles.flatMap((r) => [`${r.name}:`, ...grantLines(r.grants)]);
+        print(out, { org: o.org, roles: roles.map((r) => ({ name: r.name, grants: r.grants, updatedAt: r.updatedAt })) },
+          ['admin: every permission on every object the plan includes', ...lines].join('\n'));
+      });
+    });
+  role.command('set')
     .summary('define or replace a role of an organization')
     .description('define a role, or replace its whole definition: per object the permissions read, create, update, delete; per field hidden or read-only. Objects by system name or number. Users of the role see the change on their next request. The built-in role admin has everything and cannot be redefined.')
     .requiredOption('--org <id>', 'organization id (required)')
@@ -341,9 +359,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const r = await admin.setRole({ orgId: o.org, role: o.role, grant: o.grant, hide: o.hide, readonly: o.readonly });
-        const lines = Object.entries(r.grants).map(([obj, g]) =>
-          `  ${obj}: ${g.permissions.join(', ') || 'no permissions'}${g.hidden.length ? `; hidden ${g.hidden.join(', ')}` : ''}${g.readOnly.length ? `; read-only ${g.readOnly.join(', ')}` : ''}`);
-        print(out, { org: r.orgId, role: r.name, grants: r.grants }, [`Role ${r.name} of organization ${r.orgId}:`, ...lines].join('\n'));
+        print(out, { org: r.orgId, role: r.name, grants: r.grants }, [`Role ${r.name} of organization ${r.orgId}:`, ...grantLines(r.grants)].join('\n'));
       });
     });
 

@@ -33,6 +33,15 @@ describe('orchard role set and org update with --json', () => {
     });
   });
 
+  test('role list prints {org, roles} with each role\'s grants, by name', async () => {
+    await ok(dir, ['role', 'set', '--org', org.id, '--role', 'viewer', '--grant', 'lead:read', '--hide', 'lead:telephone1']);
+    const out = await ok(dir, ['role', 'list', '--org', org.id]) as { org: string; roles: Array<{ name: string; grants: object }> };
+    assert.equal(out.org, org.id);
+    assert.deepEqual(out.roles.find((r) => r.name === 'viewer')?.grants, { lead: { permissions: ['read'], hidden: ['telephone1'], readOnly: [] } });
+    assert.deepEqual(out.roles.map((r) => r.name), [...out.roles.map((r) => r.name)].sort());
+    await fails(dir, ['role', 'list', '--org', '00000000-0000-4000-8000-000000000000'], 'ORGANIZATION_NOT_FOUND');
+  });
+
   test('role set replaces the whole definition of the role', async () => {
     await ok(dir, ['role', 'set', '--org', org.id, '--role', 'swap', '--grant', 'account:*', '--hide', 'account:telephone1']);
     await ok(dir, ['role', 'set', '--org', org.id, '--role', 'swap', '--grant', 'lead:read']);

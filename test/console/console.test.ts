@@ -408,6 +408,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal((await api(ADA, 'GET', `/api/record/account/${made.data.Record.accountid}`)).status, 404);
     await shot(page, 'toolkit');
 
+    // "Clear all data", after a second press: the organization goes back to its fixture (an edit undone).
+    assert.equal((await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { telephone1: '+1 555 0142' })).status, 200);
+    await page.click('button:has-text("Clear all data…")');
+    await page.click('button:has-text("Reset Acme")');
+    await page.waitForSelector('text=The organization was reset.');
+    assert.equal((await json(await api(ADA, 'GET', `/api/record/account/${INITECH}`))).data.Record.telephone1, null);
+
     // Admin: a new token shown once works, then is refused once revoked; rotate replaces one; the minute limit changes.
     await go(page, 'admin');
     await page.click('tr[data-user="ada@acme.example"] button:has-text("Tokens")');

@@ -85,4 +85,16 @@ describe('npm run build (scripts/build.js)', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'dist/src/added.js')), 'nothing of the failed compile went in');
     assert.deepEqual(fs.readdirSync(dir).sort(), ['dist', 'src', 'tsconfig.json']);
   });
+
+  test('a console that does not type-check fails the build, and nothing of it or of the compile goes in', async () => {
+    write(dir, 'src/kept.ts', 'export const version: number = 3;\n');
+    write(dir, 'console/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], lib: ['es2022'] }, include: ['src/**/*.ts'] }));
+    write(dir, 'console/src/main.ts', 'export const width: number = "wide";\n');
+    const r = await build(dir);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /the console does not type-check/);
+    assert.match(read(dir, 'dist/src/kept.js'), /version = 2/, 'the server\'s compile did not go in either');
+    assert.ok(!fs.existsSync(path.join(dir, 'dist/console')));
+    fs.rmSync(path.join(dir, 'console'), { recursive: true });
+  });
 });

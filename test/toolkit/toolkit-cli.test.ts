@@ -1,4 +1,4 @@
-// The orchard commands of the integrator's tools (clock, fault, journal, outbox) against a listening
+// The orchard commands of the integrator's tools (clock, fault, journal, outbox, usage) against a listening
 // server, through its control API: --json prints the API's reply; failures carry its codes.
 
 import { test, describe, before, after } from 'node:test';
@@ -11,7 +11,7 @@ import { tempDir } from '../helpers.js';
 import { oneJsonObject } from '../cli/cli-runner.js';
 import { ADMIN_KEY } from './control-helpers.js';
 
-describe('orchard clock, fault, journal and outbox', () => {
+describe('orchard clock, fault, journal, outbox and usage', () => {
   let dir: string;
   let server: RunningServer;
   before(async () => {
@@ -73,6 +73,20 @@ describe('orchard clock, fault, journal and outbox', () => {
     assert.deepEqual((await cli(['journal', 'list', '--org', org()])).body.items, []);
     assert.deepEqual((await cli(['outbox', 'list', '--org', org()])).body, { items: [] });
     assert.deepEqual((await cli(['outbox', 'clear', '--org', org()])).body, { cleared: true });
+  });
+
+  test('usage: the organization\'s windows and days as the control API gives them, the reads counting nothing', async () => {
+    await get('/api/record/account?pagesize=1');
+    const first = await cli(['usage', '--org', org()]);
+    assert.equal(first.code, 0);
+    assert.equal(first.body.counted, true);
+    assert.ok(first.body.minute.used >= 1);
+    assert.equal(first.body.days.length, 30);
+    const again = await cli(['usage', '--org', org()]);
+    assert.equal(again.body.day.used, first.body.day.used, 'reading it counted nothing');
+    let text = '';
+    await runCli(['usage', '--org', org()], { env: { ADMIN_KEY, ORCHARD_URL: server.url }, output: { stdout: { write: (t: string) => (text += t) }, stderr: { write: () => true } } });
+    assert.match(text, /^Minute: \d+ of 100 \(quota back in \d+ s\)\nDay \d{4}-\d\d-\d\d: \d+ of 500/);
   });
 
   test('without ADMIN_KEY, or with no server, the commands say what is missing', async () => {
