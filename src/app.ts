@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
 import { errorReplies, frameworkErrorHandler, v1ErrorBody } from './http/error-handler.js';
-import { installLimits, limitedAuthHook } from './http/limits-hook.js';
+import { deferredLimitsHook, installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
@@ -211,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks.movedNow) : authHook(auth));
+    if (limits) api.addHook('onSend', deferredLimitsHook(limits));
     api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
     if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now);
     await api.register(recordsRoutes, families);
