@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A reset or restore of an organization (control API) waits for its requests under way, and
   // its requests wait for it: none sees part of the old state and part of the new.
   const gate = new OrgGate();
-  const service = gatedService(new Service(timed), gate);
+  const service = gatedService(new Service(timed), gate, deps.records);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {

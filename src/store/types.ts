@@ -27,6 +27,13 @@ export interface OrgRecords {
    */
   schema(): Promise<OrgSchema>;
   /**
+   * Reads the definitions as committed, whatever is kept in memory; true when they differ from those
+   * the calls before it used. A store that keeps them between calls (PostgreSQL with a cache listener)
+   * may have answered with definitions up to its bound old; a request that failed on a name they
+   * lacked is run again when this says they were (service/org-gate.ts).
+   */
+  refreshSchema(): Promise<boolean>;
+  /**
    * One page in GET-list order (createdon descending, ties by key descending) and the object's
    * record count, read in one snapshot. Runs where it cannot stall other requests; an aborted
    * `signal` stops it with REQUEST_TIMEOUT.
