@@ -5,7 +5,7 @@
 
 import type { TokenIdentity } from '../auth/identity.js';
 import { isAppError, type ErrorCode } from '../errors.js';
-import type { RecordStore } from '../store/types.js';
+import { DefinitionsChanged, type RecordStore } from '../store/types.js';
 import type { Service } from './service.js';
 
 interface OrgState {
@@ -81,14 +81,17 @@ const UNKNOWN_NAME: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['OBJECT_UNKNOWN
 /**
  * The service with every request method run under `gate.shared` for the caller's organization:
  * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
- * A request that fails on a name the organization's definitions lack is run once more when `records`
- * says the definitions it used were not the latest (a store that keeps them in memory, PostgreSQL
- * with its cache listener, may lag another process's change by its bound): an object or field another
- * process just added is used at once. Such failures happen before anything is written.
+ * A request that fails on a name the organization's definitions lack, or on a table or column they
+ * name that is gone (DefinitionsChanged), is run once more when `records` says the definitions it
+ * used were not the latest (a store that keeps them in memory, PostgreSQL with its cache listener,
+ * may lag another process's change by its bound): an object or field another process just added is
+ * used at once, and a restore made by another process never fails a request. Such failures happen
+ * before anything is written, or roll back what was.
  */
 export function gatedService(service: Service, gate: OrgGate, records: Pick<RecordStore, 'org'>): Service {
   const again = async (orgId: string, err: unknown, call: () => Promise<unknown>): Promise<unknown> => {
-    if (!isAppError(err) || !UNKNOWN_NAME.has(err.code) || !(await (await records.org(orgId)).refreshSchema())) throw err;
+    const stale = err instanceof DefinitionsChanged || (isAppError(err) && UNKNOWN_NAME.has(err.code));
+    if (!stale || !(await (await records.org(orgId)).refreshSchema())) throw err;
     return call();
   };
   return new Proxy(service, {

@@ -12,6 +12,18 @@ import type { Organization, TokenIdentity, TokenInfo, User } from '../auth/ident
 import type { ObjectGrant, RoleDefinition } from '../auth/roles.js';
 import type { PlanName } from '../auth/plans.js';
 
+/**
+ * A statement named a table or column the organization no longer has: its definitions changed (a
+ * restore or reset by another process) after this process last read them. The call wrote nothing;
+ * read the definitions again (OrgRecords.refreshSchema) and run it once more (service/org-gate.ts).
+ */
+export class DefinitionsChanged extends Error {
+  constructor(cause: unknown) {
+    super('the organization\'s definitions changed under the call', { cause });
+    this.name = 'DefinitionsChanged';
+  }
+}
+
 export interface PageRequest {
   /** Rows to return, 1–500. */
   readonly limit: number;

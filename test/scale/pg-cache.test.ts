@@ -175,6 +175,27 @@ describe('what one server keeps in memory on PostgreSQL, when another changes it
     }
   });
 
+  test('never fails a request on a column a restore it has not heard of took away: it reads the definitions again', async () => {
+    const created = await a.app.inject({ method: 'POST', url: '/api/record/account', headers: { tokenid: token }, payload: { accountname: 'Before' } });
+    const id = JSON.parse(created.body).data.Record.accountid as string;
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+    try {
+      const silent = new PostgresRecordStore(pool, { schemaPrefix: `${schema}_org_` });
+      await silent.snapshot(orgId, 'before');
+      const field = await a.app.inject({ method: 'POST', url: '/api/v2/system-field/1/text', headers: { tokenid: token }, payload: { label: 'Gone', fieldName: 'pcfgone' } });
+      assert.equal(field.statusCode, 200, field.body);
+      await until(b, `/api/record/account/${id}`, token, (_s, body) => 'pcfgone' in JSON.parse(body).data.Record);
+      await silent.restore(orgId, 'before');
+      for (const url of [`/api/record/account/${id}`, '/api/record/account']) {
+        const res = await get(b, url);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.ok(!res.body.includes('pcfgone'), res.body.slice(0, 200));
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
   test('reads everything on every request while its listening connection is lost, and keeps things in memory again once it is back', async () => {
     const lost = await newToken();
     await warm(b, '/api/record/account', lost);
