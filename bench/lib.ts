@@ -1,13 +1,15 @@
-// Shared by the benchmark scripts: a typed wrapper over autocannon (which ships no types),
-// child processes that serve one target each, and the figures a benchmark prints.
+// Shared by the benchmark scripts: load from wrk (a C client, so the load generator takes a core of
+// its own and no share of the server's event loop), child processes that serve one target each, and
+// the figures a benchmark prints.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
-/** One request autocannon cycles through; each connection walks the list in order. */
+/** One request the load cycles through; the requests are sent in order, the list over and over. */
 export interface LoadRequest {
   readonly method?: string;
   readonly path: string;
@@ -18,37 +20,123 @@ export interface LoadRequest {
 export interface LoadOptions {
   readonly url: string;
   readonly connections: number;
-  readonly pipelining: number;
   /** Seconds. */
   readonly duration: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Without: GET of the URL's path. */
   readonly requests?: readonly LoadRequest[];
+  /** wrk threads (1: the server under load keeps the other core). */
+  readonly threads?: number;
 }
 
-/** The part of autocannon's result the benchmarks read. Latencies are milliseconds. */
+/** What the benchmarks read of a load run. Latencies are milliseconds. */
 export interface LoadResult {
-  readonly requests: { readonly average: number; readonly total: number; readonly sent: number };
+  readonly requests: { readonly average: number; readonly total: number };
   readonly latency: { readonly average: number; readonly p50: number; readonly p99: number; readonly max: number };
+  /** Seconds. */
   readonly duration: number;
+  /** Socket errors: connect, read, write. */
   readonly errors: number;
   readonly timeouts: number;
+  /** Replies with a status outside 2xx and 3xx. */
   readonly non2xx: number;
-  readonly '2xx': number;
-  readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>;
 }
 
-type Autocannon = (opts: Record<string, unknown>, done: (err: Error | null, result: LoadResult) => void) => unknown;
+/** The line wrk's done() prints (the script below), then its summary as JSON. */
+const WRK_PREFIX = 'WRK_RESULT ';
 
-// autocannon is CommonJS without type declarations; createRequire loads it under the
-// minimal type above instead of silencing the compiler with an untyped import.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const luaString = (s: string): string => `"${[...Buffer.from(s, 'utf8')].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('')}"`;
 
-/** Runs autocannon once and resolves with its result; never prints a progress bar. */
-export function runLoad(options: LoadOptions): Promise<LoadResult> {
+/**
+ * The wrk script of a run: the requests built once per thread with wrk.format and sent in turn
+ * (each thread walks the list from its start), and done() printing the summary as one JSON line.
+ */
+function wrkScript(options: LoadOptions): string {
+  const base = new URL(options.url);
+  const requests = options.requests ?? [{ path: base.pathname + base.search }];
+  const lines = ['local specs = {'];
+  for (const r of requests) {
+    const headers = { ...options.headers, ...r.headers };
+    if (r.body === undefined) delete (headers as Record<string, string>)['content-type'];
+    const h = Object.entries(headers).map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`).join(', ');
+    lines.push(`  { ${luaString(r.method ?? 'GET')}, ${luaString(r.path)}, { ${h} }, ${r.body === undefined ? 'nil' : luaString(r.body)} },`);
+  }
+  lines.push('}', `
+local built = {}
+local i = 0
+function init(args)
+  for n, s in ipairs(specs) do built[n] = wrk.format(s[1], s[2], s[3], s[4]) end
+end
+function request()
+  i = i % #built + 1
+  return built[i]
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('${WRK_PREFIX}{"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"mean_us":%f,"p50_us":%d,"p99_us":%d,"max_us":%d}\\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,
+    latency.mean, latency:percentile(50), latency:percentile(99), latency.max))
+end
+`);
+  return lines.join('\n');
+}
+
+/**
+ * Runs wrk once (`threads` threads, 1 by default, `connections` connections, for `duration` s) and
+ * resolves with its summary. A request that takes more than 10 s counts as a timeout.
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const result = await runWrk(options);
+  // wrk closes its connections at the end with requests in flight, which a server that cannot drop
+  // them still works through: the next run would queue behind them (on a server that takes 100 ms a
+  // request and 32 connections, 3 s of it). One more request, answered after them, waits them out.
+  const first = options.requests?.[0] ?? { path: new URL(options.url).pathname };
+  await oneRequest(options.url, { ...first, headers: { ...options.headers, ...first.headers } });
+  return result;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive pool whose idle sockets a server may have
+ * closed meanwhile): its status and body.
+ */
+export function oneRequest(url: string, request: LoadRequest): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    autocannon({ ...options, requests: options.requests?.map((r) => ({ method: 'GET', ...r })) }, (err, result) => {
-      if (err) reject(err);
-      else resolve(result);
+    const req = http.request(new URL(request.path, url), { method: request.method ?? 'GET', headers: request.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}
+
+function runWrk(options: LoadOptions): Promise<LoadResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-wrk-'));
+  const script = path.join(dir, 'load.lua');
+  fs.writeFileSync(script, wrkScript(options));
+  const threads = Math.min(options.threads ?? 1, options.connections);
+  const args = ['-t', String(threads), '-c', String(options.connections), '-d', `${options.duration}s`, '--timeout', '10s', '-s', script, options.url];
+  return new Promise((resolve, reject) => {
+    execFile('wrk', args, { encoding: 'utf8', maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      const line = stdout.split('\n').find((l) => l.startsWith(WRK_PREFIX));
+      if (err || !line) {
+        const missing = (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+        reject(new Error(missing ? 'wrk is not installed: the benchmarks load servers with it (Debian: apt-get install wrk).' : `wrk ${args.join(' ')} failed: ${err?.message ?? ''} ${stderr} ${stdout}`.trim()));
+        return;
+      }
+      const w = JSON.parse(line.slice(WRK_PREFIX.length)) as Record<string, number>;
+      const seconds = w.duration_us! / 1e6;
+      resolve({
+        requests: { average: w.requests! / seconds, total: w.requests! },
+        latency: { average: w.mean_us! / 1000, p50: w.p50_us! / 1000, p99: w.p99_us! / 1000, max: w.max_us! / 1000 },
+        duration: seconds,
+        errors: w.connect! + w.read! + w.write!,
+        timeouts: w.timeout!,
+        non2xx: w.status!,
+      });
     });
   });
 }
@@ -56,6 +144,31 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 /** Requests that did not succeed: non-2xx replies, socket errors and timeouts. */
 export function failures(result: LoadResult): number {
   return result.non2xx + result.errors + result.timeouts;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (Linux: 100 almost everywhere). */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU time (user and system, every thread) a process has used so far, in microseconds, from
+ * /proc/<pid>/stat; NaN where there is no /proc. Over a load run, the difference divided by the
+ * requests answered is what one request costs the server: a steadier figure than req/s on a shared
+ * machine, as time the machine gives other processes is not counted.
+ */
+export function processCpuMicros(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The machine's load average (1, 5, 15 minutes), as every benchmark prints it beside its figures. */
+export function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
 }
 
 export function median(values: readonly number[]): number {

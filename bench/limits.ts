@@ -1,6 +1,6 @@
 // What rate limits cost: `GET /api/record/account/{id}` on two Orchard servers in the same run, one
 // with limits on and one with RATE_LIMITS=off, each in its own child process (see get-record.ts for
-// why), loaded by autocannon in alternating rounds. Prints per-round figures, both medians and the
+// why), loaded by wrk in alternating rounds. Prints per-round figures, both medians and the
 // overhead of limits per request (goal ≤ 10 %); --profile adds CPU µs per request of each server
 // (node --cpu-prof), the steadier comparison on a shared, noisy machine.
 //
@@ -14,8 +14,8 @@
 // organization (docs/control-api.md § Journal), each GET then recorded with its masked header
 // fields and its reply cut at 4,096 characters.
 //
-// Usage: node dist/bench/limits.js [--rounds 5] [--duration 5] [--warmup 2] [--connections 10]
-//   [--pipelining 1] [--accounts 10000] [--ids 100] [--profile] [--what limits|journal]
+// Usage: node dist/bench/limits.js [--rounds 5] [--duration 5] [--warmup 2] [--connections 32]
+//   [--threads 1] [--accounts 10000] [--ids 100] [--profile] [--what limits|journal]
 // Exits 0 whatever the overhead (it is a measurement) but 1 if any request failed.
 
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { announceAndServe, failures, formatRate, mainThreadBusyMicros, median, runLoad, serveInChild, type LoadResult } from './lib.js';
+import { announceAndServe, failures, formatRate, loadAverage, mainThreadBusyMicros, median, runLoad, serveInChild, type LoadResult } from './lib.js';
 import { GET_BY_ID_OPTIONS, checkIds, pickIds, seedAccounts, startOrchard, wholeOption } from './orchard-target.js';
 
 const GOAL_OVERHEAD = 0.1;
@@ -54,7 +54,7 @@ async function drive(): Promise<number> {
   const duration = whole('duration', 1);
   const warmup = whole('warmup', 0);
   const connections = whole('connections', 1);
-  const pipelining = whole('pipelining', 1);
+  const threads = whole('threads', 1);
   const accountCount = whole('accounts', 1);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-limits-'));
@@ -75,8 +75,8 @@ async function drive(): Promise<number> {
     const ids = await pickIds(servers.off.url, token, accountCount, whole('ids', 1));
     await checkIds(servers.on.url, token, ids);
     console.log(`Seeded ${accountCount.toLocaleString('en-US')} accounts; requests rotate over ${ids.length} ids.`);
-    console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`autocannon: ${connections} connections, pipelining ${pipelining}, ${rounds} rounds of ${duration} s per mode, each after a ${warmup} s warm-up.\n`);
+    console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${loadAverage()}`);
+    console.log(`wrk: ${threads} thread(s), ${connections} connections, ${rounds} rounds of ${duration} s per mode, each after a ${warmup} s warm-up.\n`);
 
     const requests = ids.map((id) => ({ path: `/api/record/account/${id}`, headers: { tokenid: token } }));
     const rates: Record<Mode, number[]> = { off: [], on: [] };
@@ -88,7 +88,7 @@ async function drive(): Promise<number> {
     };
     for (let round = 1; round <= rounds; round++) {
       for (const mode of MODES) {
-        const load = { url: servers[mode].url, connections, pipelining, requests };
+        const load = { url: servers[mode].url, connections, threads, requests };
         if (warmup > 0) tally(mode, await runLoad({ ...load, duration: warmup }));
         const result = await runLoad({ ...load, duration });
         tally(mode, result);

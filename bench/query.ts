@@ -5,7 +5,7 @@
 //
 // Latency: sequential requests on one kept-alive connection with a lean client (http-client.ts;
 // fetch would add ~0.45 ms of its own to every figure), medians of --samples runs after as many
-// warm-up requests and 2 s at least (a cold JIT doubled the first case's figure); throughput: autocannon for --duration seconds with --connections connections.
+// warm-up requests and 2 s at least (a cold JIT doubled the first case's figure); throughput: wrk for --duration seconds with --connections connections.
 // "Direct" runs exactly the SQL Orchard runs for the case (the variant its index choice picks) on a
 // better-sqlite3 connection in this process: the anchor for the ratio. A bare Fastify hello-world
 // timed the same way gives the HTTP round trip alone, and with it the floor of the ratio: what a
@@ -215,7 +215,7 @@ async function drive(): Promise<number> {
   try {
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${count.toLocaleString('en-US')} accounts.`);
     console.log(`Fields: ${opts['all-fields'] ? "'*' (every field)" : FIELDS}.`);
-    console.log(`Latency: medians of ${samples} runs (contains scan: ${Math.min(samples, 7)}) of the direct SQL, Orchard and the hello-world, in turns of ${BLOCK} runs, one connection each, after ${SERVER_WARMUP_MS / 1000} s of every fast case and ${WARMUP_MS / 1000} s of the case itself at least (contains scan: one run); throughput: autocannon, ${connections} connections, ${duration} s.`);
+    console.log(`Latency: medians of ${samples} runs (contains scan: ${Math.min(samples, 7)}) of the direct SQL, Orchard and the hello-world, in turns of ${BLOCK} runs, one connection each, after ${SERVER_WARMUP_MS / 1000} s of every fast case and ${WARMUP_MS / 1000} s of the case itself at least (contains scan: one run); throughput: wrk, ${connections} connections, ${duration} s.`);
     console.log('');
     const bodyOf = (c: Case) => JSON.stringify(opts['all-fields'] ? { ...c.body, fields: '*' } : c.body);
     const fast = CASES.filter((c) => !c.slow).map(bodyOf);
@@ -228,7 +228,7 @@ async function drive(): Promise<number> {
       const { statement: direct, where } = await directSql(dataDir, orgId, c.body, db);
       const { direct: directMs, orchard: orchardMs, anchor: rtt } = await timeCase(db, direct, clients, token, c.body, n, !c.slow);
       const load = await runLoad({
-        url: server.url, connections, pipelining: 1, duration: c.slow ? Math.min(duration, 3) : duration,
+        url: server.url, connections, duration: c.slow ? Math.min(duration, 3) : duration,
         requests: [{ method: 'POST', path: '/api/query', headers: { tokenid: token, 'content-type': 'application/json' }, body: JSON.stringify(c.body) }],
       });
       failed += failures(load);

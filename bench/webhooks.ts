@@ -97,7 +97,7 @@ function wrk(url: string, token: string, seconds: number, connections: number): 
       const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
       const failed = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0);
       if (!Number.isFinite(rate)) return reject(new Error(`wrk printed no rate:\n${out}`));
-      resolve({ rate, requests, failed, p50: /50%\s+(\S+)/.exec(out)?.[1] ?? '?', p99: /99%\s+(\S+)/.exec(out)?.[1] ?? '?' });
+      resolve({ rate, requests, failed, p50: /^\s+50%\s+(\S+)$/m.exec(out)?.[1] ?? '?', p99: /^\s+99%\s+(\S+)$/m.exec(out)?.[1] ?? '?' });
     });
   });
 }

@@ -1,7 +1,7 @@
 // What the change log costs on the write path (docs/history.md): write throughput of this build
 // beside another build (`--versus DIR`, e.g. a checkout of the main branch before the change log)
 // in the same run, each server in its own child process (`orchard serve` of its own build, on its
-// own data: its own CLI made the organization and seeded it), loaded by autocannon in rounds that
+// own data: its own CLI made the organization and seeded it), loaded by wrk in rounds that
 // alternate the builds, beside a bare Fastify anchor that answers the same requests. Cases: `create`
 // (POST /api/record/account) and `update` (PUT /api/record/account/{id} over a rotation of ids).
 // `--store postgres` runs both builds on DATABASE_URL, each in schemas of its own (dropped after).
@@ -142,7 +142,7 @@ async function drive(): Promise<number> {
 
     console.log(`Store: ${opts.store}; ${accounts.toLocaleString('en-US')} accounts seeded per build; this build: ${ROOT}${versus ? `; versus: ${versus}` : ''}`);
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`autocannon: ${connections} connections, ${rounds} rounds of ${duration} s per target and case, each after a ${warmup} s warm-up; targets alternate by round.\n`);
+    console.log(`wrk: ${connections} connections, ${rounds} rounds of ${duration} s per target and case, each after a ${warmup} s warm-up; targets alternate by round.\n`);
 
     const requestsOf = (t: (typeof targets)[number], c: string): LoadRequest[] => {
       const headers = { tokenid: t.token, 'content-type': 'application/json' };

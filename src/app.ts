@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
 import { errorReplies, frameworkErrorHandler, v1ErrorBody } from './http/error-handler.js';
-import { installLimits, limitedAuthHook } from './http/limits-hook.js';
+import { deferredLimitsHook, installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
 import { recordsRoutes } from './http/records-routes.js';
@@ -260,7 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A reset or restore of an organization (control API) waits for its requests under way, and
   // its requests wait for it: none sees part of the old state and part of the new.
   const gate = new OrgGate();
-  const service = gatedService(new Service(timed), gate);
+  const service = gatedService(new Service(timed), gate, deps.records);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
   const worker = installWebhookWorker(app, deps, clocks, toolkit);
   app.decorate('webhooks', worker);
@@ -268,6 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks.movedNow) : authHook(auth));
+    if (limits) api.addHook('onSend', deferredLimitsHook(limits));
     api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
     if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now);
     await api.register(recordsRoutes, families);

@@ -100,7 +100,7 @@ function writeOut(stream: OutStream, text: string): Promise<void> | void {
 
 /** Runs an administrative action with the stores open, and closes them whatever happens. */
 async function withStores(config: Config, action: (stores: Stores) => Promise<void>): Promise<void> {
-  const stores = openStores(config);
+  const stores = openStores(config, { keepInMemory: false });
   try {
     await action(stores);
   } finally {

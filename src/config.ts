@@ -52,6 +52,12 @@ export interface Config {
    * can share one database under different names.
    */
   readonly databaseSchema: string;
+  /**
+   * PG_CACHE: with DATABASE_URL, keep token identities and organizations' definitions in memory,
+   * kept current by PostgreSQL LISTEN/NOTIFY (a change another process makes applies within 1 s);
+   * off, both are read on every request (docs/scaling.md).
+   */
+  readonly pgCache: boolean;
   readonly redisUrl: string | undefined;
   /** How long a rate-limit call waits for Redis before the hit is decided in this process's memory (docs/limits.md). */
   readonly redisTimeoutMs: number;
@@ -222,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     baseUrl,
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
+    pgCache: overrides.pgCache ?? onOff(env, 'PG_CACHE', true),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
     redisTimeoutMs: overrides.redisTimeoutMs ?? integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),

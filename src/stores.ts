@@ -10,6 +10,7 @@ import type { NoticeLedger, NoticeLog } from './limits/notices.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
 import { dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
+import { CacheListener } from './store/postgres/cache-listener.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
 import { backupSqlite, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
@@ -49,15 +50,29 @@ function openCounters(config: Config, clock: () => number, log: NoticeLog): Rate
   });
 }
 
+export interface OpenStoresOptions {
+  /**
+   * PostgreSQL: keep token identities and organizations' definitions in memory, checked by the
+   * cache listener (store/postgres/cache-listener.ts), rather than read on every call. PG_CACHE for a
+   * server (the default); a command that runs once has nothing to gain from it.
+   */
+  readonly keepInMemory?: boolean;
+}
+
 /**
  * With DATABASE_URL: the control plane in the schema DATABASE_SCHEMA and each organization's
  * records in a schema of its own, all on one pool (docs/scaling.md). Otherwise SQLite files under DATA_DIR.
  */
-export function openStores(config: Config): Stores {
+export function openStores(config: Config, options: OpenStoresOptions = {}): Stores {
   const counters = (clock: () => number, log: NoticeLog) => openCounters(config, clock, log);
   if (config.databaseUrl) {
-    const pg = openPostgresControl(config.databaseUrl, { schema: config.databaseSchema });
-    const records = new PostgresRecordStore(pg.pool, { schemaPrefix: `${config.databaseSchema}_org_`, requestTimeoutMs: config.requestTimeoutMs, openOrganizations: config.openOrganizations });
+    const changes = (options.keepInMemory ?? config.pgCache) ? new CacheListener(config.databaseUrl, config.databaseSchema) : undefined;
+    const pg = openPostgresControl(config.databaseUrl, { schema: config.databaseSchema, ...(changes ? { changes } : {}) });
+    const records = new PostgresRecordStore(pg.pool, {
+      schemaPrefix: `${config.databaseSchema}_org_`, requestTimeoutMs: config.requestTimeoutMs, openOrganizations: config.openOrganizations,
+      // Every process tells of the changes it makes, whether or not it keeps anything itself (the CLI).
+      channel: config.databaseSchema, ...(changes ? { changes } : {}),
+    });
     return {
       control: pg.control,
       records,
@@ -65,6 +80,7 @@ export function openStores(config: Config): Stores {
       openCounters: counters,
       admin: new AdminService(pg.control, records),
       async close() {
+        await changes?.close();
         await records.close();
         await pg.close();
       },

@@ -3,10 +3,10 @@
 // against the client address instead. Sets the RateLimit fields and answers 429 with Retry-After;
 // opens the limits with the app and closes them with it.
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
 import { addressKey, openLimits, orgKey, type Limits, type LimitsDeps } from '../limits/limits.js';
-import type { Quotas, WindowState } from '../limits/rate-limit-store.js';
+import type { HitResult, Quotas, WindowState } from '../limits/rate-limit-store.js';
 import type { AppDeps } from './app-deps.js';
 import type { Organization } from '../auth/identity.js';
 
@@ -29,6 +29,22 @@ interface OrgLimits {
   readonly quotas: Quotas;
   readonly policy: string;
 }
+
+/** A hit of a read whose answer the reply waits for (see deferredLimitsHook). */
+interface PendingHit {
+  readonly answer: Promise<HitResult>;
+  readonly org: Organization;
+  readonly policy: string;
+}
+
+const kPendingHit = Symbol('orchard.pendingHit');
+type WithPendingHit = FastifyRequest & { [kPendingHit]?: PendingHit | undefined };
+
+/**
+ * Methods that change nothing: their hit may be answered while the handler reads. A request refused
+ * then has done a read for nothing, but the reply is the refusal all the same.
+ */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 /**
  * The auth hook with limits, in the order of docs/internals/architecture.md (auth → limits). A request whose token
@@ -116,14 +132,42 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     const { org } = request.identity;
     const { key, quotas, policy } = limitsOf(org);
     const answer = limits.store.hit(key, quotas, movedNow(org.id));
-    const result = answer instanceof Promise ? await answer : answer;
-    const { minute, day } = result;
-    reply.header('ratelimit-policy', policy);
-    reply.header('ratelimit', rateLimitOf(minute, day));
-    if (day) limits.notices.observe(org.id, day);
-    if (result.allowed) return;
-    reply.header('retry-after', String(result.retryAfter));
-    throw result.exceeded === 'day' ? limitError('day', day!.quota, result.retryAfter) : limitError('minute', minute.quota, result.retryAfter);
+    if (answer instanceof Promise && READS.has(request.method)) {
+      // A shared store (Redis) answers over the network: a read need not wait for it, the reply does.
+      answer.catch(() => {}); // a reply that never gets sent must not leave the rejection unhandled
+      (request as WithPendingHit)[kPendingHit] = { answer, org, policy };
+      return;
+    }
+    const refusal = applyHit(limits, reply, org, policy, answer instanceof Promise ? await answer : answer);
+    if (refusal) throw refusal;
+  };
+}
+
+/** Sets the RateLimit fields of a hit's result; the 429 to answer when it was refused. */
+function applyHit(limits: Limits, reply: FastifyReply, org: Organization, policy: string, result: HitResult): AppError | undefined {
+  const { minute, day } = result;
+  reply.header('ratelimit-policy', policy);
+  reply.header('ratelimit', rateLimitOf(minute, day));
+  if (day) limits.notices.observe(org.id, day);
+  if (result.allowed) return undefined;
+  reply.header('retry-after', String(result.retryAfter));
+  return result.exceeded === 'day' ? limitError('day', day!.quota, result.retryAfter) : limitError('minute', minute.quota, result.retryAfter);
+}
+
+/**
+ * The onSend hook that completes a read's hit left pending by limitedAuthHook: the reply waits for
+ * its answer, gets its RateLimit fields, and is replaced by the 429 (through the route family's error
+ * handler) when the request was over a limit. Nothing pending: it passes the reply on at once.
+ */
+export function deferredLimitsHook(limits: Limits) {
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: HookHandlerDoneFunction & ((err: Error | null, value?: unknown) => void)): void => {
+    const pending = (request as WithPendingHit)[kPendingHit];
+    if (!pending) return done(null, payload);
+    (request as WithPendingHit)[kPendingHit] = undefined;
+    pending.answer.then((result) => {
+      const refusal = applyHit(limits, reply, pending.org, pending.policy, result);
+      done(refusal ?? null, payload);
+    }, (err: unknown) => done(err as Error));
   };
 }
 

@@ -4,6 +4,8 @@
 // request sees part of the old state and part of the new (docs/control-api.md).
 
 import type { TokenIdentity } from '../auth/identity.js';
+import { isAppError, type ErrorCode } from '../errors.js';
+import { DefinitionsChanged, type RecordStore } from '../store/types.js';
 import type { Service } from './service.js';
 
 interface OrgState {
@@ -70,14 +72,28 @@ export class OrgGate {
   }
 }
 
-/**
- * The service with every request method run under `gate.shared` for the caller's organization:
- * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
- */
 /** The Service methods that return a value rather than a promise. */
 const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set<keyof Service>(['rowToCreate', 'author']);
 
-export function gatedService(service: Service, gate: OrgGate): Service {
+/** What a request fails with when the definitions it was checked against lack the object, field or view it names. */
+const UNKNOWN_NAME: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['OBJECT_UNKNOWN', 'FIELD_UNKNOWN', 'VIEW_NOT_FOUND']);
+
+/**
+ * The service with every request method run under `gate.shared` for the caller's organization:
+ * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
+ * A request that fails on a name the organization's definitions lack, or on a table or column they
+ * name that is gone (DefinitionsChanged), is run once more when `records` says the definitions it
+ * used were not the latest (a store that keeps them in memory, PostgreSQL with its cache listener,
+ * may lag another process's change by its bound): an object or field another process just added is
+ * used at once, and a restore made by another process never fails a request. Such failures happen
+ * before anything is written, or roll back what was.
+ */
+export function gatedService(service: Service, gate: OrgGate, records: Pick<RecordStore, 'org'>): Service {
+  const again = async (orgId: string, err: unknown, call: () => Promise<unknown>): Promise<unknown> => {
+    const stale = err instanceof DefinitionsChanged || (isAppError(err) && UNKNOWN_NAME.has(err.code));
+    if (!stale || !(await (await records.org(orgId)).refreshSchema())) throw err;
+    return call();
+  };
   return new Proxy(service, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
@@ -88,7 +104,7 @@ export function gatedService(service: Service, gate: OrgGate): Service {
         const identity = args[0] as TokenIdentity | undefined;
         const orgId = identity?.org?.id;
         const call = () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        return typeof orgId === 'string' ? gate.shared(orgId, call) : call();
+        return typeof orgId === 'string' ? gate.shared(orgId, () => call().catch((err: unknown) => again(orgId, err, call))) : call();
       };
     },
   });

@@ -14,6 +14,18 @@ import type { PlanName } from '../auth/plans.js';
 import type { ChangeAuthor, ChangeEntry, ChangeLogState } from '../schema/changes.js';
 import type { WebhookOutbox } from '../webhooks/webhook-types.js';
 
+/**
+ * A statement named a table or column the organization no longer has: its definitions changed (a
+ * restore or reset by another process) after this process last read them. The call wrote nothing;
+ * read the definitions again (OrgRecords.refreshSchema) and run it once more (service/org-gate.ts).
+ */
+export class DefinitionsChanged extends Error {
+  constructor(cause: unknown) {
+    super('the organization\'s definitions changed under the call', { cause });
+    this.name = 'DefinitionsChanged';
+  }
+}
+
 export interface PageRequest {
   /** Rows to return, 1–500. */
   readonly limit: number;
@@ -62,6 +74,13 @@ export interface OrgRecords {
    * (another process included). Every read and write sees every commit made before it was called.
    */
   schema(): Promise<OrgSchema>;
+  /**
+   * Reads the definitions as committed, whatever is kept in memory; true when they differ from those
+   * the calls before it used. A store that keeps them between calls (PostgreSQL with a cache listener)
+   * may have answered with definitions up to its bound old; a request that failed on a name they
+   * lacked is run again when this says they were (service/org-gate.ts).
+   */
+  refreshSchema(): Promise<boolean>;
   /**
    * One page in GET-list order (createdon descending, ties by key descending) and the object's
    * record count, read in one snapshot. Runs where it cannot stall other requests; an aborted

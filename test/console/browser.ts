@@ -19,7 +19,7 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 }
 
-/** Every request a context's pages made, and their script errors. */
+/** Every request a context's pages made, and their script errors and CSP refusals. */
 export interface Watched {
   readonly context: BrowserContext;
   readonly page: Page;
@@ -39,6 +39,10 @@ export async function watchedPage(browser: Browser, origin: string, viewport = {
   context.on('request', (request) => requests.push(request.url()));
   const page = await context.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
+  // What the page's Content-Security-Policy refused shows on the console only.
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
   page.setDefaultTimeout(20_000);
   return { context, page, requests, errors };
 }

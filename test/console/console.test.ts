@@ -475,7 +475,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await shot(page, 'sign-in');
   });
 
-  test('no page asked for anything outside the server\'s origin, and no script failed', () => {
+  test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
     assert.deepEqual(outside, []);

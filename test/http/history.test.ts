@@ -7,6 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
+import { loadFixtures } from '../../src/fixtures/load-fixtures.js';
+import { parseFixtures } from '../../src/fixtures/parse-fixtures.js';
 import { testContext, type TestContext } from '../helpers.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 
@@ -233,5 +235,41 @@ describe('CHANGELOG_RETENTION_DAYS', () => {
         await ctx.close();
       }
     }
+  });
+});
+
+describe('writes that come by other ways than the record routes', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await testContext();
+  });
+  after(async () => ctx.close());
+
+  test('an import, orchard seed and a fixtures load each log their records, with their user and time', async () => {
+    const feed = async (since: string, token?: string) => JSON.parse((await ctx.request({ method: 'GET', url: `/api/changes?since=${since}&pagesize=500`, ...(token ? { token } : {}) })).body).data;
+    const start = (await feed('now')).Cursor;
+    const imported = await ctx.request({ method: 'POST', url: '/api/record/account/import', payload: 'accountname\nImported 1\nImported 2\n', headers: { 'content-type': 'text/csv' } });
+    assert.equal(imported.statusCode, 200, imported.body);
+    await ctx.stores.admin.seed({ orgId: ctx.orgId, object: 'contact', count: 3, now: new Date('2026-02-02T02:02:02Z') });
+    const { Entries } = await feed(start);
+    assert.deepEqual(Entries.map((e: any) => [e.object, e.operation, e.userid, e.changedon]), [
+      ['account', 'create', ctx.userId, '2026-03-01T12:00:00'], ['account', 'create', ctx.userId, '2026-03-01T12:00:00'],
+      ...Array.from({ length: 3 }, () => ['contact', 'create', ctx.userId, '2026-02-02T02:02:02']),
+    ]);
+    assert.deepEqual(Entries.slice(0, 2).map((e: any) => e.fields.accountname.new), ['Imported 1', 'Imported 2']);
+
+    const [loaded] = await loadFixtures({ control: ctx.stores.control, records: ctx.stores.records, clock: () => Date.parse('2026-01-05T00:00:00Z') }, parseFixtures({
+      organizations: [{
+        name: 'Fixture Org', users: [{ email: 'fx@example.com', tokens: ['Tok-history-0123456789'] }],
+        records: { account: [{ accountname: 'Parent' }, { accountname: 'Child', parentaccountid: '11111111-1111-4111-8111-111111111111' }].map((r, i) => ({ ...r, accountid: i === 0 ? '11111111-1111-4111-8111-111111111111' : '11111111-1111-4111-8111-111111111112' })) },
+      }],
+    }));
+    const fx = JSON.parse((await ctx.request({ method: 'GET', url: '/api/changes', token: 'Tok-history-0123456789' })).body).data;
+    assert.deepEqual(fx.Entries.map((e: any) => [e.operation, e.recordid, e.userid, e.changedon]), [
+      ['create', '11111111-1111-4111-8111-111111111111', loaded!.users[0]!.id, '2026-01-05T00:00:00'],
+      ['create', '11111111-1111-4111-8111-111111111112', loaded!.users[0]!.id, '2026-01-05T00:00:00'],
+      // A lookup to another record is set once every record exists.
+      ['update', '11111111-1111-4111-8111-111111111112', loaded!.users[0]!.id, '2026-01-05T00:00:00'],
+    ]);
   });
 });

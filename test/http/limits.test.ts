@@ -3,13 +3,17 @@
 // (an organization across its tokens), the per-address limit for tokens that do not resolve, and
 // counters that survive a restart of the app. The clock is moved, never waited for.
 
-import { afterEach, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import fs from 'node:fs';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { HitResult, RateLimitStore } from '../../src/limits/rate-limit-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { testContext, type TestContext } from '../helpers.js';
+import { openStores, type Stores } from '../../src/stores.js';
+import { tempDir, testContext, type TestContext } from '../helpers.js';
 import { assertErrorReply } from './error-reply.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -207,5 +211,76 @@ describe('rate limits over HTTP', () => {
       assert.equal((await ctx.request({ ...LIST, token: null })).statusCode, 401);
     }
     assert.equal(ctx.app.limits, null);
+  });
+});
+
+describe('rate limits counted by a store that answers later (Redis)', () => {
+  let dir: string;
+  let stores: Stores;
+  let app: FastifyInstance;
+  let token: string;
+  /** What happened, in order: the store asked ('hit') and answering ('answer'), a record read or written. */
+  const events: string[] = [];
+
+  before(async () => {
+    dir = tempDir();
+    const config = loadConfig({}, { dataDir: dir, logLevel: 'silent', addressMinuteLimit: 1_000_000 });
+    stores = openStores(config);
+    ({ token } = await stores.admin.createOrganization({ name: 'Later', plan: 'enterprise', email: 'later@example.com', minuteLimit: 3 }));
+    // The embedded counters, answering a little later, as a store over the network does.
+    const later = (inner: RateLimitStore): RateLimitStore => ({
+      hit(key, quotas, now) {
+        events.push('hit');
+        const result = inner.hit(key, quotas, now) as HitResult;
+        return new Promise((resolve) => setTimeout(() => {
+          events.push('answer');
+          resolve(result);
+        }, 30));
+      },
+      ping: () => inner.ping(),
+      close: () => inner.close(),
+    });
+    const watched = (records: OrgRecords): OrgRecords => new Proxy(records, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (name === 'get' || name === 'create') events.push(name);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const records = { ...stores.records, org: async (id: string) => watched(await stores.records.org(id)) } as Stores['records'];
+    app = await buildApp({ ...stores, records, openCounters: (clock, log) => later(stores.openCounters(clock, log)), config, clock: Date.now, logger: false });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app.close();
+    await stores.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('reads while the hit is decided, writes after it; a read over the limit is still answered 429 with its fields', async () => {
+    const send = (opts: InjectOptions) => app.inject({ ...opts, headers: { tokenid: token } });
+    events.length = 0;
+    const created = await send({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Later' } });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(events, ['hit', 'answer', 'create'], 'a write waits for the answer');
+    const id = JSON.parse(created.body).data.Record.accountid as string;
+
+    events.length = 0;
+    const read = await send({ method: 'GET', url: `/api/record/account/${id}` });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.deepEqual(events, ['hit', 'get', 'answer'], 'a read does not');
+    assert.match(String(read.headers.ratelimit), /^"minute";r=1;t=\d+, "day";r=\d+;t=\d+$/);
+
+    assert.equal((await send({ method: 'GET', url: `/api/record/account/${id}` })).statusCode, 200);
+    const refused = await send({ method: 'GET', url: `/api/record/account/${id}` });
+    assert429(refused, minuteMessage(3, Number(refused.headers['retry-after'])), Number(refused.headers['retry-after']));
+    assert.match(String(refused.headers.ratelimit), /^"minute";r=0;t=\d+, "day";r=\d+;t=\d+$/);
+    assert.equal(refused.headers['ratelimit-policy'], '"minute";q=3;w=60, "day";q=50000;w=86400');
+    const missing = await send({ method: 'GET', url: `/api/record/account/${randomUUID()}` });
+    assert.equal(missing.statusCode, 429, `the refusal, not the read's 404: ${missing.body}`);
   });
 });

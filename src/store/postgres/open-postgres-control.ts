@@ -5,6 +5,7 @@ import { PostgresNoticeLedger } from './postgres-notice-ledger.js';
 import { PostgresControlStore } from './postgres-control-store.js';
 import { DEFAULT_CONTROL_SCHEMA } from './postgres-control-ddl.js';
 import { createPool, qi, type Pool, type PoolOptions } from './pg-db.js';
+import type { CacheListener } from './cache-listener.js';
 
 export interface PostgresControl {
   readonly pool: Pool;
@@ -14,14 +15,17 @@ export interface PostgresControl {
   close(): Promise<void>;
 }
 
-/** The control store and notice ledger in `schema` (default `orchard`, created and migrated on first use). */
-export function openPostgresControl(url: string, options: PoolOptions & { schema?: string } = {}): PostgresControl {
-  const { schema = DEFAULT_CONTROL_SCHEMA, ...poolOptions } = options;
+/**
+ * The control store and notice ledger in `schema` (default `orchard`, created and migrated on first
+ * use); with `changes`, the store keeps token identities in memory while the listener vouches for them.
+ */
+export function openPostgresControl(url: string, options: PoolOptions & { schema?: string; changes?: CacheListener } = {}): PostgresControl {
+  const { schema = DEFAULT_CONTROL_SCHEMA, changes, ...poolOptions } = options;
   const pool = createPool(url, poolOptions);
   let ended: Promise<void> | undefined;
   return {
     pool,
-    control: new PostgresControlStore(pool, schema),
+    control: new PostgresControlStore(pool, schema, changes),
     ledger: new PostgresNoticeLedger(pool, schema),
     close: () => (ended ??= pool.end()),
   };

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { AppError, storeUnavailableError, timeoutError } from '../../errors.js';
+import { DefinitionsChanged } from '../types.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -117,9 +118,18 @@ export function unavailableError(cause?: unknown): AppError {
   return storeUnavailableError(cause);
 }
 
-/** Rethrows an unreachable-database failure as STORE_UNAVAILABLE, anything else as it was. */
+/** SQLSTATEs of a statement naming a column or table that does not exist. */
+const UNDEFINED_NAMES = new Set(['42703', '42P01']);
+
+/**
+ * Rethrows an unreachable-database failure as STORE_UNAVAILABLE, a statement naming a column or
+ * table that is gone as DefinitionsChanged (definitions kept in memory, changed by another process:
+ * see cache-listener.ts), anything else as it was.
+ */
 export function translate(err: unknown): never {
-  throw isUnavailable(err) ? unavailableError(err) : err;
+  if (isUnavailable(err)) throw unavailableError(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  throw typeof code === 'string' && UNDEFINED_NAMES.has(code) ? new DefinitionsChanged(err) : err;
 }
 
 /** A client from the pool, or STORE_UNAVAILABLE. */

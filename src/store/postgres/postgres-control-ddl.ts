@@ -84,6 +84,23 @@ export const CONTROL_MIGRATIONS: readonly PgMigration[] = [
   async (client) => {
     await client.query('ALTER TABLE organizations ADD COLUMN webhooks boolean NOT NULL DEFAULT false');
   },
+  // 5: a notice on the schema's channel (its own name) at the commit of any change a token's
+  // identity is made of: the organization, the user, the role, the token's revocation. Processes
+  // keeping identities in memory drop them on it (cache-listener.ts). Statement triggers, so a change
+  // of many rows notifies once; recording a token's use (last_used_at) notifies nothing.
+  async (client) => {
+    await client.query(`
+      CREATE FUNCTION notify_control_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify(TG_TABLE_SCHEMA, 'control');
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER organizations_changed AFTER UPDATE OR DELETE ON organizations FOR EACH STATEMENT EXECUTE FUNCTION notify_control_change();
+      CREATE TRIGGER users_changed AFTER UPDATE OR DELETE ON users FOR EACH STATEMENT EXECUTE FUNCTION notify_control_change();
+      CREATE TRIGGER roles_changed AFTER INSERT OR UPDATE OR DELETE ON roles FOR EACH STATEMENT EXECUTE FUNCTION notify_control_change();
+      CREATE TRIGGER tokens_changed AFTER UPDATE OF revoked_at, user_id, hash OR DELETE ON tokens FOR EACH STATEMENT EXECUTE FUNCTION notify_control_change();
+    `);
+  },
 ];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

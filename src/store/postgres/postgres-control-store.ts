@@ -1,6 +1,8 @@
 // The shared control plane: organizations, users, roles and token digests in one PostgreSQL schema,
 // behaving as SqliteControlStore does (same values, errors and order). Every API process and the
-// CLI share it; nothing is cached across calls, so a revoke or a role or plan change is seen at once.
+// CLI share it. With a cache listener, token identities are kept in memory while the listener vouches for
+// them (cache-listener.ts): a revoke or a role, user or plan change by another process is seen within
+// its bound, one by this process at once.
 
 import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
@@ -10,6 +12,7 @@ import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/id
 import type { PlanName } from '../../auth/plans.js';
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';
 import { prepared, qi, schemaRunner, type Pool, type Prepared, type SchemaRunner } from './pg-db.js';
+import { CONTROL_CHANGED, type CacheListener } from './cache-listener.js';
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: Date }
 interface UserRow { id: string; org_id: string; email: string; fullname: string; role: string; created_at: Date; disabled_at: Date | null }
@@ -34,20 +37,32 @@ const FOREIGN_KEY_VIOLATION = '23503';
 
 const nowIso = (): string => new Date().toISOString();
 
+/** Identities kept at most; past it they are all dropped (as the embedded store's cache). */
+const MAX_IDENTITIES = 10_000;
+
 export class PostgresControlStore implements ControlStore {
   private readonly sql: SchemaRunner;
   private readonly t: { orgs: string; users: string; tokens: string; roles: string; notices: string };
   /** The two statements of every request, prepared once per connection. */
   private readonly identitySql: Prepared;
   private readonly touchSql: Prepared;
+  /** Identities of live tokens by digest, kept while `changes` vouches for them; unknown tokens are never kept. */
+  private readonly identities = new Map<string, TokenIdentity>();
+  /** Counts the times the identities were dropped: a read that began before a drop must not be kept. */
+  private generation = 0;
 
   /**
    * A store on `schema` through `pool`; the schema is created and migrated on first use (and again
    * on the next call if the database could not be reached). The pool stays the caller's: close()
    * does not end it, so a control store and a notice ledger may share one (openPostgresControl).
    */
-  constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA) {
+  /** `changes`: the listener that lets identities be kept in memory (none: every call reads them). */
+  constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA, private readonly changes?: CacheListener) {
     this.sql = schemaRunner(pool, schema, CONTROL_MIGRATIONS);
+    // Every notice of a control change drops them all: such changes are rare, touches do not notify.
+    changes?.subscribe((payload) => {
+      if (payload === null || payload === CONTROL_CHANGED) this.forget();
+    });
     const s = qi(schema);
     this.t = { orgs: `${s}.organizations`, users: `${s}.users`, tokens: `${s}.tokens`, roles: `${s}.roles`, notices: `${s}.notices` };
     // One statement, four primary-key probes: the whole identity of a request in one round trip.
@@ -62,9 +77,24 @@ export class PostgresControlStore implements ControlStore {
     this.touchSql = prepared(`UPDATE ${this.t.tokens} SET last_used_at = $2 WHERE hash = $1`);
   }
 
+  /** Drops the identities kept. */
+  private forget(): void {
+    this.identities.clear();
+    this.generation++;
+  }
+
+  /** A statement that changes the control tables: what this process kept is dropped once it is done (other processes hear the trigger's notice). */
+  private readonly write: SchemaRunner = async (text, values) => {
+    try {
+      return await this.sql(text, values);
+    } finally {
+      this.forget();
+    }
+  };
+
   async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
     const org: Organization = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: null, createdAt: nowIso() };
-    await this.sql(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)`,
+    await this.write(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)`,
       [org.id, org.name, org.plan, org.minuteLimit, org.createdAt])
       .catch(rethrowAs({ [UNIQUE_VIOLATION]: () => idTaken('organization', org.id) }));
     return org;
@@ -73,7 +103,7 @@ export class PostgresControlStore implements ControlStore {
   async setPrimaryUser(orgId: string, userId: string): Promise<void> {
     if (!isId(orgId)) throw noOrganization(orgId);
     const rowCount = isId(userId)
-      ? await this.sql(`UPDATE ${this.t.orgs} SET primary_user_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM ${this.t.users} WHERE id = $2 AND org_id = $1)`, [orgId, userId]).then((r) => r.rowCount)
+      ? await this.write(`UPDATE ${this.t.orgs} SET primary_user_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM ${this.t.users} WHERE id = $2 AND org_id = $1)`, [orgId, userId]).then((r) => r.rowCount)
       : 0;
     if (rowCount === 0) throw (await this.getOrganization(orgId)) ? noUser(userId, orgId) : noOrganization(orgId);
   }
@@ -87,7 +117,7 @@ export class PostgresControlStore implements ControlStore {
   async updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null> {
     if (!isId(id)) return null;
     // One statement, so two concurrent updates of different fields both land (SQLite: one transaction).
-    const { rows } = await this.sql<OrgRow>(`
+    const { rows } = await this.write<OrgRow>(`
       UPDATE ${this.t.orgs} SET plan = coalesce($2, plan), minute_limit = CASE WHEN $3 THEN $4::integer ELSE minute_limit END
       WHERE id = $1 RETURNING *`, [id, changes.plan ?? null, changes.minuteLimit !== undefined, changes.minuteLimit ?? null]);
     return rows[0] ? toOrg(rows[0]) : null;
@@ -109,7 +139,7 @@ export class PostgresControlStore implements ControlStore {
   async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
     const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso(), disabledAt: null };
-    await this.sql(`INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+    await this.write(`INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt])
       .catch((err: unknown) => {
         // Two unique constraints: the key (an id chosen twice) and (org_id, email).
@@ -144,7 +174,7 @@ export class PostgresControlStore implements ControlStore {
   async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null> {
     if (!isId(id)) return null;
     // One statement, as updateOrganization; a disabled user keeps the time they were first disabled.
-    const { rows } = await this.sql<UserRow>(`
+    const { rows } = await this.write<UserRow>(`
       UPDATE ${this.t.users} SET role = coalesce($2, role),
         disabled_at = CASE WHEN $3::boolean IS NULL THEN disabled_at WHEN $3 THEN coalesce(disabled_at, $4::timestamptz) ELSE NULL END
       WHERE id = $1 RETURNING *`, [id, changes.role ?? null, changes.disabled ?? null, nowIso()]);
@@ -154,7 +184,7 @@ export class PostgresControlStore implements ControlStore {
   async deleteUser(id: string): Promise<boolean> {
     if (!isId(id)) return false;
     // One statement: the tokens and the user go together (the foreign key is checked at its end).
-    const { rows } = await this.sql(`
+    const { rows } = await this.write(`
       WITH t AS (DELETE FROM ${this.t.tokens} WHERE user_id = $1)
       DELETE FROM ${this.t.users} WHERE id = $1 RETURNING id`, [id]);
     return rows.length > 0;
@@ -162,7 +192,7 @@ export class PostgresControlStore implements ControlStore {
 
   async deleteOrganization(id: string): Promise<boolean> {
     if (!isId(id)) return false;
-    const { rows } = await this.sql(`
+    const { rows } = await this.write(`
       WITH t AS (DELETE FROM ${this.t.tokens} WHERE user_id IN (SELECT id FROM ${this.t.users} WHERE org_id = $1)),
            u AS (DELETE FROM ${this.t.users} WHERE org_id = $1),
            r AS (DELETE FROM ${this.t.roles} WHERE org_id = $1),
@@ -175,7 +205,7 @@ export class PostgresControlStore implements ControlStore {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
     const grants = JSON.stringify(input.grants);
     const role: RoleDefinition = { orgId: input.orgId, name: input.name, grants: JSON.parse(grants) as Record<string, ObjectGrant>, updatedAt: nowIso() };
-    await this.sql(`INSERT INTO ${this.t.roles} (org_id, name, grants, updated_at) VALUES ($1, $2, $3, $4)
+    await this.write(`INSERT INTO ${this.t.roles} (org_id, name, grants, updated_at) VALUES ($1, $2, $3, $4)
       ON CONFLICT (org_id, name) DO UPDATE SET grants = excluded.grants, updated_at = excluded.updated_at`, [role.orgId, role.name, grants, role.updatedAt])
       .catch(rethrowAs({ [FOREIGN_KEY_VIOLATION]: () => noOrganization(input.orgId) }));
     return role;
@@ -190,7 +220,7 @@ export class PostgresControlStore implements ControlStore {
   async addToken(userId: string, tokenHash: string, last4: string | null = null): Promise<TokenInfo> {
     if (!isId(userId)) throw noUser(userId);
     const token: TokenInfo = { id: randomUUID(), userId, last4, createdAt: nowIso(), lastUsedAt: null, revokedAt: null };
-    await this.sql(`INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($1, $2, $3, $4, $5)`, [token.id, tokenHash, userId, last4, token.createdAt])
+    await this.write(`INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($1, $2, $3, $4, $5)`, [token.id, tokenHash, userId, last4, token.createdAt])
       .catch(rethrowAs({ [FOREIGN_KEY_VIOLATION]: () => noUser(userId) }));
     return token;
   }
@@ -202,7 +232,7 @@ export class PostgresControlStore implements ControlStore {
 
   async revokeTokenById(id: string): Promise<TokenInfo | null> {
     if (!isId(id)) return null;
-    const { rows } = await this.sql<TokenRow>(`UPDATE ${this.t.tokens} SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING ${TOKEN_COLUMNS}`, [id, nowIso()]);
+    const { rows } = await this.write<TokenRow>(`UPDATE ${this.t.tokens} SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1 RETURNING ${TOKEN_COLUMNS}`, [id, nowIso()]);
     return rows[0] ? toToken(rows[0]) : null;
   }
 
@@ -210,7 +240,7 @@ export class PostgresControlStore implements ControlStore {
     if (!isId(id)) return null;
     const now = nowIso();
     // One statement, so the old token is revoked exactly when the new one exists.
-    const { rows } = await this.sql<TokenRow & { kind: string }>(`
+    const { rows } = await this.write<TokenRow & { kind: string }>(`
       WITH old AS (UPDATE ${this.t.tokens} SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}),
            new AS (INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) SELECT $3, $4, user_id, $5, $2 FROM old RETURNING ${TOKEN_COLUMNS})
       SELECT 'old' AS kind, * FROM old UNION ALL SELECT 'new' AS kind, * FROM new`, [id, now, randomUUID(), newHash, last4]);
@@ -220,11 +250,27 @@ export class PostgresControlStore implements ControlStore {
   }
 
   async revokeToken(tokenHash: string): Promise<boolean> {
-    const { rowCount } = await this.sql(`UPDATE ${this.t.tokens} SET revoked_at = $2 WHERE hash = $1 AND revoked_at IS NULL`, [tokenHash, nowIso()]);
+    const { rowCount } = await this.write(`UPDATE ${this.t.tokens} SET revoked_at = $2 WHERE hash = $1 AND revoked_at IS NULL`, [tokenHash, nowIso()]);
     return (rowCount ?? 0) > 0;
   }
 
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
+    const cache = this.changes?.trusted() === true;
+    if (cache) {
+      const kept = this.identities.get(tokenHash);
+      if (kept) return kept;
+    }
+    const generation = this.generation;
+    const identity = await this.readIdentity(tokenHash);
+    // Kept only if nothing was dropped while it was read (a change may have committed meanwhile).
+    if (identity && cache && generation === this.generation) {
+      if (this.identities.size >= MAX_IDENTITIES) this.identities.clear();
+      this.identities.set(tokenHash, identity);
+    }
+    return identity;
+  }
+
+  private async readIdentity(tokenHash: string): Promise<TokenIdentity | null> {
     const { rows: [r] } = await this.sql<OrgRow & Record<string, unknown>>(this.identitySql, [tokenHash]);
     if (!r) return null;
     const user = toUser({ id: r.u_id as string, org_id: r.u_org_id as string, email: r.u_email as string, fullname: r.u_fullname as string, role: r.u_role as string, created_at: r.u_created_at as Date, disabled_at: null });

@@ -29,6 +29,10 @@ import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTabl
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
+import { notifyStatement, schemaChanged, type CacheListener } from './cache-listener.js';
+
+/** The start of an organization's definitions notice (cache-listener.ts schemaChanged). */
+const SCHEMA_NOTICE = schemaChanged('');
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -51,10 +55,38 @@ export interface PostgresRecordStoreOptions {
    * config.openOrganizations); one dropped is read again on its next use.
    */
   readonly openOrganizations?: number;
+  /**
+   * The channel changes to an organization's definitions (or its whole state) are notified on, in
+   * their transaction, for the processes that keep definitions in memory (cache-listener.ts): the
+   * control schema's name. None: nobody is told.
+   */
+  readonly channel?: string;
+  /** The listener that lets definitions be kept in memory between calls (none: their version is read on every call). */
+  readonly changes?: CacheListener;
+}
+
+/**
+ * Counts the drops of what is kept of organizations' definitions: of one organization (its notice)
+ * and of all (the listener lost notices). A read that began before a drop must not be kept.
+ */
+class Drops {
+  private all = 0;
+  private readonly byOrg = new Map<string, number>();
+
+  of(orgId: string): number {
+    return this.all + (this.byOrg.get(orgId) ?? 0);
+  }
+
+  drop(orgId: string | null): void {
+    if (orgId === null) this.all++;
+    else this.byOrg.set(orgId, (this.byOrg.get(orgId) ?? 0) + 1);
+  }
 }
 
 class PostgresOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
+  /** The drop count (Drops.of) when `cached` was read, if it may be used without reading the version again. */
+  private keptAt: number | undefined;
   private readonly sqlCache = new SqlCache();
   /** Compiles with every table qualified by this organization's schema. */
   private readonly k: Kysely<any>;
@@ -80,7 +112,9 @@ class PostgresOrgRecords implements OrgRecords {
   });
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
-  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number, private readonly onDeliveries: () => void = () => {}) {
+  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
+    readonly orgId: string, private readonly channel: string | undefined, private readonly changes: CacheListener | undefined, private readonly drops: Drops,
+    private readonly onDeliveries: () => void = () => {}) {
     this.k = postgresSql.withSchema(schemaName);
     this.s = qi(schemaName);
     this.schemaQuery = prepared(`SELECT m.schema_version AS version,
@@ -104,7 +138,20 @@ class PostgresOrgRecords implements OrgRecords {
   }
 
   async schema(): Promise<OrgSchema> {
+    // Kept between calls while the listener vouches that no other process changed the definitions since.
+    if (this.keptAt !== undefined && this.keptAt === this.drops.of(this.orgId) && this.changes?.trusted() === true) return this.cached!;
     return this.schemaOn();
+  }
+
+  async refreshSchema(): Promise<boolean> {
+    const before = this.cached;
+    this.keptAt = undefined;
+    return (await this.schemaOn()) !== before;
+  }
+
+  /** The notice other processes hear of a change this one commits to the definitions, in the change's transaction. */
+  async notifyChange(client: PoolClient): Promise<void> {
+    if (this.channel !== undefined) await client.query(notifyStatement(this.channel, schemaChanged(this.orgId)));
   }
 
   /**
@@ -114,6 +161,8 @@ class PostgresOrgRecords implements OrgRecords {
    * transaction (ten concurrent creates on a fresh store did).
    */
   private async schemaOn(client?: PoolClient): Promise<OrgSchema> {
+    const drops = this.drops.of(this.orgId);
+    const trusted = this.changes?.trusted() === true;
     const values = [this.cached?.version ?? null];
     const { rows } = client
       ? await client.query<{ version: number; specs: ObjectSpec[] | null }>({ ...this.schemaQuery, values })
@@ -124,6 +173,8 @@ class PostgresOrgRecords implements OrgRecords {
       this.sqlCache.clear();
       this.preparedByText.clear();
     }
+    // Kept only if nothing was dropped while it was read: a change may have committed meanwhile.
+    this.keptAt = trusted && drops === this.drops.of(this.orgId) ? drops : undefined;
     return this.cached!;
   }
 
@@ -326,7 +377,9 @@ class PostgresOrgRecords implements OrgRecords {
          FROM ${this.s}.orchard_meta m WHERE m.id = 1`);
       await change(client, new OrgSchema(rows[0]!.specs, rows[0]!.version));
       await client.query(`UPDATE ${this.s}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
+      await this.notifyChange(client);
     });
+    this.drops.drop(this.orgId);
     return this.schema();
   }
 
@@ -389,6 +442,9 @@ export class PostgresRecordStore implements RecordStore {
   private readonly orgs: OpenOrganizations<Promise<PostgresOrgRecords>>;
   private readonly prefix: string;
   private readonly timeoutMs: number;
+  private readonly channel: string | undefined;
+  private readonly changes: CacheListener | undefined;
+  private readonly drops = new Drops();
   /** Organizations dropped by this store: their schema is never created again by a call still under way. */
   private readonly dropped = new Set<string>();
   private readonly watchers = new DeliveryWatchers();
@@ -400,6 +456,12 @@ export class PostgresRecordStore implements RecordStore {
   constructor(private readonly pool: Pool, options: PostgresRecordStoreOptions = {}) {
     this.prefix = options.schemaPrefix ?? 'orchard_org_';
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.channel = options.channel;
+    this.changes = options.changes;
+    this.changes?.subscribe((payload) => {
+      if (payload === null) this.drops.drop(null);
+      else if (payload.startsWith(SCHEMA_NOTICE)) this.drops.drop(payload.slice(SCHEMA_NOTICE.length));
+    });
     if (!/^[a-z_][a-z0-9_]*$/.test(this.prefix) || this.prefix.length + 32 > MAX_IDENTIFIER) {
       throw new Error(`schemaPrefix must be [a-z_][a-z0-9_]* and at most ${MAX_IDENTIFIER - 32} characters; got '${this.prefix}'`);
     }
@@ -409,7 +471,7 @@ export class PostgresRecordStore implements RecordStore {
       open: (orgId) => {
         const schema = this.schemaName(orgId);
         const opening = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
-          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs, () => this.watchers.told(orgId)), translate);
+          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs, orgId, this.channel, this.changes, this.drops, () => this.watchers.told(orgId)), translate);
         // A failed open (database unreachable) is tried again by the next request.
         opening.catch(() => this.orgs.forget(orgId, opening));
         return opening;
@@ -479,19 +541,39 @@ export class PostgresRecordStore implements RecordStore {
   }
 
   async restore(orgId: string, name: string): Promise<void> {
-    const schema = (await this.open(orgId)).schemaName;
-    await inTransaction(this.pool, async (client) => replaceTables(client, schema, await existingSnapshot(client, this.prefix, orgId, name)));
-    await migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS).catch(translate);
+    const org = await this.open(orgId);
+    await inTransaction(this.pool, async (client) => {
+      await replaceTables(client, org.schemaName, await existingSnapshot(client, this.prefix, orgId, name));
+      await org.notifyChange(client);
+    });
+    this.drops.drop(orgId);
+    await migrateSchema(this.pool, org.schemaName, POSTGRES_ORG_MIGRATIONS).catch(translate);
   }
 
   async clear(orgId: string): Promise<void> {
-    const schema = (await this.open(orgId)).schemaName;
-    if (await inTransaction(this.pool, (client) => emptyStandardTables(client, schema))) return;
+    const org = await this.open(orgId);
+    const schema = org.schemaName;
+    try {
+      await this.clearTables(org, schema);
+    } finally {
+      this.drops.drop(orgId);
+    }
+  }
+
+  private async clearTables(org: PostgresOrgRecords, schema: string): Promise<void> {
+    if (await inTransaction(this.pool, async (client) => {
+      const emptied = await emptyStandardTables(client, schema);
+      if (emptied) await org.notifyChange(client);
+      return emptied;
+    })) return;
     // Custom definitions to drop: from a new organization's schema, copied from, then dropped.
     const empty = `${this.prefix}empty_${randomBytes(8).toString('hex')}`;
     try {
       await migrateSchema(this.pool, empty, POSTGRES_ORG_MIGRATIONS).catch(translate);
-      await inTransaction(this.pool, (client) => replaceTables(client, schema, empty));
+      await inTransaction(this.pool, async (client) => {
+        await replaceTables(client, schema, empty);
+        await org.notifyChange(client);
+      });
     } finally {
       await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(empty)} CASCADE`).catch(() => {});
     }
@@ -501,7 +583,12 @@ export class PostgresRecordStore implements RecordStore {
     if (!ORG_ID_RE.test(orgId)) return;
     this.dropped.add(orgId);
     this.orgs.discard(orgId);
+    this.drops.drop(orgId);
     await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(this.schemaName(orgId))} CASCADE`);
+    if (this.channel !== undefined) {
+      const notice = notifyStatement(this.channel, schemaChanged(orgId));
+      await run(this.pool, notice.text, notice.values);
+    }
     // Its snapshots go with it.
     for (const snapshot of await this.snapshotSchemas(orgId)) await run(this.pool, `DROP SCHEMA IF EXISTS ${qi(snapshot)} CASCADE`);
   }

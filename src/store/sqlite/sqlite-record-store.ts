@@ -126,6 +126,11 @@ class SqliteOrgRecords implements OrgRecords {
     return this.use((f) => f.schemaSync());
   }
 
+  /** schema() reads the definitions as committed on every call: the ones it gave were current. */
+  async refreshSchema(): Promise<boolean> {
+    return false;
+  }
+
   get(obj: ObjectDef, id: string): Promise<RecordRow | null> {
     return this.use((f) => f.reads.get(obj, id));
   }
