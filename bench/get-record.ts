@@ -263,7 +263,7 @@ async function startLimit(dataDir: string): Promise<{ url: string; close: () => 
     const row = byId.get(request.params.id) as unknown[] | undefined;
     reply.headers(headers);
     if (!row) return reply.code(404).send({ Message: 'not found' });
-    return okRecordPageText(head, true, objects(idColumns, [row])[0]);
+    return okRecordPageText(head, true, JSON.stringify(objects(idColumns, [row])[0]));
   });
   app.post('/api/query', async (_request, reply) => {
     reply.headers(headers);

@@ -237,6 +237,7 @@ describe('rate limits counted by a store that answers later (Redis)', () => {
           resolve(result);
         }, 30));
       },
+      usage: (key, quotas, now) => inner.usage(key, quotas, now),
       ping: () => inner.ping(),
       close: () => inner.close(),
     });

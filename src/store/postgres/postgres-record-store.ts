@@ -113,7 +113,7 @@ class PostgresOrgRecords implements OrgRecords {
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
-    readonly orgId: string, private readonly channel: string | undefined, private readonly changes: CacheListener | undefined, private readonly drops: Drops,
+    readonly orgId: string, private readonly channel: string | undefined, private readonly cacheListener: CacheListener | undefined, private readonly drops: Drops,
     private readonly onDeliveries: () => void = () => {}) {
     this.k = postgresSql.withSchema(schemaName);
     this.s = qi(schemaName);
@@ -139,7 +139,7 @@ class PostgresOrgRecords implements OrgRecords {
 
   async schema(): Promise<OrgSchema> {
     // Kept between calls while the listener vouches that no other process changed the definitions since.
-    if (this.keptAt !== undefined && this.keptAt === this.drops.of(this.orgId) && this.changes?.trusted() === true) return this.cached!;
+    if (this.keptAt !== undefined && this.keptAt === this.drops.of(this.orgId) && this.cacheListener?.trusted() === true) return this.cached!;
     return this.schemaOn();
   }
 
@@ -162,7 +162,7 @@ class PostgresOrgRecords implements OrgRecords {
    */
   private async schemaOn(client?: PoolClient): Promise<OrgSchema> {
     const drops = this.drops.of(this.orgId);
-    const trusted = this.changes?.trusted() === true;
+    const trusted = this.cacheListener?.trusted() === true;
     const values = [this.cached?.version ?? null];
     const { rows } = client
       ? await client.query<{ version: number; specs: ObjectSpec[] | null }>({ ...this.schemaQuery, values })
@@ -443,7 +443,7 @@ export class PostgresRecordStore implements RecordStore {
   private readonly prefix: string;
   private readonly timeoutMs: number;
   private readonly channel: string | undefined;
-  private readonly changes: CacheListener | undefined;
+  private readonly cacheListener: CacheListener | undefined;
   private readonly drops = new Drops();
   /** Organizations dropped by this store: their schema is never created again by a call still under way. */
   private readonly dropped = new Set<string>();
@@ -457,8 +457,8 @@ export class PostgresRecordStore implements RecordStore {
     this.prefix = options.schemaPrefix ?? 'orchard_org_';
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.channel = options.channel;
-    this.changes = options.changes;
-    this.changes?.subscribe((payload) => {
+    this.cacheListener = options.changes;
+    this.cacheListener?.subscribe((payload) => {
       if (payload === null) this.drops.drop(null);
       else if (payload.startsWith(SCHEMA_NOTICE)) this.drops.drop(payload.slice(SCHEMA_NOTICE.length));
     });
@@ -471,7 +471,7 @@ export class PostgresRecordStore implements RecordStore {
       open: (orgId) => {
         const schema = this.schemaName(orgId);
         const opening = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
-          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs, orgId, this.channel, this.changes, this.drops, () => this.watchers.told(orgId)), translate);
+          .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs, orgId, this.channel, this.cacheListener, this.drops, () => this.watchers.told(orgId)), translate);
         // A failed open (database unreachable) is tried again by the next request.
         opening.catch(() => this.orgs.forget(orgId, opening));
         return opening;
