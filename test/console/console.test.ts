@@ -335,6 +335,15 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.click('tr[data-state=delivered] button:has-text("reply")');
       assert.equal(await page.textContent('tr[data-state=delivered] pre.body'), 'thanks');
       await shot(page, 'webhooks');
+
+      // Deleted: gone from the list and from the API, and the next write is delivered to nobody.
+      await page.click('text=Back to the webhooks');
+      await page.click(`tr[data-webhook="${url}"] button:has-text("Delete")`);
+      await page.waitForSelector('text=No webhook yet.');
+      assert.deepEqual((await json(await api(ADA, 'GET', '/api/webhooks'))).data, []);
+      assert.equal((await api(ADA, 'PUT', `/api/record/account/${GLOBEX}`, { telephone2: '+1 555 0112' })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(received.length, 1);
     } finally {
       receiver.close();
     }
@@ -391,7 +400,34 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction((t) => Date.parse(document.querySelector('[data-clock-now]')!.textContent!.replace(' UTC', 'Z').replace(' ', 'T')) - t > 24 * 3600_000, before);
     await page.click('button:has-text("Real time")');
     await page.waitForFunction(() => !document.querySelector('.panel .badge')?.textContent?.includes('moved'));
+    // Set (back in time: a later instant would stay counted in the limits' windows) runs on from there,
+    // and what is written takes its time; Freeze stops it.
+    await page.fill('label:has-text("Set to") input', '2026-01-15T08:00:00');
+    await page.click('button:has-text("Set")');
+    await page.waitForFunction(() => document.querySelector('[data-clock-now]')?.textContent?.startsWith('2026-01-15 08:00'));
+    const written = await json(await api(ADA, 'POST', '/api/record/account', { accountname: 'Written in January' }));
+    assert.match((await json(await api(ADA, 'GET', `/api/record/account/${written.data.Record.accountid}`))).data.Record.createdon, /^2026-01-15T08:0/);
+    await page.click('button:has-text("Freeze")');
+    await page.waitForSelector('.panel .badge:text-is("frozen")');
+    const frozenAt = await now.textContent();
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    assert.equal(await now.textContent(), frozenAt, 'a frozen clock stands still');
+    await page.click('button:has-text("Real time")');
+    await page.waitForFunction(() => !/moved|frozen/.test(document.querySelector('.panel .badge')?.textContent ?? ''));
+    assert.ok(Date.parse((await now.textContent())!.replace(' UTC', 'Z').replace(' ', 'T')) >= before);
 
+    // A fault rule with no end: contacts refused until it is removed.
+    await page.selectOption('label:has-text("Reply") select', '429');
+    await page.fill('label:has-text("Object") input', 'contact');
+    await page.click('button:has-text("Add rule")');
+    await page.waitForSelector('table[aria-label="Fault rules"] tbody tr');
+    assert.equal((await api(ADA, 'GET', `/api/record/contact/${HANK}`)).status, 429);
+    await page.click('table[aria-label="Fault rules"] tbody tr button:has-text("Remove")');
+    await page.waitForSelector('text=No fault rule.');
+    assert.equal((await api(ADA, 'GET', `/api/record/contact/${HANK}`)).status, 200);
+
+    await page.selectOption('label:has-text("Reply") select', '503');
+    await page.fill('label:has-text("Object") input', '');
     await page.selectOption('label:has-text("Routes") select', 'records');
     await page.fill('label:has-text("Times") input', '1');
     await page.click('button:has-text("Add rule")');
