@@ -104,11 +104,8 @@ class PostgresOrgRecords implements OrgRecords {
    */
   readonly webhooks: WebhookOutbox = outboxOf({
     read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
-    change: (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
-    keep: (steps) => inTransaction(this.pool, async (client) => {
-      await client.query('SET LOCAL synchronous_commit = off');
-      return runAsync(steps(this.outboxOn(client)));
-    }),
+    change: (steps) => this.outboxTransaction(false, steps),
+    keep: (steps) => this.outboxTransaction(true, steps),
   });
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
@@ -267,6 +264,27 @@ class PostgresOrgRecords implements OrgRecords {
       rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
       run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,
     };
+  }
+
+  /**
+   * The outbox's steps in one transaction (`lazy`: not waiting for the WAL's flush). One that changes
+   * the set of active webhooks moves the schema version: the definitions kept in memory go, here at
+   * the commit and in other processes by the notice sent with it.
+   */
+  private async outboxTransaction<T>(lazy: boolean, steps: (x: OutboxExec) => Steps<T>): Promise<T> {
+    let moved = false;
+    const result = await inTransaction(this.pool, async (client) => {
+      if (lazy) await client.query('SET LOCAL synchronous_commit = off');
+      return runAsync(steps({
+        ...this.outboxOn(client),
+        schemaMoved: async () => {
+          moved = true;
+          await this.notifyChange(client);
+        },
+      }));
+    });
+    if (moved) this.drops.drop(this.orgId);
+    return result;
   }
 
   /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
