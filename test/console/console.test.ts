@@ -335,6 +335,15 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.click('tr[data-state=delivered] button:has-text("reply")');
       assert.equal(await page.textContent('tr[data-state=delivered] pre.body'), 'thanks');
       await shot(page, 'webhooks');
+
+      // Deleted: gone from the list and from the API, and the next write is delivered to nobody.
+      await page.click('text=Back to the webhooks');
+      await page.click(`tr[data-webhook="${url}"] button:has-text("Delete")`);
+      await page.waitForSelector('text=No webhook yet.');
+      assert.deepEqual((await json(await api(ADA, 'GET', '/api/webhooks'))).data, []);
+      assert.equal((await api(ADA, 'PUT', `/api/record/account/${GLOBEX}`, { telephone2: '+1 555 0112' })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(received.length, 1);
     } finally {
       receiver.close();
     }
@@ -391,7 +400,34 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction((t) => Date.parse(document.querySelector('[data-clock-now]')!.textContent!.replace(' UTC', 'Z').replace(' ', 'T')) - t > 24 * 3600_000, before);
     await page.click('button:has-text("Real time")');
     await page.waitForFunction(() => !document.querySelector('.panel .badge')?.textContent?.includes('moved'));
+    // Set (back in time: a later instant would stay counted in the limits' windows) runs on from there,
+    // and what is written takes its time; Freeze stops it.
+    await page.fill('label:has-text("Set to") input', '2026-01-15T08:00:00');
+    await page.click('button:has-text("Set")');
+    await page.waitForFunction(() => document.querySelector('[data-clock-now]')?.textContent?.startsWith('2026-01-15 08:00'));
+    const written = await json(await api(ADA, 'POST', '/api/record/account', { accountname: 'Written in January' }));
+    assert.match((await json(await api(ADA, 'GET', `/api/record/account/${written.data.Record.accountid}`))).data.Record.createdon, /^2026-01-15T08:0/);
+    await page.click('button:has-text("Freeze")');
+    await page.waitForSelector('.panel .badge:text-is("frozen")');
+    const frozenAt = await now.textContent();
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    assert.equal(await now.textContent(), frozenAt, 'a frozen clock stands still');
+    await page.click('button:has-text("Real time")');
+    await page.waitForFunction(() => !/moved|frozen/.test(document.querySelector('.panel .badge')?.textContent ?? ''));
+    assert.ok(Date.parse((await now.textContent())!.replace(' UTC', 'Z').replace(' ', 'T')) >= before);
 
+    // A fault rule with no end: contacts refused until it is removed.
+    await page.selectOption('label:has-text("Reply") select', '429');
+    await page.fill('label:has-text("Object") input', 'contact');
+    await page.click('button:has-text("Add rule")');
+    await page.waitForSelector('table[aria-label="Fault rules"] tbody tr');
+    assert.equal((await api(ADA, 'GET', `/api/record/contact/${HANK}`)).status, 429);
+    await page.click('table[aria-label="Fault rules"] tbody tr button:has-text("Remove")');
+    await page.waitForSelector('text=No fault rule.');
+    assert.equal((await api(ADA, 'GET', `/api/record/contact/${HANK}`)).status, 200);
+
+    await page.selectOption('label:has-text("Reply") select', '503');
+    await page.fill('label:has-text("Object") input', '');
     await page.selectOption('label:has-text("Routes") select', 'records');
     await page.fill('label:has-text("Times") input', '1');
     await page.click('button:has-text("Add rule")');
@@ -454,6 +490,147 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector('input[name=secret]');
     assert.equal((await api(dataToken, 'GET', '/api/me')).status, 401);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null);
+  });
+
+  test('with the admin key: an organization made, its plan and minute limit changed in Admin take effect — the usage shows the new quotas, a 429 comes at each — the notices sent at 90 % and 100 % are listed, and the 30-day chart keeps the day\'s count when the clock moves on', async () => {
+    const page = await tab();
+    await signIn(page, ADMIN_KEY, 'admin');
+    await go(page, 'orgs');
+    const create = page.locator('form[aria-label="Create an organization"]');
+    await create.waitFor();
+    await create.locator('label:has-text("Name") input').fill('Umbrella');
+    await create.locator('input[type=email]').fill('alice@umbrella.example');
+    await create.locator('select').selectOption('standard');
+    await create.locator('button:has-text("Create")').click();
+    const token = (await page.textContent('.once [data-token]'))!;
+    await page.waitForFunction(() => document.querySelector('header select')?.selectedOptions[0]?.textContent === 'Umbrella');
+    assert.match((await page.textContent('table[aria-label=Organizations] tr.selected'))!, /Umbrella.*standard100/);
+    const call = () => api(token, 'GET', '/api/record/account?pagesize=1');
+
+    // Admin: the free plan (500 a day) and 5 requests a minute.
+    await go(page, 'admin');
+    const planForm = page.locator('#plan-title ~ form');
+    await planForm.locator('select').selectOption('free');
+    await planForm.locator('input[type=number]').fill('5');
+    await planForm.locator('button:has-text("Save")').click();
+    await page.waitForSelector('text=Saved: applied from the next request.');
+
+    // Usage: the new quotas at once; the sixth request of the minute is refused, and the meter is full.
+    await go(page, 'usage');
+    await page.waitForFunction(() => /^0 of 5$/.test(document.querySelector('[data-window=minute] .meter-head span:last-child')?.textContent ?? ''));
+    assert.match((await page.textContent('[data-window=day] .meter-head'))!, /0 of 500$/);
+    assert.match((await page.textContent('main p.muted'))!, /Umbrella · plan free/);
+    for (let i = 0; i < 5; i++) assert.equal((await call()).status, 200);
+    const minuteFull = await call();
+    assert.equal(minuteFull.status, 429);
+    assert.match(minuteFull.headers.get('ratelimit-policy')!, /"minute";q=5;w=60, "day";q=500;w=86400/);
+    assert.match((await json(minuteFull)).Message, /may make 5 requests in any 60 seconds/);
+    await page.waitForFunction(() => document.querySelector('[data-window=minute] [data-used]')?.textContent === '5');
+    assert.equal(await page.getAttribute('[data-window=minute]', 'class'), 'meter full');
+    assert.equal(await page.locator('table[aria-label="Usage notices"]').count(), 0);
+
+    // Admin again: the form shows what was saved; a minute limit of 1000 lets the day's cap be reached.
+    await go(page, 'admin');
+    assert.equal(await planForm.locator('select').inputValue(), 'free');
+    assert.equal(await planForm.locator('input[type=number]').inputValue(), '5');
+    await planForm.locator('input[type=number]').fill('1000');
+    await planForm.locator('button:has-text("Save")').click();
+    await page.waitForSelector('text=Saved: applied from the next request.');
+    for (let i = 5; i < 500; i++) assert.equal((await call()).status, 200, `request ${i + 1} of the day`);
+    const dayFull = await call();
+    assert.equal(dayFull.status, 429);
+    assert.match((await json(dayFull)).Message, /may make 500 requests per UTC day/);
+
+    // Usage: the day full, today's bar at the cap, and both notices sent (by e-mail: the outbox holds them).
+    await go(page, 'usage');
+    await page.waitForFunction(() => {
+      const sent = [...document.querySelectorAll('table[aria-label="Usage notices"] tbody tr td:nth-child(4)')];
+      return sent.length === 2 && sent.every((td) => !/not yet/.test(td.textContent ?? ''));
+    }, undefined, { timeout: 15_000 });
+    assert.match((await page.textContent('tr[data-threshold="100"]'))!, /100 %500 \/ 500\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    assert.match((await page.textContent('tr[data-threshold="90"]'))!, /90 %450 \/ 500\d{4}-\d\d-\d\d/);
+    const today = (await page.getAttribute('tr[data-threshold="100"]', 'data-day'))!;
+    assert.match((await page.textContent('[data-window=day] .meter-head'))!, /500 of 500$/);
+    assert.equal(await page.getAttribute('[data-window=day]', 'class'), 'meter full');
+    const bars = () => page.$$eval('.chart rect.day', (rects) => rects.map((r) => [r.getAttribute('data-day'), r.getAttribute('data-count'), r.getAttribute('class')]));
+    assert.deepEqual((await bars()).at(-1), [today, '500', 'day full']);
+    const mails = fs.readdirSync(path.join(server.dataDir, 'outbox')).map((f) => fs.readFileSync(path.join(server.dataDir, 'outbox', f), 'utf8'))
+      .filter((m) => m.includes('alice@umbrella.example'));
+    assert.equal(mails.length, 2, 'one e-mail per threshold');
+    await shot(page, 'usage-notices');
+
+    // Toolkit: the organization's clock a day on. The day starts empty; yesterday's 500 stay in the chart, and its notices in the list.
+    await go(page, 'toolkit');
+    await page.fill('label:has-text("Advance by") input', '1d');
+    await page.click('button:has-text("Advance")');
+    await page.waitForSelector('.panel .badge:text-is("moved")');
+    assert.equal((await call()).status, 200, 'the cap is the new day\'s');
+    await go(page, 'usage');
+    await page.waitForFunction(() => document.querySelector('[data-window=day] [data-used]')?.textContent === '1');
+    const days = await bars();
+    assert.equal(days.length, 30);
+    assert.deepEqual(days.at(-2), [today, '500', 'day full']);
+    assert.equal(days.at(-1)![1], '1');
+    assert.ok(days.at(-1)![0]! > today);
+    assert.equal(await page.locator('table[aria-label="Usage notices"] tbody tr').count(), 2);
+    await go(page, 'toolkit');
+    await page.click('button:has-text("Real time")');
+    await page.waitForFunction(() => !document.querySelector('.panel .badge')?.textContent?.includes('moved'));
+  });
+
+  test('with the admin key: a role defined and edited, a user added with it, given another role, disabled, enabled and deleted, each taking effect on the user\'s token', async () => {
+    const page = await tab();
+    await signIn(page, ADMIN_KEY, 'admin');
+    await page.selectOption('header select', { label: 'Acme' });
+    await go(page, 'admin');
+
+    const roleForm = page.locator('form[aria-label="Define a role"]');
+    await roleForm.waitFor();
+    await roleForm.locator('label:has-text("Role name") input').fill('helpdesk');
+    await roleForm.locator('label:has-text("Grants") input').fill('contact:read');
+    await roleForm.locator('label:has-text("Hidden fields") input').fill('contact:telephone1');
+    await roleForm.locator('button:has-text("Save role")').click();
+    const roleRow = page.locator('table[aria-label=Roles] tr:has(th:text-is("helpdesk"))');
+    await roleRow.waitFor();
+    assert.equal((await roleRow.locator('td').first().textContent()), 'contact: read; hidden telephone1');
+
+    const addUser = page.locator('form[aria-label="Add a user"]');
+    await addUser.locator('input[type=email]').fill('hal@acme.example');
+    await addUser.locator('select').selectOption('helpdesk');
+    await addUser.locator('button:has-text("Add user")').click();
+    const hal = (await page.textContent('#users-title ~ .once [data-token]'))!;
+    const me = async () => (await json(await api(hal, 'GET', '/api/me'))).data.user.role;
+    assert.equal(await me(), 'helpdesk');
+    assert.equal((await api(hal, 'PUT', `/api/record/contact/${HANK}`, { jobtitle: 'Villain' })).status, 403, 'read only');
+    assert.equal((await json(await api(hal, 'GET', `/api/record/contact/${HANK}`))).data.Record.telephone1, undefined, 'hidden');
+
+    // Edit: the form takes the role as it is; update added to its grant.
+    await roleRow.locator('button:has-text("Edit")').click();
+    assert.equal(await roleForm.locator('label:has-text("Grants") input').inputValue(), 'contact:read');
+    await roleForm.locator('label:has-text("Grants") input').fill('contact:read,update');
+    await roleForm.locator('button:has-text("Save role")').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('table[aria-label=Roles] tr')].some((tr) => tr.querySelector('th')?.textContent === 'helpdesk' && tr.querySelector('td')?.textContent === 'contact: read, update; hidden telephone1'));
+    assert.equal((await api(hal, 'PUT', `/api/record/contact/${HANK}`, { jobtitle: 'Villain' })).status, 200);
+
+    const row = page.locator('tr[data-user="hal@acme.example"]');
+    await row.locator('select').selectOption('sales');
+    for (let i = 0; i < 50 && (await me()) !== 'sales'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await me(), 'sales');
+    assert.equal(await row.locator('select').inputValue(), 'sales');
+
+    await row.locator('button:has-text("Disable")').click();
+    await row.locator('td:has-text("disabled since")').waitFor();
+    assert.equal((await api(hal, 'GET', '/api/me')).status, 401);
+    await row.locator('button:has-text("Enable")').click();
+    await row.locator('td:text-is("enabled")').waitFor();
+    assert.equal((await api(hal, 'GET', '/api/me')).status, 200);
+
+    // Deleting asks a second press: it revokes every token of the user.
+    await row.locator('button:has-text("Delete")').click();
+    assert.equal((await api(hal, 'GET', '/api/me')).status, 200, 'one press deletes nothing');
+    await row.locator('button:has-text("Delete hal@acme.example for good")').click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal((await api(hal, 'GET', '/api/me')).status, 401);
   });
 
   test('every view fits a phone\'s width and 1280 px without scrolling sideways', async () => {

@@ -73,6 +73,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const [role, setRole] = useState('admin');
   const [made, setMade] = useState<{ email: string; token: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const run = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) => act.run(async () => {
     await c.control(method, path, body);
     users.reload();
@@ -109,7 +110,15 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                     <td class="actions-cell">
                       <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
                       <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
-                      <button type="button" class="danger" onClick={() => run('DELETE', `/users/${u.id}`)}>Delete</button>
+                      {/* Deleting revokes every token of the user: a second press, as for a record. */}
+                      {deleting !== u.id
+                        ? <button type="button" class="danger" onClick={() => setDeleting(u.id)}>Delete</button>
+                        : (
+                          <span class="confirm" role="group" aria-label={`Confirm deleting ${u.email}`}>
+                            <button type="button" class="danger" onClick={() => { setDeleting(null); void run('DELETE', `/users/${u.id}`); }}>Delete {u.email} for good</button>
+                            <button type="button" onClick={() => setDeleting(null)}>Keep</button>
+                          </span>
+                        )}
                     </td>
                   </tr>
                   {open === u.id && (

@@ -75,7 +75,7 @@ function DaysChart({ usage }: { usage: Usage }) {
         {days.map((d, i) => {
           const bh = (d.count / top) * h;
           return (
-            <rect key={d.day} class={d.count >= cap && cap > 0 ? 'day full' : 'day'} x={i * bar + 1} y={h - bh} width={Math.max(1, bar - 2)} height={bh}>
+            <rect key={d.day} class={d.count >= cap && cap > 0 ? 'day full' : 'day'} data-day={d.day} data-count={d.count} x={i * bar + 1} y={h - bh} width={Math.max(1, bar - 2)} height={bh}>
               <title>{d.day}: {formatNumber(d.count)} requests</title>
             </rect>
           );
@@ -106,7 +106,7 @@ function Notices({ usage }: { usage: Usage }) {
         <thead><tr><th scope="col">Day</th><th scope="col">Threshold</th><th scope="col" class="num">Used / cap</th><th scope="col">Sent</th></tr></thead>
         <tbody>
           {usage.notices.map((n) => (
-            <tr key={`${n.day}-${n.threshold}`}>
+            <tr key={`${n.day}-${n.threshold}`} data-day={n.day} data-threshold={n.threshold}>
               <td>{n.day}</td><td>{n.threshold} %</td><td class="num">{formatNumber(n.used)} / {formatNumber(n.cap)}</td>
               <td>{n.sentAt ? formatInstant(n.sentAt) : <span class="muted">not yet (claimed {formatInstant(n.claimedAt)})</span>}</td>
             </tr>
