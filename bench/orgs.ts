@@ -23,7 +23,7 @@
 // directory, in a process of its own per round, this build beside --versus.
 //
 // Usage: node dist/bench/orgs.js [--orgs 10000] [--records 300] [--anchor-orgs 100] [--rounds 3]
-//   [--duration 10] [--warmup 2] [--connections 32] [--fresh] [--versus DIR] [--profile]
+//   [--duration 10] [--warmup 2] [--connections 4] [--fresh] [--versus DIR] [--profile]
 //   node dist/bench/orgs.js --create 100 [--rounds 5] [--versus DIR]
 
 import fs from 'node:fs';
@@ -52,7 +52,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '32' },
+    connections: { type: 'string', default: '4' },
     fresh: { type: 'boolean', default: false },
     versus: { type: 'string' },
     create: { type: 'string' },
