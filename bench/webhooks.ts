@@ -11,7 +11,8 @@
 //
 // Beside the rate, the server process's CPU time per write (user + system, from /proc, the worker's
 // deliveries of an "on" round included up to its backlog's end): the steadier figure on a machine
-// whose other tenants take the cores at random.
+// whose other tenants take the cores at random. On SQLite also the bytes the server process had
+// written to storage per write (/proc/<pid>/io: the WAL, and the database file at checkpoints).
 //
 // Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
 // `webhook-id` arrives (Date.now), and the delivery's row holds the real time it was written in the
@@ -164,6 +165,15 @@ async function drain(receiver: string, orchard: string, token: string): Promise<
   return Date.now() - started;
 }
 
+/** Bytes the process has had written to storage (write_bytes of /proc/<pid>/io); NaN where there is none. */
+function bytesWritten(pid: number | undefined): number {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -209,6 +219,7 @@ async function main(): Promise<void> {
         const order = r % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const name of order) {
           const cpuStart = processCpuMicros(orchard.child.pid);
+          const ioStart = bytesWritten(orchard.child.pid);
           const result = await wrk(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
           if (result.failed > 0) exit = 1;
           writes += result.requests;
@@ -221,7 +232,8 @@ async function main(): Promise<void> {
           }
           const perWrite = (processCpuMicros(orchard.child.pid) - cpuStart) / result.requests;
           cpu[name].push(perWrite);
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes  ${perWrite.toFixed(0)} µs CPU/write${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
+          const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests;
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes  ${perWrite.toFixed(0)} µs CPU/write${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
@@ -255,7 +267,7 @@ async function main(): Promise<void> {
       console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);
       console.log(`deliveries made ${written.size}, received ${arrivals.length}${missing ? `, ${missing} NEVER ARRIVED` : ''}`);
       console.log(`load average at the end: ${loadAverage()}`);
-      if (profileDir) console.log(`The server's profile over the whole run (${writes} writes):\n${summarizeCpuProfiles(profileDir, 25, writes)}`);
+      if (profileDir) console.log(`The server's profile over the whole run (${writes} writes), kept in ${profileDir}:\n${summarizeCpuProfiles(profileDir, 25, writes)}`);
     } catch (err) {
       await orchard.stop();
       throw err;
@@ -263,7 +275,6 @@ async function main(): Promise<void> {
   } finally {
     await receiver.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
     if (schema) await dropSchemasOf(process.env.DATABASE_URL!, schema);
   }
   process.exitCode = exit;
