@@ -11,7 +11,8 @@
 //
 // Beside the rate, the server process's CPU time per write (user + system, from /proc, the worker's
 // deliveries of an "on" round included up to its backlog's end): the steadier figure on a machine
-// whose other tenants take the cores at random.
+// whose other tenants take the cores at random. On SQLite also the bytes the server process had
+// written to storage per write (/proc/<pid>/io: the WAL, and the database file at checkpoints).
 //
 // Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
 // `webhook-id` arrives (Date.now), and the delivery's row holds the real time it was written in the
@@ -19,7 +20,13 @@
 // once the server stopped. Both clocks are this machine's. Reported for writes one at a time, 20 a
 // second ("idle"), and for the deliveries of the "on" rounds ("under load"): median and p99.
 //
-// Usage: node dist/bench/webhooks.js [--rounds 5] [--duration 8] [--warmup 3] [--connections 8] [--idle 300]
+// `--store postgres` runs the server on DATABASE_URL (and REDIS_URL when set), in a control schema of
+// its own dropped after; the deliveries' `written_ms` is then read from the organization's schema.
+// `--profile` runs the server under `node --cpu-prof` and prints where its main thread's time went,
+// per write, over the whole run (off and on rounds, the idle writes).
+//
+// Usage: node dist/bench/webhooks.js [--store sqlite|postgres] [--rounds 5] [--duration 8] [--warmup 3]
+//   [--connections 8] [--idle 300] [--profile]
 // Exits 1 if a write failed or a delivery never arrived.
 
 import { spawn } from 'node:child_process';
@@ -31,7 +38,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { announceAndServe, median, serveInChild } from './lib.js';
+import pg from 'pg';
+import type { ConfigOverrides } from '../src/config.js';
+import { dropSchemasOf } from '../src/store/postgres/open-postgres-control.js';
+import { announceAndServe, loadAverage, median, processCpuMicros, serveInChild, summarizeCpuProfiles } from './lib.js';
 import { benchConfig, BENCH_DAILY_CAP, startOrchard, wholeOption } from './orchard-target.js';
 import { openStores } from '../src/stores.js';
 
@@ -47,8 +57,41 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '8' },
     idle: { type: 'string', default: '300' },
+    store: { type: 'string', default: 'sqlite' },
+    /** The control schema of a --store postgres run (given to the serving child). */
+    schema: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
+
+/** The store settings of the run: the embedded store, or PostgreSQL (with Redis when REDIS_URL is set) in `schema`. */
+function storeOverrides(schema: string | undefined): ConfigOverrides {
+  if (!schema) return { databaseUrl: undefined, redisUrl: undefined };
+  return { databaseUrl: process.env.DATABASE_URL, databaseSchema: schema, redisUrl: process.env.REDIS_URL || undefined };
+}
+
+/** Each delivery's id and `written_ms` (the real time of its write, just before the commit), from the organization's store. */
+async function writtenTimes(dataDir: string, orgId: string, schema: string | undefined): Promise<Map<string, number>> {
+  const query = 'SELECT id, written_ms FROM orchard_deliveries';
+  if (!schema) {
+    const db = new Database(path.join(dataDir, 'orgs', `${orgId}.db`), { readonly: true });
+    try {
+      return new Map((db.prepare(query).all() as Array<{ id: string; written_ms: number }>).map((d) => [d.id, d.written_ms]));
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    // The schema of an organization's records (stores.ts: `<control schema>_org_<id without dashes>`).
+    await client.query(`SET search_path TO ${schema}_org_${orgId.replace(/-/g, '')}`);
+    const { rows } = await client.query<{ id: string; written_ms: string }>(query);
+    return new Map(rows.map((d) => [d.id, Number(d.written_ms)]));
+  } finally {
+    await client.end();
+  }
+}
 
 /** The receiver: answers 200 at once and notes when each webhook-id arrived; GET /stats gives them. */
 async function serveReceiver(): Promise<void> {
@@ -122,10 +165,13 @@ async function drain(receiver: string, orchard: string, token: string): Promise<
   return Date.now() - started;
 }
 
-/** CPU milliseconds (user + system, every thread) the process has used: /proc/<pid>/stat, in clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** Bytes the process has had written to storage (write_bytes of /proc/<pid>/io); NaN where there is none. */
+function bytesWritten(pid: number | undefined): number {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1]);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -136,38 +182,47 @@ const percentile = (values: readonly number[], p: number): number => {
 async function main(): Promise<void> {
   if (opts.serve === 'receiver') return serveReceiver();
   if (opts.serve === 'orchard') {
-    const server = await startOrchard(opts['data-dir']!, { webhooks: { allowPrivate: true } });
+    const server = await startOrchard(opts['data-dir']!, { webhooks: { allowPrivate: true }, ...storeOverrides(opts.schema) });
     return announceAndServe(server.url, server.close);
   }
   const rounds = wholeOption(opts, 'rounds', 1);
   const duration = wholeOption(opts, 'duration', 1);
   const connections = wholeOption(opts, 'connections', 1);
   const idleWrites = wholeOption(opts, 'idle', 10);
+  if (opts.store !== 'sqlite' && opts.store !== 'postgres') throw new Error(`--store takes sqlite or postgres; got '${opts.store}'.`);
+  if (opts.store === 'postgres' && !process.env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL (postgres://user@host:port/database).');
+  const schema = opts.store === 'postgres' ? `whbench_${process.pid}` : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
+  const profileDir = opts.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-prof-')) : undefined;
+  console.log(`Store: ${opts.store}${schema ? ` (schema ${schema}${process.env.REDIS_URL ? ', Redis' : ''})` : ''}; load average at the start: ${loadAverage()}`);
   const receiver = await serveInChild('receiver', SCRIPT, ['--serve', 'receiver']);
   let exit = 0;
   try {
-    const stores = openStores(benchConfig(dataDir));
+    const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
     const made = async (name: string) => stores.admin.createOrganization({ name, plan: 'enterprise', email: `${name}@example.com`, minuteLimit: BENCH_DAILY_CAP });
     const off = await made('off');
     const on = await made('on');
     await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiver.url}/hook` }, allowPrivate: true });
     await stores.close();
 
-    const orchard = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir]);
+    const orchard = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])],
+      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    let writes = 0;
     const rates = { off: [] as number[], on: [] as number[] };
     const cpu = { off: [] as number[], on: [] as number[] };
     const drains: number[] = [];
     const loadStart = Date.now();
     try {
-      for (const [name, token] of [['off', off.token], ['on', on.token]] as const) await wrk(orchard.url, token, wholeOption(opts, 'warmup', 1), connections);
+      for (const token of [off.token, on.token]) writes += (await wrk(orchard.url, token, wholeOption(opts, 'warmup', 1), connections)).requests;
       await drain(receiver.url, orchard.url, on.token);
       for (let r = 1; r <= rounds; r++) {
         const order = r % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const name of order) {
-          const cpuStart = cpuMs(orchard.child.pid!);
+          const cpuStart = processCpuMicros(orchard.child.pid);
+          const ioStart = bytesWritten(orchard.child.pid);
           const result = await wrk(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
           if (result.failed > 0) exit = 1;
+          writes += result.requests;
           rates[name].push(result.rate);
           let drained = '';
           if (name === 'on') {
@@ -175,9 +230,10 @@ async function main(): Promise<void> {
             drains.push(ms);
             drained = `  backlog delivered ${ms} ms after the round`;
           }
-          const perWrite = (1000 * (cpuMs(orchard.child.pid!) - cpuStart)) / result.requests;
+          const perWrite = (processCpuMicros(orchard.child.pid) - cpuStart) / result.requests;
           cpu[name].push(perWrite);
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes  ${perWrite.toFixed(0)} µs CPU/write${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
+          const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests;
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes  ${perWrite.toFixed(0)} µs CPU/write${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
@@ -186,6 +242,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < idleWrites; i++) {
         const res = await fetch(`${orchard.url}/api/record/account`, { method: 'POST', headers: { tokenid: on.token, 'content-type': 'application/json' }, body: '{"accountname":"Idle"}' });
         if (res.status !== 201) exit = 1;
+        writes++;
         await res.arrayBuffer();
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -193,8 +250,7 @@ async function main(): Promise<void> {
       const { arrivals } = await receiverStats(receiver.url);
       await orchard.stop();
 
-      const written = new Map((new Database(path.join(dataDir, 'orgs', `${on.org.id}.db`), { readonly: true })
-        .prepare('SELECT id, written_ms FROM orchard_deliveries').all() as Array<{ id: string; written_ms: number }>).map((d) => [d.id, d.written_ms]));
+      const written = await writtenTimes(dataDir, on.org.id, schema);
       const missing = [...written.keys()].filter((id) => !arrivals.some(([a]) => a === id)).length;
       if (missing > 0) exit = 1;
       const latencies = (from: number, to: number) => arrivals.map(([id, at]) => ({ at, w: written.get(id) })).filter((x) => x.w !== undefined && x.w >= from && x.w < to).map((x) => x.at - x.w!);
@@ -210,6 +266,8 @@ async function main(): Promise<void> {
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
       console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);
       console.log(`deliveries made ${written.size}, received ${arrivals.length}${missing ? `, ${missing} NEVER ARRIVED` : ''}`);
+      console.log(`load average at the end: ${loadAverage()}`);
+      if (profileDir) console.log(`The server's profile over the whole run (${writes} writes), kept in ${profileDir}:\n${summarizeCpuProfiles(profileDir, 25, writes)}`);
     } catch (err) {
       await orchard.stop();
       throw err;
@@ -217,6 +275,7 @@ async function main(): Promise<void> {
   } finally {
     await receiver.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (schema) await dropSchemasOf(process.env.DATABASE_URL!, schema);
   }
   process.exitCode = exit;
 }

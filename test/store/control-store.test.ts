@@ -14,7 +14,7 @@ import { AppError, isAppError } from '../../src/errors.js';
 import { PostgresControlStore } from '../../src/store/postgres/postgres-control-store.js';
 import { createPool, migrateSchema, type Pool } from '../../src/store/postgres/pg-db.js';
 import { CONTROL_MIGRATIONS } from '../../src/store/postgres/postgres-control-ddl.js';
-import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
+import { SqliteControlStore, TOUCH_FLUSH_MS } from '../../src/store/sqlite/sqlite-control-store.js';
 import type { ControlStore } from '../../src/store/types.js';
 import type { ObjectGrant } from '../../src/auth/roles.js';
 import { tempDir } from '../helpers.js';
@@ -197,6 +197,8 @@ for (const kind of CONTROL_KINDS) {
         assert.match(second.id, LOWER_UUID);
         assert.deepEqual({ ...second, id: '', createdAt: '' }, { id: '', userId: user.id, last4: 'beef', createdAt: '', lastUsedAt: null, revokedAt: null });
         await server.touchToken(hash, '2026-03-01T12:00:00.000Z');
+        // The store that recorded the use lists it at once (SQLite writes uses a second later, or before such a read).
+        assert.deepEqual((await server.listTokens(user.id)).map((t) => t.lastUsedAt).sort(), ['2026-03-01T12:00:00.000Z', null]);
         const listed = await cli.listTokens(user.id);
         assert.equal(listed.length, 2);
         // Oldest first, ties (the same millisecond) by id: find each by its id.
@@ -334,9 +336,10 @@ for (const kind of CONTROL_KINDS) {
         await assert.rejects(server.addToken('nope', hashToken(newToken())), noUser(`No user has id 'nope'.`));
       });
 
-      test('keeps the last use of a token as it was given', async () => {
-        const { hash } = await orgWithToken(cli);
+      test('keeps the last use of a token as it was given; another connection sees it once the store lists tokens', async () => {
+        const { user, hash } = await orgWithToken(cli);
         await server.touchToken(hash, '2026-03-01T12:00:00.123Z');
+        await server.listTokens(user.id);
         assert.equal((await cli.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:00:00.123Z');
         await server.touchToken(hash, '2026-03-01T12:01:00.000Z');
         assert.equal((await server.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:01:00.000Z');
@@ -525,6 +528,28 @@ describe('every control store', { skip: needsPostgres }, () => {
 });
 
 describe('the sqlite control store alone', () => {
+  test('writes a token\'s use within TOUCH_FLUSH_MS without a read, and what is pending when it closes', async () => {
+    const dir = tempDir('orchard-control-touch-');
+    try {
+      const server = new SqliteControlStore(dir);
+      const cli = new SqliteControlStore(dir);
+      const { user, hash } = await orgWithToken(server);
+      const second = hashToken(newToken());
+      await server.addToken(user.id, second);
+      await server.touchToken(hash, '2026-03-01T12:00:00.000Z');
+      // The store that recorded it answers with it at once; the other connection sees it once written.
+      assert.equal((await server.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:00:00.000Z');
+      await new Promise((resolve) => setTimeout(resolve, TOUCH_FLUSH_MS + 200));
+      assert.equal((await cli.resolveToken(hash))?.lastUsedAt, '2026-03-01T12:00:00.000Z');
+      await server.touchToken(second, '2026-03-01T12:00:01.000Z');
+      await server.close();
+      assert.equal((await cli.resolveToken(second))?.lastUsedAt, '2026-03-01T12:00:01.000Z');
+      await cli.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('migrates a control.db at version 2 (before token ids) forward: its tokens get ids and still resolve', async () => {
     const old = tempDir('orchard-control-v2-');
     try {

@@ -156,3 +156,48 @@ describe('a database made before row counts were kept', () => {
     }
   });
 });
+
+describe('a new organization file', () => {
+  /** What a file holds but its change log's epoch (random): the schema, the definitions and every row count. */
+  const contents = (file: string) => {
+    const db = openDb(file, { readonly: true });
+    try {
+      return {
+        version: db.pragma('user_version', { simple: true }),
+        master: db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all(),
+        objects: db.prepare('SELECT * FROM orchard_objects ORDER BY object_type').all(),
+        meta: db.prepare('SELECT * FROM orchard_meta').all(),
+        counts: db.prepare('SELECT * FROM orchard_counts ORDER BY object_type').all(),
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  test('migrated in one transaction, holds what an upgrade step by step from version 1 gives', () => {
+    const dir = tempDir('orchard-new-file-');
+    try {
+      const fresh = path.join(dir, 'fresh.db');
+      const db = openDb(fresh);
+      // The version each step finds: 0 for every one when they share one transaction (the version
+      // is written at its end), 0, 1, 2… when each step commits before the next.
+      const found: number[] = [];
+      const watched = ORG_MIGRATIONS.map((step) => (d: typeof db) => {
+        found.push(d.pragma('user_version', { simple: true }) as number);
+        step(d);
+      });
+      assert.equal(migrate(db, watched), ORG_MIGRATIONS.length);
+      db.close();
+      assert.deepEqual(found, ORG_MIGRATIONS.map(() => 0));
+      const stepwise = path.join(dir, 'stepwise.db');
+      const old = openDb(stepwise);
+      migrate(old, ORG_MIGRATIONS.slice(0, 1));
+      migrate(old, ORG_MIGRATIONS);
+      old.close();
+      assert.deepEqual(contents(fresh), contents(stepwise));
+      assert.equal(contents(fresh).version, ORG_MIGRATIONS.length);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -31,6 +31,9 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
   });
   // Without a listener an idle client's error (server restart) would crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out client's, which the pool does not listen to: the statement under way fails
+  // with the error anyway, and the pool drops the dead client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -104,12 +104,21 @@ class PostgresOrgRecords implements OrgRecords {
    */
   readonly webhooks: WebhookOutbox = outboxOf({
     read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
-    change: (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
-    keep: (steps) => inTransaction(this.pool, async (client) => {
-      await client.query('SET LOCAL synchronous_commit = off');
-      return runAsync(steps(this.outboxOn(client)));
-    }),
+    change: (steps) => this.outboxTransaction(steps, true),
+    keep: (steps) => this.outboxTransaction(steps, false),
   });
+
+  /** The outbox's steps in one transaction (`durable` false: see `webhooks`); a webhook disabled, added or removed is read again at the next request. */
+  private async outboxTransaction<T>(steps: (x: OutboxExec) => Steps<T>, durable: boolean): Promise<T> {
+    const moved = { version: false };
+    const result = await inTransaction(this.pool, async (client) => {
+      if (!durable) await client.query('SET LOCAL synchronous_commit = off');
+      return runAsync(steps(this.outboxOn(client, moved)));
+    });
+    // As after a change of the definitions (changeSchema): this process reads the schema version, and with it the active webhooks, again.
+    if (moved.version) this.drops.drop(this.orgId);
+    return result;
+  }
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
@@ -260,12 +269,17 @@ class PostgresOrgRecords implements OrgRecords {
   }
 
   /** The webhooks' outbox statements (store/webhook-outbox.ts) on `db`: a transaction's client, or the pool. */
-  private outboxOn(db: Pool | PoolClient): OutboxExec {
+  private outboxOn(db: Pool | PoolClient, moved?: { version: boolean }): OutboxExec {
     return {
       k: this.k,
       lockRows: true,
       rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
       run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,
+      versionMoved: async () => {
+        if (!moved) throw new Error('the schema version moved outside an outbox transaction');
+        moved.version = true;
+        await this.notifyChange(db as PoolClient);
+      },
     };
   }
 

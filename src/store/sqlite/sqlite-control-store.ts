@@ -97,6 +97,9 @@ const toRole = (r: RoleRow): RoleDefinition => ({
 
 const nowIso = (): string => new Date().toISOString();
 
+/** How long a token's use may wait to be written with the others (see touchToken). */
+export const TOUCH_FLUSH_MS = 1_000;
+
 export class SqliteControlStore implements ControlStore {
   private readonly db: Db;
   /**
@@ -107,6 +110,9 @@ export class SqliteControlStore implements ControlStore {
    */
   private readonly identities = new Map<string, TokenIdentity>();
   private dataVersion = -1;
+  /** Token uses not yet written: digest → ISO time (see touchToken). */
+  private readonly touches = new Map<string, string>();
+  private touchTimer: NodeJS.Timeout | undefined;
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -258,6 +264,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async listTokens(userId: string): Promise<TokenInfo[]> {
+    this.flushTouches();
     return (prepared(this.db, `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE user_id = ? ORDER BY created_at, id`).all(userId) as TokenRow[]).map(toToken);
   }
 
@@ -268,12 +275,14 @@ export class SqliteControlStore implements ControlStore {
 
   async revokeTokenById(id: string): Promise<TokenInfo | null> {
     this.identities.clear();
+    this.flushTouches();
     const r = prepared(this.db, `UPDATE tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${TOKEN_COLUMNS}`).get(nowIso(), id) as TokenRow | undefined;
     return r ? toToken(r) : null;
   }
 
   async rotateToken(id: string, newHash: string, last4: string): Promise<{ revoked: TokenInfo; created: TokenInfo } | null> {
     this.identities.clear();
+    this.flushTouches();
     return this.db.transaction(() => {
       const r = prepared(this.db, `UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${TOKEN_COLUMNS}`).get(nowIso(), id) as TokenRow | undefined;
       if (!r) return null;
@@ -288,13 +297,13 @@ export class SqliteControlStore implements ControlStore {
       this.dataVersion = version;
     }
     const cached = this.identities.get(tokenHash);
-    if (cached) return cached;
+    if (cached) return this.withPendingUse(cached);
     const identity = this.readIdentity(tokenHash);
     if (identity) {
       if (this.identities.size >= 10_000) this.identities.clear();
       this.identities.set(tokenHash, identity);
     }
-    return identity;
+    return this.withPendingUse(identity);
   }
 
   private readIdentity(tokenHash: string): TokenIdentity | null {
@@ -319,8 +328,40 @@ export class SqliteControlStore implements ControlStore {
     };
   }
 
+  /**
+   * Recorded now, written within TOUCH_FLUSH_MS with every other use recorded meanwhile, in one
+   * transaction: a commit waits for the disk (synchronous=FULL) and holds the event loop, once per
+   * token a minute, which with thousands of tokens in use was a commit every few milliseconds
+   * (bench:orgs). Reads of the time (the token list) write what is pending first.
+   */
   async touchToken(tokenHash: string, at: string): Promise<void> {
-    prepared(this.db, 'UPDATE tokens SET last_used_at = ? WHERE hash = ?').run(at, tokenHash);
+    this.touches.set(tokenHash, at);
+    if (!this.touchTimer) {
+      this.touchTimer = setTimeout(() => this.flushTouches(), TOUCH_FLUSH_MS);
+      this.touchTimer.unref();
+    }
+  }
+
+  /** The identity with its token's last use as recorded here, written or not yet. */
+  private withPendingUse(identity: TokenIdentity | null): TokenIdentity | null {
+    const pending = identity && this.touches.get(identity.tokenHash);
+    return pending && pending !== identity.lastUsedAt ? { ...identity, lastUsedAt: pending } : identity;
+  }
+
+  /** Writes the token uses recorded; those a busy file refused stay for the next time. */
+  private flushTouches(): void {
+    clearTimeout(this.touchTimer);
+    this.touchTimer = undefined;
+    if (this.touches.size === 0) return;
+    const update = prepared(this.db, 'UPDATE tokens SET last_used_at = ? WHERE hash = ?');
+    try {
+      this.db.transaction(() => {
+        for (const [hash, at] of this.touches) update.run(at, hash);
+      })();
+      this.touches.clear();
+    } catch {
+      // Locked past the busy timeout by another process (the CLI): the next use or read tries again.
+    }
   }
 
   async ping(): Promise<void> {
@@ -328,6 +369,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async close(): Promise<void> {
+    this.flushTouches();
     this.db.close();
   }
 }

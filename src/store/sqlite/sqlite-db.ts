@@ -66,20 +66,25 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   return db;
 }
 
-/** Brings the file to the latest version; each step is atomic. Returns the version reached. */
+/**
+ * Brings the file to the latest version; each step is atomic. Returns the version reached. A new
+ * file (version 0) gets every step in one transaction, as each commit costs a WAL write and a sync
+ * (a new organization's file was migrated in five commits); a file made by an older Orchard still
+ * upgrades step by step, each step committed before the next is tried.
+ */
 export function migrate(db: Db, migrations: readonly Migration[]): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new Error(`database ${db.name} is at schema version ${current}, newer than this Orchard (${migrations.length}); upgrade Orchard`);
   }
-  for (let v = current; v < migrations.length; v++) {
-    const step = migrations[v]!;
+  const steps = current === 0 ? [migrations.length] : migrations.map((_, v) => v + 1).slice(current);
+  for (const to of steps) {
     // IMMEDIATE: two processes opening a new file at once must not both migrate it.
     db.transaction(() => {
       const now = db.pragma('user_version', { simple: true }) as number;
-      if (now !== v) return;
-      step(db);
-      db.pragma(`user_version = ${v + 1}`);
+      // Another process may have migrated meanwhile: only what it left is run.
+      for (let v = now; v < to; v++) migrations[v]!(db);
+      if (now < to) db.pragma(`user_version = ${to}`);
     }).immediate();
   }
   return migrations.length;

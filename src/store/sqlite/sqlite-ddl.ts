@@ -63,10 +63,14 @@ export function countSql(obj: ObjectDef): string[] {
 /** The SQL of an object's row count (see countSql). */
 export const COUNT_SQL = 'SELECT n FROM orchard_counts WHERE object_type = ?';
 
+/** The object definitions of an organization's database, by object number, as stored (JSON text). */
+export function readSpecTexts(db: Db): string[] {
+  return prepared(db, 'SELECT spec FROM orchard_objects ORDER BY object_type').pluck().all() as string[];
+}
+
 /** The object definitions of an organization's database, by object number. */
 export function readSpecs(db: Db): ObjectSpec[] {
-  return (prepared(db, 'SELECT spec FROM orchard_objects ORDER BY object_type').all() as Array<{ spec: string }>)
-    .map((r) => JSON.parse(r.spec) as ObjectSpec);
+  return readSpecTexts(db).map((text) => JSON.parse(text) as ObjectSpec);
 }
 
 /**

@@ -16,7 +16,7 @@ import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-or
 import { errorOf } from '../../errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { alignContents, backupTo, copyContents, fileIdsOf, listSnapshotFiles, removeDbFile, snapshotContentsDir, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
-import { ORG_MIGRATIONS, readSpecs } from './sqlite-ddl.js';
+import { ORG_MIGRATIONS, readSpecTexts } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
 import { withReaderFunctions } from './reader.js';
 import { QUICK_ROWS } from './sqlite-read-plan.js';
@@ -33,10 +33,40 @@ import type { WebhookOutbox } from '../../webhooks/webhook-types.js';
 
 const ORG_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** Definitions built, with their compiled SQL, shared by every organization that has the same. */
+interface Definitions {
+  readonly schema: OrgSchema;
+  readonly sql: SqlCache;
+}
+
+/** Distinct definitions kept at most (organizations without custom objects or fields share one). */
+const MAX_DEFINITIONS = 256;
+
+/**
+ * The definitions of the organizations a store has open, by their stored text and version: opening
+ * an organization whose definitions another organization has (all those without custom objects and
+ * fields of one version) neither builds them nor compiles their SQL again, which were most of the
+ * cost of opening one but SQLite's own (bench:orgs). Definitions are never changed in place; a change
+ * gives the organization another entry.
+ */
+class SharedDefinitions {
+  private readonly byText = new Map<string, Definitions>();
+
+  of(version: number, specs: readonly string[]): Definitions {
+    const key = `${version}\n${specs.join('\n')}`;
+    let found = this.byText.get(key);
+    if (!found) {
+      if (this.byText.size >= MAX_DEFINITIONS) this.byText.clear();
+      found = { schema: new OrgSchema(specs.map((text) => JSON.parse(text) as ObjectSpec), version), sql: new SqlCache() };
+      this.byText.set(key, found);
+    }
+    return found;
+  }
+}
+
 /** An open organization's file: its one connection, its schema as last read, its reads and writes. */
 class OrgFile implements SqliteWritableOrgFile {
-  readonly sqlCache = new SqlCache();
-  private cached: OrgSchema | undefined;
+  private cached: Definitions | undefined;
   readonly reads: SqliteRecordReads;
   readonly writes: SqliteRecordWrites;
   readonly files: SqliteRecordFiles;
@@ -47,7 +77,8 @@ class OrgFile implements SqliteWritableOrgFile {
    * a process's descriptor limit. See SqliteRecordReads and SqliteRecordWrites for the rest.
    * `onDeliveries`: after a commit that made webhook deliveries.
    */
-  constructor(private readonly db: Db, readonly file: string, filesDir: string, readers: () => ReadPool, quickLimit: number, writeWaitMs: number, onDeliveries: () => void) {
+  constructor(private readonly db: Db, readonly file: string, filesDir: string, readers: () => ReadPool, quickLimit: number, writeWaitMs: number, onDeliveries: () => void,
+    private readonly definitions: SharedDefinitions) {
     this.reads = new SqliteRecordReads(this, () => db, readers, quickLimit);
     this.writes = new SqliteRecordWrites(db, this, writeWaitMs, onDeliveries);
     this.files = new SqliteRecordFiles(db, this, this.writes, filesDir);
@@ -56,11 +87,14 @@ class OrgFile implements SqliteWritableOrgFile {
   /** The schema as committed: the version is read on every call, so a field added by another process is seen at once. */
   schemaSync(): OrgSchema {
     const { schema_version: version } = prepared(this.db, 'SELECT schema_version FROM orchard_meta WHERE id = 1').get() as { schema_version: number };
-    if (this.cached?.version !== version) {
-      this.cached = new OrgSchema(readSpecs(this.db), version);
-      this.sqlCache.clear();
-    }
-    return this.cached;
+    if (this.cached?.schema.version !== version) this.cached = this.definitions.of(version, readSpecTexts(this.db));
+    return this.cached.schema;
+  }
+
+  /** The compiled SQL of the schema as last read. */
+  get sqlCache(): SqlCache {
+    if (!this.cached) this.schemaSync();
+    return this.cached!.sql;
   }
 
   /**
@@ -68,7 +102,7 @@ class OrgFile implements SqliteWritableOrgFile {
    * object with it), so the reads and writes after it need not read the version again.
    */
   current(): OrgSchema {
-    return this.cached ?? this.schemaSync();
+    return this.cached?.schema ?? this.schemaSync();
   }
 
   changes(request: ChangeRequest): ChangePage {
@@ -261,6 +295,7 @@ export class SqliteRecordStore implements RecordStore {
   /** Organizations dropped by this store: never opened (so never created) again by a call still under way. */
   private readonly dropped = new Set<string>();
   private readonly watchers = new DeliveryWatchers();
+  private readonly definitions = new SharedDefinitions();
 
   /** `dataDir` is the server's data directory; organization files go to `<dataDir>/orgs/<orgId>.db`. */
   constructor(dataDir: string, options: SqliteRecordStoreOptions = {}) {
@@ -285,7 +320,7 @@ export class SqliteRecordStore implements RecordStore {
           db.close();
           throw err;
         }
-        const org = new OrgFile(db, file, path.join(this.filesDir, orgId), () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs, () => this.watchers.told(orgId));
+        const org = new OrgFile(db, file, path.join(this.filesDir, orgId), () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs, () => this.watchers.told(orgId), this.definitions);
         // A crash's leftovers (sqlite-record-files.ts); usually the trash is empty and this is one read.
         void org.files.emptyTrash(true).catch(() => {});
         return org;

@@ -64,7 +64,10 @@ export class SqliteRecordWrites implements SqliteFileWrites {
   constructor(private readonly db: Db, private readonly org: SqliteWritableOrgFile, private readonly writeWaitMs: number, private readonly onDeliveries: () => void = () => {}) {
     this.writer = {
       k: sqliteSql,
-      sqlCache: org.sqlCache,
+      // The schema's compiled SQL, which changes with the schema (sqlite-record-store.ts).
+      get sqlCache() {
+        return org.sqlCache;
+      },
       // The transaction holds the file's write lock: no other connection can delete a target meanwhile.
       lockLookups: false,
       schema: () => org.current(),
