@@ -219,6 +219,8 @@ async function main(): Promise<void> {
   const p99 = med(all, 'p99');
   const hwm = med(all, 'hwmMb');
   const failed = results.get(all)!.reduce((n, f) => n + f.failed, 0);
+  // Figures are measurements (exit 0 whatever they are), but figures of failed requests are not.
+  if (targets.some((t) => results.get(t.name)!.some((f) => f.failed > 0))) process.exitCode = 1;
   console.log(`Goal: p99 ≤ 20 ms (${p99.toFixed(1)}: ${p99 <= 20 ? 'MET' : 'NOT MET'}), RSS ≤ 400 MB (peak ${hwm.toFixed(0)}: ${hwm <= 400 ? 'MET' : 'NOT MET'}), no errors (${failed}: ${failed === 0 ? 'MET' : 'NOT MET'}).`);
   if (versus) {
     for (const kind of ['all', 'anchor']) {
