@@ -35,7 +35,7 @@ import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { openStores } from '../src/stores.js';
-import { announceAndServe, failures, loadAverage, median, runLoad, serveInChild, summarizeCpuProfiles, type LoadRequest, type LoadResult } from './lib.js';
+import { announceAndServe, failures, loadAverage, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadRequest, type LoadResult } from './lib.js';
 import { startOrchard, wholeOption } from './orchard-target.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -136,7 +136,8 @@ function walk(set: DataSet, orgs: ReadonlyArray<{ id: string; token: string }>):
   return orgs.map((o, i) => ({ path: `/api/record/account/${set.ids[i % set.ids.length]}`, headers: { tokenid: o.token } }));
 }
 
-interface Figures { p50: number; p99: number; max: number; rate: number; failed: number; hwmMb: number; rssMb: number }
+/** Latencies in ms; cpuUs: the server's CPU time (every thread) per request of the measured load, steadier than req/s on a shared machine. */
+interface Figures { p50: number; p99: number; max: number; rate: number; failed: number; hwmMb: number; rssMb: number; cpuUs: number }
 
 if (opts.serve) {
   const server = await startOrchard(opts['data-dir']!);
@@ -184,13 +185,15 @@ async function main(): Promise<void> {
       const pid = server.child.pid!;
       try {
         if (warmup > 0) await runLoad({ url: server.url, connections, duration: warmup, requests: loads.anchor });
+        const cpuBefore = processCpuMicros(pid);
         const r: LoadResult = await runLoad({ url: server.url, connections, duration, requests: t.load });
+        const cpuUs = (processCpuMicros(pid) - cpuBefore) / r.requests.total;
         const f: Figures = {
           p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, rate: r.requests.average, failed: failures(r),
-          hwmMb: procStatusKb(pid, 'VmHWM') / 1024, rssMb: procStatusKb(pid, 'VmRSS') / 1024,
+          hwmMb: procStatusKb(pid, 'VmHWM') / 1024, rssMb: procStatusKb(pid, 'VmRSS') / 1024, cpuUs,
         };
         (results.get(t.name) ?? results.set(t.name, []).get(t.name)!).push(f);
-        line.push(`${t.name}: p99 ${f.p99.toFixed(1)} ms, ${Math.round(f.rate)} req/s, HWM ${f.hwmMb.toFixed(0)} MB, ${f.failed} failed`);
+        line.push(`${t.name}: p99 ${f.p99.toFixed(1)} ms, ${Math.round(f.rate)} req/s, ${Math.round(f.cpuUs)} µs CPU/req, HWM ${f.hwmMb.toFixed(0)} MB, ${f.failed} failed`);
       } finally {
         await server.stop();
       }
@@ -204,11 +207,11 @@ async function main(): Promise<void> {
 
   const med = (name: string, k: keyof Figures) => median(results.get(name)!.map((f) => f[k]));
   console.log(`\nMedians of ${rounds} rounds; load average ${loadAverage()} at the end.\n`);
-  console.log('| target | p50 ms | p99 ms | max ms | req/s | failed (all rounds) | VmHWM MB | VmRSS MB at the end |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| target | p50 ms | p99 ms | max ms | req/s | server CPU µs/req | failed (all rounds) | VmHWM MB | VmRSS MB at the end |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const t of targets) {
     const failed = results.get(t.name)!.reduce((n, f) => n + f.failed, 0);
-    console.log(`| ${t.name} | ${med(t.name, 'p50').toFixed(2)} | ${med(t.name, 'p99').toFixed(2)} | ${med(t.name, 'max').toFixed(1)} | ${Math.round(med(t.name, 'rate'))} | ${failed} | ${med(t.name, 'hwmMb').toFixed(0)} | ${med(t.name, 'rssMb').toFixed(0)} |`);
+    console.log(`| ${t.name} | ${med(t.name, 'p50').toFixed(2)} | ${med(t.name, 'p99').toFixed(2)} | ${med(t.name, 'max').toFixed(1)} | ${Math.round(med(t.name, 'rate'))} | ${Math.round(med(t.name, 'cpuUs'))} | ${failed} | ${med(t.name, 'hwmMb').toFixed(0)} | ${med(t.name, 'rssMb').toFixed(0)} |`);
   }
   const [all, anchor] = [targets[0]!.name, targets[1]!.name];
   const ratios = results.get(all)!.map((f, i) => f.p99 / results.get(anchor)![i]!.p99);
@@ -216,13 +219,16 @@ async function main(): Promise<void> {
   const p99 = med(all, 'p99');
   const hwm = med(all, 'hwmMb');
   const failed = results.get(all)!.reduce((n, f) => n + f.failed, 0);
+  // Figures are measurements (exit 0 whatever they are), but figures of failed requests are not.
+  if (targets.some((t) => results.get(t.name)!.some((f) => f.failed > 0))) process.exitCode = 1;
   console.log(`Goal: p99 ≤ 20 ms (${p99.toFixed(1)}: ${p99 <= 20 ? 'MET' : 'NOT MET'}), RSS ≤ 400 MB (peak ${hwm.toFixed(0)}: ${hwm <= 400 ? 'MET' : 'NOT MET'}), no errors (${failed}: ${failed === 0 ? 'MET' : 'NOT MET'}).`);
   if (versus) {
     for (const kind of ['all', 'anchor']) {
       const [mine, theirs] = targets.filter((t) => t.kind === kind).map((t) => results.get(t.name)!);
       const byRound = mine!.map((f, i) => f.p99 / theirs![i]!.p99);
       const rates = mine!.map((f, i) => f.rate / theirs![i]!.rate);
-      console.log(`This build / --versus, ${kind === 'all' ? all : anchor}: p99 by round ${byRound.map((r) => `×${r.toFixed(2)}`).join(' ')} (median ×${median(byRound).toFixed(2)}); req/s median ×${median(rates).toFixed(2)}`);
+      const cpu = mine!.map((f, i) => f.cpuUs / theirs![i]!.cpuUs);
+      console.log(`This build / --versus, ${kind === 'all' ? all : anchor}: p99 by round ${byRound.map((r) => `×${r.toFixed(2)}`).join(' ')} (median ×${median(byRound).toFixed(2)}); req/s median ×${median(rates).toFixed(2)}; CPU µs/req by round ${cpu.map((r) => `×${r.toFixed(2)}`).join(' ')} (median ×${median(cpu).toFixed(2)})`);
     }
   }
 }
