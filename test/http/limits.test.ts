@@ -251,7 +251,14 @@ describe('rate limits counted by a store that answers later (Redis)', () => {
         };
       },
     });
-    const records = { ...stores.records, org: async (id: string) => watched(await stores.records.org(id)) } as Stores['records'];
+    // The store's own methods (its prototype's, which a spread would leave out), but org() watched.
+    const records = new Proxy(stores.records, {
+      get(target, name) {
+        if (name === 'org') return async (id: string) => watched(await target.org(id));
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
     app = await buildApp({ ...stores, records, openCounters: (clock, log) => later(stores.openCounters(clock, log)), config, clock: Date.now, logger: false });
     await app.ready();
   });
