@@ -31,6 +31,8 @@ export interface OutboxExec {
   readonly lockRows: boolean;
   rows(statement: CompiledSql): Maybe<RecordRow[]>;
   run(statement: CompiledSql): Maybe<number>;
+  /** Told when the steps move the schema version (the set of active webhooks changed), before they commit. */
+  readonly versionMoved?: () => void;
 }
 
 /** The active webhooks of an organization as the write path uses them, for one schema version. */
@@ -104,6 +106,7 @@ function deliveryOf(r: RecordRow): Delivery {
 /** The schema version moves with every change of the set of active webhooks, so the write path's cache (activeHooks) follows. */
 function* bumpVersion(x: OutboxExec): Steps<void> {
   yield* step(x.run(x.k.updateTable('orchard_meta').set({ schema_version: sql`schema_version + 1` }).where('id', '=', 1).compile()));
+  x.versionMoved?.();
 }
 
 /** The active webhooks, their filters typed against `schema` (whose version keys them). Read in the write's transaction. */

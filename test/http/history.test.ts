@@ -258,7 +258,8 @@ describe('writes that come by other ways than the record routes', () => {
     ]);
     assert.deepEqual(Entries.slice(0, 2).map((e: any) => e.fields.accountname.new), ['Imported 1', 'Imported 2']);
 
-    const [loaded] = await loadFixtures({ control: ctx.stores.control, records: ctx.stores.records, clock: () => Date.parse('2026-01-05T00:00:00Z') }, parseFixtures({
+    // Within the change log's retention (30 days) of the organization's clock (ctx: 2026-03-01), so no entry is pruned before it is read.
+    const [loaded] = await loadFixtures({ control: ctx.stores.control, records: ctx.stores.records, clock: () => Date.parse('2026-02-25T00:00:00Z') }, parseFixtures({
       organizations: [{
         name: 'Fixture Org', users: [{ email: 'fx@example.com', tokens: ['Tok-history-0123456789'] }],
         records: { account: [{ accountname: 'Parent' }, { accountname: 'Child', parentaccountid: '11111111-1111-4111-8111-111111111111' }].map((r, i) => ({ ...r, accountid: i === 0 ? '11111111-1111-4111-8111-111111111111' : '11111111-1111-4111-8111-111111111112' })) },
@@ -266,10 +267,10 @@ describe('writes that come by other ways than the record routes', () => {
     }));
     const fx = JSON.parse((await ctx.request({ method: 'GET', url: '/api/changes', token: 'Tok-history-0123456789' })).body).data;
     assert.deepEqual(fx.Entries.map((e: any) => [e.operation, e.recordid, e.userid, e.changedon]), [
-      ['create', '11111111-1111-4111-8111-111111111111', loaded!.users[0]!.id, '2026-01-05T00:00:00'],
-      ['create', '11111111-1111-4111-8111-111111111112', loaded!.users[0]!.id, '2026-01-05T00:00:00'],
+      ['create', '11111111-1111-4111-8111-111111111111', loaded!.users[0]!.id, '2026-02-25T00:00:00'],
+      ['create', '11111111-1111-4111-8111-111111111112', loaded!.users[0]!.id, '2026-02-25T00:00:00'],
       // A lookup to another record is set once every record exists.
-      ['update', '11111111-1111-4111-8111-111111111112', loaded!.users[0]!.id, '2026-01-05T00:00:00'],
+      ['update', '11111111-1111-4111-8111-111111111112', loaded!.users[0]!.id, '2026-02-25T00:00:00'],
     ]);
   });
 });

@@ -104,12 +104,29 @@ class PostgresOrgRecords implements OrgRecords {
    */
   readonly webhooks: WebhookOutbox = outboxOf({
     read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
-    change: (steps) => inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client)))),
-    keep: (steps) => inTransaction(this.pool, async (client) => {
+    change: (steps) => this.changingHooks((x) => runAsync(steps(x))),
+    keep: (steps) => this.changingHooks(async (x, client) => {
       await client.query('SET LOCAL synchronous_commit = off');
-      return runAsync(steps(this.outboxOn(client)));
+      return runAsync(steps(x));
     }),
   });
+
+  /**
+   * A transaction of the outbox, which may change the set of active webhooks and so move the schema
+   * version: when it does, the other processes are told at commit and this one drops its kept schema
+   * after it, as for a change of the definitions (changeSchema), so the next write here or anywhere
+   * makes deliveries for the webhooks as they now are.
+   */
+  private async changingHooks<T>(work: (x: OutboxExec, client: PoolClient) => Promise<T>): Promise<T> {
+    let moved = false;
+    const result = await inTransaction(this.pool, async (client) => {
+      const value = await work({ ...this.outboxOn(client), versionMoved: () => { moved = true; } }, client);
+      if (moved) await this.notifyChange(client);
+      return value;
+    });
+    if (moved) this.drops.drop(this.orgId);
+    return result;
+  }
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
