@@ -134,11 +134,22 @@ export function translate(err: unknown): never {
 
 /** A client from the pool, or STORE_UNAVAILABLE. */
 export async function connect(pool: Pool): Promise<PoolClient> {
+  let client: PoolClient;
   try {
-    return await pool.connect();
+    client = await pool.connect();
   } catch (err) {
     return translate(err);
   }
+  // The pool stops listening to a client it lends: a connection lost between two statements of a
+  // transaction (a server restart) would throw its error at the process. Its next statement fails instead.
+  const ignore = () => {};
+  client.on('error', ignore);
+  const release = client.release;
+  client.release = (err?: Error | boolean) => {
+    client.removeListener('error', ignore);
+    release(err);
+  };
+  return client;
 }
 
 export interface TransactionOptions {
