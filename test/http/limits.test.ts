@@ -251,7 +251,14 @@ describe('rate limits counted by a store that answers later (Redis)', () => {
         };
       },
     });
-    const records = { ...stores.records, org: async (id: string) => watched(await stores.records.org(id)) } as Stores['records'];
+    // A proxy rather than a spread, which would drop the methods a class-based store has on its prototype.
+    const records = new Proxy(stores.records, {
+      get(target, name, receiver) {
+        if (name === 'org') return async (id: string) => watched(await target.org(id));
+        const value = Reflect.get(target, name, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
     app = await buildApp({ ...stores, records, openCounters: (clock, log) => later(stores.openCounters(clock, log)), config, clock: Date.now, logger: false });
     await app.ready();
   });
