@@ -613,11 +613,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal((await api(hal, 'PUT', `/api/record/contact/${HANK}`, { jobtitle: 'Villain' })).status, 200);
 
     const row = page.locator('tr[data-user="hal@acme.example"]');
+    const sent: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/_orchard/')) sent.push(`${r.method()} ${new URL(r.url()).pathname} ${r.postData() ?? ''}`); });
     const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/_orchard\/users\//.test(r.url()));
     await row.locator('select').selectOption('sales');
     assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: 'sales' });
     assert.equal((await patched).status(), 200);
-    assert.equal(await me(), 'sales');
+    assert.equal(await me(), 'sales', `the console's calls: ${sent.join('; ')}`);
     assert.equal(await row.locator('select').inputValue(), 'sales');
 
     await row.locator('button:has-text("Disable")').click();

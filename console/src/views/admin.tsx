@@ -2,7 +2,7 @@
 // (create and rotate shown once, revoke) and its roles — the people and tokens calls of the control API.
 
 import { Fragment } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Role, TokenInfo, User } from '../api.js';
 import { useConsole } from '../context.js';
 import { ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
@@ -74,6 +74,16 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const [made, setMade] = useState<{ email: string; token: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  // The role just chosen, shown until the list is read again: the select would otherwise show the
+  // old role while the change is saved (the list it reads from is the old one until then).
+  const [chosen, setChosen] = useState<Record<string, string>>({});
+  useEffect(() => setChosen({}), [users.value]);
+  const choose = (id: string, role: string) => {
+    setChosen((c) => ({ ...c, [id]: role }));
+    void run('PATCH', `/users/${id}`, { role }).then((ok) => {
+      if (!ok) setChosen(({ [id]: _, ...rest }) => rest);
+    });
+  };
   const run = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) => act.run(async () => {
     await c.control(method, path, body);
     users.reload();
@@ -102,7 +112,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                   <tr data-user={u.email}>
                     <th scope="row">{u.fullname} <span class="muted small">{u.email}</span></th>
                     <td>
-                      <select aria-label={`Role of ${u.email}`} value={u.role} onChange={(e) => run('PATCH', `/users/${u.id}`, { role: (e.target as HTMLSelectElement).value })}>
+                      <select aria-label={`Role of ${u.email}`} value={chosen[u.id] ?? u.role} onChange={(e) => choose(u.id, (e.target as HTMLSelectElement).value)}>
                         {[...new Set([...roleNames, u.role])].map((r) => <option key={r} value={r}>{r}</option>)}
                       </select>
                     </td>

@@ -3,7 +3,7 @@
 // target; what the role may not write stays text.
 
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Field, ObjectDetail, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
@@ -40,6 +40,11 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const [draft, setDraft] = useState<Record<string, Value>>({});
   const [names, setNames] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState(false);
+  // A record read again (after a save) replaces what was typed.
+  useEffect(() => {
+    setDraft({});
+    setNames({});
+  }, [record]);
   const save = useAction();
   const remove = useAction();
   const mayUpdate = obj.permissions.includes('update');
@@ -67,8 +72,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
       } else {
         const changes = Object.fromEntries(Object.entries(draft).filter(([k, v]) => v !== (record![k] ?? null)));
         if (Object.keys(changes).length > 0) await c.data('PUT', `${base}/${id}`, changes);
-        setDraft({});
-        setNames({});
+        // The draft stays shown until the record is read again (below), not the old values meanwhile.
         setEditing(false);
         reload();
       }
