@@ -29,7 +29,6 @@
 //   [--connections 8] [--idle 300] [--profile]
 // Exits 1 if a write failed or a delivery never arrived.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +40,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ConfigOverrides } from '../src/config.js';
 import { dropSchemasOf } from '../src/store/postgres/open-postgres-control.js';
-import { announceAndServe, loadAverage, median, processCpuMicros, serveInChild, summarizeCpuProfiles } from './lib.js';
+import { announceAndServe, failures, formatMs, loadAverage, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult } from './lib.js';
 import { benchConfig, BENCH_DAILY_CAP, startOrchard, wholeOption } from './orchard-target.js';
 import { openStores } from '../src/stores.js';
 
@@ -113,36 +112,10 @@ async function serveReceiver(): Promise<void> {
   announceAndServe(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => new Promise((resolve) => server.close(() => resolve())));
 }
 
-interface WrkResult {
-  readonly rate: number;
-  readonly requests: number;
-  readonly failed: number;
-  readonly p50: string;
-  readonly p99: string;
-}
-
-/** One wrk run of POST /api/record/account with the token; its requests per second and failures. */
-function wrk(url: string, token: string, seconds: number, connections: number): Promise<WrkResult> {
-  const script = path.join(os.tmpdir(), `orchard-webhooks-bench-${process.pid}.lua`);
-  fs.writeFileSync(script, [
-    'wrk.method = "POST"',
-    'wrk.headers["Content-Type"] = "application/json"',
-    `wrk.headers["tokenid"] = "${token}"`,
-    'wrk.body = \'{"accountname":"Bench account","telephone1":"+1 555 0100"}\'',
-  ].join('\n'));
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${url}/api/record/account`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-      const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
-      const failed = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0);
-      if (!Number.isFinite(rate)) return reject(new Error(`wrk printed no rate:\n${out}`));
-      resolve({ rate, requests, failed, p50: /^\s+50%\s+(\S+)$/m.exec(out)?.[1] ?? '?', p99: /^\s+99%\s+(\S+)$/m.exec(out)?.[1] ?? '?' });
-    });
-  });
+/** One wrk run (bench/lib.ts runLoad) of POST /api/record/account with the token. */
+function createLoad(url: string, token: string, seconds: number, connections: number): Promise<LoadResult> {
+  const headers = { tokenid: token, 'content-type': 'application/json' };
+  return runLoad({ url, connections, duration: seconds, requests: [{ method: 'POST', path: '/api/record/account', headers, body: '{"accountname":"Bench account","telephone1":"+1 555 0100"}' }] });
 }
 
 async function receiverStats(url: string): Promise<{ count: number; arrivals: Array<[string, number]> }> {
@@ -213,27 +186,28 @@ async function main(): Promise<void> {
     const drains: number[] = [];
     const loadStart = Date.now();
     try {
-      for (const token of [off.token, on.token]) writes += (await wrk(orchard.url, token, wholeOption(opts, 'warmup', 1), connections)).requests;
+      for (const token of [off.token, on.token]) writes += (await createLoad(orchard.url, token, wholeOption(opts, 'warmup', 1), connections)).requests.total;
       await drain(receiver.url, orchard.url, on.token);
       for (let r = 1; r <= rounds; r++) {
         const order = r % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const name of order) {
           const cpuStart = processCpuMicros(orchard.child.pid);
           const ioStart = bytesWritten(orchard.child.pid);
-          const result = await wrk(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
-          if (result.failed > 0) exit = 1;
-          writes += result.requests;
-          rates[name].push(result.rate);
+          const result = await createLoad(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
+          const failed = failures(result);
+          if (failed > 0) exit = 1;
+          writes += result.requests.total;
+          rates[name].push(result.requests.average);
           let drained = '';
           if (name === 'on') {
             const ms = await drain(receiver.url, orchard.url, on.token);
             drains.push(ms);
             drained = `  backlog delivered ${ms} ms after the round`;
           }
-          const perWrite = (processCpuMicros(orchard.child.pid) - cpuStart) / result.requests;
+          const perWrite = (processCpuMicros(orchard.child.pid) - cpuStart) / result.requests.total;
           cpu[name].push(perWrite);
-          const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests;
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.rate.toFixed(0).padStart(6)} writes/s  p50 ${result.p50}  p99 ${result.p99}  ${result.requests} writes  ${perWrite.toFixed(0)} µs CPU/write${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${result.failed ? `  FAILED ${result.failed}` : ''}${drained}`);
+          const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests.total;
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
