@@ -108,6 +108,17 @@ class PostgresOrgRecords implements OrgRecords {
     keep: (steps) => this.outboxTransaction(steps, false),
   });
 
+  /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
+  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
+    readonly orgId: string, private readonly channel: string | undefined, private readonly cacheListener: CacheListener | undefined, private readonly drops: Drops,
+    private readonly onDeliveries: () => void = () => {}) {
+    this.k = postgresSql.withSchema(schemaName);
+    this.s = qi(schemaName);
+    this.schemaQuery = prepared(`SELECT m.schema_version AS version,
+        CASE WHEN m.schema_version IS DISTINCT FROM $1 THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
+       FROM ${this.s}.orchard_meta m WHERE m.id = 1`);
+  }
+
   /** The outbox's steps in one transaction (`durable` false: see `webhooks`); a webhook disabled, added or removed is read again at the next request. */
   private async outboxTransaction<T>(steps: (x: OutboxExec) => Steps<T>, durable: boolean): Promise<T> {
     const moved = { version: false };
@@ -118,17 +129,6 @@ class PostgresOrgRecords implements OrgRecords {
     // As after a change of the definitions (changeSchema): this process reads the schema version, and with it the active webhooks, again.
     if (moved.version) this.drops.drop(this.orgId);
     return result;
-  }
-
-  /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
-  constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
-    readonly orgId: string, private readonly channel: string | undefined, private readonly cacheListener: CacheListener | undefined, private readonly drops: Drops,
-    private readonly onDeliveries: () => void = () => {}) {
-    this.k = postgresSql.withSchema(schemaName);
-    this.s = qi(schemaName);
-    this.schemaQuery = prepared(`SELECT m.schema_version AS version,
-        CASE WHEN m.schema_version IS DISTINCT FROM $1 THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
-       FROM ${this.s}.orchard_meta m WHERE m.id = 1`);
   }
 
   /**
