@@ -119,3 +119,33 @@ export function PageTitle({ children, actions }: { children: ComponentChildren; 
     </div>
   );
 }
+
+/**
+ * An action that cannot be undone, taken on a second press: the first shows what will happen and a
+ * way back, focused, so Enter after a stray press keeps things as they are.
+ */
+export function Confirm({ label, ask, confirm, keep = 'Keep', onConfirm, busy = false, labelledAs }: {
+  /** The first button's text; `labelledAs`, when given, is its accessible name. */
+  label: ComponentChildren;
+  /** The accessible name of the group the second press is asked in, e.g. "Confirm deletion". */
+  ask: string;
+  /** The second, destructive button's text: says what will go. */
+  confirm: ComponentChildren;
+  keep?: ComponentChildren;
+  onConfirm: () => void;
+  busy?: boolean;
+  labelledAs?: string;
+}) {
+  const [asking, setAsking] = useState(false);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) keepButton.current?.focus();
+  }, [asking]);
+  if (!asking) return <button type="button" class="danger" aria-label={labelledAs} onClick={() => setAsking(true)}>{label}</button>;
+  return (
+    <span class="confirm" role="group" aria-label={ask}>
+      <button type="button" class="danger" disabled={busy} onClick={() => { setAsking(false); onConfirm(); }}>{confirm}</button>
+      <button type="button" ref={keepButton} onClick={() => setAsking(false)}>{keep}</button>
+    </span>
+  );
+}

@@ -339,6 +339,8 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       // Deleted: gone from the list and from the API, and the next write is delivered to nobody.
       await page.click('text=Back to the webhooks');
       await page.click(`tr[data-webhook="${url}"] button:has-text("Delete")`);
+      assert.equal((await json(await api(ADA, 'GET', '/api/webhooks'))).data.length, 1, 'one press deletes nothing');
+      await page.click(`tr[data-webhook="${url}"] button:has-text("Delete for good")`);
       await page.waitForSelector('text=No webhook yet.');
       assert.deepEqual((await json(await api(ADA, 'GET', '/api/webhooks'))).data, []);
       assert.equal((await api(ADA, 'PUT', `/api/record/account/${GLOBEX}`, { telephone2: '+1 555 0112' })).status, 200);
@@ -439,10 +441,24 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.click('button:has-text("Take snapshot")');
     await page.waitForSelector('table[aria-label=Snapshots] >> text=before-demo');
     const made = await json(await api(ADA, 'POST', '/api/record/account', { accountname: 'Temporary' }));
+    // Restoring replaces the data: a second press, focused on keeping it (Enter after a stray press keeps it).
     await page.click('table[aria-label=Snapshots] button:has-text("Restore")');
+    await page.keyboard.press('Enter');
+    assert.equal((await api(ADA, 'GET', `/api/record/account/${made.data.Record.accountid}`)).status, 200, 'one press restores nothing');
+    await page.click('table[aria-label=Snapshots] button:has-text("Restore")');
+    await page.click('button:has-text("Replace the data with before-demo")');
     await page.waitForSelector('text=Snapshot before-demo restored.');
     assert.equal((await api(ADA, 'GET', `/api/record/account/${made.data.Record.accountid}`)).status, 404);
+    const acme = (await json(await api(ADA, 'GET', '/api/me'))).data.organization.id as string;
+    const snapshotNames = async () => ((await json(await fetch(`${server.url}/_orchard/organizations/${acme}/snapshots`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }))).items as Array<{ name: string }>).map((x) => x.name);
     await shot(page, 'toolkit');
+    await page.click('table[aria-label=Snapshots] button:has-text("Delete")');
+    await page.click('button:has-text("Keep")');
+    assert.deepEqual(await snapshotNames(), ['before-demo'], 'kept');
+    await page.click('table[aria-label=Snapshots] button:has-text("Delete")');
+    await page.click('button:has-text("Delete before-demo for good")');
+    await page.waitForSelector('text=Snapshot before-demo deleted.');
+    assert.deepEqual(await snapshotNames(), []);
 
     // "Clear all data", after a second press: the organization goes back to its fixture (an edit undone).
     assert.equal((await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { telephone1: '+1 555 0142' })).status, 200);
@@ -458,6 +474,8 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const fresh = (await page.textContent('.once [data-token]'))!;
     assert.equal((await api(fresh, 'GET', '/api/me')).status, 200);
     await page.click(`button[aria-label="Revoke token …${fresh.slice(-4)}"]`);
+    assert.equal((await api(fresh, 'GET', '/api/me')).status, 200, 'one press revokes nothing');
+    await page.click(`button:has-text("Revoke …${fresh.slice(-4)} for good")`);
     await page.waitForSelector(`tr[data-last4="${fresh.slice(-4)}"] >> text=revoked`);
     assert.equal((await api(fresh, 'GET', '/api/me')).status, 401);
     assert.equal(await page.locator('.once [data-token]').count(), 0, 'shown once, then gone');

@@ -5,7 +5,7 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Role, TokenInfo, User } from '../api.js';
 import { useConsole } from '../context.js';
-import { ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
 
 const PLANS = ['free', 'standard', 'professional', 'enterprise'];
 
@@ -73,7 +73,6 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const [role, setRole] = useState('admin');
   const [made, setMade] = useState<{ email: string; token: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<string | null>(null);
   // The role just chosen, shown until the list is read again: the select would otherwise show the
   // old role while the change is saved (the list it reads from is the old one until then).
   const [chosen, setChosen] = useState<Record<string, string>>({});
@@ -120,15 +119,8 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                     <td class="actions-cell">
                       <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
                       <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
-                      {/* Deleting revokes every token of the user: a second press, as for a record. */}
-                      {deleting !== u.id
-                        ? <button type="button" class="danger" onClick={() => setDeleting(u.id)}>Delete</button>
-                        : (
-                          <span class="confirm" role="group" aria-label={`Confirm deleting ${u.email}`}>
-                            <button type="button" class="danger" onClick={() => { setDeleting(null); void run('DELETE', `/users/${u.id}`); }}>Delete {u.email} for good</button>
-                            <button type="button" onClick={() => setDeleting(null)}>Keep</button>
-                          </span>
-                        )}
+                      {/* Deleting revokes every token of the user. */}
+                      <Confirm label="Delete" ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
                     </td>
                   </tr>
                   {open === u.id && (
@@ -184,7 +176,7 @@ function Tokens({ user }: { user: User }) {
                   {!t.revokedAt && (
                     <>
                       <button type="button" onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`)}>Rotate</button>
-                      <button type="button" class="danger" onClick={() => revoke(t)} aria-label={`Revoke token …${t.last4 ?? ''}`}>Revoke</button>
+                      <Confirm label="Revoke" labelledAs={`Revoke token …${t.last4 ?? ''}`} ask={`Confirm revoking token …${t.last4 ?? ''}`} confirm={`Revoke …${t.last4 ?? ''} for good`} onConfirm={() => void revoke(t)} busy={act.busy} />
                     </>
                   )}
                 </td>

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Field, ObjectDetail, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { ErrorBox, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, Loading, PageTitle, useAction, useLoad } from '../ui.js';
 import { DataAs } from './objects.js';
 import { nameFieldOf } from './records.js';
 import { FieldInput, shownValue } from './values.js';
@@ -39,7 +39,6 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const [editing, setEditing] = useState(creating);
   const [draft, setDraft] = useState<Record<string, Value>>({});
   const [names, setNames] = useState<Record<string, string>>({});
-  const [confirming, setConfirming] = useState(false);
   // A record read again (after a save) replaces what was typed.
   useEffect(() => {
     setDraft({});
@@ -87,13 +86,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const actions: ComponentChildren = creating ? null : (
     <>
       {!editing && mayUpdate && <button type="button" class="primary" onClick={() => setEditing(true)}>Edit</button>}
-      {mayDelete && !confirming && <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete</button>}
-      {confirming && (
-        <span class="confirm" role="group" aria-label="Confirm deletion">
-          <button type="button" class="danger" onClick={destroy} disabled={remove.busy}>Delete for good</button>
-          <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
-        </span>
-      )}
+      {mayDelete && <Confirm label="Delete" ask="Confirm deletion" confirm="Delete for good" keep="Keep it" onConfirm={() => void destroy()} busy={remove.busy} />}
     </>
   );
 

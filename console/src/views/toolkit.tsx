@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { ClockState, FaultRule, Snapshot } from '../api.js';
 import { useConsole } from '../context.js';
-import { ErrorBox, formatBytes, formatInstant, Loading, Notice, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatBytes, formatInstant, Loading, Notice, PageTitle, useAction, useLoad } from '../ui.js';
 
 export function ToolkitView() {
   return (
@@ -134,7 +134,6 @@ function SnapshotsPanel() {
   const snapshots = useLoad((signal) => c.control<{ items: Snapshot[] }>('GET', `${base}/snapshots`, undefined, signal), [c.org.id]);
   const act = useAction();
   const [name, setName] = useState('');
-  const [confirmReset, setConfirmReset] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const run = (method: 'POST' | 'DELETE', path: string, what: string, body?: object) => act.run(async () => {
     await c.control(method, `${base}${path}`, body);
@@ -145,14 +144,7 @@ function SnapshotsPanel() {
     <section class="panel" aria-labelledby="snapshots-title">
       <h2 id="snapshots-title">Reset and snapshots</h2>
       <p class="muted small">Reset clears every record and custom object (or goes back to the fixture the organization was loaded from); users, roles, tokens and plan stay.</p>
-      {!confirmReset
-        ? <button type="button" class="danger" onClick={() => setConfirmReset(true)}>Clear all data…</button>
-        : (
-          <span class="confirm" role="group" aria-label="Confirm reset">
-            <button type="button" class="danger" onClick={() => { setConfirmReset(false); void run('POST', '/reset', 'The organization was reset.'); }}>Reset {c.org.name}</button>
-            <button type="button" onClick={() => setConfirmReset(false)}>Keep the data</button>
-          </span>
-        )}
+      <Confirm label="Clear all data…" ask="Confirm reset" confirm={`Reset ${c.org.name}`} keep="Keep the data" onConfirm={() => void run('POST', '/reset', 'The organization was reset.')} />
       <form class="inline" onSubmit={(e) => { e.preventDefault(); if (name) void run('POST', '/snapshots', `Snapshot ${name} taken.`, { name }); }}>
         <label>Snapshot name <input type="text" value={name} pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,63}" onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Take snapshot</button>
@@ -168,8 +160,9 @@ function SnapshotsPanel() {
                 <tr key={s.name}>
                   <td><code>{s.name}</code></td><td>{formatInstant(s.createdAt)}</td><td class="num">{formatBytes(s.bytes)}</td>
                   <td class="actions-cell">
-                    <button type="button" onClick={() => run('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`, `Snapshot ${s.name} restored.`)}>Restore</button>
-                    <button type="button" onClick={() => run('DELETE', `/snapshots/${encodeURIComponent(s.name)}`, `Snapshot ${s.name} deleted.`)}>Delete</button>
+                    {/* Restoring replaces every record with the snapshot's: both ask a second press. */}
+                    <Confirm label="Restore" ask={`Confirm restoring ${s.name}`} confirm={`Replace the data with ${s.name}`} keep="Keep the data" onConfirm={() => void run('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`, `Snapshot ${s.name} restored.`)} />
+                    <Confirm label="Delete" ask={`Confirm deleting ${s.name}`} confirm={`Delete ${s.name} for good`} onConfirm={() => void run('DELETE', `/snapshots/${encodeURIComponent(s.name)}`, `Snapshot ${s.name} deleted.`)} />
                   </td>
                 </tr>
               ))}

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { ObjectSummary } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
 import { ShownOnce } from './admin.js';
 import { DataAs } from './objects.js';
 
@@ -98,7 +98,7 @@ function WebhookList() {
                   <td class="actions-cell">
                     <a class="button" href={href('webhooks', h.id)}>Deliveries</a>
                     {h.status === 'disabled' && <button type="button" onClick={() => enable(h.id)}>Enable</button>}
-                    <button type="button" class="danger" onClick={() => remove(h.id)}>Delete</button>
+                    <Confirm label="Delete" ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
                   </td>
                 </tr>
               ))}
