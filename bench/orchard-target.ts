@@ -53,8 +53,15 @@ export async function startOrchard(dataDir: string, overrides: ConfigOverrides =
 }
 
 /** The anchor: the least a Fastify server can do per request, on the same machine and Node. */
+/**
+ * How long a bench server keeps an idle connection: a benchmark's client may sit idle while another
+ * target is timed (bench:query's contains scans took over a minute on a loaded machine, past
+ * Fastify's default of 72 s, and the anchor closed the connection under the client).
+ */
+export const IDLE_KEEP_ALIVE_MS = 30 * 60_000;
+
 export async function startAnchor(): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, keepAliveTimeout: IDLE_KEEP_ALIVE_MS });
   app.get('/', async () => ({ hello: 'world' }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, close: () => app.close() };

@@ -44,7 +44,7 @@ import { isIndexWalk, queryStatement, quickRows, walkFitsMainThread, walkOf } fr
 import { openStores } from '../src/stores.js';
 import { LeanHttpClient } from './http-client.js';
 import { announceAndServe, failures, formatRate, median, runLoad, serveInChild, type ServedTarget } from './lib.js';
-import { benchConfig, cliDataSet, startAnchor } from './orchard-target.js';
+import { benchConfig, cliDataSet, IDLE_KEEP_ALIVE_MS, startAnchor } from './orchard-target.js';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 
@@ -326,7 +326,7 @@ async function startLimit(dataDir: string): Promise<{ url: string; close: () => 
   await stores.close();
   const db = openReader(path.join(dataDir, 'orgs', `${orgId}.db`));
   const answers = new Map(cases.map((c) => [JSON.stringify(c.body), { plan: planQuery(schema, c.body), statement: db.prepare(c.sql).raw(true), parameters: c.parameters }]));
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, keepAliveTimeout: IDLE_KEEP_ALIVE_MS });
   app.post('/api/query', async (request, reply) => {
     const answer = answers.get(JSON.stringify(request.body));
     if (!answer) return reply.code(404).send({ message: 'not one of the bench cases' });
