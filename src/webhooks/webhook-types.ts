@@ -124,6 +124,22 @@ export interface DisablePolicy {
   readonly hours: number;
 }
 
+/** What a claim asks for (WebhookOutbox.claim). */
+export interface ClaimRequest {
+  /** Due by then, organization's clock, milliseconds. */
+  readonly dueMs: number;
+  /** Now and the claim's length, real time, milliseconds. */
+  readonly realMs: number;
+  readonly leaseMs: number;
+  readonly limit: number;
+}
+
+/** What WebhookOutbox.settle did: the webhooks the outcomes disabled, and the deliveries claimed. */
+export interface Settled {
+  readonly disabled: Webhook[];
+  readonly claimed: ClaimedDelivery[];
+}
+
 /** One organization's webhooks and their outbox, as a store keeps them (its file or schema). */
 export interface WebhookOutbox {
   /** Every webhook, oldest first (ties by id). */
@@ -142,13 +158,19 @@ export interface WebhookOutbox {
    * clock) and not claimed by another worker (any process) whose claim runs to `realMs + leaseMs`
    * (real time): each is then this caller's to attempt until that lease ends. Oldest first.
    */
-  claim(request: { readonly dueMs: number; readonly realMs: number; readonly leaseMs: number; readonly limit: number }): Promise<ClaimedDelivery[]>;
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /**
    * Records attempts: delivered, retried at `retryAtMs`, or failed for good; counts each failure
    * against its webhook (a success clears its count) and disables the webhooks that `policy` says
    * failed for long, ending their pending deliveries. Returns the webhooks this call disabled.
    */
   finish(results: readonly AttemptResult[], policy: DisablePolicy): Promise<Webhook[]>;
+  /**
+   * finish of `results`, then claim of `request` (none when null), atomically: one transaction for a
+   * worker's outcomes of a batch and its claim of the next. The claim sees the webhooks the outcomes
+   * disabled as disabled.
+   */
+  settle(results: readonly AttemptResult[], policy: DisablePolicy, request: ClaimRequest | null): Promise<Settled>;
   /** When the earliest pending delivery of an active webhook is due (organization's clock, ms); null when none. */
   nextDue(): Promise<number | null>;
   /** Removes delivered and failed deliveries made before `beforeMs` (organization's clock); how many went. */
