@@ -1,8 +1,8 @@
 // The outbox's worker calls on every store (docs/webhooks.md § The outbox): a claim gives the
 // deliveries of a batch to one webhook one webhook object (what the sender prepares once), and
 // settle records a batch's outcomes and claims the next atomically, the webhooks those outcomes
-// disabled left out of the claim. On PostgreSQL the claims and outcomes run as named statements
-// and the worker's transactions commit without waiting for the WAL's flush.
+// disabled left out of the claim. On PostgreSQL a batch's claim and its outcomes are one named
+// statement each, and the worker's transactions commit without waiting for the WAL's flush.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,6 +56,10 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
         assert.deepEqual(of(id)[0], { id, url: `https://hooks.example.com/${id}`, method: 'POST', headers: { 'x-team': id }, secret: 'whsec_AAAA' });
       }
       assert.notEqual(of(A)[0], of(B)[0]);
+      // Oldest first: by the change log's number, A's before B's for each (made in that order).
+      const log = [...await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 }), ...await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 })];
+      const expected = log.sort((a, b) => a.sequence - b.sequence || (a.webhookId < b.webhookId ? -1 : 1)).map((d) => d.id);
+      assert.deepEqual(claimed.map((d) => d.id), expected);
     });
 
     test('settle records a batch\'s outcomes, then claims the next without the webhooks they disabled', async () => {
@@ -106,8 +110,9 @@ describe('the outbox\'s statements on PostgreSQL', { skip: needsPostgres }, () =
     await records.webhooks.settle(claimed.map((d) => outcome(d, true)), { failures: 5, hours: 1 }, null);
     const { rows } = await pool.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%orchard_deliveries%'`);
     const named = rows.map((r) => r.statement);
-    assert.ok(named.some((t) => /^select .* for update of "d" skip locked$/i.test(t)), `the claim: ${named.join(' | ')}`);
-    assert.ok(named.some((t) => /^update .*orchard_deliveries.* set "state" = \$1/i.test(t)), `the outcome: ${named.join(' | ')}`);
+    // One statement for a batch's claim and its lease, one for its outcomes: a round trip each.
+    assert.ok(named.some((t) => /^with "due" as \(select .* for update of "d" skip locked\) update .*"orchard_deliveries" as "d" set "lease_ms" = \$\d+ from "due"/i.test(t)), `the claim: ${named.join(' | ')}`);
+    assert.ok(named.some((t) => /^update .*"orchard_deliveries" as "d" set "state" = v\.state.* from unnest\(/is.test(t)), `the outcomes: ${named.join(' | ')}`);
   });
 
   test('a transaction with lazyCommit commits without waiting for the WAL\'s flush; others wait', async () => {

@@ -275,6 +275,7 @@ class PostgresOrgRecords implements OrgRecords {
     return {
       k: this.k,
       lockRows: true,
+      batchStatements: true,
       rows: async (s) => (await query<RecordRow>(s)).rows,
       run: async (s) => (await query(s)).rowCount ?? 0,
       versionMoved: async () => {
