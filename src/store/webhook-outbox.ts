@@ -247,17 +247,10 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
     }
   }
   if (rows.length === 0) return [];
-  // One object a webhook for the batch: the sender prepares what its attempts share once.
-  const hooks = new Map<string, ClaimedDelivery['webhook']>();
-  return rows.map((row) => {
-    const hookId = String(row.hook_id);
-    let webhook = hooks.get(hookId);
-    if (!webhook) {
-      webhook = { id: hookId, url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) };
-      hooks.set(hookId, webhook);
-    }
-    return { row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms), webhook };
-  });
+  return rows.map((row) => ({
+    row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
+    webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) },
+  }));
 }
 
 /** What a batch of attempts did to one webhook's count of failures in a row. */

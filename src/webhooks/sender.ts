@@ -6,9 +6,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { urlToHttpOptions } from 'node:url';
 import { isAppError } from '../errors.js';
-import { signer } from './signing.js';
+import { signedHeaders } from './signing.js';
 import { guardedLookup, nonPublicKind } from './target-guard.js';
 import { RESPONSE_BODY_CHARS, type ClaimedDelivery } from './webhook-types.js';
 
@@ -37,65 +36,13 @@ const describe = (err: unknown): string => {
   return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? err);
 };
 
-/** What the attempts to one webhook share (WebhookSender.prepare). */
-interface Target {
-  readonly secure: boolean;
-  readonly options: http.RequestOptions;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly sign: ReturnType<typeof signer>;
-}
-
 export class WebhookSender {
   // Connections to a receiver are kept for the next deliveries (most go to a few hosts).
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
   private readonly lookup: net.LookupFunction | undefined;
-  /**
-   * What every attempt to one webhook shares, made at its first attempt: the URL parsed and judged,
-   * the request's options, its header fields but the signature's, the signing key. Keyed by the
-   * webhook's object, which a claim gives once to all the deliveries of a batch to that webhook.
-   */
-  private readonly targets = new WeakMap<ClaimedDelivery['webhook'], Target | string>();
 
   constructor(private readonly options: SenderOptions) {
     this.lookup = options.allowPrivate ? undefined : guardedLookup();
-  }
-
-  private target(hook: ClaimedDelivery['webhook']): Target | string {
-    let t = this.targets.get(hook);
-    if (t === undefined) this.targets.set(hook, (t = this.prepare(hook)));
-    return t;
-  }
-
-  /** The target of `hook`, or why no attempt can be sent to it (the attempt's error). */
-  private prepare(hook: ClaimedDelivery['webhook']): Target | string {
-    let url: URL;
-    try {
-      url = new URL(hook.url);
-    } catch (err) {
-      return describe(err);
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.options.allowPrivate && net.isIP(host)) {
-      const kind = nonPublicKind(host);
-      if (kind) return `WEBHOOK_TARGET_FORBIDDEN: ${host} is a ${kind} address`;
-    }
-    const secure = url.protocol === 'https:';
-    return {
-      secure,
-      options: {
-        ...urlToHttpOptions(url),
-        method: hook.method,
-        agent: secure ? this.agents.https : this.agents.http,
-        ...(this.lookup ? { lookup: this.lookup } : {}),
-      },
-      headers: {
-        ...hook.headers,
-        // Node sets header fields by name in any case: the last one given wins.
-        'user-agent': Object.entries(hook.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? this.options.userAgent,
-        'content-type': 'application/json',
-      },
-      sign: signer(hook.secret),
-    };
   }
 
   /** One attempt; never throws. `nowSeconds` is the real time the signature carries. */
@@ -103,10 +50,27 @@ export class WebhookSender {
     const started = performance.now();
     const done = (ok: boolean, status: number | null, error: string | null, response: string | null): SendOutcome =>
       ({ ok, status, error, response, durationMs: Math.round((performance.now() - started) * 10) / 10 });
-    const target = this.target(d.webhook);
-    if (typeof target === 'string') return Promise.resolve(done(false, null, target, null));
+    let url: URL;
+    try {
+      url = new URL(d.webhook.url);
+    } catch (err) {
+      return Promise.resolve(done(false, null, describe(err), null));
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!this.options.allowPrivate && net.isIP(host)) {
+      const kind = nonPublicKind(host);
+      if (kind) return Promise.resolve(done(false, null, `WEBHOOK_TARGET_FORBIDDEN: ${host} is a ${kind} address`, null));
+    }
     const body = Buffer.from(d.payload);
-    const headers = { ...target.headers, 'content-length': String(body.length), ...target.sign(d.id, nowSeconds, d.payload) };
+    const headers = {
+      ...d.webhook.headers,
+      // Node sets header fields by name in any case: the last one given wins.
+      'user-agent': Object.entries(d.webhook.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? this.options.userAgent,
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      ...signedHeaders(d.webhook.secret, d.id, nowSeconds, d.payload),
+    };
+    const secure = url.protocol === 'https:';
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: SendOutcome) => {
@@ -115,7 +79,12 @@ export class WebhookSender {
         clearTimeout(timer);
         resolve(outcome);
       };
-      const request = (target.secure ? https : http).request({ ...target.options, headers }, (reply) => {
+      const request = (secure ? https : http).request(url, {
+        method: d.webhook.method,
+        headers,
+        agent: secure ? this.agents.https : this.agents.http,
+        ...(this.lookup ? { lookup: this.lookup } : {}),
+      }, (reply) => {
         const chunks: Buffer[] = [];
         let bytes = 0;
         const status = reply.statusCode ?? null;

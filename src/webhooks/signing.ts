@@ -2,7 +2,7 @@
 // `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` = `v1,` + base64 of the
 // HMAC-SHA256 of `{id}.{timestamp}.{body}` under the secret's bytes; the secret is `whsec_` + base64.
 
-import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
@@ -20,17 +20,17 @@ export function isSecret(s: string): boolean {
   return bytes >= 24 && bytes <= 64;
 }
 
-/** Signs attempts under one secret: its key decoded once, for every attempt of a webhook. */
-export function signer(secret: string): (id: string, timestampSeconds: number, body: string) => Record<string, string> {
-  const key = createSecretKey(Buffer.from(secret.slice(PREFIX.length), 'base64'));
-  return (id, timestampSeconds, body) => ({
-    'webhook-id': id,
-    'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`,
-  });
+/** The `webhook-signature` value of a delivery attempt. */
+export function signature(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.slice(PREFIX.length), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
 }
 
 /** The header fields that sign an attempt: `timestampSeconds` is real time, which receivers compare with their own clock. */
 export function signedHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
-  return signer(secret)(id, timestampSeconds, body);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': signature(secret, id, timestampSeconds, body),
+  };
 }
