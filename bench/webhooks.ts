@@ -167,6 +167,8 @@ interface Build {
   readonly tokens: { readonly off: string; readonly on: string };
   readonly rates: { off: number[]; on: number[] };
   readonly cpu: { off: number[]; on: number[] };
+  /** User time alone: the JavaScript and SQLite's work in the process, without the kernel's writes and syncs. */
+  readonly user: { off: number[]; on: number[] };
 }
 
 /** --versus: this build and the one in `dir`, round by round; see the opening comment. */
@@ -192,7 +194,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiver.url}/hook` }, allowPrivate: true });
       await stores.close();
       const orchard = await serveInChild(`orchard ${i}`, serving, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
-      builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] } });
+      builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] }, user: { off: [], on: [] } });
     }
     for (const b of builds) {
       for (const token of [b.tokens.off, b.tokens.on]) await createLoad(b.orchard.url, token, wholeOption(opts, 'warmup', 1), connections);
@@ -203,26 +205,33 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       if (r % 2 === 0) turns.reverse();
       for (const { b, kind } of turns) {
         const cpuStart = processCpuMicros(b.orchard.child.pid);
+        const userStart = processCpuMicros(b.orchard.child.pid, 'user');
         const result = await createLoad(b.orchard.url, b.tokens[kind], duration, connections);
         if (failures(result) > 0) exit = 1;
         if (kind === 'on') await drain(b.receiver.url, b.orchard.url, b.tokens.on);
         const perWrite = (processCpuMicros(b.orchard.child.pid) - cpuStart) / result.requests.total;
+        const userPerWrite = (processCpuMicros(b.orchard.child.pid, 'user') - userStart) / result.requests.total;
         b.rates[kind].push(result.requests.average);
         b.cpu[kind].push(perWrite);
-        console.log(`  round ${r}  ${b.name.padEnd(6)}  webhooks ${kind.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  ${perWrite.toFixed(0)} µs CPU/write  load ${loadAverage()}`);
+        b.user[kind].push(userPerWrite);
+        console.log(`  round ${r}  ${b.name.padEnd(6)}  webhooks ${kind.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  ${perWrite.toFixed(0)} µs CPU/write (user ${userPerWrite.toFixed(0)})  load ${loadAverage()}`);
       }
     }
     console.log('');
     const added = (b: Build) => b.cpu.on.map((x, i) => x - b.cpu.off[i]!);
+    const addedUser = (b: Build) => b.user.on.map((x, i) => x - b.user.off[i]!);
     for (const b of builds) {
       const ratios = b.rates.on.map((x, i) => x / b.rates.off[i]!);
       const cpuRatios = b.cpu.on.map((x, i) => x / b.cpu.off[i]!);
       console.log(`${b.name}: writes/s off ${median(b.rates.off).toFixed(0)}, on ${median(b.rates.on).toFixed(0)}; on/off ×${median(ratios).toFixed(3)} (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
       console.log(`  CPU per write off ${median(b.cpu.off).toFixed(0)} µs, on ${median(b.cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')}); added by a webhook ${median(added(b)).toFixed(0)} µs (${added(b).map((x) => x.toFixed(0)).join(' ')})`);
+      console.log(`  user CPU per write off ${median(b.user.off).toFixed(0)} µs, on ${median(b.user.on).toFixed(0)} µs; added by a webhook ${median(addedUser(b)).toFixed(0)} µs (${addedUser(b).map((x) => x.toFixed(0)).join(' ')})`);
     }
     const [mine, theirs] = builds;
-    const diffs = added(mine!).map((x, i) => x - added(theirs!)[i]!);
-    console.log(`CPU a webhook adds, this build minus --versus, by round: ${diffs.map((x) => x.toFixed(0)).join(' ')} µs (median ${median(diffs).toFixed(0)})`);
+    for (const [what, of] of [['CPU', added], ['user CPU', addedUser]] as const) {
+      const diffs = of(mine!).map((x, i) => x - of(theirs!)[i]!);
+      console.log(`${what} a webhook adds, this build minus --versus, by round: ${diffs.map((x) => x.toFixed(0)).join(' ')} µs (median ${median(diffs).toFixed(0)})`);
+    }
     console.log(`load average at the end: ${loadAverage()}`);
   } finally {
     for (const b of builds) {
