@@ -7,8 +7,8 @@
 // own with --store postgres) with one organization, one webhook and a backlog of deliveries, and its
 // own WebhookSender to one receiver (a bare Node server in a child process). A round takes, for each
 // build in turn, `--batches` batches of `--batch` deliveries as the worker does under a stream of
-// writes: the bookkeeping (the outcomes of the batch before and the claim of this one: `settle`
-// where the build has it, else `finish` then `claim`, two transactions) and the attempts. It prints,
+// writes: the bookkeeping (the outcomes of the batch before, then the claim of this one: `finish`
+// and `claim`, a transaction each) and the attempts. It prints,
 // per delivery, the process's CPU (user + system) of each part and the bookkeeping's wall time.
 //
 // Usage: node dist/bench/webhook-steps.js --versus DIR [--store sqlite|postgres] [--rounds 12] [--batches 40] [--batch 8]
@@ -109,12 +109,8 @@ async function round(s: Steps, batches: number, size: number): Promise<void> {
     const request = { dueMs: DUE, realMs: Date.now(), leaseMs: 60_000, limit: size };
     const cpu = process.cpuUsage();
     const started = performance.now();
-    let claimed: any[];
-    if (s.outbox.settle) claimed = (await s.outbox.settle(s.prev, POLICY, request)).claimed;
-    else {
-      if (s.prev.length > 0) await s.outbox.finish(s.prev, POLICY);
-      claimed = await s.outbox.claim(request);
-    }
+    if (s.prev.length > 0) await s.outbox.finish(s.prev, POLICY);
+    const claimed: any[] = await s.outbox.claim(request);
     wall += performance.now() - started;
     book += cpuMicros(cpu);
     if (claimed.length === 0) throw new Error(`${s.name}: the backlog ran out`);

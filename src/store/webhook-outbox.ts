@@ -12,7 +12,7 @@ import type { RecordRow } from '../schema/types.js';
 import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
 import { payloadOf, type WrittenRecord } from '../webhooks/payload.js';
 import {
-  EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryState, type DisablePolicy, type Settled, type Webhook,
+  EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryState, type DisablePolicy, type Webhook,
   type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
@@ -320,12 +320,6 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
   return disabled;
 }
 
-/** finishDeliveries then claimDeliveries in the one transaction (WebhookOutbox.settle). */
-export function* settleDeliveries(x: OutboxExec, results: readonly AttemptResult[], policy: DisablePolicy, request: ClaimRequest | null): Steps<Settled> {
-  const disabled = results.length > 0 ? yield* finishDeliveries(x, results, policy) : [];
-  return { disabled, claimed: request ? yield* claimDeliveries(x, request) : [] };
-}
-
 export function* nextDue(x: OutboxExec): Steps<number | null> {
   const [row] = yield* step(x.rows(fixed(x, 'next', () => x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
     .select((eb) => eb.fn.min('d.next_ms').as('due')).where('d.state', '=', 'pending').where('h.disabled_at', 'is', null), {})));
@@ -392,7 +386,6 @@ export function outboxOf({ read, change, keep }: OutboxRunners): WebhookOutbox {
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
     claim: (request) => keep((x) => claimDeliveries(x, request)),
     finish: (results, policy) => keep((x) => finishDeliveries(x, results, policy)),
-    settle: (results, policy, request) => (results.length === 0 && !request ? Promise.resolve({ disabled: [], claimed: [] }) : keep((x) => settleDeliveries(x, results, policy, request))),
     nextDue: () => read(nextDue),
     prune: (beforeMs) => keep((x) => pruneDeliveries(x, beforeMs)),
     claimNotices: (realMs, leaseMs) => keep((x) => claimNotices(x, realMs, leaseMs)),

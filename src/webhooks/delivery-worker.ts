@@ -162,32 +162,23 @@ export class DeliveryWorker {
       try {
         const outbox = await this.deps.outbox(orgId);
         let claimed: ClaimedDelivery[] = [];
-        let results: AttemptResult[] = [];
-        let claiming = true;
-        // Whether the last claim found nothing due (see below).
-        let none = false;
-        // The outcomes of a batch are recorded in the transaction that claims the next one.
-        while (claiming || results.length > 0) {
+        do {
           // Writes that came while the last batch was out: a moment more gathers the next ones into
           // one batch, rather than a claim, a send and a record per write.
-          if (claiming && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-          if (claiming) w.again = false;
-          const request = claiming ? { dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH } : null;
-          const settled = await outbox.settle(results, this.policy, request);
-          results = [];
-          claimed = settled.claimed;
-          if (request) none = claimed.length === 0;
-          for (const hook of settled.disabled) this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
-          if (settled.disabled.length > 0) await this.sendNotices(orgId, outbox);
+          if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+          w.again = false;
+          claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
           if (claimed.length > 0) {
-            results = await Promise.all(claimed.map((d) => this.attempt(orgId, d)));
+            const results = await Promise.all(claimed.map((d) => this.attempt(orgId, d)));
+            const disabled = await outbox.finish(results, this.policy);
+            for (const hook of disabled) this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
+            if (disabled.length > 0) await this.sendNotices(orgId, outbox);
             if (claimed.length === CLAIM_BATCH) w.again = true;
           }
-          claiming = w.again && !this.closing;
-        }
+        } while (w.again && !this.closing);
         w.nextDue = await outbox.nextDue();
         // Due but claimed by another worker (another process): left to the sweep rather than asked again every tick.
-        if (none && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) w.nextDue = null;
+        if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) w.nextDue = null;
       } catch (err) {
         // The claimed deliveries stay claimed until their lease ends, then any worker retries them.
         this.deps.log.error({ err, orgId }, 'webhook deliveries not attempted or not recorded; retried');

@@ -134,12 +134,6 @@ export interface ClaimRequest {
   readonly limit: number;
 }
 
-/** What WebhookOutbox.settle did: the webhooks the outcomes disabled, and the deliveries claimed. */
-export interface Settled {
-  readonly disabled: Webhook[];
-  readonly claimed: ClaimedDelivery[];
-}
-
 /** One organization's webhooks and their outbox, as a store keeps them (its file or schema). */
 export interface WebhookOutbox {
   /** Every webhook, oldest first (ties by id). */
@@ -165,12 +159,6 @@ export interface WebhookOutbox {
    * failed for long, ending their pending deliveries. Returns the webhooks this call disabled.
    */
   finish(results: readonly AttemptResult[], policy: DisablePolicy): Promise<Webhook[]>;
-  /**
-   * finish of `results`, then claim of `request` (none when null), atomically: one transaction for a
-   * worker's outcomes of a batch and its claim of the next. The claim sees the webhooks the outcomes
-   * disabled as disabled.
-   */
-  settle(results: readonly AttemptResult[], policy: DisablePolicy, request: ClaimRequest | null): Promise<Settled>;
   /** When the earliest pending delivery of an active webhook is due (organization's clock, ms); null when none. */
   nextDue(): Promise<number | null>;
   /** Removes delivered and failed deliveries made before `beforeMs` (organization's clock); how many went. */

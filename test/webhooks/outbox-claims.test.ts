@@ -1,8 +1,7 @@
 // The outbox's worker calls on every store (docs/webhooks.md § The outbox): a claim gives the due
-// deliveries oldest first, and settle records a batch's outcomes and claims the next atomically,
-// the webhooks those outcomes disabled left out of the claim. On PostgreSQL a batch's claim and
-// its outcomes are one named statement each, and the worker's transactions commit without waiting
-// for the WAL's flush.
+// deliveries oldest first; a batch's outcomes are recorded each on its delivery, and the webhooks
+// they disabled have no more claimed. On PostgreSQL a batch's claim and its outcomes are one named
+// statement each, and the worker's transactions commit without waiting for the WAL's flush.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,26 +55,25 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       assert.deepEqual(claimed.map((d) => d.id), expected);
     });
 
-    test('settle records a batch\'s outcomes, then claims the next without the webhooks they disabled', async () => {
+    test('a batch\'s outcomes are recorded, each by its delivery; a webhook they disabled has none claimed after', async () => {
       // The claims of the test before lasted 1 ms.
       const realMs = Date.now() + 10;
-      const first = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 2 });
-      assert.deepEqual(first.map((d) => d.webhook.id).sort(), [A, B]);
-      const results = first.map((d) => outcome(d, d.webhook.id === B));
-      // One failure disables A (policy: 1 failure over 0 hours); its pending deliveries end with it.
-      const { disabled, claimed } = await o.records.webhooks.settle(results, { failures: 1, hours: 0 }, { dueMs: DUE, realMs, leaseMs: 60_000, limit: 10 });
+      const first = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 4 });
+      assert.deepEqual(first.map((d) => d.webhook.id), [A, B, A, B]);
+      // A's first attempt fails, its second times out without a status; B's succeed with a reply kept.
+      const results = first.map((d, i) => (d.webhook.id === B ? { ...outcome(d, true), response: `ok ${i}`, durationMs: 1.5 } : { ...outcome(d, false), status: i === 0 ? 503 : null, error: i === 0 ? 'HTTP 503' : 'TIMEOUT: slow' }));
+      // Two failures disable A (policy: 2 failures over 0 hours); its pending deliveries end with it.
+      const disabled = await o.records.webhooks.finish(results, { failures: 2, hours: 0 });
       assert.deepEqual(disabled.map((h) => h.id), [A]);
-      assert.deepEqual(claimed.map((d) => d.webhook.id), [B, B, B]);
-      const [delivered] = await o.records.webhooks.deliveries(B, { limit: 1, offset: 3 });
-      assert.deepEqual([delivered!.id, delivered!.state, delivered!.attempts, delivered!.lastStatus], [first.find((d) => d.webhook.id === B)!.id, 'delivered', 1, 200]);
+      const ofB = await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 });
+      assert.deepEqual(ofB.slice(2).reverse().map((d) => [d.id, d.state, d.attempts, d.lastStatus, d.lastError, d.response, d.durationMs]), [
+        [first[1]!.id, 'delivered', 1, 200, null, 'ok 1', 1.5], [first[3]!.id, 'delivered', 1, 200, null, 'ok 3', 1.5],
+      ]);
       const ofA = await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 });
+      assert.deepEqual(ofA.slice(2).reverse().map((d) => [d.id, d.state, d.attempts, d.lastStatus]), [[first[0]!.id, 'failed', 1, 503], [first[2]!.id, 'failed', 1, null]]);
       assert.deepEqual(ofA.map((d) => d.state), ['failed', 'failed', 'failed', 'failed']);
-      // Nothing to record and nothing to claim: no transaction, nothing given.
-      assert.deepEqual(await o.records.webhooks.settle([], { failures: 1, hours: 0 }, null), { disabled: [], claimed: [] });
-      // Outcomes alone, no claim: B's three are recorded, none claimed.
-      const alone = await o.records.webhooks.settle(claimed.map((d) => outcome(d, true)), { failures: 1, hours: 0 }, null);
-      assert.deepEqual(alone, { disabled: [], claimed: [] });
-      assert.deepEqual((await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 })).map((d) => d.state), ['delivered', 'delivered', 'delivered', 'delivered']);
+      const next = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 10 });
+      assert.deepEqual(next.map((d) => d.webhook.id), [B, B]);
     });
   });
 }
@@ -101,7 +99,7 @@ describe('the outbox\'s statements on PostgreSQL', { skip: needsPostgres }, () =
     const records = await store.org(ORG);
     await withDeliveries(store, ORG, records, 2);
     const claimed = await records.webhooks.claim({ dueMs: DUE, realMs: Date.now(), leaseMs: 60_000, limit: 10 });
-    await records.webhooks.settle(claimed.map((d) => outcome(d, true)), { failures: 5, hours: 1 }, null);
+    await records.webhooks.finish(claimed.map((d) => outcome(d, true)), { failures: 5, hours: 1 });
     const { rows } = await pool.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%orchard_deliveries%'`);
     const named = rows.map((r) => r.statement);
     // One statement for a batch's claim and its lease, one for its outcomes: a round trip each.
