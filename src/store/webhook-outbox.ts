@@ -16,7 +16,7 @@ import {
   type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
-import { step, type ChangeBuffer, type RecordWriter, type Steps, type WriteStatement } from './record-writes.js';
+import { step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
 
 export const WEBHOOKS_TABLE = 'orchard_webhooks';
 export const DELIVERIES_TABLE = 'orchard_deliveries';
@@ -35,8 +35,8 @@ export interface OutboxExec {
    * round trip; SQLite's statements are calls within the process and stay one a delivery.
    */
   readonly batchStatements: boolean;
-  rows(statement: WriteStatement): Maybe<RecordRow[]>;
-  run(statement: WriteStatement): Maybe<number>;
+  rows(statement: CompiledSql): Maybe<RecordRow[]>;
+  run(statement: CompiledSql): Maybe<number>;
   /**
    * Told in the transaction that moved the schema version (the set of active webhooks changed), where
    * a store keeps the definitions in memory (PostgreSQL with PG_CACHE): it tells the other processes
@@ -62,12 +62,12 @@ const slot = (name: string | number): string => `${SLOT}${name}`;
 const compiledOnce = new WeakMap<Kysely<any>, Map<string, CompiledSql>>();
 
 /** The statement `build` makes, compiled once for `x.k` under `key`, with `values` bound to its slots. */
-function fixed(x: Pick<OutboxExec, 'k'>, key: string, build: () => { compile(): CompiledSql }, values: Readonly<Record<string, unknown>>): WriteStatement {
+function fixed(x: Pick<OutboxExec, 'k'>, key: string, build: () => { compile(): CompiledSql }, values: Readonly<Record<string, unknown>>): CompiledSql {
   let byKey = compiledOnce.get(x.k);
   if (!byKey) compiledOnce.set(x.k, (byKey = new Map()));
   let compiled = byKey.get(key);
   if (!compiled) byKey.set(key, (compiled = build().compile()));
-  return { sql: compiled.sql, parameters: compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? values[p.slice(SLOT.length)] : p)), fixed: true };
+  return { sql: compiled.sql, parameters: compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? values[p.slice(SLOT.length)] : p)) };
 }
 
 /** Row counts whose multi-row statements are kept compiled; larger ones are compiled each time. */

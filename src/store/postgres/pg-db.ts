@@ -157,8 +157,6 @@ export interface TransactionOptions {
    * another pooled connection), no further statement starts, and the call fails with REQUEST_TIMEOUT.
    */
   readonly signal?: AbortSignal;
-  /** The commit does not wait for the WAL's flush (SET LOCAL synchronous_commit = off): a crash may lose it. */
-  readonly lazyCommit?: boolean;
 }
 
 /** SQLSTATE of a statement stopped by statement_timeout or a cancel request. */
@@ -181,11 +179,8 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   const canceller = signal ? new Canceller(pool, client, signal) : undefined;
   let broken = false;
   try {
-    // The settings ride with BEGIN: one round trip.
-    let begin = options.mode ? `BEGIN ${options.mode}` : 'BEGIN';
-    if (options.timeoutMs !== undefined) begin += `; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`;
-    if (options.lazyCommit) begin += '; SET LOCAL synchronous_commit = off';
-    await client.query(begin);
+    const begin = options.mode ? `BEGIN ${options.mode}` : 'BEGIN';
+    await client.query(options.timeoutMs === undefined ? begin : `${begin}; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
     const result = await work(client);
     if (canceller?.fired) throw timeoutError();
     await client.query('COMMIT');

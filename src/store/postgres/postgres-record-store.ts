@@ -122,7 +122,10 @@ class PostgresOrgRecords implements OrgRecords {
   /** The outbox's steps in one transaction (`durable` false: see `webhooks`); a webhook disabled, added or removed is read again at the next request. */
   private async outboxTransaction<T>(steps: (x: OutboxExec) => Steps<T>, durable: boolean): Promise<T> {
     const moved = { version: false };
-    const result = await inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client, moved))), { lazyCommit: !durable });
+    const result = await inTransaction(this.pool, async (client) => {
+      if (!durable) await client.query('SET LOCAL synchronous_commit = off');
+      return runAsync(steps(this.outboxOn(client, moved)));
+    });
     // As after a change of the definitions (changeSchema): this process reads the schema version, and with it the active webhooks, again.
     if (moved.version) this.drops.drop(this.orgId);
     return result;
@@ -267,17 +270,12 @@ class PostgresOrgRecords implements OrgRecords {
 
   /** The webhooks' outbox statements (store/webhook-outbox.ts) on `db`: a transaction's client, or the pool. */
   private outboxOn(db: Pool | PoolClient, moved?: { version: boolean }): OutboxExec {
-    // The outbox's fixed statements (a claim, an outcome) are named, as the write path's are.
-    const query = <R extends RecordRow>(s: WriteStatement) => {
-      const text = s.fixed ? this.prep(s.sql) : s.sql;
-      return db === this.pool ? run<R>(this.pool, text, s.parameters) : db.query<R>(typeof text === 'string' ? { text, values: s.parameters as unknown[] } : { ...text, values: s.parameters as unknown[] });
-    };
     return {
       k: this.k,
       lockRows: true,
       batchStatements: true,
-      rows: async (s) => (await query<RecordRow>(s)).rows,
-      run: async (s) => (await query(s)).rowCount ?? 0,
+      rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
+      run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,
       versionMoved: async () => {
         if (!moved) throw new Error('the schema version moved outside an outbox transaction');
         moved.version = true;
