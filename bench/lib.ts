@@ -155,12 +155,12 @@ const CLOCK_TICKS = 100;
  * requests answered is what one request costs the server: a steadier figure than req/s on a shared
  * machine, as time the machine gives other processes is not counted.
  */
-export function processCpuMicros(pid: number | undefined): number {
+export function processCpuMicros(pid: number | undefined, which: 'user+system' | 'user' = 'user+system'): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+    return ((Number(fields[11]) + (which === 'user' ? 0 : Number(fields[12]))) * 1e6) / CLOCK_TICKS;
   } catch {
     return Number.NaN;
   }

@@ -25,8 +25,14 @@
 // `--profile` runs the server under `node --cpu-prof` and prints where its main thread's time went,
 // per write, over the whole run (off and on rounds, the idle writes).
 //
+// `--versus DIR` compares this build with another (DIR: a checkout holding its own built dist/):
+// one server of each build, each with its own two organizations and receiver, and each round loads
+// both builds' "off" and "on" in turn (the order turning each round), so both builds meet the same
+// moments of a shared machine. It prints each build's on/off figures and the CPU a webhook adds to
+// a write (on minus off, per round), and skips the latency figures.
+//
 // Usage: node dist/bench/webhooks.js [--store sqlite|postgres] [--rounds 5] [--duration 8] [--warmup 3]
-//   [--connections 8] [--idle 300] [--profile]
+//   [--connections 8] [--idle 300] [--profile] [--versus DIR]
 // Exits 1 if a write failed or a delivery never arrived.
 
 import fs from 'node:fs';
@@ -40,7 +46,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ConfigOverrides } from '../src/config.js';
 import { dropSchemasOf } from '../src/store/postgres/open-postgres-control.js';
-import { announceAndServe, failures, formatMs, loadAverage, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult } from './lib.js';
+import { announceAndServe, failures, formatMs, loadAverage, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult, type ServedTarget } from './lib.js';
 import { benchConfig, BENCH_DAILY_CAP, startOrchard, wholeOption } from './orchard-target.js';
 import { openStores } from '../src/stores.js';
 
@@ -60,6 +66,7 @@ const { values: opts } = parseArgs({
     /** The control schema of a --store postgres run (given to the serving child). */
     schema: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    versus: { type: 'string' },
   },
 });
 
@@ -152,6 +159,90 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 
+/** One build under --versus: its server, receiver and organizations, and what its rounds measured. */
+interface Build {
+  readonly name: string;
+  readonly orchard: ServedTarget;
+  readonly receiver: ServedTarget;
+  readonly tokens: { readonly off: string; readonly on: string };
+  readonly rates: { off: number[]; on: number[] };
+  readonly cpu: { off: number[]; on: number[] };
+  /** User time alone: the JavaScript and SQLite's work in the process, without the kernel's writes and syncs. */
+  readonly user: { off: number[]; on: number[] };
+}
+
+/** --versus: this build and the one in `dir`, round by round; see the opening comment. */
+async function versus(dir: string, schemaOf: (i: number) => string | undefined): Promise<number> {
+  const script = path.join(path.resolve(dir), 'dist', 'bench', 'webhooks.js');
+  if (!fs.existsSync(script)) throw new Error(`--versus: no ${script}; build that checkout first.`);
+  const rounds = wholeOption(opts, 'rounds', 1);
+  const duration = wholeOption(opts, 'duration', 1);
+  const connections = wholeOption(opts, 'connections', 1);
+  const builds: Build[] = [];
+  const dirs: string[] = [];
+  let exit = 0;
+  try {
+    for (const [i, [name, serving]] of ([['this', SCRIPT], ['versus', script]] as const).entries()) {
+      const schema = schemaOf(i);
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
+      dirs.push(dataDir);
+      const receiver = await serveInChild(`receiver ${i}`, SCRIPT, ['--serve', 'receiver']);
+      const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
+      const made = async (org: string) => stores.admin.createOrganization({ name: org, plan: 'enterprise', email: `${org}@example.com`, minuteLimit: BENCH_DAILY_CAP });
+      const off = await made('off');
+      const on = await made('on');
+      await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiver.url}/hook` }, allowPrivate: true });
+      await stores.close();
+      const orchard = await serveInChild(`orchard ${i}`, serving, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
+      builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] }, user: { off: [], on: [] } });
+    }
+    for (const b of builds) {
+      for (const token of [b.tokens.off, b.tokens.on]) await createLoad(b.orchard.url, token, wholeOption(opts, 'warmup', 1), connections);
+      await drain(b.receiver.url, b.orchard.url, b.tokens.on);
+    }
+    for (let r = 1; r <= rounds; r++) {
+      const turns = builds.flatMap((b) => (['off', 'on'] as const).map((kind) => ({ b, kind })));
+      if (r % 2 === 0) turns.reverse();
+      for (const { b, kind } of turns) {
+        const cpuStart = processCpuMicros(b.orchard.child.pid);
+        const userStart = processCpuMicros(b.orchard.child.pid, 'user');
+        const result = await createLoad(b.orchard.url, b.tokens[kind], duration, connections);
+        if (failures(result) > 0) exit = 1;
+        if (kind === 'on') await drain(b.receiver.url, b.orchard.url, b.tokens.on);
+        const perWrite = (processCpuMicros(b.orchard.child.pid) - cpuStart) / result.requests.total;
+        const userPerWrite = (processCpuMicros(b.orchard.child.pid, 'user') - userStart) / result.requests.total;
+        b.rates[kind].push(result.requests.average);
+        b.cpu[kind].push(perWrite);
+        b.user[kind].push(userPerWrite);
+        console.log(`  round ${r}  ${b.name.padEnd(6)}  webhooks ${kind.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  ${perWrite.toFixed(0)} µs CPU/write (user ${userPerWrite.toFixed(0)})  load ${loadAverage()}`);
+      }
+    }
+    console.log('');
+    const added = (b: Build) => b.cpu.on.map((x, i) => x - b.cpu.off[i]!);
+    const addedUser = (b: Build) => b.user.on.map((x, i) => x - b.user.off[i]!);
+    for (const b of builds) {
+      const ratios = b.rates.on.map((x, i) => x / b.rates.off[i]!);
+      const cpuRatios = b.cpu.on.map((x, i) => x / b.cpu.off[i]!);
+      console.log(`${b.name}: writes/s off ${median(b.rates.off).toFixed(0)}, on ${median(b.rates.on).toFixed(0)}; on/off ×${median(ratios).toFixed(3)} (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+      console.log(`  CPU per write off ${median(b.cpu.off).toFixed(0)} µs, on ${median(b.cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')}); added by a webhook ${median(added(b)).toFixed(0)} µs (${added(b).map((x) => x.toFixed(0)).join(' ')})`);
+      console.log(`  user CPU per write off ${median(b.user.off).toFixed(0)} µs, on ${median(b.user.on).toFixed(0)} µs; added by a webhook ${median(addedUser(b)).toFixed(0)} µs (${addedUser(b).map((x) => x.toFixed(0)).join(' ')})`);
+    }
+    const [mine, theirs] = builds;
+    for (const [what, of] of [['CPU', added], ['user CPU', addedUser]] as const) {
+      const diffs = of(mine!).map((x, i) => x - of(theirs!)[i]!);
+      console.log(`${what} a webhook adds, this build minus --versus, by round: ${diffs.map((x) => x.toFixed(0)).join(' ')} µs (median ${median(diffs).toFixed(0)})`);
+    }
+    console.log(`load average at the end: ${loadAverage()}`);
+  } finally {
+    for (const b of builds) {
+      await b.orchard.stop();
+      await b.receiver.stop();
+    }
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+  return exit;
+}
+
 async function main(): Promise<void> {
   if (opts.serve === 'receiver') return serveReceiver();
   if (opts.serve === 'orchard') {
@@ -165,6 +256,15 @@ async function main(): Promise<void> {
   if (opts.store !== 'sqlite' && opts.store !== 'postgres') throw new Error(`--store takes sqlite or postgres; got '${opts.store}'.`);
   if (opts.store === 'postgres' && !process.env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL (postgres://user@host:port/database).');
   const schema = opts.store === 'postgres' ? `whbench_${process.pid}` : undefined;
+  if (opts.versus) {
+    console.log(`Store: ${opts.store}; this build against --versus ${opts.versus}; load average at the start: ${loadAverage()}`);
+    try {
+      process.exitCode = await versus(opts.versus, (i) => (schema ? `${schema}_${i}` : undefined));
+    } finally {
+      if (schema) for (const i of [0, 1]) await dropSchemasOf(process.env.DATABASE_URL!, `${schema}_${i}`);
+    }
+    return;
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
   const profileDir = opts.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-prof-')) : undefined;
   console.log(`Store: ${opts.store}${schema ? ` (schema ${schema}${process.env.REDIS_URL ? ', Redis' : ''})` : ''}; load average at the start: ${loadAverage()}`);

@@ -6,14 +6,14 @@
 // an IMMEDIATE transaction, PostgreSQL in a transaction that claims with FOR UPDATE SKIP LOCKED.
 
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { RecordRow } from '../schema/types.js';
 import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
 import { payloadOf, type WrittenRecord } from '../webhooks/payload.js';
 import {
-  EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type Delivery, type DeliveryState, type DisablePolicy, type Webhook, type WebhookEvent,
-  type WebhookMethod, type WebhookOutbox, type WebhookSpec,
+  EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryState, type DisablePolicy, type Webhook,
+  type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
 import { step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
@@ -29,6 +29,12 @@ export interface OutboxExec {
   readonly k: Kysely<any>;
   /** Claimed rows are locked FOR UPDATE SKIP LOCKED (PostgreSQL); SQLite's write lock already keeps other claimers out. */
   readonly lockRows: boolean;
+  /**
+   * A batch's claim and its outcomes are one statement each (PostgreSQL: an UPDATE from a locking
+   * CTE returning the joined webhook, an UPDATE from unnest of arrays), where each statement is a
+   * round trip; SQLite's statements are calls within the process and stay one a delivery.
+   */
+  readonly batchStatements: boolean;
   rows(statement: CompiledSql): Maybe<RecordRow[]>;
   run(statement: CompiledSql): Maybe<number>;
   /**
@@ -212,24 +218,35 @@ export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit:
 }
 
 /** Due, unclaimed (or whose claim lapsed) deliveries of active webhooks, oldest first, then claimed until `realMs + leaseMs`. */
-export function* claimDeliveries(x: OutboxExec, r: { dueMs: number; realMs: number; leaseMs: number; limit: number }): Steps<ClaimedDelivery[]> {
-  const due = fixed(x, 'claim', () => {
-    const q = x.k.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
-      .select(['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'])
-      .where('d.state', '=', 'pending').where('d.next_ms', '<=', slot('due'))
-      .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', slot('real'))]))
-      .where('h.disabled_at', 'is', null)
-      .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.n').limit(slot('limit') as unknown as number);
-    return x.lockRows ? q.forUpdate('d').skipLocked() : q;
-  }, { due: r.dueMs, real: r.realMs, limit: r.limit });
-  const rows = yield* step(x.rows(due));
-  if (rows.length === 0) return [];
-  for (let start = 0; start < rows.length; start += FIXED_ROWS) {
-    const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
-    const values: Record<string, unknown> = { lease: r.realMs + r.leaseMs };
-    keys.forEach((n, i) => (values[i] = n));
-    yield* step(x.run(fixed(x, `lease:${keys.length}`, () => x.k.updateTable(DELIVERIES_TABLE).set({ lease_ms: slot('lease') }).where('n', 'in', keys.map((_, i) => slot(i))), values)));
+export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedDelivery[]> {
+  const due = (db: QueryCreator<any>) => db.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
+    .where('d.state', '=', 'pending').where('d.next_ms', '<=', slot('due'))
+    .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', slot('real'))]))
+    .where('h.disabled_at', 'is', null)
+    .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.n').limit(slot('limit') as unknown as number);
+  const columns = ['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'] as const;
+  const values = { due: r.dueMs, real: r.realMs, limit: r.limit, lease: r.realMs + r.leaseMs };
+  let rows: RecordRow[];
+  if (x.batchStatements) {
+    rows = yield* step(x.rows(fixed(x, 'claim+lease', () => x.k.with('due', (db) => due(db).select('d.n').forUpdate('d').skipLocked())
+      .updateTable(`${DELIVERIES_TABLE} as d`).from(['due', `${WEBHOOKS_TABLE} as h`]).set({ lease_ms: slot('lease') })
+      .whereRef('d.n', '=', 'due.n').whereRef('h.id', '=', 'd.webhook_id')
+      .returning([...columns, 'd.next_ms', 'd.sequence']), values)));
+    // RETURNING keeps no order: the claim's, oldest first.
+    rows.sort((a, b) => Number(a.next_ms) - Number(b.next_ms) || Number(a.sequence) - Number(b.sequence) || Number(a.n) - Number(b.n));
+  } else {
+    rows = yield* step(x.rows(fixed(x, 'claim', () => {
+      const q = due(x.k).select(columns);
+      return x.lockRows ? q.forUpdate('d').skipLocked() : q;
+    }, values)));
+    for (let start = 0; start < rows.length; start += FIXED_ROWS) {
+      const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
+      const leased: Record<string, unknown> = { lease: values.lease };
+      keys.forEach((n, i) => (leased[i] = n));
+      yield* step(x.run(fixed(x, `lease:${keys.length}`, () => x.k.updateTable(DELIVERIES_TABLE).set({ lease_ms: slot('lease') }).where('n', 'in', keys.map((_, i) => slot(i))), leased)));
+    }
   }
+  if (rows.length === 0) return [];
   return rows.map((row) => ({
     row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
     webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) },
@@ -249,9 +266,25 @@ interface HookTally {
 /** Records attempts, counts failures against their webhooks (one statement a webhook), and disables those `policy` says failed for long (returned). */
 export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult[], policy: DisablePolicy): Steps<Webhook[]> {
   const tallies = new Map<string, HookTally>();
+  const stateOf = (res: AttemptResult): DeliveryState => (res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending');
+  if (x.batchStatements && results.length > 0) {
+    // By row and id, as below.
+    yield* step(x.run(fixed(x, 'outcomes', () => x.k.updateTable(`${DELIVERIES_TABLE} as d`)
+      .from(sql`unnest(${slot('row')}::bigint[], ${slot('id')}::text[], ${slot('state')}::text[], ${slot('next')}::bigint[], ${slot('at')}::bigint[],
+        ${slot('status')}::integer[], ${slot('error')}::text[], ${slot('duration')}::double precision[], ${slot('response')}::text[])
+        AS v(n, id, state, next_ms, last_ms, last_status, last_error, duration_ms, response)` as unknown as 'v') // a table function with its column names: typed as a table by name
+      .set({
+        state: sql`v.state`, attempts: sql`d.attempts + 1`, next_ms: sql`v.next_ms`, lease_ms: null, last_ms: sql`v.last_ms`,
+        last_status: sql`v.last_status`, last_error: sql`v.last_error`, duration_ms: sql`v.duration_ms`, response: sql`v.response`,
+      }).whereRef('d.n', '=', sql`v.n`).whereRef('d.id', '=', sql`v.id`), {
+      row: results.map((res) => res.row), id: results.map((res) => res.id), state: results.map(stateOf),
+      next: results.map((res) => (stateOf(res) === 'pending' ? res.retryAtMs : null)), at: results.map((res) => res.atMs), status: results.map((res) => res.status),
+      error: results.map((res) => res.error), duration: results.map((res) => res.durationMs), response: results.map((res) => res.response),
+    })));
+  }
   for (const res of results) {
-    const state: DeliveryState = res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending';
-    yield* step(x.run(fixed(x, 'outcome', () => x.k.updateTable(DELIVERIES_TABLE).set({
+    const state = stateOf(res);
+    if (!x.batchStatements) yield* step(x.run(fixed(x, 'outcome', () => x.k.updateTable(DELIVERIES_TABLE).set({
       state: slot('state'), attempts: sql`attempts + 1`, next_ms: slot('next'), lease_ms: null,
       last_ms: slot('at'), last_status: slot('status'), last_error: slot('error'), duration_ms: slot('duration'), response: slot('response'),
     // By its row, and its id: SQLite may give a row number again once the row is gone (a webhook deleted during the attempt).

@@ -124,6 +124,16 @@ export interface DisablePolicy {
   readonly hours: number;
 }
 
+/** What a claim asks for (WebhookOutbox.claim). */
+export interface ClaimRequest {
+  /** Due by then, organization's clock, milliseconds. */
+  readonly dueMs: number;
+  /** Now and the claim's length, real time, milliseconds. */
+  readonly realMs: number;
+  readonly leaseMs: number;
+  readonly limit: number;
+}
+
 /** One organization's webhooks and their outbox, as a store keeps them (its file or schema). */
 export interface WebhookOutbox {
   /** Every webhook, oldest first (ties by id). */
@@ -142,7 +152,7 @@ export interface WebhookOutbox {
    * clock) and not claimed by another worker (any process) whose claim runs to `realMs + leaseMs`
    * (real time): each is then this caller's to attempt until that lease ends. Oldest first.
    */
-  claim(request: { readonly dueMs: number; readonly realMs: number; readonly leaseMs: number; readonly limit: number }): Promise<ClaimedDelivery[]>;
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /**
    * Records attempts: delivered, retried at `retryAtMs`, or failed for good; counts each failure
    * against its webhook (a success clears its count) and disables the webhooks that `policy` says

@@ -273,6 +273,7 @@ class PostgresOrgRecords implements OrgRecords {
     return {
       k: this.k,
       lockRows: true,
+      batchStatements: true,
       rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
       run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,
       versionMoved: async () => {

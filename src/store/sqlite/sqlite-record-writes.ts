@@ -82,7 +82,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       },
       activeHooks: () => this.activeHooks(),
     };
-    this.outbox = { k: sqliteSql, lockRows: false, rows: this.writer.rows, run: this.writer.run };
+    this.outbox = { k: sqliteSql, lockRows: false, batchStatements: false, rows: this.writer.rows, run: this.writer.run };
   }
 
   /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */

@@ -1,0 +1,125 @@
+// The outbox's worker calls on every store (docs/webhooks.md § The outbox): a claim gives the due
+// deliveries oldest first; a batch's outcomes are recorded each on its delivery, and the webhooks
+// they disabled have no more claimed. On PostgreSQL a batch's claim (with its lease) and its
+// outcomes are one statement each: a round trip each, where there was one a delivery.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
+import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
+import type { RecordRow } from '../../src/schema/types.js';
+import type { AttemptResult, ClaimedDelivery, WebhookSpec } from '../../src/webhooks/webhook-types.js';
+import type { OrgRecords, RecordStore } from '../../src/store/types.js';
+import { TEST_AUTHOR } from '../helpers.js';
+import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
+import { organizationOn, POSTGRES_UNDER_TEST, SQLITE_UNDER_TEST } from '../store/stores-under-test.js';
+
+const A = 'c1a20000-0000-4000-8000-0000000000aa';
+const B = 'c1a20000-0000-4000-8000-0000000000bb';
+const DUE = Date.parse('2026-03-01T12:00:00Z');
+const hook = (id: string): WebhookSpec => ({
+  id, event: 'created', objectType: null, url: `https://hooks.example.com/${id}`, method: 'POST', filter: null, headers: { 'x-team': id }, secret: 'whsec_AAAA', createdAt: '2026-03-01T12:00:00.000Z',
+});
+
+/** Two webhooks on every created record, and `count` accounts written: 2 × count deliveries. */
+async function withDeliveries(store: RecordStore, orgId: string, records: OrgRecords, count: number): Promise<void> {
+  for (const id of [A, B]) await records.webhooks.add(hook(id));
+  // The write path sees the webhooks from the next schema version it reads.
+  const schema = await records.schema();
+  const account = schema.resolve('account');
+  const rows: RecordRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const row: RecordRow = {};
+    for (const f of account.fields) if (f.role !== 'derived') row[f.name] = null;
+    rows.push({ ...row, accountid: `c1a20000-0000-4000-8000-${String(1000 + i).padStart(12, '0')}`, accountname: `A${i}`, statecode: 1, statuscode: 1, ownerid: null, createdon: '2026-03-01T12:00:00', modifiedon: '2026-03-01T12:00:00' });
+  }
+  await store.bulkInsert(orgId, account, rows, TEST_AUTHOR);
+}
+
+const outcome = (d: ClaimedDelivery, ok: boolean): AttemptResult => ({
+  row: d.row, id: d.id, webhookId: d.webhook.id, ok, status: ok ? 200 : 503, error: ok ? null : 'HTTP 503', durationMs: 1, response: null, atMs: DUE, retryAtMs: ok ? null : DUE + 60_000,
+});
+
+for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
+  describe(`the outbox's claims and outcomes on ${s.name}`, { skip: s.skip }, () => {
+    const o = organizationOn(s, []);
+    before(async () => withDeliveries(o.store, o.orgId, o.records, 4));
+
+    test('a claim gives the due deliveries oldest first, each with its webhook', async () => {
+      const claimed = await o.records.webhooks.claim({ dueMs: DUE, realMs: Date.now(), leaseMs: 1, limit: 8 });
+      assert.equal(claimed.length, 8);
+      for (const d of claimed) assert.deepEqual(d.webhook, { id: d.webhook.id, url: `https://hooks.example.com/${d.webhook.id}`, method: 'POST', headers: { 'x-team': d.webhook.id }, secret: 'whsec_AAAA' });
+      // Oldest first: by the change log's number, A's before B's for each (made in that order).
+      const log = [...await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 }), ...await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 })];
+      const expected = log.sort((a, b) => a.sequence - b.sequence || (a.webhookId < b.webhookId ? -1 : 1)).map((d) => d.id);
+      assert.deepEqual(claimed.map((d) => d.id), expected);
+    });
+
+    test('a batch\'s outcomes are recorded, each by its delivery; a webhook they disabled has none claimed after', async () => {
+      // The claims of the test before lasted 1 ms.
+      const realMs = Date.now() + 10;
+      const first = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 4 });
+      assert.deepEqual(first.map((d) => d.webhook.id), [A, B, A, B]);
+      // A's first attempt fails, its second times out without a status; B's succeed with a reply kept.
+      const results = first.map((d, i) => (d.webhook.id === B ? { ...outcome(d, true), response: `ok ${i}`, durationMs: 1.5 } : { ...outcome(d, false), status: i === 0 ? 503 : null, error: i === 0 ? 'HTTP 503' : 'TIMEOUT: slow' }));
+      // Two failures disable A (policy: 2 failures over 0 hours); its pending deliveries end with it.
+      const disabled = await o.records.webhooks.finish(results, { failures: 2, hours: 0 });
+      assert.deepEqual(disabled.map((h) => h.id), [A]);
+      const ofB = await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 });
+      assert.deepEqual(ofB.slice(2).reverse().map((d) => [d.id, d.state, d.attempts, d.lastStatus, d.lastError, d.response, d.durationMs]), [
+        [first[1]!.id, 'delivered', 1, 200, null, 'ok 1', 1.5], [first[3]!.id, 'delivered', 1, 200, null, 'ok 3', 1.5],
+      ]);
+      const ofA = await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 });
+      assert.deepEqual(ofA.slice(2).reverse().map((d) => [d.id, d.state, d.attempts, d.lastStatus]), [[first[0]!.id, 'failed', 1, 503], [first[2]!.id, 'failed', 1, null]]);
+      assert.deepEqual(ofA.map((d) => d.state), ['failed', 'failed', 'failed', 'failed']);
+      const next = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 10 });
+      assert.deepEqual(next.map((d) => d.webhook.id), [B, B]);
+    });
+  });
+}
+
+describe('the outbox\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
+  const prefix = `${uniqueName('batch')}_`;
+  const ORG = 'c1a20000-0000-4000-8000-000000000001';
+  let pool: Pool;
+  let store: PostgresRecordStore;
+  /** The text of every statement sent on a connection of the pool, in order. */
+  const sent: string[] = [];
+
+  before(() => {
+    pool = createPool(DATABASE_URL!, { max: 1 });
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const q = args[0];
+        sent.push(typeof q === 'string' ? q : String((q as { text?: unknown }).text));
+        return query(...args);
+      };
+    });
+    store = new PostgresRecordStore(pool, { schemaPrefix: prefix });
+  });
+  after(async () => {
+    await store.close();
+    await dropSchemas(pool, prefix);
+    await pool.end();
+  });
+
+  test('a batch\'s claim with its lease is one statement, and its outcomes one', async () => {
+    const records = await store.org(ORG);
+    await withDeliveries(store, ORG, records, 4);
+    const deliveries = (texts: string[]) => texts.filter((t) => t.includes('orchard_deliveries'));
+    sent.length = 0;
+    const claimed = await records.webhooks.claim({ dueMs: DUE, realMs: Date.now(), leaseMs: 60_000, limit: 10 });
+    assert.equal(claimed.length, 8);
+    const claim = deliveries(sent);
+    assert.equal(claim.length, 1, claim.join(' | '));
+    assert.match(claim[0]!, /^with "due" as \(select .* for update of "d" skip locked\) update .*"orchard_deliveries" as "d" set "lease_ms" = \$\d+ from "due"/i);
+    sent.length = 0;
+    await records.webhooks.finish(claimed.map((d) => outcome(d, true)), { failures: 5, hours: 1 });
+    const outcomes = deliveries(sent);
+    assert.equal(outcomes.length, 1, outcomes.join(' | '));
+    assert.match(outcomes[0]!, /^update .*"orchard_deliveries" as "d" set "state" = v\.state.* from unnest\(/is);
+    const states = [A, B].map(async (id) => (await records.webhooks.deliveries(id, { limit: 10, offset: 0 })).map((d) => [d.state, d.attempts, d.lastStatus]));
+    assert.deepEqual(await Promise.all(states), [A, B].map(() => Array.from({ length: 4 }, () => ['delivered', 1, 200])));
+  });
+});
