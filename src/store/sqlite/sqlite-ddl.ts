@@ -44,18 +44,18 @@ export function createTableSql(obj: ObjectDef): string[] {
   return [`CREATE TABLE ${q(obj.systemName)} (${cols.join(', ')})`];
 }
 
-const indexedFields = (obj: ObjectDef): FieldDef[] => obj.fields.filter((f) => f.indexed && f.role !== 'derived');
-
-/** Whether the object's table has any field index (made on growing, or by an earlier build with the table). */
-function hasFieldIndexes(db: Db, obj: ObjectDef): boolean {
+/** The names of the field indexes (ix_<object>_<field>) the object's table has. */
+function fieldIndexNames(db: Db, obj: ObjectDef): string[] {
   const names = prepared(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(obj.systemName) as string[];
-  return names.some((n) => n.startsWith(`ix_${obj.systemName}_`));
+  return names.filter((n) => n.startsWith(`ix_${obj.systemName}_`));
 }
 
 /** Makes the object's missing field indexes, inside the caller's write transaction. */
 export function makeFieldIndexes(db: Db, obj: ObjectDef): void {
-  const present = new Set(prepared(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(obj.systemName) as string[]);
-  for (const f of indexedFields(obj)) if (!present.has(`ix_${obj.systemName}_${f.name}`)) db.exec(indexSql(obj, f));
+  const present = new Set(fieldIndexNames(db, obj));
+  for (const f of obj.fields) {
+    if (f.indexed && f.role !== 'derived' && !present.has(`ix_${obj.systemName}_${f.name}`)) db.exec(indexSql(obj, f));
+  }
 }
 
 /**
@@ -66,7 +66,8 @@ export function addColumn(db: Db, obj: ObjectDef, f: FieldDef): void {
   db.exec(`ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`);
   if (!f.indexed) return;
   const rows = (prepared(db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
-  if (rows >= INDEX_ROWS || hasFieldIndexes(db, obj)) makeFieldIndexes(db, obj);
+  // An earlier build's file has every index, a small table included: it gets this one too.
+  if (rows >= INDEX_ROWS || fieldIndexNames(db, obj).length > 0) makeFieldIndexes(db, obj);
 }
 
 /**
