@@ -18,12 +18,14 @@
 // The targets' order rotates by round; figures are medians of --rounds rounds.
 //
 // `--versus DIR` adds the same two loads on another build (DIR holds its own dist/ and
-// node_modules) on the same data. `--create N` instead times `createOrganization` (control rows,
+// node_modules) on the same data, or with `--versus-layout every-index` on a data set made the
+// same way but with every field index on every object table, as builds before indexes came with a
+// table's rows made files. `--create N` instead times `createOrganization` (control rows,
 // the file made and migrated, the first user and token) for N organizations in a new data
 // directory, in a process of its own per round, this build beside --versus.
 //
 // Usage: node dist/bench/orgs.js [--orgs 10000] [--records 300] [--anchor-orgs 100] [--rounds 3]
-//   [--duration 10] [--warmup 2] [--connections 4] [--fresh] [--versus DIR] [--profile]
+//   [--duration 10] [--warmup 2] [--connections 4] [--fresh] [--versus DIR [--versus-layout every-index]] [--profile]
 //   node dist/bench/orgs.js --create 100 [--rounds 5] [--versus DIR]
 
 import fs from 'node:fs';
@@ -35,6 +37,9 @@ import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { openStores } from '../src/stores.js';
+import { buildObject } from '../src/schema/build-object.js';
+import { indexSql, readSpecs } from '../src/store/sqlite/sqlite-ddl.js';
+import { openDb } from '../src/store/sqlite/sqlite-db.js';
 import { announceAndServe, failures, loadAverage, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadRequest, type LoadResult } from './lib.js';
 import { startOrchard, wholeOption } from './orchard-target.js';
 
@@ -55,6 +60,7 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '4' },
     fresh: { type: 'boolean', default: false },
     versus: { type: 'string' },
+    'versus-layout': { type: 'string', default: 'same' },
     create: { type: 'string' },
     profile: { type: 'boolean', default: false },
   },
@@ -68,8 +74,12 @@ interface DataSet {
 
 const ENTERPRISE = { plan: 'enterprise', minuteLimit: 1_000_000_000 } as const;
 
-async function dataSet(orgCount: number, records: number, fresh: boolean): Promise<{ dataDir: string; set: DataSet }> {
-  const dataDir = path.join(ROOT, '.bench-data', `orgs-${orgCount}-${records}`);
+/**
+ * `everyIndex`: files as builds before field indexes came with a table's rows made them, every
+ * field index on every object table (the same SQL), for a --versus build of that kind.
+ */
+async function dataSet(orgCount: number, records: number, fresh: boolean, everyIndex = false): Promise<{ dataDir: string; set: DataSet }> {
+  const dataDir = path.join(ROOT, '.bench-data', `orgs-${orgCount}-${records}${everyIndex ? '-every-index' : ''}`);
   const marker = path.join(dataDir, 'bench.json');
   if (!fresh && fs.existsSync(marker)) return { dataDir, set: JSON.parse(fs.readFileSync(marker, 'utf8')) as DataSet };
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -93,6 +103,16 @@ async function dataSet(orgCount: number, records: number, fresh: boolean): Promi
   }
   const template = path.join(dataDir, 'template.db');
   fs.copyFileSync(path.join(dataDir, 'orgs', `${orgs[0]!.id}.db`), template);
+  if (everyIndex) {
+    for (const file of [template, path.join(dataDir, 'orgs', `${orgs[0]!.id}.db`)]) {
+      const db = openDb(file);
+      try {
+        for (const obj of readSpecs(db).map(buildObject)) for (const f of obj.fields) if (f.indexed && f.role !== 'derived') db.exec(indexSql(obj, f));
+      } finally {
+        db.close();
+      }
+    }
+  }
   console.log(`Made the first organization with ${records} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   stores = openStores(config);
   try {
@@ -160,31 +180,37 @@ async function main(): Promise<void> {
   const connections = wholeOption(opts, 'connections', 1);
   if (orgCount <= anchorOrgs) throw new Error('--orgs must be more than --anchor-orgs.');
   const versus = versusScript();
-  const { dataDir, set } = await dataSet(orgCount, records, opts.fresh);
+  const layout = opts['versus-layout'];
+  if (layout !== 'same' && layout !== 'every-index') throw new Error('--versus-layout is same or every-index.');
+  const mine = await dataSet(orgCount, records, opts.fresh);
+  const theirs = versus && layout === 'every-index' ? await dataSet(orgCount, records, opts.fresh, true) : mine;
 
   // The anchor's organizations are the last ones; both loads warm up on them, so the anchor is
   // measured with them open, and the walk over all reaches them last (closed again by then).
-  const loads = { all: walk(set, set.orgs), anchor: walk(set, set.orgs.slice(-anchorOrgs)) };
+  const loadsOf = ({ set }: { set: DataSet }) => ({ all: walk(set, set.orgs), anchor: walk(set, set.orgs.slice(-anchorOrgs)) });
+  const loads = loadsOf(mine);
+  const theirLoads = loadsOf(theirs);
   const targets = [
-    { name: `${orgCount.toLocaleString('en-US')} organizations`, load: loads.all, script: SCRIPT, kind: 'all' },
-    { name: `${anchorOrgs} organizations (anchor)`, load: loads.anchor, script: SCRIPT, kind: 'anchor' },
+    { name: `${orgCount.toLocaleString('en-US')} organizations`, load: loads.all, warm: loads.anchor, script: SCRIPT, kind: 'all', dataDir: mine.dataDir },
+    { name: `${anchorOrgs} organizations (anchor)`, load: loads.anchor, warm: loads.anchor, script: SCRIPT, kind: 'anchor', dataDir: mine.dataDir },
     ...(versus ? [
-      { name: `${orgCount.toLocaleString('en-US')} organizations, --versus`, load: loads.all, script: versus, kind: 'all' },
-      { name: `${anchorOrgs} organizations, --versus`, load: loads.anchor, script: versus, kind: 'anchor' },
+      { name: `${orgCount.toLocaleString('en-US')} organizations, --versus`, load: theirLoads.all, warm: theirLoads.anchor, script: versus, kind: 'all', dataDir: theirs.dataDir },
+      { name: `${anchorOrgs} organizations, --versus`, load: theirLoads.anchor, warm: theirLoads.anchor, script: versus, kind: 'anchor', dataDir: theirs.dataDir },
     ] : []),
   ];
+  if (theirs !== mine) console.log(`--versus loads ${theirs.dataDir} (every field index, as earlier builds made files).`);
   console.log(`${orgCount.toLocaleString('en-US')} organizations of ${records} accounts; GET by id, wrk, ${connections} connections, ${rounds} rounds of ${duration} s after ${warmup} s of warm-up, the targets' order rotating; load average ${loadAverage()} at the start`);
   const results = new Map<string, Figures[]>();
   for (let round = 1; round <= rounds; round++) {
     const shift = (round - 1) % targets.length;
     const line: string[] = [];
     for (const t of [...targets.slice(shift), ...targets.slice(0, shift)]) {
-      forgetTokenUses(dataDir);
+      forgetTokenUses(t.dataDir);
       const profileDir = opts.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-orgs-prof-')) : undefined;
-      const server = await serveInChild(t.name, t.script, ['--serve', '--data-dir', dataDir], profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+      const server = await serveInChild(t.name, t.script, ['--serve', '--data-dir', t.dataDir], profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
       const pid = server.child.pid!;
       try {
-        if (warmup > 0) await runLoad({ url: server.url, connections, duration: warmup, requests: loads.anchor });
+        if (warmup > 0) await runLoad({ url: server.url, connections, duration: warmup, requests: t.warm });
         const cpuBefore = processCpuMicros(pid);
         const r: LoadResult = await runLoad({ url: server.url, connections, duration, requests: t.load });
         const cpuUs = (processCpuMicros(pid) - cpuBefore) / r.requests.total;

@@ -20,6 +20,8 @@ import { sortsByIndex } from '../../src/store/record-sql.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 import { TEST_AUTHOR } from '../helpers.js';
+import { sampleRows } from '../../src/admin/sample-data.js';
+import { INDEX_ROWS } from '../../src/store/sqlite/sqlite-ddl.js';
 
 const ORG = 'c4005e00-0000-4000-8000-000000000001';
 const OWNER = 'c4005e00-0000-4000-8000-0000000000aa';
@@ -44,6 +46,10 @@ before(async () => {
     rows.push({ accountid: key(i), accountname: `Account ${i}`, ownerid: OWNER, statecode: RARE.has(i) ? 2 : 1, statuscode: 1, createdon: createdon(i), modifiedon: createdon(i), createdby: OWNER, modifiedby: OWNER });
   }
   await sqlite.store.bulkInsert(ORG, sqlite.accounts, rows, TEST_AUTHOR);
+  // Every other table with rows enough to have its indexes (INDEX_ROWS): the plans checked below are those of grown tables.
+  for (const obj of schema.objects) {
+    if (obj !== sqlite.accounts) await sqlite.store.bulkInsert(ORG, obj, sampleRows(obj, INDEX_ROWS, { ownerId: OWNER, now: new Date(Date.UTC(2026, 0, 1)), seed: obj.objectType }), TEST_AUTHOR);
+  }
   reader = openReader(sqlite.file);
 });
 

@@ -7,9 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { ObjectSpec } from '../../src/schema/build-object.js';
+import { buildObject, type ObjectSpec } from '../../src/schema/build-object.js';
+import { indexSql } from '../../src/store/sqlite/sqlite-ddl.js';
+import { openDb } from '../../src/store/sqlite/sqlite-db.js';
 import type { RecordStore } from '../../src/store/types.js';
 import type { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
@@ -39,9 +40,14 @@ const NOTE_DOWN = [
 
 function sqliteDowngrade(dir: string): Downgrade {
   return async (_store, orgId) => {
-    const db = new Database(path.join(dir, 'orgs', `${orgId}.db`));
+    const db = openDb(path.join(dir, 'orgs', `${orgId}.db`));
     try {
       const spec = JSON.parse((db.prepare('SELECT spec FROM orchard_objects WHERE object_type = 7').get() as { spec: string }).spec) as ObjectSpec;
+      // Earlier builds made every field index with its table.
+      for (const text of db.prepare('SELECT spec FROM orchard_objects').pluck().all() as string[]) {
+        const obj = buildObject(JSON.parse(text) as ObjectSpec);
+        for (const f of obj.fields) if (f.indexed && f.role !== 'derived') db.exec(indexSql(obj, f));
+      }
       db.prepare('UPDATE orchard_objects SET spec = ? WHERE object_type = 7').run(JSON.stringify(oldNoteSpec(spec)));
       for (const stmt of [...NOTE_DOWN, 'DROP TABLE orchard_file_trash', 'DROP TABLE orchard_changes', 'DROP TABLE orchard_change_log']) db.exec(stmt);
       db.pragma('user_version = 2');

@@ -1,6 +1,7 @@
 // SQLite DDL for object tables and their migrations: one table per object, one typed column per field.
 
 import { buildObject, type ObjectSpec } from '../../schema/build-object.js';
+import type { OrgSchema } from '../../schema/org-schema.js';
 import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
 import { newEpoch } from '../change-log.js';
@@ -28,20 +29,72 @@ export function indexSql(obj: ObjectDef, f: FieldDef): string {
   return `CREATE INDEX IF NOT EXISTS ${q(`ix_${obj.systemName}_${f.name}`)} ON ${q(obj.systemName)} (${column}, ${q(obj.keyField)})`;
 }
 
+/**
+ * An object's table holds its field indexes once it has INDEX_ROWS rows: SQLite parses every
+ * index's schema on the first statement after a file is opened, and a new organization's 28 tables
+ * had 206 of them, most on empty tables (bench:orgs). Below it a read of the table scans at most
+ * INDEX_ROWS rows, no more than a read may examine on the main thread (QUICK_ROWS), so such a read
+ * is still answered there. Files made with every index (earlier builds) keep them.
+ */
+export const INDEX_ROWS = 256;
+
+/** The table only: its field indexes come with its rows (INDEX_ROWS, GrownIndexes). */
 export function createTableSql(obj: ObjectDef): string[] {
   const cols = obj.fields.filter((f) => f.role !== 'derived').map((f) => `${q(f.name)} ${sqliteColumnType(f)}`);
-  return [
-    `CREATE TABLE ${q(obj.systemName)} (${cols.join(', ')})`,
-    ...obj.fields.filter((f) => f.indexed && f.role !== 'derived').map((f) => indexSql(obj, f)),
-  ];
+  return [`CREATE TABLE ${q(obj.systemName)} (${cols.join(', ')})`];
 }
 
-/** Adds a field's column (and its index) to an existing table. */
-export function addColumnSql(obj: ObjectDef, f: FieldDef): string[] {
-  return [
-    `ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`,
-    ...(f.indexed ? [indexSql(obj, f)] : []),
-  ];
+/** The names of the field indexes (ix_<object>_<field>) the object's table has. */
+function fieldIndexNames(db: Db, obj: ObjectDef): string[] {
+  const names = prepared(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(obj.systemName) as string[];
+  return names.filter((n) => n.startsWith(`ix_${obj.systemName}_`));
+}
+
+/** Makes the object's missing field indexes, inside the caller's write transaction. */
+export function makeFieldIndexes(db: Db, obj: ObjectDef): void {
+  const present = new Set(fieldIndexNames(db, obj));
+  for (const f of obj.fields) {
+    if (f.indexed && f.role !== 'derived' && !present.has(`ix_${obj.systemName}_${f.name}`)) db.exec(indexSql(obj, f));
+  }
+}
+
+/**
+ * Adds a field's column to an existing table, and its index when the table has its indexes
+ * (INDEX_ROWS rows, or made with every index by an earlier build); `obj` has the field.
+ */
+export function addColumn(db: Db, obj: ObjectDef, f: FieldDef): void {
+  db.exec(`ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`);
+  if (!f.indexed) return;
+  const rows = (prepared(db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
+  // An earlier build's file has every index, a small table included: it gets this one too.
+  if (rows >= INDEX_ROWS || fieldIndexNames(db, obj).length > 0) makeFieldIndexes(db, obj);
+}
+
+/**
+ * Makes, inside a write transaction, the field indexes of the tables that have reached INDEX_ROWS
+ * rows, so that every write path (records, batches, bulk inserts, restores) grows them alike. It
+ * remembers the objects done for a schema version (which moves when definitions change or contents
+ * are replaced): past that, a write costs it one query of the row counts.
+ */
+export class GrownIndexes {
+  private version = Number.NaN;
+  private readonly done = new Set<number>();
+
+  constructor(private readonly db: Db) {}
+
+  grow(schema: OrgSchema): void {
+    if (schema.version !== this.version) {
+      this.done.clear();
+      this.version = schema.version;
+    }
+    const due = prepared(this.db, 'SELECT object_type FROM orchard_counts WHERE n >= ?').pluck().all(INDEX_ROWS) as number[];
+    for (const objectType of due) {
+      if (this.done.has(objectType)) continue;
+      const obj = schema.find(objectType);
+      if (obj) makeFieldIndexes(this.db, obj);
+      this.done.add(objectType);
+    }
+  }
 }
 
 /**
@@ -110,7 +163,7 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
       if (!upgrade) continue;
       db.prepare('UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(upgrade.spec), stored.objectType);
       const obj = buildObject(upgrade.spec);
-      for (const f of upgrade.added) for (const stmt of addColumnSql(obj, obj.fieldsByName.get(f.name)!)) db.exec(stmt);
+      for (const f of upgrade.added) addColumn(db, obj, obj.fieldsByName.get(f.name)!);
     }
     db.exec('UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1');
     db.exec(`CREATE TABLE orchard_files (id TEXT PRIMARY KEY NOT NULL, object_type INTEGER NOT NULL, record_id TEXT NOT NULL,

@@ -133,6 +133,7 @@ class OrgFile implements SqliteWritableOrgFile {
     await this.writes.replaceWith(source);
     migrate(this.db, ORG_MIGRATIONS);
     this.schemaSync();
+    await this.writes.growIndexes();
     alignContents(this.db, this.files.dir, contents);
   }
 

@@ -15,7 +15,7 @@ import {
 import { pruneBatch } from '../change-log.js';
 import type { RecordCheck } from '../types.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
-import { addColumnSql, countSql, createTableSql, q } from './sqlite-ddl.js';
+import { addColumn, countSql, createTableSql, GrownIndexes, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
@@ -58,6 +58,8 @@ export class SqliteRecordWrites implements SqliteFileWrites {
   readonly outbox: OutboxExec;
   /** The active webhooks as of the schema version last read (the version moves with them). */
   private hooks: ActiveHooks | undefined;
+  /** Field indexes made as tables grow (sqlite-ddl.ts INDEX_ROWS), in the transaction of every write of rows. */
+  private readonly indexes: GrownIndexes;
 
   /** `db` is the organization's writing connection; a write waits `writeWaitMs` at most for another writer (see write()). */
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
@@ -83,6 +85,16 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       activeHooks: () => this.activeHooks(),
     };
     this.outbox = { k: sqliteSql, lockRows: false, batchStatements: false, rows: this.writer.rows, run: this.writer.run };
+    this.indexes = new GrownIndexes(db);
+  }
+
+  /** Runs `work` in an IMMEDIATE transaction that then makes the indexes of the tables grown past INDEX_ROWS. */
+  private transact<T>(work: () => T): T {
+    return this.db.transaction(() => {
+      const result = work();
+      this.indexes.grow(this.org.current());
+      return result;
+    }).immediate();
   }
 
   /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
@@ -125,11 +137,11 @@ export class SqliteRecordWrites implements SqliteFileWrites {
    * (the webhooks' bookkeeping, store/webhook-outbox.ts OutboxRunners.keep).
    */
   inTransaction<T>(steps: () => Steps<T>, durable = true): Promise<T> {
-    if (durable) return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
+    if (durable) return this.write(() => this.transact(() => runSync(steps())));
     return this.write(() => {
       prepared(this.db, 'PRAGMA synchronous = NORMAL').run();
       try {
-        return this.db.transaction(() => runSync(steps())).immediate();
+        return this.transact(() => runSync(steps()));
       } finally {
         prepared(this.db, 'PRAGMA synchronous = FULL').run();
       }
@@ -198,9 +210,9 @@ export class SqliteRecordWrites implements SqliteFileWrites {
 
   addField(objectType: number, define: (obj: ObjectDef, schema: OrgSchema) => FieldSpec): Promise<void> {
     return this.changeSchema((schema) => {
-      const { obj, spec, field } = fieldAddition(schema, objectType, define);
+      const { spec, field } = fieldAddition(schema, objectType, define);
       prepared(this.db, 'UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(spec), objectType);
-      for (const stmt of addColumnSql(obj, field)) this.db.exec(stmt);
+      addColumn(this.db, buildObject(spec), field);
     });
   }
 
@@ -232,7 +244,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     const made = { count: 0 };
     for (let start = 0, size = FIRST_BULK_ROWS; start < rows.length;) {
       const part = rows.slice(start, start + size);
-      await this.write(() => this.db.transaction(() => {
+      await this.write(() => this.transact(() => {
         const log = new ChangeBuffer(author);
         for (const row of part) {
           stmt.run(...columns.map((c) => row[c] ?? null));
@@ -240,7 +252,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
         }
         runSync(appendChanges(this.writer, log));
         runSync(writeDeliveries(this.writer, log, made));
-      }).immediate());
+      }));
       start += part.length;
       framesPerRow = Math.max(framesPerRow, this.restartWal() / part.length);
       size = Math.max(1, Math.min(2 * part.length, Math.floor(budget / framesPerRow)));
@@ -269,9 +281,17 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     await withSource(this.db, source, () => this.write(() => this.db.transaction(() => replaceContents(this.db)).immediate()));
   }
 
+  /**
+   * Makes the indexes of the tables past INDEX_ROWS rows, on the definitions as committed: after a
+   * replacement, whose source may hold large tables without them, once the file is migrated.
+   */
+  async growIndexes(): Promise<void> {
+    await this.write(() => this.transact(() => this.org.schemaSync()));
+  }
+
   async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
     const users = this.org.schemaSync().resolve(CRMUSER_OBJECT_TYPE);
     const { sql, parameters } = upsertUserStatement(sqliteSql, users, user, new Date().toISOString().slice(0, 19));
-    await this.write(() => prepared(this.db, sql).run(...parameters));
+    await this.write(() => this.transact(() => prepared(this.db, sql).run(...parameters)));
   }
 }
