@@ -12,6 +12,7 @@
 // per delivery, the process's CPU (user + system) of each part and the bookkeeping's wall time.
 //
 // Usage: node dist/bench/webhook-steps.js --versus DIR [--store sqlite|postgres] [--rounds 12] [--batches 40] [--batch 8]
+//   [--one-moment] (the backlog's deliveries all due at one time, as a bulk import with a webhook makes them)
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '12' },
     batches: { type: 'string', default: '40' },
     batch: { type: 'string', default: '8' },
+    'one-moment': { type: 'boolean', default: false },
   },
 });
 
@@ -83,9 +85,9 @@ async function open(name: string, root: string, receiverUrl: string, deliveries:
     headers: {}, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAt: '2026-03-01T12:00:00.000Z',
   });
   const account = (await records.schema()).resolve('account');
-  // A second of the organization's clock a batch, as a stream of writes spreads them: a claim then
-  // reads the due index in order rather than sorting a backlog made all at one moment.
-  for (let start = 0, second = 0; start < deliveries; start += size, second++) {
+  // A second of the organization's clock a batch, as a stream of writes spreads them; with
+  // --one-moment the whole backlog at one time, as an import makes it.
+  for (let start = 0, second = 0; start < deliveries; start += size, second += opts['one-moment'] ? 0 : 1) {
     const at = new Date(Date.parse(`${START}Z`) + second * 1000).toISOString().slice(0, 19);
     const rows = [];
     for (let i = start; i < Math.min(deliveries, start + size); i++) {

@@ -217,6 +217,19 @@ export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit:
   return rows.map(deliveryOf);
 }
 
+/**
+ * SQLite's pending deliveries indexed in a claim's order (due time, change-log number, row), so that
+ * a claim walks the index and stops at its batch. The index it replaces (migration 5) held the due
+ * time alone, and every claim sorted all the deliveries due: a bulk import's share one due time, so
+ * each batch of a backlog of 8,000 sorted all of it (bench/README.md § Webhooks). PostgreSQL keeps
+ * its index on the due time: its planner, by its estimates, sorted the due rows with either index.
+ * `s` qualifies the table ('' or `schema.`); run as a migration, so idempotent.
+ */
+export const dueIndexSql = (s: string): string[] => [
+  `DROP INDEX IF EXISTS ${s}ix_orchard_deliveries_due`,
+  `CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_pending ON ${s}${DELIVERIES_TABLE} (next_ms, sequence, n) WHERE state = 'pending'`,
+];
+
 /** Due, unclaimed (or whose claim lapsed) deliveries of active webhooks, oldest first, then claimed until `realMs + leaseMs`. */
 export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedDelivery[]> {
   const due = (db: QueryCreator<any>) => db.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')

@@ -70,7 +70,7 @@ describe('field indexes made as object tables grow', () => {
         const objects = new Set((await fx.records.schema()).objects.map((o) => o.systemName));
         const indexes = db.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as Array<{ name: string; tbl_name: string }>;
         assert.deepEqual(indexes.filter((i) => objects.has(i.tbl_name)), []);
-        assert.deepEqual(indexes.map((i) => i.name).sort(), ['ix_orchard_changes_record', 'ix_orchard_deliveries_due', 'ix_orchard_deliveries_webhook', 'ix_orchard_files_record']);
+        assert.deepEqual(indexes.map((i) => i.name).sort(), ['ix_orchard_changes_record', 'ix_orchard_deliveries_pending', 'ix_orchard_deliveries_webhook', 'ix_orchard_files_record']);
       } finally {
         db.close();
       }

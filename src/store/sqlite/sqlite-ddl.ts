@@ -5,6 +5,7 @@ import type { OrgSchema } from '../../schema/org-schema.js';
 import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standard-objects.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
 import { newEpoch } from '../change-log.js';
+import { dueIndexSql } from '../webhook-outbox.js';
 import { FOLD_FUNCTION, prepared, type Db, type Migration } from './sqlite-db.js';
 
 /** Identifiers come from definitions checked to be [a-z0-9_]; quoting still guards every one. */
@@ -188,5 +189,10 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
       last_error TEXT, duration_ms REAL, response TEXT)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_due ON orchard_deliveries (next_ms) WHERE state = 'pending'`);
     db.exec('CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_webhook ON orchard_deliveries (webhook_id, n)');
+  },
+  // 6: the pending deliveries indexed in a claim's order (webhook-outbox.ts dueIndexSql). Idempotent:
+  // a restore keeps the outbox of the file it replaces, then migrates a source older than this.
+  (db: Db) => {
+    for (const stmt of dueIndexSql('')) db.exec(stmt);
   },
 ];
