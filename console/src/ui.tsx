@@ -2,7 +2,7 @@
 // formats.
 
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 import { takeHeadingFocus } from './router.js';
 
@@ -138,7 +138,8 @@ export function Confirm({ label, ask, confirm, keep = 'Keep', onConfirm, busy = 
 }) {
   const [asking, setAsking] = useState(false);
   const keepButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // Before the browser paints, so a key pressed right after the first press meets the focus moved.
+  useLayoutEffect(() => {
     if (asking) keepButton.current?.focus();
   }, [asking]);
   if (!asking) return <button type="button" class="danger" aria-label={labelledAs} onClick={() => setAsking(true)}>{label}</button>;

@@ -443,7 +443,9 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const made = await json(await api(ADA, 'POST', '/api/record/account', { accountname: 'Temporary' }));
     // Restoring replaces the data: a second press, focused on keeping it (Enter after a stray press keeps it).
     await page.click('table[aria-label=Snapshots] button:has-text("Restore")');
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Keep the data');
     await page.keyboard.press('Enter');
+    await page.waitForSelector('table[aria-label=Snapshots] button:has-text("Restore")');
     assert.equal((await api(ADA, 'GET', `/api/record/account/${made.data.Record.accountid}`)).status, 200, 'one press restores nothing');
     await page.click('table[aria-label=Snapshots] button:has-text("Restore")');
     await page.click('button:has-text("Replace the data with before-demo")');
