@@ -27,12 +27,11 @@ type Maybe<T> = T | Promise<T>;
 /** What the outbox's statements run on: a transaction's connection. */
 export interface OutboxExec {
   readonly k: Kysely<any>;
-  /** Claimed rows are locked FOR UPDATE SKIP LOCKED (PostgreSQL); SQLite's write lock already keeps other claimers out. */
-  readonly lockRows: boolean;
   /**
-   * A batch's claim and its outcomes are one statement each (PostgreSQL: an UPDATE from a locking
-   * CTE returning the joined webhook, an UPDATE from unnest of arrays), where each statement is a
-   * round trip; SQLite's statements are calls within the process and stay one a delivery.
+   * PostgreSQL: a batch's claim and its outcomes are one statement each (an UPDATE from a CTE that
+   * locks the claimed rows FOR UPDATE SKIP LOCKED and returns them with their webhook, an UPDATE from
+   * unnest of arrays), where each statement is a round trip. SQLite's statements are calls within the
+   * process and stay one a delivery, and its write lock already keeps other claimers out.
    */
   readonly batchStatements: boolean;
   rows(statement: CompiledSql): Maybe<RecordRow[]>;
@@ -248,10 +247,7 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
     // RETURNING keeps no order: the claim's, oldest first.
     rows.sort((a, b) => Number(a.next_ms) - Number(b.next_ms) || Number(a.sequence) - Number(b.sequence) || Number(a.n) - Number(b.n));
   } else {
-    rows = yield* step(x.rows(fixed(x, 'claim', () => {
-      const q = due(x.k).select(columns);
-      return x.lockRows ? q.forUpdate('d').skipLocked() : q;
-    }, values)));
+    rows = yield* step(x.rows(fixed(x, 'claim', () => due(x.k).select(columns), values)));
     for (let start = 0; start < rows.length; start += FIXED_ROWS) {
       const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
       const leased: Record<string, unknown> = { lease: values.lease };

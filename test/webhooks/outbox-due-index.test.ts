@@ -57,7 +57,7 @@ describe('a claim walks the pending deliveries\' index on SQLite', () => {
   });
 
   test('in the claim\'s order, with no sort of the due deliveries', () => {
-    const { sql, parameters } = claimStatement({ k: sqliteSql, lockRows: false, batchStatements: false });
+    const { sql, parameters } = claimStatement({ k: sqliteSql, batchStatements: false });
     const db = openDb(path.join(dir, 'orgs', `${ORG}.db`));
     try {
       db.exec('ANALYZE');

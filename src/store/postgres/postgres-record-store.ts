@@ -272,7 +272,6 @@ class PostgresOrgRecords implements OrgRecords {
   private outboxOn(db: Pool | PoolClient, moved?: { version: boolean }): OutboxExec {
     return {
       k: this.k,
-      lockRows: true,
       batchStatements: true,
       rows: async (s) => (db === this.pool ? await run<RecordRow>(this.pool, s.sql, s.parameters) : await db.query<RecordRow>(s.sql, s.parameters as unknown[])).rows,
       run: async (s) => (db === this.pool ? await run(this.pool, s.sql, s.parameters) : await db.query(s.sql, s.parameters as unknown[])).rowCount ?? 0,

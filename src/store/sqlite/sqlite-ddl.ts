@@ -51,11 +51,10 @@ function fieldIndexNames(db: Db, obj: ObjectDef): string[] {
   return names.filter((n) => n.startsWith(`ix_${obj.systemName}_`));
 }
 
-/** Makes the object's missing field indexes, inside the caller's write transaction. */
-export function makeFieldIndexes(db: Db, obj: ObjectDef): void {
-  const present = new Set(fieldIndexNames(db, obj));
+/** Makes the object's missing field indexes (`present`: those it has), inside the caller's write transaction. */
+export function makeFieldIndexes(db: Db, obj: ObjectDef, present: readonly string[] = fieldIndexNames(db, obj)): void {
   for (const f of obj.fields) {
-    if (f.indexed && f.role !== 'derived' && !present.has(`ix_${obj.systemName}_${f.name}`)) db.exec(indexSql(obj, f));
+    if (f.indexed && f.role !== 'derived' && !present.includes(`ix_${obj.systemName}_${f.name}`)) db.exec(indexSql(obj, f));
   }
 }
 
@@ -67,8 +66,9 @@ export function addColumn(db: Db, obj: ObjectDef, f: FieldDef): void {
   db.exec(`ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`);
   if (!f.indexed) return;
   const rows = (prepared(db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
+  const present = fieldIndexNames(db, obj);
   // An earlier build's file has every index, a small table included: it gets this one too.
-  if (rows >= INDEX_ROWS || fieldIndexNames(db, obj).length > 0) makeFieldIndexes(db, obj);
+  if (rows >= INDEX_ROWS || present.length > 0) makeFieldIndexes(db, obj, present);
 }
 
 /**

@@ -84,7 +84,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       },
       activeHooks: () => this.activeHooks(),
     };
-    this.outbox = { k: sqliteSql, lockRows: false, batchStatements: false, rows: this.writer.rows, run: this.writer.run };
+    this.outbox = { k: sqliteSql, batchStatements: false, rows: this.writer.rows, run: this.writer.run };
     this.indexes = new GrownIndexes(db);
   }
 
@@ -137,21 +137,24 @@ export class SqliteRecordWrites implements SqliteFileWrites {
    * (the webhooks' bookkeeping, store/webhook-outbox.ts OutboxRunners.keep).
    */
   inTransaction<T>(steps: () => Steps<T>, durable = true): Promise<T> {
-    if (durable) return this.write(() => this.transact(() => runSync(steps())));
+    if (durable) return this.write(() => this.db.transaction(() => runSync(steps())).immediate());
     return this.write(() => {
       prepared(this.db, 'PRAGMA synchronous = NORMAL').run();
       try {
-        return this.transact(() => runSync(steps()));
+        return this.db.transaction(() => runSync(steps())).immediate();
       } finally {
         prepared(this.db, 'PRAGMA synchronous = FULL').run();
       }
     });
   }
 
-  /** As inTransaction, appending the write's change-log entries and webhook deliveries in its transaction. */
+  /**
+   * A write of records in one IMMEDIATE transaction (one fsync), under write(), appending its
+   * change-log entries and webhook deliveries, and making the indexes of a table it grew past INDEX_ROWS.
+   */
   private async logged<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Promise<T> {
     const made = { count: 0 };
-    const result = await this.inTransaction(() => withChangeLog(this.writer, author, steps, (log) => writeDeliveries(this.writer, log, made)));
+    const result = await this.write(() => this.transact(() => runSync(withChangeLog(this.writer, author, steps, (log) => writeDeliveries(this.writer, log, made)))));
     if (made.count > 0) this.onDeliveries();
     return result;
   }
