@@ -282,6 +282,8 @@ for (const kind of CONTROL_KINDS) {
     describe('roles', () => {
       test('marks organizations with webhooks once, lists them oldest first on the other connection, forgets them with the organization', async () => {
         const first = await server.createOrganization({ name: 'Hooks 1', plan: 'free', minuteLimit: null });
+        // Made in another millisecond: two made in the same one are ordered by their random ids.
+        await new Promise((resolve) => setTimeout(resolve, 2));
         const second = await server.createOrganization({ name: 'Hooks 2', plan: 'free', minuteLimit: null });
         const before = await cli.webhookOrganizations();
         await server.markWebhooks(second.id);
