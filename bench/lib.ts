@@ -156,8 +156,17 @@ const CLOCK_TICKS = 100;
  * machine, as time the machine gives other processes is not counted.
  */
 export function processCpuMicros(pid: number | undefined, which: 'user+system' | 'user' = 'user+system'): number {
+  return cpuMicrosOf(`/proc/${pid}/stat`, which);
+}
+
+/** CPU time of a process's main thread alone (its JavaScript event loop): user + system, microseconds. */
+export function mainThreadCpuMicros(pid: number | undefined): number {
+  return cpuMicrosOf(`/proc/${pid}/task/${pid}/stat`, 'user+system');
+}
+
+function cpuMicrosOf(statFile: string, which: 'user+system' | 'user'): number {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(statFile, 'utf8');
     // Fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + (which === 'user' ? 0 : Number(fields[12]))) * 1e6) / CLOCK_TICKS;

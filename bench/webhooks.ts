@@ -46,7 +46,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ConfigOverrides } from '../src/config.js';
 import { dropSchemasOf } from '../src/store/postgres/open-postgres-control.js';
-import { announceAndServe, failures, formatMs, loadAverage, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult, type ServedTarget } from './lib.js';
+import { announceAndServe, failures, formatMs, loadAverage, mainThreadCpuMicros, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult, type ServedTarget } from './lib.js';
 import { benchConfig, BENCH_DAILY_CAP, startOrchard, wholeOption } from './orchard-target.js';
 import { openStores } from '../src/stores.js';
 
@@ -283,6 +283,7 @@ async function main(): Promise<void> {
     let writes = 0;
     const rates = { off: [] as number[], on: [] as number[] };
     const cpu = { off: [] as number[], on: [] as number[] };
+    const mainCpu = { off: [] as number[], on: [] as number[] };
     const drains: number[] = [];
     const loadStart = Date.now();
     try {
@@ -292,6 +293,7 @@ async function main(): Promise<void> {
         const order = r % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const name of order) {
           const cpuStart = processCpuMicros(orchard.child.pid);
+          const mainStart = mainThreadCpuMicros(orchard.child.pid);
           const ioStart = bytesWritten(orchard.child.pid);
           const result = await createLoad(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
           const failed = failures(result);
@@ -306,8 +308,10 @@ async function main(): Promise<void> {
           }
           const perWrite = (processCpuMicros(orchard.child.pid) - cpuStart) / result.requests.total;
           cpu[name].push(perWrite);
+          const mainPerWrite = (mainThreadCpuMicros(orchard.child.pid) - mainStart) / result.requests.total;
+          mainCpu[name].push(mainPerWrite);
           const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests.total;
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
@@ -336,6 +340,8 @@ async function main(): Promise<void> {
       console.log(`on/off: ×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')}); goal ≥ ${GOAL_RATIO}`);
       const cpuRatios = cpu.on.map((x, i) => x / cpu.off[i]!);
       console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} median of the rounds' ratios (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+      const mainRatios = mainCpu.on.map((x, i) => x / mainCpu.off[i]!);
+      console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ×${median(mainRatios).toFixed(3)} median of the rounds' ratios (${mainRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
       console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);

@@ -47,7 +47,7 @@ import type { Toolkit } from './toolkit/toolkit.js';
 import { webhooksRoutes } from './http/webhooks-routes.js';
 import { WebhookService } from './service/webhook-service.js';
 import { DeliveryWorker } from './webhooks/delivery-worker.js';
-import { WebhookSender } from './webhooks/sender.js';
+import { ThreadedSender } from './webhooks/sender-thread.js';
 import { composeDisabledNotice } from './webhooks/disabled-notice.js';
 import { typeOf } from './webhooks/payload.js';
 import { createMailer } from './limits/mailer.js';
@@ -73,7 +73,7 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
     organizations: () => deps.control.webhookOrganizations(),
     clock: (orgId) => clocks.now(orgId),
     realNow: Date.now,
-    sender: new WebhookSender({ timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate, userAgent: `Orchard/${VERSION} (webhooks)` }),
+    sender: new ThreadedSender({ timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate, userAgent: `Orchard/${VERSION} (webhooks)` }),
     settings,
     async notifyDisabled(orgId, hook) {
       const org = await deps.control.getOrganization(orgId);

@@ -22,6 +22,9 @@ export interface SenderOptions {
   readonly userAgent: string;
 }
 
+/** What an attempt reads of a claimed delivery. */
+export type SendWork = Pick<ClaimedDelivery, 'id' | 'webhook' | 'payload'>;
+
 export interface SendOutcome {
   readonly ok: boolean;
   readonly status: number | null;
@@ -46,7 +49,7 @@ export class WebhookSender {
   }
 
   /** One attempt; never throws. `nowSeconds` is the real time the signature carries. */
-  send(d: ClaimedDelivery, nowSeconds: number): Promise<SendOutcome> {
+  send(d: SendWork, nowSeconds: number): Promise<SendOutcome> {
     const started = performance.now();
     const done = (ok: boolean, status: number | null, error: string | null, response: string | null): SendOutcome =>
       ({ ok, status, error, response, durationMs: Math.round((performance.now() - started) * 10) / 10 });
