@@ -45,6 +45,18 @@ const UNIQUE_VIOLATION = '23505';
 /** Rows per INSERT of bulkInsert: one statement of column arrays per batch (unnest), not one per row. */
 const BULK_BATCH = 5_000;
 
+/**
+ * The outbox is a queue: every delivery's row is updated twice (its lease, its outcome), and each
+ * update leaves a dead version and index entries behind until a VACUUM. Left to autovacuum (whose
+ * default waits for a fifth of the table, and which may be off), the claims and the look for the
+ * next due delivery read every dead entry of the pending index, and without statistics the planner
+ * combines it with the webhook's index, which holds every delivery of the log: a claim read 5,000
+ * pages at 10,000 deliveries (bench/README.md, Webhooks). So the process that records outcomes
+ * vacuums and analyzes the table after this many, plus a twentieth of its rows.
+ */
+const OUTBOX_VACUUM_OUTCOMES = 1_000;
+const OUTBOX_VACUUM_SHARE = 0.05;
+
 export interface PostgresRecordStoreOptions {
   /** Schemas are named `<schemaPrefix><org id without dashes>`; default `orchard_org_`. Lowercase [a-z0-9_]. */
   readonly schemaPrefix?: string;
@@ -102,11 +114,43 @@ class PostgresOrgRecords implements OrgRecords {
    * the worker's bookkeeping without waiting for the WAL's flush (synchronous_commit off: a crash
    * may lose its last commits, which only has a delivery attempted again).
    */
-  readonly webhooks: WebhookOutbox = outboxOf({
+  readonly webhooks: WebhookOutbox = this.tendedOutbox(outboxOf({
     read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
     change: (steps) => this.outboxTransaction(steps, true),
     keep: (steps) => this.outboxTransaction(steps, false),
-  });
+  }));
+
+  /** Outcomes recorded since the outbox was last vacuumed, and how many start the next vacuum. */
+  private readonly vacuum = { outcomes: 0, due: OUTBOX_VACUUM_OUTCOMES, running: false };
+
+  /** The outbox, vacuumed after every OUTBOX_VACUUM_OUTCOMES outcomes and a share of its rows (see there). */
+  private tendedOutbox(outbox: WebhookOutbox): WebhookOutbox {
+    return {
+      ...outbox,
+      finish: async (results, policy) => {
+        const disabled = await outbox.finish(results, policy);
+        this.vacuum.outcomes += results.length;
+        if (this.vacuum.outcomes >= this.vacuum.due && !this.vacuum.running) void this.vacuumOutbox();
+        return disabled;
+      },
+    };
+  }
+
+  /** Never fails: a vacuum not made (the table busy with another, the database away) is made after the next outcomes. */
+  private async vacuumOutbox(): Promise<void> {
+    this.vacuum.running = true;
+    this.vacuum.outcomes = 0;
+    try {
+      // SKIP_LOCKED: when autovacuum (or another process) is at it, this one is not needed.
+      await run(this.pool, `VACUUM (ANALYZE, SKIP_LOCKED) ${this.s}.orchard_deliveries`);
+      const { rows } = await run(this.pool, `SELECT reltuples FROM pg_class WHERE oid = '${this.s}.orchard_deliveries'::regclass`);
+      this.vacuum.due = OUTBOX_VACUUM_OUTCOMES + Math.max(0, Number(rows[0]?.reltuples ?? 0)) * OUTBOX_VACUUM_SHARE;
+    } catch {
+      // As said above.
+    } finally {
+      this.vacuum.running = false;
+    }
+  }
 
   /** `onDeliveries` is called after a commit that made webhook deliveries (RecordStore.watchDeliveries). */
   constructor(private readonly pool: Pool, readonly schemaName: string, private readonly timeoutMs: number,
