@@ -31,8 +31,13 @@
 // moments of a shared machine. It prints each build's on/off figures and the CPU a webhook adds to
 // a write (on minus off, per round), and skips the latency figures.
 //
+// `--floor` also runs, in the same rounds, a second server started with WEBHOOK_DELIVER=false, with
+// its own two organizations: its writes write their deliveries in their transactions, as every
+// write with a webhook must (the durable outbox), and no delivery is attempted. Its on/off is the
+// most any delivery worker could leave the writes: the cost of the outbox rows alone.
+//
 // Usage: node dist/bench/webhooks.js [--store sqlite|postgres] [--rounds 5] [--duration 8] [--warmup 3]
-//   [--connections 8] [--idle 300] [--profile] [--versus DIR]
+//   [--connections 8] [--idle 300] [--profile] [--versus DIR] [--floor]
 // Exits 1 if a write failed or a delivery never arrived.
 
 import fs from 'node:fs';
@@ -67,6 +72,7 @@ const { values: opts } = parseArgs({
     schema: { type: 'string' },
     profile: { type: 'boolean', default: false },
     versus: { type: 'string' },
+    floor: { type: 'boolean', default: false },
   },
 });
 
@@ -243,10 +249,31 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
   return exit;
 }
 
+/** --floor: a server that writes deliveries and attempts none, with its own "off" and "on" organizations. */
+async function startFloor(receiverUrl: string, schema: string | undefined): Promise<{ orchard: ServedTarget; tokens: { off: string; on: string }; stop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-floor-'));
+  const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
+  const made = async (name: string) => stores.admin.createOrganization({ name, plan: 'enterprise', email: `${name}@example.com`, minuteLimit: BENCH_DAILY_CAP });
+  const off = await made('off');
+  const on = await made('on');
+  await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiverUrl}/floor` }, allowPrivate: true });
+  await stores.close();
+  const orchard = await serveInChild('orchard (not delivering)', SCRIPT, ['--serve', 'orchard-written', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
+  for (const token of [off.token, on.token]) await createLoad(orchard.url, token, wholeOption(opts, 'warmup', 1), wholeOption(opts, 'connections', 1));
+  return {
+    orchard, tokens: { off: off.token, on: on.token },
+    async stop() {
+      await orchard.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema) await dropSchemasOf(process.env.DATABASE_URL!, schema);
+    },
+  };
+}
+
 async function main(): Promise<void> {
   if (opts.serve === 'receiver') return serveReceiver();
-  if (opts.serve === 'orchard') {
-    const server = await startOrchard(opts['data-dir']!, { webhooks: { allowPrivate: true }, ...storeOverrides(opts.schema) });
+  if (opts.serve === 'orchard' || opts.serve === 'orchard-written') {
+    const server = await startOrchard(opts['data-dir']!, { webhooks: { allowPrivate: true, deliver: opts.serve === 'orchard' }, ...storeOverrides(opts.schema) });
     return announceAndServe(server.url, server.close);
   }
   const rounds = wholeOption(opts, 'rounds', 1);
@@ -280,6 +307,8 @@ async function main(): Promise<void> {
 
     const orchard = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])],
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const floor = opts.floor ? await startFloor(receiver.url, schema ? `${schema}_floor` : undefined) : undefined;
+    const floorRates = { off: [] as number[], on: [] as number[] };
     let writes = 0;
     const rates = { off: [] as number[], on: [] as number[] };
     const cpu = { off: [] as number[], on: [] as number[] };
@@ -311,6 +340,12 @@ async function main(): Promise<void> {
           const mainPerWrite = (mainThreadCpuMicros(orchard.child.pid) - mainStart) / result.requests.total;
           mainCpu[name].push(mainPerWrite);
           const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests.total;
+          if (floor) {
+            const floorResult = await createLoad(floor.orchard.url, floor.tokens[name], duration, connections);
+            if (failures(floorResult) > 0) exit = 1;
+            floorRates[name].push(floorResult.requests.average);
+            console.log(`  round ${r}  written, not attempted (WEBHOOK_DELIVER=false): webhooks ${name.padEnd(3)}  ${floorResult.requests.average.toFixed(0).padStart(6)} writes/s`);
+          }
           console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
         }
       }
@@ -340,6 +375,10 @@ async function main(): Promise<void> {
       console.log(`on/off: ×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')}); goal ≥ ${GOAL_RATIO}`);
       const cpuRatios = cpu.on.map((x, i) => x / cpu.off[i]!);
       console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} median of the rounds' ratios (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+      if (floor) {
+        const floorRatios = floorRates.on.map((x, i) => x / floorRates.off[i]!);
+        console.log(`floor, deliveries written and none attempted: on/off ×${median(floorRatios).toFixed(3)} median of the rounds' ratios (${floorRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+      }
       const mainRatios = mainCpu.on.map((x, i) => x / mainCpu.off[i]!);
       console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ×${median(mainRatios).toFixed(3)} median of the rounds' ratios (${mainRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
@@ -351,6 +390,8 @@ async function main(): Promise<void> {
     } catch (err) {
       await orchard.stop();
       throw err;
+    } finally {
+      await floor?.stop();
     }
   } finally {
     await receiver.stop();

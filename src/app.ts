@@ -91,8 +91,9 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
     },
     log: app.log,
   });
-  const unwatch = deps.records.watchDeliveries((orgId) => worker.nudge(orgId));
-  app.addHook('onReady', async () => worker.start());
+  // WEBHOOK_DELIVER=false: the writes still make their deliveries; another process attempts them.
+  const unwatch = settings.deliver ? deps.records.watchDeliveries((orgId) => worker.nudge(orgId)) : () => {};
+  if (settings.deliver) app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => {
     unwatch();
     await worker.close();
@@ -291,7 +292,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     await app.register(controlApi, {
       prefix: CONTROL_PREFIX, adminKey: deps.config.adminKey, admin: new AdminService(deps.control, deps.records), state, toolkit, limits,
-      webhooks: { worker, allowPrivate: deps.config.webhooks.allowPrivate }, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl,
+      webhooks: { worker: deps.config.webhooks.deliver ? worker : null, allowPrivate: deps.config.webhooks.allowPrivate }, version: VERSION, license: LICENSE, baseUrl: deps.config.baseUrl,
     });
   }
 

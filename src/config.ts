@@ -34,6 +34,8 @@ export interface WebhookConfig {
   readonly concurrency: number;
   /** WEBHOOK_LOG_DAYS: days delivered and failed deliveries stay in the delivery log. */
   readonly logDays: number;
+  /** WEBHOOK_DELIVER: this process attempts deliveries; false, it only writes them, and a process that delivers (on the same database) attempts them. */
+  readonly deliver: boolean;
 }
 
 export interface Config {
@@ -181,6 +183,7 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     pollMs: integer(env, 'WEBHOOK_POLL_MS', 5_000, 10, 3_600_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
     logDays: integer(env, 'WEBHOOK_LOG_DAYS', 7, 1, 3_650),
+    deliver: trueFalse(env, 'WEBHOOK_DELIVER', true),
   };
 }
 

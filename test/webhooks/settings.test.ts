@@ -9,13 +9,15 @@ import { retryDelay } from '../../src/webhooks/delivery-worker.js';
 test('reads the webhook settings from the environment, with their defaults', () => {
   assert.deepEqual(loadConfig({}).webhooks, {
     allowPrivate: false, timeoutMs: 10_000, retryBaseMs: 10_000, retryCapMs: 3_600_000, maxAttempts: 30,
-    disableFailures: 20, disableHours: 24, pollMs: 5_000, concurrency: 32, logDays: 7,
+    disableFailures: 20, disableHours: 24, pollMs: 5_000, concurrency: 32, logDays: 7, deliver: true,
   });
   assert.deepEqual(loadConfig({
     WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_CAP_MS: '800', WEBHOOK_MAX_ATTEMPTS: '3',
     WEBHOOK_DISABLE_FAILURES: '2', WEBHOOK_DISABLE_HOURS: '0', WEBHOOK_POLL_MS: '50', WEBHOOK_CONCURRENCY: '4', WEBHOOK_LOG_DAYS: '1',
+    WEBHOOK_DELIVER: 'false',
   }).webhooks, {
     allowPrivate: true, timeoutMs: 500, retryBaseMs: 100, retryCapMs: 800, maxAttempts: 3, disableFailures: 2, disableHours: 0, pollMs: 50, concurrency: 4, logDays: 1,
+    deliver: false,
   });
   assert.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.allowPrivate, false);
   assert.deepEqual({ ...loadConfig({ WEBHOOK_MAX_ATTEMPTS: '9' }, { webhooks: { allowPrivate: true } }).webhooks }, { ...loadConfig({}).webhooks, allowPrivate: true, maxAttempts: 9 });
@@ -25,6 +27,7 @@ test('refuses malformed webhook settings with a message naming the variable', ()
   assert.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' }), { message: "WEBHOOK_ALLOW_PRIVATE must be true or false; got 'yes'." });
   assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '0' }), { message: "WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 300000; got '0'." });
   assert.throws(() => loadConfig({ WEBHOOK_MAX_ATTEMPTS: '1.5' }), /^Error: WEBHOOK_MAX_ATTEMPTS must be a whole number/);
+  assert.throws(() => loadConfig({ WEBHOOK_DELIVER: 'no' }), { message: "WEBHOOK_DELIVER must be true or false; got 'no'." });
   assert.throws(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' }), /^Error: WEBHOOK_CONCURRENCY must be a whole number from 1/);
 });
 

@@ -12,8 +12,8 @@ export interface ControlRouteOptions {
   readonly state: OrganizationState;
   /** The clocks, fault rules, journal and outbox of the running server. */
   readonly toolkit: Toolkit;
-  /** The server's webhook delivery worker, and WEBHOOK_ALLOW_PRIVATE. */
-  readonly webhooks: { readonly worker: DeliveryWorker; readonly allowPrivate: boolean };
+  /** The server's webhook delivery worker (null when WEBHOOK_DELIVER is false), and WEBHOOK_ALLOW_PRIVATE. */
+  readonly webhooks: { readonly worker: DeliveryWorker | null; readonly allowPrivate: boolean };
   /** The server's limits, whose usage the control API shows; null when RATE_LIMITS is off. */
   readonly limits: Limits | null;
 }

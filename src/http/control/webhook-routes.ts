@@ -3,6 +3,7 @@
 // fixtures file), their delivery logs read, and the server's delivery worker run now.
 
 import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../../errors.js';
 import { createBody, createdSchema, deliverySchema, webhookSchema } from '../webhooks-routes.js';
 import type { ControlRouteOptions } from './control-options.js';
 
@@ -60,6 +61,7 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       response: { 204: { type: 'null', description: 'Done.' } },
     },
   }, async (_request, reply) => {
+    if (!webhooks.worker) throw new AppError('WEBHOOKS_NOT_DELIVERED_HERE', 'This server was started with WEBHOOK_DELIVER=false: it writes deliveries but attempts none. Flush on a server that delivers them (WEBHOOK_DELIVER=true, the default) on the same database.');
     await webhooks.worker.idle();
     return reply.code(204).send();
   });
