@@ -309,6 +309,7 @@ async function main(): Promise<void> {
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     const floor = opts.floor ? await startFloor(receiver.url, schema ? `${schema}_floor` : undefined) : undefined;
     const floorRates = { off: [] as number[], on: [] as number[] };
+    const floorCpu = { off: [] as number[], on: [] as number[] };
     let writes = 0;
     const rates = { off: [] as number[], on: [] as number[] };
     const cpu = { off: [] as number[], on: [] as number[] };
@@ -341,10 +342,13 @@ async function main(): Promise<void> {
           mainCpu[name].push(mainPerWrite);
           const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests.total;
           if (floor) {
+            const floorCpuStart = processCpuMicros(floor.orchard.child.pid);
             const floorResult = await createLoad(floor.orchard.url, floor.tokens[name], duration, connections);
             if (failures(floorResult) > 0) exit = 1;
             floorRates[name].push(floorResult.requests.average);
-            console.log(`  round ${r}  written, not attempted (WEBHOOK_DELIVER=false): webhooks ${name.padEnd(3)}  ${floorResult.requests.average.toFixed(0).padStart(6)} writes/s`);
+            const floorPerWrite = (processCpuMicros(floor.orchard.child.pid) - floorCpuStart) / floorResult.requests.total;
+            floorCpu[name].push(floorPerWrite);
+            console.log(`  round ${r}  written, not attempted (WEBHOOK_DELIVER=false): webhooks ${name.padEnd(3)}  ${floorResult.requests.average.toFixed(0).padStart(6)} writes/s  ${floorPerWrite.toFixed(0)} µs CPU/write`);
           }
           console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
         }
@@ -377,7 +381,8 @@ async function main(): Promise<void> {
       console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} median of the rounds' ratios (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
       if (floor) {
         const floorRatios = floorRates.on.map((x, i) => x / floorRates.off[i]!);
-        console.log(`floor, deliveries written and none attempted: on/off ×${median(floorRatios).toFixed(3)} median of the rounds' ratios (${floorRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+        const floorCpuRatios = floorCpu.on.map((x, i) => x / floorCpu.off[i]!);
+        console.log(`floor, deliveries written and none attempted: on/off ×${median(floorRatios).toFixed(3)} median of the rounds' ratios (${floorRatios.map((x) => `×${x.toFixed(3)}`).join(' ')}); CPU per write off ${median(floorCpu.off).toFixed(0)} µs, on ${median(floorCpu.on).toFixed(0)} µs: ×${median(floorCpuRatios).toFixed(3)}`);
       }
       const mainRatios = mainCpu.on.map((x, i) => x / mainCpu.off[i]!);
       console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ×${median(mainRatios).toFixed(3)} median of the rounds' ratios (${mainRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
