@@ -58,6 +58,7 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     schema: {
       operationId: 'flushWebhooks', tags: ['webhooks'],
       summary: 'Attempts every delivery that is due now (on each organization\'s clock: move it to bring retries forward) and answers once they are recorded.',
+      description: 'A server started with WEBHOOK_DELIVER=false attempts no deliveries: it answers 409 WEBHOOKS_NOT_DELIVERED_HERE.',
       response: { 204: { type: 'null', description: 'Done.' } },
     },
   }, async (_request, reply) => {
