@@ -1,7 +1,8 @@
 // The outbox's worker calls on every store (docs/webhooks.md § The outbox): a claim gives the due
 // deliveries oldest first; a batch's outcomes are recorded each on its delivery, and the webhooks
 // they disabled have no more claimed. On PostgreSQL a batch's claim (with its lease) and its
-// outcomes are one statement each: a round trip each, where there was one a delivery.
+// outcomes are one statement each: a round trip each, where there was one a delivery; the
+// transaction's BEGIN carries its synchronous_commit off.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +115,8 @@ describe('the outbox\'s statements on PostgreSQL', { skip: needsPostgres }, () =
     const claim = deliveries(sent);
     assert.equal(claim.length, 1, claim.join(' | '));
     assert.match(claim[0]!, /^with "due" as \(select .* for update of "d" skip locked\) update .*"orchard_deliveries" as "d" set "lease_ms" = \$\d+ from "due"/i);
+    // Its transaction: BEGIN carries synchronous_commit off (bookkeeping a crash may lose), then the claim, then COMMIT: three round trips.
+    assert.deepEqual([sent.length, sent[0], sent[2]], [3, 'BEGIN; SET LOCAL synchronous_commit = off', 'COMMIT'], sent.join(' | '));
     sent.length = 0;
     await records.webhooks.finish(claimed.map((d) => outcome(d, true)), { failures: 5, hours: 1 });
     const outcomes = deliveries(sent);
