@@ -153,15 +153,12 @@ export interface TransactionOptions {
    */
   readonly timeoutMs?: number;
   /**
-   * The commit does not wait for the WAL's flush (SET LOCAL synchronous_commit = off): for work a
-   * crash may lose, such as the webhook worker's bookkeeping. Sent with BEGIN, in its round trip.
-   */
-  readonly asyncCommit?: boolean;
-  /**
    * When it aborts, the statement running is cancelled on the server (pg_cancel_backend from
    * another pooled connection), no further statement starts, and the call fails with REQUEST_TIMEOUT.
    */
   readonly signal?: AbortSignal;
+  /** The commit does not wait for the WAL's flush (SET LOCAL synchronous_commit = off): a crash may lose it. */
+  readonly lazyCommit?: boolean;
 }
 
 /** SQLSTATE of a statement stopped by statement_timeout or a cancel request. */
@@ -184,10 +181,11 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   const canceller = signal ? new Canceller(pool, client, signal) : undefined;
   let broken = false;
   try {
-    const begin = [options.mode ? `BEGIN ${options.mode}` : 'BEGIN'];
-    if (options.timeoutMs !== undefined) begin.push(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
-    if (options.asyncCommit) begin.push('SET LOCAL synchronous_commit = off');
-    await client.query(begin.join('; '));
+    // The settings ride with BEGIN: one round trip.
+    let begin = options.mode ? `BEGIN ${options.mode}` : 'BEGIN';
+    if (options.timeoutMs !== undefined) begin += `; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`;
+    if (options.lazyCommit) begin += '; SET LOCAL synchronous_commit = off';
+    await client.query(begin);
     const result = await work(client);
     if (canceller?.fired) throw timeoutError();
     await client.query('COMMIT');

@@ -166,7 +166,7 @@ class PostgresOrgRecords implements OrgRecords {
   /** The outbox's steps in one transaction (`durable` false: see `webhooks`); a webhook disabled, added or removed is read again at the next request. */
   private async outboxTransaction<T>(steps: (x: OutboxExec) => Steps<T>, durable: boolean): Promise<T> {
     const moved = { version: false };
-    const result = await inTransaction(this.pool, async (client) => runAsync(steps(this.outboxOn(client, moved))), { asyncCommit: !durable });
+    const result = await inTransaction(this.pool, (client) => runAsync(steps(this.outboxOn(client, moved))), { lazyCommit: !durable });
     // As after a change of the definitions (changeSchema): this process reads the schema version, and with it the active webhooks, again.
     if (moved.version) this.drops.drop(this.orgId);
     return result;
