@@ -165,6 +165,30 @@ const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 
+/** Per round, on/off, of figures kept for "off" and "on" rounds in turn. */
+type OffOn = { readonly off: readonly number[]; readonly on: readonly number[] };
+const roundRatios = (x: OffOn): number[] => x.on.map((v, i) => v / x.off[i]!);
+
+/** `×median median of the rounds' ratios (×each …)` of `x`'s rounds. */
+function ratiosText(x: OffOn): string {
+  const ratios = roundRatios(x);
+  return `×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((r) => `×${r.toFixed(3)}`).join(' ')})`;
+}
+
+/** The "off" organization and the "on" one, whose every account created is sent to `hookUrl`, made in the stores of `dataDir` (or `schema`). */
+async function makeOrganizations(dataDir: string, schema: string | undefined, hookUrl: string) {
+  const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
+  try {
+    const made = async (name: string) => stores.admin.createOrganization({ name, plan: 'enterprise', email: `${name}@example.com`, minuteLimit: BENCH_DAILY_CAP });
+    const off = await made('off');
+    const on = await made('on');
+    await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: hookUrl }, allowPrivate: true });
+    return { off, on };
+  } finally {
+    await stores.close();
+  }
+}
+
 /** One build under --versus: its server, receiver and organizations, and what its rounds measured. */
 interface Build {
   readonly name: string;
@@ -193,12 +217,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
       dirs.push(dataDir);
       const receiver = await serveInChild(`receiver ${i}`, SCRIPT, ['--serve', 'receiver']);
-      const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
-      const made = async (org: string) => stores.admin.createOrganization({ name: org, plan: 'enterprise', email: `${org}@example.com`, minuteLimit: BENCH_DAILY_CAP });
-      const off = await made('off');
-      const on = await made('on');
-      await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiver.url}/hook` }, allowPrivate: true });
-      await stores.close();
+      const { off, on } = await makeOrganizations(dataDir, schema, `${receiver.url}/hook`);
       const orchard = await serveInChild(`orchard ${i}`, serving, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
       builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] }, user: { off: [], on: [] } });
     }
@@ -227,8 +246,8 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
     const added = (b: Build) => b.cpu.on.map((x, i) => x - b.cpu.off[i]!);
     const addedUser = (b: Build) => b.user.on.map((x, i) => x - b.user.off[i]!);
     for (const b of builds) {
-      const ratios = b.rates.on.map((x, i) => x / b.rates.off[i]!);
-      const cpuRatios = b.cpu.on.map((x, i) => x / b.cpu.off[i]!);
+      const ratios = roundRatios(b.rates);
+      const cpuRatios = roundRatios(b.cpu);
       console.log(`${b.name}: writes/s off ${median(b.rates.off).toFixed(0)}, on ${median(b.rates.on).toFixed(0)}; on/off ×${median(ratios).toFixed(3)} (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
       console.log(`  CPU per write off ${median(b.cpu.off).toFixed(0)} µs, on ${median(b.cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')}); added by a webhook ${median(added(b)).toFixed(0)} µs (${added(b).map((x) => x.toFixed(0)).join(' ')})`);
       console.log(`  user CPU per write off ${median(b.user.off).toFixed(0)} µs, on ${median(b.user.on).toFixed(0)} µs; added by a webhook ${median(addedUser(b)).toFixed(0)} µs (${addedUser(b).map((x) => x.toFixed(0)).join(' ')})`);
@@ -252,12 +271,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
 /** --floor: a server that writes deliveries and attempts none, with its own "off" and "on" organizations. */
 async function startFloor(receiverUrl: string, schema: string | undefined): Promise<{ orchard: ServedTarget; tokens: { off: string; on: string }; stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-floor-'));
-  const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
-  const made = async (name: string) => stores.admin.createOrganization({ name, plan: 'enterprise', email: `${name}@example.com`, minuteLimit: BENCH_DAILY_CAP });
-  const off = await made('off');
-  const on = await made('on');
-  await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiverUrl}/floor` }, allowPrivate: true });
-  await stores.close();
+  const { off, on } = await makeOrganizations(dataDir, schema, `${receiverUrl}/floor`);
   const orchard = await serveInChild('orchard (not delivering)', SCRIPT, ['--serve', 'orchard-written', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
   for (const token of [off.token, on.token]) await createLoad(orchard.url, token, wholeOption(opts, 'warmup', 1), wholeOption(opts, 'connections', 1));
   return {
@@ -298,12 +312,7 @@ async function main(): Promise<void> {
   const receiver = await serveInChild('receiver', SCRIPT, ['--serve', 'receiver']);
   let exit = 0;
   try {
-    const stores = openStores(benchConfig(dataDir, storeOverrides(schema)));
-    const made = async (name: string) => stores.admin.createOrganization({ name, plan: 'enterprise', email: `${name}@example.com`, minuteLimit: BENCH_DAILY_CAP });
-    const off = await made('off');
-    const on = await made('on');
-    await stores.admin.createWebhook({ orgId: on.org.id, definition: { event: 'created', object: 'account', url: `${receiver.url}/hook` }, allowPrivate: true });
-    await stores.close();
+    const { off, on } = await makeOrganizations(dataDir, schema, `${receiver.url}/hook`);
 
     const orchard = await serveInChild('orchard', SCRIPT, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])],
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
@@ -373,19 +382,14 @@ async function main(): Promise<void> {
       const latencies = (from: number, to: number) => arrivals.map(([id, at]) => ({ at, w: written.get(id) })).filter((x) => x.w !== undefined && x.w >= from && x.w < to).map((x) => x.at - x.w!);
       const loaded = latencies(loadStart, loadEnd);
       const idle = latencies(idleStart, Date.now());
-      const ratios = rates.on.map((x, i) => x / rates.off[i]!);
       console.log('');
       console.log(`writes/s, median of ${rounds} rounds: webhooks off ${median(rates.off).toFixed(0)}, on ${median(rates.on).toFixed(0)}`);
-      console.log(`on/off: ×${median(ratios).toFixed(3)} median of the rounds' ratios (${ratios.map((x) => `×${x.toFixed(3)}`).join(' ')}); goal ≥ ${GOAL_RATIO}`);
-      const cpuRatios = cpu.on.map((x, i) => x / cpu.off[i]!);
-      console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ×${median(cpuRatios).toFixed(3)} median of the rounds' ratios (${cpuRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+      console.log(`on/off: ${ratiosText(rates)}; goal ≥ ${GOAL_RATIO}`);
+      console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ${ratiosText(cpu)}`);
       if (floor) {
-        const floorRatios = floorRates.on.map((x, i) => x / floorRates.off[i]!);
-        const floorCpuRatios = floorCpu.on.map((x, i) => x / floorCpu.off[i]!);
-        console.log(`floor, deliveries written and none attempted: on/off ×${median(floorRatios).toFixed(3)} median of the rounds' ratios (${floorRatios.map((x) => `×${x.toFixed(3)}`).join(' ')}); CPU per write off ${median(floorCpu.off).toFixed(0)} µs, on ${median(floorCpu.on).toFixed(0)} µs: ×${median(floorCpuRatios).toFixed(3)}`);
+        console.log(`floor, deliveries written and none attempted: on/off ${ratiosText(floorRates)}; CPU per write off ${median(floorCpu.off).toFixed(0)} µs, on ${median(floorCpu.on).toFixed(0)} µs: ×${median(roundRatios(floorCpu)).toFixed(3)}`);
       }
-      const mainRatios = mainCpu.on.map((x, i) => x / mainCpu.off[i]!);
-      console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ×${median(mainRatios).toFixed(3)} median of the rounds' ratios (${mainRatios.map((x) => `×${x.toFixed(3)}`).join(' ')})`);
+      console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ${ratiosText(mainCpu)}`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
       console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);
