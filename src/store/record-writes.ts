@@ -41,6 +41,12 @@ export interface RecordWriter {
    * write lock already excludes other writers.
    */
   readonly lockLookups: boolean;
+  /**
+   * Whether a write's change-log entries and webhook deliveries go in one statement that also numbers
+   * them (PostgreSQL, where a statement is a round trip: store/webhook-outbox.ts appendWithDeliveries),
+   * or a statement each (SQLite, whose statements are calls within the process).
+   */
+  readonly appendInOneStatement: boolean;
   /** The organization's schema, read in the write's transaction where the store needs that. */
   schema(): Maybe<OrgSchema>;
   /** Runs a statement; the rows it changed. */
@@ -330,13 +336,15 @@ export function* eachItem<I, R>(w: RecordWriter, log: ChangeBuffer, items: reado
   return out;
 }
 
-/** Runs a write's steps with the log of its entries, then appends them (last: see appendChanges), then runs `after` (the webhooks' deliveries). */
-export function* withChangeLog<T>(w: RecordWriter, author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>, after?: (log: ChangeBuffer) => Steps<unknown>): Steps<T> {
+/**
+ * Runs a write's steps with the log of its entries, then `append`s them, last in the transaction
+ * (see appendChanges): the stores append them with the webhooks' deliveries (store/webhook-outbox.ts
+ * appendWithDeliveries).
+ */
+export function* withChangeLog<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>, append: (log: ChangeBuffer) => Steps<void>): Steps<T> {
   const log = new ChangeBuffer(author);
   const result = yield* steps(log);
-  yield* appendChanges(w, log);
-  // The webhooks' deliveries of the write, numbered entries in hand (store/webhook-outbox.ts).
-  if (after) yield* after(log);
+  yield* append(log);
   return result;
 }
 

@@ -1,7 +1,7 @@
 // The webhooks of an organization and their outbox (docs/webhooks.md), in its own database (SQLite
 // file, PostgreSQL schema) beside its records: `orchard_webhooks` holds the definitions and their
 // failure counts, `orchard_deliveries` one row per event and webhook, written in the transaction of
-// the write that made it (appendDeliveries) and then claimed, attempted and finished by a worker.
+// the write that made it (appendWithDeliveries) and then claimed, attempted and finished by a worker.
 // Written once for both stores as generators of statements (record-writes.ts): SQLite runs them in
 // an IMMEDIATE transaction, PostgreSQL in a transaction that claims with FOR UPDATE SKIP LOCKED.
 
@@ -10,13 +10,13 @@ import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { RecordRow } from '../schema/types.js';
 import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
-import { payloadOf, type WrittenRecord } from '../webhooks/payload.js';
+import { payloadParts, type WrittenRecord } from '../webhooks/payload.js';
 import {
   EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryState, type DisablePolicy, type Webhook,
   type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
-import { step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
+import { appendChanges, CHANGE_LOG_TABLE, CHANGES_TABLE, step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
 
 export const WEBHOOKS_TABLE = 'orchard_webhooks';
 export const DELIVERIES_TABLE = 'orchard_deliveries';
@@ -135,29 +135,47 @@ export function* readActiveHooks(x: OutboxExec, schema: OrgSchema): Steps<Active
 /** Rows of one INSERT of deliveries (11 values each, within either database's bound on parameters). */
 const INSERT_ROWS = 1_000;
 
+/** A delivery a write makes, before its entries are numbered: its body is `head + sequence + tail` (payloadParts). */
+interface PlannedDelivery {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly event: WebhookEvent;
+  readonly objectType: number;
+  readonly recordId: string;
+  /** Its entry's place among the write's entries, from 0: its number is the first entry's plus this. */
+  readonly entry: number;
+  readonly head: string;
+  readonly tail: string;
+}
+
 /**
- * In the write's transaction, after its change-log entries (whose numbers the payloads carry): a
- * delivery for each record written and each active webhook of its event and object whose filter the
- * record matches (as the write left it; as it was, for a delete). Returns how many were made.
+ * A delivery for each record written and each active webhook of its event and object whose filter the
+ * record matches (as the write left it; as it was, for a delete).
  */
-export function* appendDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, hooks: readonly ActiveHook[], log: ChangeBuffer, writtenMs: number): Steps<number> {
-  if (hooks.length === 0 || log.written.length === 0) return 0;
-  const createdMs = Date.parse(`${log.author.at}Z`);
-  const at = new Date(createdMs).toISOString();
-  const rows: Record<string, unknown>[] = [];
-  for (const [i, w] of log.written.entries()) {
+function planDeliveries(hooks: readonly ActiveHook[], log: ChangeBuffer): PlannedDelivery[] {
+  const planned: PlannedDelivery[] = [];
+  if (hooks.length === 0) return planned;
+  const at = new Date(Date.parse(`${log.author.at}Z`)).toISOString();
+  for (const [entry, w] of log.written.entries()) {
     const event = EVENT_OF[w.operation];
     let written: WrittenRecord | undefined;
     for (const hook of hooks) {
       if (hook.event !== event || (hook.objectType !== null && hook.objectType !== w.obj.objectType)) continue;
       if (!matchesFilter(hook.filter, w.record)) continue;
-      written ??= { obj: w.obj, recordId: w.recordId, event, record: w.record, changes: w.fields, sequence: log.first + i, userId: log.author.userId, at };
-      rows.push({
-        id: randomUUID(), webhook_id: hook.id, event, object_type: w.obj.objectType, record_id: w.recordId, sequence: log.first + i,
-        payload: payloadOf(hook.id, written), state: 'pending', attempts: 0, created_ms: createdMs, written_ms: writtenMs, next_ms: createdMs,
-      });
+      written ??= { obj: w.obj, recordId: w.recordId, event, record: w.record, changes: w.fields, userId: log.author.userId, at };
+      const [head, tail] = payloadParts(hook.id, written);
+      planned.push({ id: randomUUID(), webhookId: hook.id, event, objectType: w.obj.objectType, recordId: w.recordId, entry, head, tail });
     }
   }
+  return planned;
+}
+
+/** The planned deliveries of a write whose first entry is numbered `first`, in statements of up to INSERT_ROWS rows. */
+function* insertDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, planned: readonly PlannedDelivery[], first: number, createdMs: number, writtenMs: number): Steps<void> {
+  const rows = planned.map((d) => ({
+    id: d.id, webhook_id: d.webhookId, event: d.event, object_type: d.objectType, record_id: d.recordId, sequence: first + d.entry,
+    payload: `${d.head}${first + d.entry}${d.tail}`, state: 'pending', attempts: 0, created_ms: createdMs, written_ms: writtenMs, next_ms: createdMs,
+  }));
   for (let start = 0; start < rows.length; start += INSERT_ROWS) {
     const part = rows.slice(start, start + INSERT_ROWS);
     if (part.length > FIXED_ROWS) {
@@ -169,7 +187,70 @@ export function* appendDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, hooks: reado
     yield* step(x.run(fixed(x, `insert:${part.length}`, () => x.k.insertInto(DELIVERIES_TABLE)
       .values(part.map((row, i) => Object.fromEntries(Object.keys(row).map((c) => [c, slot(`${c}${i}`)])))), values)));
   }
-  return rows.length;
+}
+
+/**
+ * PostgreSQL: a write's entries and deliveries in one statement, which takes the next numbers from
+ * the counter (its lock held from there to the commit) and inserts both from arrays. Each statement
+ * is a round trip, which costs the server's thread more than anything else a write does (a profile
+ * in bench/README.md § Webhooks), and this one replaces three. Returns the first entry's number.
+ */
+function* appendInOneStatement(w: RecordWriter, log: ChangeBuffer, planned: readonly PlannedDelivery[], createdMs: number, writtenMs: number): Steps<number> {
+  const entries = log.entries;
+  const withDeliveries = planned.length > 0;
+  const values: Record<string, unknown> = {
+    n: entries.length, user: log.author.userId, at: log.author.at,
+    types: entries.map((e) => e.objectType), ids: entries.map((e) => e.recordId), ops: entries.map((e) => e.operation), fields: entries.map((e) => e.fields),
+  };
+  if (withDeliveries) {
+    Object.assign(values, {
+      created: createdMs, written: writtenMs,
+      d_id: planned.map((d) => d.id), d_hook: planned.map((d) => d.webhookId), d_event: planned.map((d) => d.event), d_type: planned.map((d) => d.objectType),
+      d_record: planned.map((d) => d.recordId), d_entry: planned.map((d) => d.entry), d_head: planned.map((d) => d.head), d_tail: planned.map((d) => d.tail),
+    });
+  }
+  const statement = fixed(w, withDeliveries ? 'append+deliveries' : 'append', () => {
+    // `b.base` is the number before the first entry; WITH ORDINALITY numbers the entries from 1.
+    const appended = w.k
+      .with('b', (db) => db.updateTable(CHANGE_LOG_TABLE).set({ last_seq: sql`last_seq + ${slot('n')}::bigint` }).where('id', '=', 1)
+        .returning(sql<number>`last_seq - ${slot('n')}::bigint`.as('base')))
+      .with('c', (db) => db.insertInto(CHANGES_TABLE).columns(['seq', 'object_type', 'record_id', 'operation', 'fields', 'user_id', 'changedon'])
+        .expression(db.selectFrom(['b', sql`unnest(${slot('types')}::integer[], ${slot('ids')}::text[], ${slot('ops')}::text[], ${slot('fields')}::text[])
+          WITH ORDINALITY AS e(object_type, record_id, operation, fields, i)` as unknown as 'e'])
+          .select([sql`b.base + e.i`.as('seq'), 'e.object_type', 'e.record_id', 'e.operation', 'e.fields', sql`${slot('user')}::text`.as('user_id'), sql`${slot('at')}::text`.as('changedon')])));
+    const last = withDeliveries
+      ? appended.with('d', (db) => db.insertInto(DELIVERIES_TABLE)
+        .columns(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'payload', 'state', 'attempts', 'created_ms', 'written_ms', 'next_ms'])
+        .expression(db.selectFrom(['b', sql`unnest(${slot('d_id')}::text[], ${slot('d_hook')}::text[], ${slot('d_event')}::text[], ${slot('d_type')}::integer[],
+            ${slot('d_record')}::text[], ${slot('d_entry')}::bigint[], ${slot('d_head')}::text[], ${slot('d_tail')}::text[])
+          AS v(id, webhook_id, event, object_type, record_id, entry, head, tail)` as unknown as 'v'])
+          .select(['v.id', 'v.webhook_id', 'v.event', 'v.object_type', 'v.record_id', sql`b.base + 1 + v.entry`.as('sequence'),
+            sql`v.head || (b.base + 1 + v.entry)::text || v.tail`.as('payload'), sql`'pending'`.as('state'), sql`0`.as('attempts'),
+            sql`${slot('created')}::bigint`.as('created_ms'), sql`${slot('written')}::bigint`.as('written_ms'), sql`${slot('created')}::bigint`.as('next_ms')])))
+      : appended;
+    return last.selectFrom('b').select('b.base');
+  }, values);
+  const [row] = yield* step(w.rows({ ...statement, fixed: true }));
+  return Number(row!.base) + 1;
+}
+
+/**
+ * The last steps of a write's transaction (the `append` of withChangeLog): its change-log entries,
+ * numbered, and the deliveries of the organization's active webhooks, whose bodies carry those
+ * numbers. Adds how many deliveries it made to `made`.
+ */
+export function* appendWithDeliveries(w: RecordWriter, log: ChangeBuffer, made: { count: number }): Steps<void> {
+  if (log.entries.length === 0) return;
+  const planned = planDeliveries(yield* step(w.activeHooks()), log);
+  const createdMs = Date.parse(`${log.author.at}Z`);
+  const writtenMs = Date.now();
+  if (w.appendInOneStatement) {
+    log.first = yield* appendInOneStatement(w, log, planned, createdMs, writtenMs);
+  } else {
+    yield* appendChanges(w, log);
+    yield* insertDeliveries(w, planned, log.first, createdMs, writtenMs);
+  }
+  made.count += planned.length;
 }
 
 const WEBHOOK_COLUMNS = ['id', 'event', 'object_type', 'url', 'method', 'filter', 'headers', 'secret', 'created_at', 'failures', 'failing_since', 'disabled_at'] as const;
@@ -421,10 +502,4 @@ export class DeliveryWatchers {
       }
     }
   }
-}
-
-/** appendDeliveries with the writer's active webhooks, now: the `after` of withChangeLog. Adds how many it made to `made`. */
-export function* writeDeliveries(w: RecordWriter, log: ChangeBuffer, made: { count: number }): Steps<void> {
-  if (log.written.length === 0) return;
-  made.count += yield* appendDeliveries(w, yield* step(w.activeHooks()), log, Date.now());
 }

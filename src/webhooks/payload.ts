@@ -14,8 +14,6 @@ export interface WrittenRecord {
   readonly record: RecordRow;
   /** The fields the write changed with their old and new values (every field with a value, for a create or a delete). */
   readonly changes: ChangedFields;
-  /** The change log's number of the write, when there is one. */
-  readonly sequence: number | null;
   readonly userId: string | null;
   /** When it was written, ISO 8601 UTC (organization's clock). */
   readonly at: string;
@@ -28,9 +26,16 @@ export function storedRecord(obj: ObjectDef, row: RecordRow): RecordRow {
   return out;
 }
 
-/** The JSON body sent for one written record to one webhook. */
-export function payloadOf(webhookId: string, w: WrittenRecord): string {
-  return JSON.stringify({
+/** Where the change log's number goes in a body: the first `"sequence":` (keys before it are fixed, and a value's quotes are escaped). */
+const SEQUENCE_AT = '"sequence":null';
+
+/**
+ * The JSON body sent for one written record to one webhook, cut where the write's change-log number
+ * goes: the body is `head + sequence + tail`. A store may number the write after its bodies are made
+ * (PostgreSQL does it in the statement that numbers the entries: store/webhook-outbox.ts).
+ */
+export function payloadParts(webhookId: string, w: WrittenRecord): readonly [head: string, tail: string] {
+  const body = JSON.stringify({
     type: `${w.obj.systemName}.${w.event}`,
     timestamp: w.at,
     data: {
@@ -39,12 +44,14 @@ export function payloadOf(webhookId: string, w: WrittenRecord): string {
       object: w.obj.systemName,
       objectType: w.obj.objectType,
       id: w.recordId,
-      sequence: w.sequence,
+      sequence: null,
       userId: w.userId,
       record: storedRecord(w.obj, w.record),
       changes: w.changes,
     },
   });
+  const at = body.indexOf(SEQUENCE_AT) + SEQUENCE_AT.length - 'null'.length;
+  return [body.slice(0, at), body.slice(at + 'null'.length)];
 }
 
 /** The `type` of a body payloadOf made, without parsing it (it is the body's first member). */

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { after, before } from 'node:test';
-import { createPool } from '../../src/store/postgres/pg-db.js';
+import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgSchema } from '../../src/schema/org-schema.js';
@@ -95,6 +95,38 @@ export function organizationOn(s: StoreUnderTest, users: ReadonlyArray<{ id: str
   after(async () => {
     await o.store.close();
     await o.place.remove();
+  });
+  return o;
+}
+
+/** A suite's PostgreSQL store on a pool of one connection whose statements are recorded (postgresRecordingStatements). */
+export interface RecordingStore {
+  store: PostgresRecordStore;
+  /** The text of every statement sent, in order: what a test counts round trips by. */
+  readonly sent: string[];
+}
+
+/** Hooks of a suite on DATABASE_URL: before its tests, a store in schemas named after `name`; after them, its schemas dropped. */
+export function postgresRecordingStatements(name: string): RecordingStore {
+  const prefix = `${uniqueName(name)}_`;
+  const o = { sent: [] as string[] } as RecordingStore;
+  let pool: Pool;
+  before(() => {
+    pool = createPool(DATABASE_URL!, { max: 1 });
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const q = args[0];
+        o.sent.push(typeof q === 'string' ? q : String((q as { text?: unknown }).text));
+        return query(...args);
+      };
+    });
+    o.store = new PostgresRecordStore(pool, { schemaPrefix: prefix });
+  });
+  after(async () => {
+    await o.store.close();
+    await dropSchemas(pool, prefix);
+    await pool.end();
   });
   return o;
 }

@@ -4,16 +4,14 @@
 // outcomes are one statement each: a round trip each, where there was one a delivery; the
 // transaction's BEGIN carries its synchronous_commit off.
 
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
-import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import type { AttemptResult, ClaimedDelivery, WebhookSpec } from '../../src/webhooks/webhook-types.js';
 import type { OrgRecords, RecordStore } from '../../src/store/types.js';
 import { TEST_AUTHOR } from '../helpers.js';
-import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
-import { organizationOn, POSTGRES_UNDER_TEST, SQLITE_UNDER_TEST } from '../store/stores-under-test.js';
+import { needsPostgres } from '../services.js';
+import { organizationOn, postgresRecordingStatements, POSTGRES_UNDER_TEST, SQLITE_UNDER_TEST } from '../store/stores-under-test.js';
 
 const A = 'c1a20000-0000-4000-8000-0000000000aa';
 const B = 'c1a20000-0000-4000-8000-0000000000bb';
@@ -80,46 +78,24 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
 }
 
 describe('the outbox\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
-  const prefix = `${uniqueName('batch')}_`;
   const ORG = 'c1a20000-0000-4000-8000-000000000001';
-  let pool: Pool;
-  let store: PostgresRecordStore;
-  /** The text of every statement sent on a connection of the pool, in order. */
-  const sent: string[] = [];
-
-  before(() => {
-    pool = createPool(DATABASE_URL!, { max: 1 });
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const q = args[0];
-        sent.push(typeof q === 'string' ? q : String((q as { text?: unknown }).text));
-        return query(...args);
-      };
-    });
-    store = new PostgresRecordStore(pool, { schemaPrefix: prefix });
-  });
-  after(async () => {
-    await store.close();
-    await dropSchemas(pool, prefix);
-    await pool.end();
-  });
+  const o = postgresRecordingStatements('batch');
 
   test('a batch\'s claim with its lease is one statement, and its outcomes one', async () => {
-    const records = await store.org(ORG);
-    await withDeliveries(store, ORG, records, 4);
+    const records = await o.store.org(ORG);
+    await withDeliveries(o.store, ORG, records, 4);
     const deliveries = (texts: string[]) => texts.filter((t) => t.includes('orchard_deliveries'));
-    sent.length = 0;
+    o.sent.length = 0;
     const claimed = await records.webhooks.claim({ dueMs: DUE, realMs: Date.now(), leaseMs: 60_000, limit: 10 });
     assert.equal(claimed.length, 8);
-    const claim = deliveries(sent);
+    const claim = deliveries(o.sent);
     assert.equal(claim.length, 1, claim.join(' | '));
     assert.match(claim[0]!, /^with "due" as \(select .* for update of "d" skip locked\) update .*"orchard_deliveries" as "d" set "lease_ms" = \$\d+ from "due"/i);
     // Its transaction: BEGIN carries synchronous_commit off (bookkeeping a crash may lose), then the claim, then COMMIT: three round trips.
-    assert.deepEqual([sent.length, sent[0], sent[2]], [3, 'BEGIN; SET LOCAL synchronous_commit = off', 'COMMIT'], sent.join(' | '));
-    sent.length = 0;
+    assert.deepEqual([o.sent.length, o.sent[0], o.sent[2]], [3, 'BEGIN; SET LOCAL synchronous_commit = off', 'COMMIT'], o.sent.join(' | '));
+    o.sent.length = 0;
     await records.webhooks.finish(claimed.map((d) => outcome(d, true)), { failures: 5, hours: 1 });
-    const outcomes = deliveries(sent);
+    const outcomes = deliveries(o.sent);
     assert.equal(outcomes.length, 1, outcomes.join(' | '));
     assert.match(outcomes[0]!, /^update .*"orchard_deliveries" as "d" set "state" = v\.state.* from unnest\(/is);
     const states = [A, B].map(async (id) => (await records.webhooks.deliveries(id, { limit: 10, offset: 0 })).map((d) => [d.state, d.attempts, d.lastStatus]));

@@ -14,13 +14,13 @@ import { selectGroupPage } from '../group-sql.js';
 import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
 import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage } from '../record-sql.js';
 import {
-  appendChanges, ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
+  ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
   type RecordWriter, type Steps, type WriteStatement,
 } from '../record-writes.js';
 import type { ChangeAuthor, ChangeEntry } from '../../schema/changes.js';
 import { entryOf, feedPage, feedSql, feedUpper, historySql, logStateSql, pruneBatch, stateOf } from '../change-log.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
-import { DeliveryWatchers, outboxOf, readActiveHooks, writeDeliveries, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import { appendWithDeliveries, DeliveryWatchers, outboxOf, readActiveHooks, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
 import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
@@ -295,6 +295,7 @@ class PostgresOrgRecords implements OrgRecords {
       k: this.k,
       sqlCache: this.sqlCache,
       lockLookups: true,
+      appendInOneStatement: true,
       schema: () => this.current(db === this.pool ? undefined : db as PoolClient),
       run: async (s) => (await query(s)).rowCount ?? 0,
       exists: async (s) => ((await query(s)).rowCount ?? 0) > 0,
@@ -339,7 +340,7 @@ class PostgresOrgRecords implements OrgRecords {
   /** As inTransaction, appending the write's change-log entries, then its webhook deliveries, last in its transaction. */
   private async logged<T>(author: ChangeAuthor, steps: (w: RecordWriter, log: ChangeBuffer) => Steps<T>): Promise<T> {
     const made = { count: 0 };
-    const result = await this.inTransaction((w) => withChangeLog(w, author, (log) => steps(w, log), (log) => writeDeliveries(w, log, made)));
+    const result = await this.inTransaction((w) => withChangeLog(author, (log) => steps(w, log), (log) => appendWithDeliveries(w, log, made)));
     if (made.count > 0) this.onDeliveries();
     return result;
   }
@@ -476,8 +477,7 @@ class PostgresOrgRecords implements OrgRecords {
       const log = new ChangeBuffer(author);
       for (const row of rows) log.add(obj, row[obj.keyField] as string, 'create', null, row);
       const w = this.writer(client);
-      await runAsync(appendChanges(w, log));
-      await runAsync(writeDeliveries(w, log, made));
+      await runAsync(appendWithDeliveries(w, log, made));
     });
     if (made.count > 0) this.onDeliveries();
     // Fresh statistics at once, not when autovacuum gets to it: without them the planner took

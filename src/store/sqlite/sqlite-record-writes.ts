@@ -9,7 +9,7 @@ import type { OrgSchema } from '../../schema/org-schema.js';
 import type { ObjectDef, RecordRow, ViewSpec } from '../../schema/types.js';
 import type { ChangeAuthor } from '../../schema/changes.js';
 import {
-  appendChanges, ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
+  ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runSync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
   type RecordWriter, type Steps,
 } from '../record-writes.js';
 import { pruneBatch } from '../change-log.js';
@@ -21,7 +21,7 @@ import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
 import { deleteFiles } from '../record-files.js';
 import { replaceContents, withSource } from './sqlite-snapshots.js';
-import { readActiveHooks, writeDeliveries, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
+import { appendWithDeliveries, readActiveHooks, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
 import type { ActiveHook } from '../../webhooks/webhook-types.js';
 
 /** What a bulk insert's transaction may write to the WAL: a quarter of the limit it is kept under. */
@@ -72,6 +72,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       },
       // The transaction holds the file's write lock: no other connection can delete a target meanwhile.
       lockLookups: false,
+      appendInOneStatement: false,
       schema: () => org.current(),
       run: (s) => prepared(db, s.sql).run(...s.parameters).changes,
       exists: (s) => prepared(db, s.sql).get(...s.parameters) !== undefined,
@@ -154,7 +155,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
    */
   private async logged<T>(author: ChangeAuthor, steps: (log: ChangeBuffer) => Steps<T>): Promise<T> {
     const made = { count: 0 };
-    const result = await this.write(() => this.transact(() => runSync(withChangeLog(this.writer, author, steps, (log) => writeDeliveries(this.writer, log, made)))));
+    const result = await this.write(() => this.transact(() => runSync(withChangeLog(author, steps, (log) => appendWithDeliveries(this.writer, log, made)))));
     if (made.count > 0) this.onDeliveries();
     return result;
   }
@@ -253,8 +254,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
           stmt.run(...columns.map((c) => row[c] ?? null));
           log.add(obj, row[obj.keyField] as string, 'create', null, row);
         }
-        runSync(appendChanges(this.writer, log));
-        runSync(writeDeliveries(this.writer, log, made));
+        runSync(appendWithDeliveries(this.writer, log, made));
       }));
       start += part.length;
       framesPerRow = Math.max(framesPerRow, this.restartWal() / part.length);
