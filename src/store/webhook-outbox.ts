@@ -343,6 +343,9 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
   }));
 }
 
+/** Whether finishDeliveries records `results` in one statement where the store batches statements: each attempt succeeded. */
+export const finishesInOne = (results: readonly AttemptResult[]): boolean => results.every((res) => res.ok);
+
 /** What a batch of attempts did to one webhook's count of failures in a row. */
 interface HookTally {
   /** An attempt succeeded: the count starts again from the failures after the last success. */
@@ -359,18 +362,27 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
   const stateOf = (res: AttemptResult): DeliveryState => (res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending');
   if (x.batchStatements && results.length > 0) {
     // By row and id, as below.
-    yield* step(x.run(fixed(x, 'outcomes', () => x.k.updateTable(`${DELIVERIES_TABLE} as d`)
+    const outcomes = (db: QueryCreator<any>) => db.updateTable(`${DELIVERIES_TABLE} as d`)
       .from(sql`unnest(${slot('row')}::bigint[], ${slot('id')}::text[], ${slot('state')}::text[], ${slot('next')}::bigint[], ${slot('at')}::bigint[],
         ${slot('status')}::integer[], ${slot('error')}::text[], ${slot('duration')}::double precision[], ${slot('response')}::text[])
         AS v(n, id, state, next_ms, last_ms, last_status, last_error, duration_ms, response)` as unknown as 'v') // a table function with its column names: typed as a table by name
       .set({
         state: sql`v.state`, attempts: sql`d.attempts + 1`, next_ms: sql`v.next_ms`, lease_ms: null, last_ms: sql`v.last_ms`,
         last_status: sql`v.last_status`, last_error: sql`v.last_error`, duration_ms: sql`v.duration_ms`, response: sql`v.response`,
-      }).whereRef('d.n', '=', sql`v.n`).whereRef('d.id', '=', sql`v.id`), {
+      }).whereRef('d.n', '=', sql`v.n`).whereRef('d.id', '=', sql`v.id`);
+    const values = {
       row: results.map((res) => res.row), id: results.map((res) => res.id), state: results.map(stateOf),
       next: results.map((res) => (stateOf(res) === 'pending' ? res.retryAtMs : null)), at: results.map((res) => res.atMs), status: results.map((res) => res.status),
       error: results.map((res) => res.error), duration: results.map((res) => res.durationMs), response: results.map((res) => res.response),
-    })));
+    };
+    if (finishesInOne(results)) {
+      // The common case in one statement: the outcomes, and the count of failures
+      // in a row started again for the webhooks that were failing.
+      yield* step(x.run(fixed(x, 'outcomes:ok', () => x.k.with('o', (db) => outcomes(db)).updateTable(WEBHOOKS_TABLE).set({ failures: 0, failing_since: null })
+        .where('id', '=', sql<string>`ANY(${slot('hooks')}::text[])`).where('failures', '<>', 0), { ...values, hooks: [...new Set(results.map((res) => res.webhookId))] })));
+      return [];
+    }
+    yield* step(x.run(fixed(x, 'outcomes', () => outcomes(x.k), values)));
   }
   for (const res of results) {
     const state = stateOf(res);
@@ -463,10 +475,16 @@ export interface OutboxRunners {
    * writes' own transactions, which make the deliveries, keep waiting for the disk.
    */
   keep<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
+  /**
+   * As keep, for steps that run one statement where the store batches statements (a claim; a
+   * batch's outcomes when finishesInOne): PostgreSQL sends it with its setting in one round trip,
+   * not three (pg-db.ts runLazily). Without it, keep.
+   */
+  keepOne?<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
 }
 
 /** One organization's WebhookOutbox from the outbox's steps, run as the store runs them. */
-export function outboxOf({ read, change, keep }: OutboxRunners): WebhookOutbox {
+export function outboxOf({ read, change, keep, keepOne = keep }: OutboxRunners): WebhookOutbox {
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
@@ -474,8 +492,8 @@ export function outboxOf({ read, change, keep }: OutboxRunners): WebhookOutbox {
     remove: (id) => change((x) => removeWebhook(x, id)),
     enable: (id) => change((x) => enableWebhook(x, id)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
-    claim: (request) => keep((x) => claimDeliveries(x, request)),
-    finish: (results, policy) => keep((x) => finishDeliveries(x, results, policy)),
+    claim: (request) => keepOne((x) => claimDeliveries(x, request)),
+    finish: (results, policy) => (finishesInOne(results) ? keepOne : keep)((x) => finishDeliveries(x, results, policy)),
     nextDue: () => read(nextDue),
     prune: (beforeMs) => keep((x) => pruneDeliveries(x, beforeMs)),
     claimNotices: (realMs, leaseMs) => keep((x) => claimNotices(x, realMs, leaseMs)),

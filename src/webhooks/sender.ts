@@ -39,6 +39,9 @@ const describe = (err: unknown): string => {
   return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? err);
 };
 
+/** A text kept in the delivery log: PostgreSQL's text holds no NUL character, and a reply's body may. */
+const storable = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, '\uFFFD'));
+
 export class WebhookSender {
   // Connections to a receiver are kept for the next deliveries (most go to a few hosts).
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
@@ -52,7 +55,7 @@ export class WebhookSender {
   send(d: SendWork, nowSeconds: number): Promise<SendOutcome> {
     const started = performance.now();
     const done = (ok: boolean, status: number | null, error: string | null, response: string | null): SendOutcome =>
-      ({ ok, status, error, response, durationMs: Math.round((performance.now() - started) * 10) / 10 });
+      ({ ok, status, error: storable(error), response: storable(response), durationMs: Math.round((performance.now() - started) * 10) / 10 });
     let url: URL;
     try {
       url = new URL(d.webhook.url);

@@ -128,6 +128,20 @@ for (const store of HTTP_STORES) {
       await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
     });
 
+    test('a reply\'s body is kept as it came, a NUL character (PostgreSQL\'s text holds none) as U+FFFD', async () => {
+      const hook = await make({ event: 'created', object: 'account', url: receiver.url });
+      receiver.replyBody = () => 'ok\u0000 "done" \\ {é,😀}';
+      try {
+        await account('Nul');
+        await settle();
+      } finally {
+        receiver.replyBody = undefined;
+      }
+      const [d] = await log(hook.id);
+      assert.deepEqual([d!.state, d!.attempts, d!.response], ['delivered', 1, 'ok\uFFFD "done" \\ {é,😀}']);
+      await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
+    });
+
     test('the delivery log pages newest first; the toolkit\'s outbox shows each attempt', async () => {
       const hook = await make({ event: 'created', object: 'account', url: receiver.url });
       for (const name of ['P1', 'P2', 'P3']) {

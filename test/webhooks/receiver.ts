@@ -18,6 +18,8 @@ export interface Receiver {
   readonly received: Received[];
   /** The status of the reply to a request (the default answers 200), once it settles; or 'hang' to answer none. */
   answer: (r: Received) => number | 'hang' | Promise<number>;
+  /** The body of the reply to a request, when set (by default 'thanks', or 'no: <status>'). */
+  replyBody?: ((r: Received) => string) | undefined;
   /** Resolves once `n` requests have come (rejects after `ms`). */
   waitFor(n: number, ms?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -41,7 +43,8 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const r: Received = { method: req.method!, path: req.url!, headers, body, json };
       received.push(r);
-      const reply = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `no: ${status}`);
+      const reply = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' })
+        .end(receiver.replyBody?.(r) ?? (status < 300 ? 'thanks' : `no: ${status}`));
       const status = receiver.answer(r);
       if (status instanceof Promise) void status.then(reply);
       else if (status !== 'hang') reply(status);

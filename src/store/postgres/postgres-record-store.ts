@@ -12,7 +12,7 @@ import type { QueryPlan } from '../../query/plan.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import { selectGroupPage } from '../group-sql.js';
 import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
-import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage } from '../record-sql.js';
+import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage, type CompiledSql } from '../record-sql.js';
 import {
   ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
   type RecordWriter, type Steps, type WriteStatement,
@@ -24,7 +24,7 @@ import { appendWithDeliveries, DeliveryWatchers, outboxOf, readActiveHooks, type
 import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
-import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
+import { connect, inTransaction, migrateSchema, prepared, qi, run, runLazily, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -118,6 +118,7 @@ class PostgresOrgRecords implements OrgRecords {
     read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
     change: (steps) => this.outboxTransaction(steps, true),
     keep: (steps) => this.outboxTransaction(steps, false),
+    keepOne: (steps) => runAsync(steps(this.lazyStatement())),
   }));
 
   /** Outcomes recorded since the outbox was last vacuumed, and how many start the next vacuum. */
@@ -322,6 +323,23 @@ class PostgresOrgRecords implements OrgRecords {
         moved.version = true;
         await this.notifyChange(db as PoolClient);
       },
+    };
+  }
+
+  /** The outbox's statements for steps of one statement (keepOne): each in a transaction of its own that need not wait for the disk. */
+  private lazyStatement(): OutboxExec {
+    let sent = false;
+    const once = <R extends RecordRow>(s: CompiledSql) => {
+      // A second statement would commit apart from the first.
+      if (sent) throw new Error('keepOne: the steps ran more than one statement');
+      sent = true;
+      return runLazily<R>(this.pool, s.sql, s.parameters);
+    };
+    return {
+      k: this.k,
+      batchStatements: true,
+      rows: async (s) => (await once<RecordRow>(s)).rows,
+      run: async (s) => (await once(s)).rowCount ?? 0,
     };
   }
 
