@@ -175,6 +175,33 @@ function cpuMicrosOf(statFile: string, which: 'user+system' | 'user'): number {
   }
 }
 
+/** CPU time (user + system, microseconds) of each live process whose command is `name` (PostgreSQL's server and its backends: 'postgres'), by pid. */
+export function cpuOfProcessesNamed(name: string): Map<number, number> {
+  const out = new Map<number, number>();
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) out.set(Number(pid), cpuMicrosOf(`/proc/${pid}/stat`, 'user+system'));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** The CPU the processes of two readings used between them: each one's difference, one that started meanwhile counted whole (one that ended is not counted). */
+export function cpuBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** The machine's load average (1, 5, 15 minutes), as every benchmark prints it beside its figures. */
 export function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(2)).join(' ');

@@ -9,7 +9,8 @@
 // build in turn, `--batches` batches of `--batch` deliveries as the worker does under a stream of
 // writes: the bookkeeping (the outcomes of the batch before, then the claim of this one: `finish`
 // and `claim`, a transaction each) and the attempts. It prints,
-// per delivery, the process's CPU (user + system) of each part and the bookkeeping's wall time.
+// per delivery, the process's CPU (user + system) of each part and the bookkeeping's wall time, and
+// on PostgreSQL the CPU the database's processes spent in the bookkeeping.
 //
 // Usage: node dist/bench/webhook-steps.js --versus DIR [--store sqlite|postgres] [--rounds 12] [--batches 40] [--batch 8]
 //   [--one-moment] (the backlog's deliveries all due at one time, as a bulk import with a webhook makes them)
@@ -19,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadAverage, median, serveInChild } from './lib.js';
+import { cpuBetween, cpuOfProcessesNamed, loadAverage, median, serveInChild } from './lib.js';
 import { wholeOption } from './orchard-target.js';
 
 const { values: opts } = parseArgs({
@@ -49,6 +50,8 @@ interface Steps {
   readonly book: number[];
   readonly bookWall: number[];
   readonly send: number[];
+  /** PostgreSQL: the database's processes' CPU in the bookkeeping, per delivery. */
+  readonly db: number[];
 }
 
 const cpuMicros = (since: NodeJS.CpuUsage): number => {
@@ -98,7 +101,7 @@ async function open(name: string, root: string, receiverUrl: string, deliveries:
     await store.bulkInsert(ORG, account, rows, { userId: null, at });
   }
   const sender = new WebhookSender({ timeoutMs: 10_000, allowPrivate: true, userAgent: 'Orchard-Webhooks/bench' });
-  return { name, outbox: records.webhooks, sender, prev: [], book: [], bookWall: [], send: [], close: async () => { sender.close(); await end(); } };
+  return { name, outbox: records.webhooks, sender, prev: [], book: [], bookWall: [], send: [], db: [], close: async () => { sender.close(); await end(); } };
 }
 
 /** `batches` batches of `size` on `s`; adds the CPU and wall time per delivery of its parts. */
@@ -106,15 +109,20 @@ async function round(s: Steps, batches: number, size: number): Promise<void> {
   let book = 0;
   let wall = 0;
   let send = 0;
+  let db = 0;
   let count = 0;
+  const postgres = opts.store === 'postgres';
   for (let b = 0; b < batches; b++) {
     const request = { dueMs: DUE, realMs: Date.now(), leaseMs: 60_000, limit: size };
+    // Read outside the bookkeeping's own CPU and wall time.
+    const dbStart = postgres ? cpuOfProcessesNamed('postgres') : undefined;
     const cpu = process.cpuUsage();
     const started = performance.now();
     if (s.prev.length > 0) await s.outbox.finish(s.prev, POLICY);
     const claimed: any[] = await s.outbox.claim(request);
     wall += performance.now() - started;
     book += cpuMicros(cpu);
+    if (dbStart) db += cpuBetween(dbStart, cpuOfProcessesNamed('postgres'));
     if (claimed.length === 0) throw new Error(`${s.name}: the backlog ran out`);
     const sending = process.cpuUsage();
     const outcomes = await Promise.all(claimed.map((d) => s.sender.send(d, Math.floor(Date.now() / 1000))));
@@ -129,6 +137,7 @@ async function round(s: Steps, batches: number, size: number): Promise<void> {
   s.book.push(book / count);
   s.bookWall.push((wall * 1000) / count);
   s.send.push(send / count);
+  if (postgres) s.db.push(db / count);
 }
 
 async function main(): Promise<void> {
@@ -150,17 +159,17 @@ async function main(): Promise<void> {
     }
     // A round of each first, not counted: the JIT, the named statements, the connections.
     for (const s of builds) await round(s, batches, size);
-    for (const s of builds) for (const list of [s.book, s.bookWall, s.send]) list.length = 0;
+    for (const s of builds) for (const list of [s.book, s.bookWall, s.send, s.db]) list.length = 0;
     for (let r = 0; r < rounds; r++) {
       for (const s of r % 2 === 0 ? builds : [...builds].reverse()) await round(s, batches, size);
     }
     const show = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
     for (const s of builds) {
-      console.log(`${s.name.padEnd(6)}  per delivery: bookkeeping CPU ${median(s.book).toFixed(1)} µs (${show(s.book)}), wall ${median(s.bookWall).toFixed(0)} µs; attempt CPU ${median(s.send).toFixed(1)} µs (${show(s.send)})`);
+      console.log(`${s.name.padEnd(6)}  per delivery: bookkeeping CPU ${median(s.book).toFixed(1)} µs (${show(s.book)}), wall ${median(s.bookWall).toFixed(0)} µs; attempt CPU ${median(s.send).toFixed(1)} µs (${show(s.send)})${s.db.length > 0 ? `; the database's CPU in the bookkeeping ${median(s.db).toFixed(1)} µs (${show(s.db)})` : ''}`);
     }
     const [mine, theirs] = builds as [Steps, Steps];
     const ratio = (a: number[], b: number[]) => a.map((x, i) => x / b[i]!);
-    for (const [what, a, b] of [['bookkeeping CPU', mine.book, theirs.book], ['bookkeeping wall', mine.bookWall, theirs.bookWall], ['attempt CPU', mine.send, theirs.send]] as const) {
+    for (const [what, a, b] of [['bookkeeping CPU', mine.book, theirs.book], ['bookkeeping wall', mine.bookWall, theirs.bookWall], ['attempt CPU', mine.send, theirs.send], ...(mine.db.length > 0 ? [['database CPU in the bookkeeping', mine.db, theirs.db] as const] : [])] as const) {
       const rs = ratio(a, b);
       console.log(`${what}, this / versus by round: ${rs.map((x) => `×${x.toFixed(2)}`).join(' ')} (median ×${median(rs).toFixed(3)})`);
     }

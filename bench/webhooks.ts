@@ -11,7 +11,8 @@
 //
 // Beside the rate, the server process's CPU time per write (user + system, from /proc, the worker's
 // deliveries of an "on" round included up to its backlog's end): the steadier figure on a machine
-// whose other tenants take the cores at random. On SQLite also the bytes the server process had
+// whose other tenants take the cores at random. Also the CPU the round took from the same cores in
+// the receiver and, on PostgreSQL, in the database's processes (every process named postgres). On SQLite also the bytes the server process had
 // written to storage per write (/proc/<pid>/io: the WAL, and the database file at checkpoints).
 //
 // Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
@@ -51,7 +52,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ConfigOverrides } from '../src/config.js';
 import { dropSchemasOf } from '../src/store/postgres/open-postgres-control.js';
-import { announceAndServe, failures, formatMs, loadAverage, mainThreadCpuMicros, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult, type ServedTarget } from './lib.js';
+import { announceAndServe, cpuBetween, cpuOfProcessesNamed, failures, formatMs, loadAverage, mainThreadCpuMicros, median, processCpuMicros, runLoad, serveInChild, summarizeCpuProfiles, type LoadResult, type ServedTarget } from './lib.js';
 import { benchConfig, BENCH_DAILY_CAP, startOrchard, wholeOption } from './orchard-target.js';
 import { openStores } from '../src/stores.js';
 
@@ -137,7 +138,9 @@ async function receiverStats(url: string): Promise<{ count: number; arrivals: Ar
 
 async function accountCount(url: string, token: string): Promise<number> {
   const res = await fetch(`${url}/api/record/account?pagesize=1`, { headers: { tokenid: token } });
-  return ((await res.json()) as { data: { Total_Records: number } }).data.Total_Records;
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`the count of accounts was refused: ${res.status} ${body}`);
+  return (JSON.parse(body) as { data: { Total_Records: number } }).data.Total_Records;
 }
 
 /** Waits until the receiver has a delivery for every account of the "on" organization; the milliseconds it took. */
@@ -199,6 +202,8 @@ interface Build {
   readonly cpu: { off: number[]; on: number[] };
   /** User time alone: the JavaScript and SQLite's work in the process, without the kernel's writes and syncs. */
   readonly user: { off: number[]; on: number[] };
+  /** PostgreSQL: its processes' CPU per write in the build's rounds. */
+  readonly db: { off: number[]; on: number[] };
 }
 
 /** --versus: this build and the one in `dir`, round by round; see the opening comment. */
@@ -219,7 +224,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       const receiver = await serveInChild(`receiver ${i}`, SCRIPT, ['--serve', 'receiver']);
       const { off, on } = await makeOrganizations(dataDir, schema, `${receiver.url}/hook`);
       const orchard = await serveInChild(`orchard ${i}`, serving, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
-      builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] }, user: { off: [], on: [] } });
+      builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] }, user: { off: [], on: [] }, db: { off: [], on: [] } });
     }
     for (const b of builds) {
       for (const token of [b.tokens.off, b.tokens.on]) await createLoad(b.orchard.url, token, wholeOption(opts, 'warmup', 1), connections);
@@ -231,6 +236,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       for (const { b, kind } of turns) {
         const cpuStart = processCpuMicros(b.orchard.child.pid);
         const userStart = processCpuMicros(b.orchard.child.pid, 'user');
+        const dbStart = cpuOfProcessesNamed('postgres');
         const result = await createLoad(b.orchard.url, b.tokens[kind], duration, connections);
         if (failures(result) > 0) exit = 1;
         if (kind === 'on') await drain(b.receiver.url, b.orchard.url, b.tokens.on);
@@ -239,7 +245,9 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
         b.rates[kind].push(result.requests.average);
         b.cpu[kind].push(perWrite);
         b.user[kind].push(userPerWrite);
-        console.log(`  round ${r}  ${b.name.padEnd(6)}  webhooks ${kind.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  ${perWrite.toFixed(0)} µs CPU/write (user ${userPerWrite.toFixed(0)})  load ${loadAverage()}`);
+        const dbPerWrite = cpuBetween(dbStart, cpuOfProcessesNamed('postgres')) / result.requests.total;
+        if (opts.store === 'postgres') b.db[kind].push(dbPerWrite);
+        console.log(`  round ${r}  ${b.name.padEnd(6)}  webhooks ${kind.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  ${perWrite.toFixed(0)} µs CPU/write (user ${userPerWrite.toFixed(0)})${opts.store === 'postgres' ? `  database ${dbPerWrite.toFixed(0)} µs CPU/write` : ''}  load ${loadAverage()}`);
       }
     }
     console.log('');
@@ -253,7 +261,11 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       console.log(`  user CPU per write off ${median(b.user.off).toFixed(0)} µs, on ${median(b.user.on).toFixed(0)} µs; added by a webhook ${median(addedUser(b)).toFixed(0)} µs (${addedUser(b).map((x) => x.toFixed(0)).join(' ')})`);
     }
     const [mine, theirs] = builds;
-    for (const [what, of] of [['CPU', added], ['user CPU', addedUser]] as const) {
+    const addedDb = (b: Build) => b.db.on.map((x, i) => x - b.db.off[i]!);
+    if (opts.store === 'postgres') {
+      for (const b of builds) console.log(`${b.name}: the database's CPU per write off ${median(b.db.off).toFixed(0)} µs, on ${median(b.db.on).toFixed(0)} µs; added by a webhook ${median(addedDb(b)).toFixed(0)} µs (${addedDb(b).map((x) => x.toFixed(0)).join(' ')})`);
+    }
+    for (const [what, of] of [['CPU', added], ['user CPU', addedUser], ...(opts.store === 'postgres' ? [['the database\'s CPU', addedDb] as const] : [])] as const) {
       const diffs = of(mine!).map((x, i) => x - of(theirs!)[i]!);
       console.log(`${what} a webhook adds, this build minus --versus, by round: ${diffs.map((x) => x.toFixed(0)).join(' ')} µs (median ${median(diffs).toFixed(0)})`);
     }
@@ -319,10 +331,14 @@ async function main(): Promise<void> {
     const floor = opts.floor ? await startFloor(receiver.url, schema ? `${schema}_floor` : undefined) : undefined;
     const floorRates = { off: [] as number[], on: [] as number[] };
     const floorCpu = { off: [] as number[], on: [] as number[] };
+    const floorDb = { off: [] as number[], on: [] as number[] };
     let writes = 0;
     const rates = { off: [] as number[], on: [] as number[] };
     const cpu = { off: [] as number[], on: [] as number[] };
     const mainCpu = { off: [] as number[], on: [] as number[] };
+    // The other processes a round keeps busy on the same cores: the database's (PostgreSQL), the receiver's.
+    const dbCpu = { off: [] as number[], on: [] as number[] };
+    const receiverCpu: number[] = [];
     const drains: number[] = [];
     const loadStart = Date.now();
     try {
@@ -334,6 +350,8 @@ async function main(): Promise<void> {
           const cpuStart = processCpuMicros(orchard.child.pid);
           const mainStart = mainThreadCpuMicros(orchard.child.pid);
           const ioStart = bytesWritten(orchard.child.pid);
+          const dbStart = cpuOfProcessesNamed('postgres');
+          const receiverStart = processCpuMicros(receiver.child.pid);
           const result = await createLoad(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
           const failed = failures(result);
           if (failed > 0) exit = 1;
@@ -350,16 +368,22 @@ async function main(): Promise<void> {
           const mainPerWrite = (mainThreadCpuMicros(orchard.child.pid) - mainStart) / result.requests.total;
           mainCpu[name].push(mainPerWrite);
           const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests.total;
+          const dbPerWrite = cpuBetween(dbStart, cpuOfProcessesNamed('postgres')) / result.requests.total;
+          dbCpu[name].push(dbPerWrite);
+          if (name === 'on') receiverCpu.push((processCpuMicros(receiver.child.pid) - receiverStart) / result.requests.total);
           if (floor) {
             const floorCpuStart = processCpuMicros(floor.orchard.child.pid);
+            const floorDbStart = cpuOfProcessesNamed('postgres');
             const floorResult = await createLoad(floor.orchard.url, floor.tokens[name], duration, connections);
             if (failures(floorResult) > 0) exit = 1;
             floorRates[name].push(floorResult.requests.average);
             const floorPerWrite = (processCpuMicros(floor.orchard.child.pid) - floorCpuStart) / floorResult.requests.total;
             floorCpu[name].push(floorPerWrite);
-            console.log(`  round ${r}  written, not attempted (WEBHOOK_DELIVER=false): webhooks ${name.padEnd(3)}  ${floorResult.requests.average.toFixed(0).padStart(6)} writes/s  ${floorPerWrite.toFixed(0)} µs CPU/write`);
+            const floorDbPerWrite = cpuBetween(floorDbStart, cpuOfProcessesNamed('postgres')) / floorResult.requests.total;
+            floorDb[name].push(floorDbPerWrite);
+            console.log(`  round ${r}  written, not attempted (WEBHOOK_DELIVER=false): webhooks ${name.padEnd(3)}  ${floorResult.requests.average.toFixed(0).padStart(6)} writes/s  ${floorPerWrite.toFixed(0)} µs CPU/write${schema ? `  database ${floorDbPerWrite.toFixed(0)} µs CPU/write` : ''}`);
           }
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? '' : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? `  database ${dbPerWrite.toFixed(0)} µs CPU/write` : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
@@ -387,9 +411,11 @@ async function main(): Promise<void> {
       console.log(`on/off: ${ratiosText(rates)}; goal ≥ ${GOAL_RATIO}`);
       console.log(`server CPU per write: off ${median(cpu.off).toFixed(0)} µs, on ${median(cpu.on).toFixed(0)} µs: ${ratiosText(cpu)}`);
       if (floor) {
-        console.log(`floor, deliveries written and none attempted: on/off ${ratiosText(floorRates)}; CPU per write off ${median(floorCpu.off).toFixed(0)} µs, on ${median(floorCpu.on).toFixed(0)} µs: ×${median(roundRatios(floorCpu)).toFixed(3)}`);
+        console.log(`floor, deliveries written and none attempted: on/off ${ratiosText(floorRates)}; CPU per write off ${median(floorCpu.off).toFixed(0)} µs, on ${median(floorCpu.on).toFixed(0)} µs: ×${median(roundRatios(floorCpu)).toFixed(3)}${schema ? `; database's off ${median(floorDb.off).toFixed(0)} µs, on ${median(floorDb.on).toFixed(0)} µs` : ''}`);
       }
       console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ${ratiosText(mainCpu)}`);
+      if (schema) console.log(`database's CPU per write (PostgreSQL's processes): off ${median(dbCpu.off).toFixed(0)} µs, on ${median(dbCpu.on).toFixed(0)} µs: ${ratiosText(dbCpu)}`);
+      console.log(`receiver's CPU per write of an "on" round (the benchmark's own, on the same cores): ${median(receiverCpu).toFixed(0)} µs`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
       console.log(`commit → receiver, under load (${loaded.length} deliveries of the "on" rounds): median ${median(loaded).toFixed(1)} ms, p99 ${percentile(loaded, 99).toFixed(1)} ms`);
