@@ -310,6 +310,15 @@ export const dueIndexSql = (s: string): string[] => [
   `CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_pending ON ${s}${DELIVERIES_TABLE} (next_ms, sequence, n) WHERE state = 'pending'`,
 ];
 
+/**
+ * PostgreSQL: a statement run in a transaction of its own (keepOne) that joins this CTE commits
+ * without waiting for the WAL's flush: set_config(…, true) is SET LOCAL, and the commit reads the
+ * setting. In the statement, not in a `SET LOCAL` sent before it, so that it is one round trip and
+ * stays a prepared statement (planned once per connection). A statement updates only rows it joined
+ * with the CTE's one row, so the setting is made before anything is written.
+ */
+const lazyCommit = (db: QueryCreator<any>) => db.selectNoFrom(sql<string>`set_config('synchronous_commit', 'off', true)`.as('setting'));
+
 /** Due, unclaimed (or whose claim lapsed) deliveries of active webhooks, oldest first, then claimed until `realMs + leaseMs`. */
 export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedDelivery[]> {
   const due = (db: QueryCreator<any>) => db.selectFrom(`${DELIVERIES_TABLE} as d`).innerJoin(`${WEBHOOKS_TABLE} as h`, 'h.id', 'd.webhook_id')
@@ -321,8 +330,8 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
   const values = { due: r.dueMs, real: r.realMs, limit: r.limit, lease: r.realMs + r.leaseMs };
   let rows: RecordRow[];
   if (x.batchStatements) {
-    rows = yield* step(x.rows(fixed(x, 'claim+lease', () => x.k.with('due', (db) => due(db).select('d.n').forUpdate('d').skipLocked())
-      .updateTable(`${DELIVERIES_TABLE} as d`).from(['due', `${WEBHOOKS_TABLE} as h`]).set({ lease_ms: slot('lease') })
+    rows = yield* step(x.rows(fixed(x, 'claim+lease', () => x.k.with('lazy', lazyCommit).with('due', (db) => due(db).select('d.n').forUpdate('d').skipLocked())
+      .updateTable(`${DELIVERIES_TABLE} as d`).from(['due', `${WEBHOOKS_TABLE} as h`, 'lazy']).set({ lease_ms: slot('lease') })
       .whereRef('d.n', '=', 'due.n').whereRef('h.id', '=', 'd.webhook_id')
       .returning([...columns, 'd.next_ms', 'd.sequence']), values)));
     // RETURNING keeps no order: the claim's, oldest first.
@@ -362,10 +371,10 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
   const stateOf = (res: AttemptResult): DeliveryState => (res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending');
   if (x.batchStatements && results.length > 0) {
     // By row and id, as below.
-    const outcomes = (db: QueryCreator<any>) => db.updateTable(`${DELIVERIES_TABLE} as d`)
-      .from(sql`unnest(${slot('row')}::bigint[], ${slot('id')}::text[], ${slot('state')}::text[], ${slot('next')}::bigint[], ${slot('at')}::bigint[],
+    const outcomes = (db: QueryCreator<any>, lazy: boolean) => db.updateTable(`${DELIVERIES_TABLE} as d`)
+      .from([...(lazy ? ['lazy'] : []), sql`unnest(${slot('row')}::bigint[], ${slot('id')}::text[], ${slot('state')}::text[], ${slot('next')}::bigint[], ${slot('at')}::bigint[],
         ${slot('status')}::integer[], ${slot('error')}::text[], ${slot('duration')}::double precision[], ${slot('response')}::text[])
-        AS v(n, id, state, next_ms, last_ms, last_status, last_error, duration_ms, response)` as unknown as 'v') // a table function with its column names: typed as a table by name
+        AS v(n, id, state, next_ms, last_ms, last_status, last_error, duration_ms, response)` as unknown as 'v']) // a table function with its column names: typed as a table by name
       .set({
         state: sql`v.state`, attempts: sql`d.attempts + 1`, next_ms: sql`v.next_ms`, lease_ms: null, last_ms: sql`v.last_ms`,
         last_status: sql`v.last_status`, last_error: sql`v.last_error`, duration_ms: sql`v.duration_ms`, response: sql`v.response`,
@@ -378,11 +387,11 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
     if (finishesInOne(results)) {
       // The common case in one statement: the outcomes, and the count of failures
       // in a row started again for the webhooks that were failing.
-      yield* step(x.run(fixed(x, 'outcomes:ok', () => x.k.with('o', (db) => outcomes(db)).updateTable(WEBHOOKS_TABLE).set({ failures: 0, failing_since: null })
+      yield* step(x.run(fixed(x, 'outcomes:ok', () => x.k.with('lazy', lazyCommit).with('o', (db) => outcomes(db, true)).updateTable(WEBHOOKS_TABLE).set({ failures: 0, failing_since: null })
         .where('id', '=', sql<string>`ANY(${slot('hooks')}::text[])`).where('failures', '<>', 0), { ...values, hooks: [...new Set(results.map((res) => res.webhookId))] })));
       return [];
     }
-    yield* step(x.run(fixed(x, 'outcomes', () => outcomes(x.k), values)));
+    yield* step(x.run(fixed(x, 'outcomes', () => outcomes(x.k, false), values)));
   }
   for (const res of results) {
     const state = stateOf(res);
@@ -477,8 +486,8 @@ export interface OutboxRunners {
   keep<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
   /**
    * As keep, for steps that run one statement where the store batches statements (a claim; a
-   * batch's outcomes when finishesInOne): PostgreSQL sends it with its setting in one round trip,
-   * not three (pg-db.ts runLazily). Without it, keep.
+   * batch's outcomes when finishesInOne), which carries its own setting (lazyCommit): PostgreSQL runs
+   * it alone, one round trip where BEGIN and COMMIT made three. Without it, keep.
    */
   keepOne?<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
 }

@@ -102,6 +102,8 @@ export function organizationOn(s: StoreUnderTest, users: ReadonlyArray<{ id: str
 /** A suite's PostgreSQL store on a pool of one connection whose statements are recorded (postgresRecordingStatements). */
 export interface RecordingStore {
   store: PostgresRecordStore;
+  /** Its one connection. */
+  pool: Pool;
   /** The text of every statement sent, in order: what a test counts round trips by. */
   readonly sent: string[];
 }
@@ -110,9 +112,8 @@ export interface RecordingStore {
 export function postgresRecordingStatements(name: string): RecordingStore {
   const prefix = `${uniqueName(name)}_`;
   const o = { sent: [] as string[] } as RecordingStore;
-  let pool: Pool;
   before(() => {
-    pool = createPool(DATABASE_URL!, { max: 1 });
+    const pool = (o.pool = createPool(DATABASE_URL!, { max: 1 }));
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as { query: unknown }).query = (...args: unknown[]) => {
@@ -125,8 +126,8 @@ export function postgresRecordingStatements(name: string): RecordingStore {
   });
   after(async () => {
     await o.store.close();
-    await dropSchemas(pool, prefix);
-    await pool.end();
+    await dropSchemas(o.pool, prefix);
+    await o.pool.end();
   });
   return o;
 }

@@ -254,47 +254,6 @@ export async function run<R extends pg.QueryResultRow = any>(pool: Pool, text: s
   }
 }
 
-/** An element of an array's text form: a number, a string or NULL. */
-function arrayElement(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'string') return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-  throw new Error(`inlineValues: no array element for a value of type ${typeof value}`);
-}
-
-/** A value written into a statement's text (inlineValues): what the outbox's statements bind. */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  // In parentheses: `x - $1` with -1 must not read as `x --1`, a comment.
-  if (typeof value === 'number' && Number.isFinite(value)) return `(${value})`;
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'string') return pg.escapeLiteral(value);
-  // Its text form ('{…}', each element quoted), cast by the statement (`$1::text[]`).
-  if (Array.isArray(value)) return pg.escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
-  throw new Error(`inlineValues: no literal for a value of type ${typeof value}`);
-}
-
-/** `text` with each `$n` replaced by the literal of `values[n - 1]`, in one pass (a literal's own text is not read again). */
-export function inlineValues(text: string, values: readonly unknown[]): string {
-  return text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
-}
-
-/**
- * One statement in a transaction of its own whose commit does not wait for the WAL's flush, in one
- * round trip: its values written into its text and sent after `SET LOCAL synchronous_commit = off`
- * as one simple query, which PostgreSQL runs as one implicit transaction. With parameters it would
- * need BEGIN and COMMIT around it: three round trips. For statements whose values are numbers,
- * strings and arrays of them; unreachable → 503.
- */
-export async function runLazily<R extends pg.QueryResultRow = any>(pool: Pool, text: string, values: readonly unknown[]): Promise<pg.QueryResult<R>> {
-  try {
-    const results = await pool.query(`SET LOCAL synchronous_commit = off; ${inlineValues(text, values)}`) as unknown as Array<pg.QueryResult<R>>;
-    return results[1]!;
-  } catch (err) {
-    return translate(err);
-  }
-}
-
 /** A statement each connection parses and plans once, then reuses; see prepared(). */
 export interface Prepared {
   readonly name: string;

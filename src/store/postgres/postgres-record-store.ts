@@ -24,7 +24,7 @@ import { appendWithDeliveries, DeliveryWatchers, outboxOf, readActiveHooks, type
 import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
-import { connect, inTransaction, migrateSchema, prepared, qi, run, runLazily, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
+import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -118,7 +118,7 @@ class PostgresOrgRecords implements OrgRecords {
     read: (steps) => runAsync(steps(this.outboxOn(this.pool))),
     change: (steps) => this.outboxTransaction(steps, true),
     keep: (steps) => this.outboxTransaction(steps, false),
-    keepOne: (steps) => runAsync(steps(this.lazyStatement())),
+    keepOne: (steps) => runAsync(steps(this.oneStatement())),
   }));
 
   /** Outcomes recorded since the outbox was last vacuumed, and how many start the next vacuum. */
@@ -326,14 +326,18 @@ class PostgresOrgRecords implements OrgRecords {
     };
   }
 
-  /** The outbox's statements for steps of one statement (keepOne): each in a transaction of its own that need not wait for the disk. */
-  private lazyStatement(): OutboxExec {
+  /**
+   * The outbox's statements for steps of one statement (keepOne), each a transaction of its own
+   * whose text sets its commit not to wait for the disk (webhook-outbox.ts lazyCommit), named so
+   * each connection plans it once.
+   */
+  private oneStatement(): OutboxExec {
     let sent = false;
     const once = <R extends RecordRow>(s: CompiledSql) => {
       // A second statement would commit apart from the first.
       if (sent) throw new Error('keepOne: the steps ran more than one statement');
       sent = true;
-      return runLazily<R>(this.pool, s.sql, s.parameters);
+      return run<R>(this.pool, this.prep(s.sql), s.parameters);
     };
     return {
       k: this.k,
