@@ -63,6 +63,13 @@ describe('the outbox vacuumed by the process that records its outcomes, on Postg
     }
     assert.ok(seen.last_vacuum instanceof Date, 'vacuumed after the 1,000th outcome');
     assert.ok(seen.last_analyze instanceof Date, 'and analyzed');
+    // The columns the claims plan by, on a small sample; not the bodies.
+    const { rows: stats } = await client.query<{ attname: string }>('SELECT attname FROM pg_stats WHERE schemaname = $1 AND tablename = $2 ORDER BY attname',
+      [(o.records as unknown as { schemaName: string }).schemaName, 'orchard_deliveries']);
+    assert.deepEqual(stats.map((r) => r.attname), ['lease_ms', 'n', 'next_ms', 'sequence', 'state', 'webhook_id']);
+    const { rows: [bounds] } = await client.query<{ n: number }>("SELECT array_length(histogram_bounds::text::bigint[], 1) AS n FROM pg_stats WHERE schemaname = $1 AND tablename = 'orchard_deliveries' AND attname = 'n'",
+      [(o.records as unknown as { schemaName: string }).schemaName]);
+    assert.equal(bounds!.n, 11, 'a histogram of 10 buckets: statistics target 10, not the default 100');
     assert.deepEqual(await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 100 }), []);
   });
 });
