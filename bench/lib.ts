@@ -166,13 +166,17 @@ export function mainThreadCpuMicros(pid: number | undefined): number {
 
 function cpuMicrosOf(statFile: string, which: 'user+system' | 'user'): number {
   try {
-    const stat = fs.readFileSync(statFile, 'utf8');
-    // Fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + (which === 'user' ? 0 : Number(fields[12]))) * 1e6) / CLOCK_TICKS;
+    return cpuMicrosIn(fs.readFileSync(statFile, 'utf8'), which);
   } catch {
     return Number.NaN;
   }
+}
+
+/** The CPU time a /proc stat line gives, microseconds. */
+function cpuMicrosIn(stat: string, which: 'user+system' | 'user'): number {
+  // Fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + (which === 'user' ? 0 : Number(fields[12]))) * 1e6) / CLOCK_TICKS;
 }
 
 /** CPU time (user + system, microseconds) of each live process whose command is `name` (PostgreSQL's server and its backends: 'postgres'), by pid. */
@@ -187,7 +191,7 @@ export function cpuOfProcessesNamed(name: string): Map<number, number> {
   for (const pid of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) out.set(Number(pid), cpuMicrosOf(`/proc/${pid}/stat`, 'user+system'));
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) out.set(Number(pid), cpuMicrosIn(stat, 'user+system'));
     } catch {
       // Ended meanwhile.
     }
