@@ -30,6 +30,8 @@ export interface WebhookConfig {
   readonly disableHours: number;
   /** WEBHOOK_POLL_MS: how often a server looks for deliveries it was not told of (other processes' writes, retries come due). */
   readonly pollMs: number;
+  /** WEBHOOK_GATHER_MS: under a stream of writes, how long the worker gathers deliveries into its next batch. */
+  readonly gatherMs: number;
   /** WEBHOOK_CONCURRENCY: attempts under way at once in a process. */
   readonly concurrency: number;
   /** WEBHOOK_LOG_DAYS: days delivered and failed deliveries stay in the delivery log. */
@@ -170,8 +172,16 @@ function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boo
   throw new Error(`${name} must be true or false; got '${raw}'.`);
 }
 
-/** The webhook settings of an environment (docs/webhooks.md § Settings). */
-function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+/**
+ * WEBHOOK_GATHER_MS's default by store: on PostgreSQL a batch's claim and outcomes are round trips
+ * and wake the database's processes, and a longer gather took a quarter off what a webhook adds to
+ * a write; on SQLite they are calls within the process, and 50 ms measured no better than 10, for
+ * three times the latency under load (bench/README.md, Webhooks, the run of 2026-11-24, 07:05).
+ */
+export const GATHER_MS = { sqlite: 10, postgres: 50 } as const;
+
+/** The webhook settings of an environment (docs/webhooks.md § Settings), for the store `postgres` or not. */
+function webhookConfig(env: NodeJS.ProcessEnv, postgres: boolean): WebhookConfig {
   return {
     allowPrivate: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 300_000),
@@ -182,6 +192,7 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     disableHours: integer(env, 'WEBHOOK_DISABLE_HOURS', 24, 0, 8_760),
     pollMs: integer(env, 'WEBHOOK_POLL_MS', 5_000, 10, 3_600_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
+    gatherMs: integer(env, 'WEBHOOK_GATHER_MS', postgres ? GATHER_MS.postgres : GATHER_MS.sqlite, 0, 1_000),
     logDays: integer(env, 'WEBHOOK_LOG_DAYS', 7, 1, 3_650),
     deliver: trueFalse(env, 'WEBHOOK_DELIVER', true),
   };
@@ -224,12 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
     throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
   }
+  const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
   return Object.freeze({
     port,
     host,
     dataDir: path.resolve(overrides.dataDir ?? (env.DATA_DIR || './data')),
     baseUrl,
-    databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
+    databaseUrl,
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     pgCache: overrides.pgCache ?? onOff(env, 'PG_CACHE', true),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
@@ -252,6 +264,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
     metricsToken,
     metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),
-    webhooks: Object.freeze({ ...webhookConfig(env), ...overrides.webhooks }),
+    webhooks: Object.freeze({ ...webhookConfig(env, databaseUrl !== undefined), ...overrides.webhooks }),
   });
 }

@@ -16,12 +16,6 @@ export type WebhookSettings = Omit<WebhookConfig, 'allowPrivate'>;
 /** Deliveries claimed at once from one organization's outbox. */
 export const CLAIM_BATCH = 100;
 
-/**
- * How long a run waits before its next claim when writes came during its last batch: under a stream
- * of writes it attempts batches instead of one delivery at a time (bench/README.md, Webhooks).
- */
-export const GATHER_MS = 10;
-
 /** How often due retries are looked for in memory (no store call): retries are due to the second at best. */
 const TICK_MS = 1_000;
 
@@ -163,9 +157,9 @@ export class DeliveryWorker {
         const outbox = await this.deps.outbox(orgId);
         let claimed: ClaimedDelivery[] = [];
         do {
-          // Writes that came while the last batch was out: a moment more gathers the next ones into
-          // one batch, rather than a claim, a send and a record per write.
-          if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+          // Writes that came while the last batch was out: WEBHOOK_GATHER_MS more gathers the next ones
+          // into one batch, rather than a claim, a send and a record per write (docs/webhooks.md § The worker).
+          if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
           w.again = false;
           claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
           if (claimed.length > 0) {

@@ -1,0 +1,76 @@
+// Batches under a stream of writes (docs/webhooks.md § The worker): writes committed while a batch is
+// out make the worker wait WEBHOOK_GATHER_MS after it before its next claim, so the deliveries that
+// come in that time go in one batch; with 0 it claims again at once. A fake outbox hands out the
+// deliveries "written" and records each batch's outcomes.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.js';
+import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import type { SendOutcome } from '../../src/webhooks/sender.js';
+import type { AttemptResult, ClaimedDelivery, ClaimRequest, WebhookOutbox } from '../../src/webhooks/webhook-types.js';
+
+const ORG = 'org-1';
+const OK: SendOutcome = { ok: true, status: 200, error: null, durationMs: 1, response: null };
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Four writes: one, one more while its batch is out, then two more 25 and 50 ms after that batch ended. The sizes of the batches attempted. */
+async function batchesOfAStream(gatherMs: number): Promise<number[]> {
+  const { allowPrivate: _, ...settings } = loadConfig({ WEBHOOK_GATHER_MS: String(gatherMs) }).webhooks;
+  const written: ClaimedDelivery[] = [];
+  const batches: number[] = [];
+  const outbox = {
+    claim: async (r: ClaimRequest) => written.splice(0, r.limit),
+    finish: async (results: readonly AttemptResult[]) => {
+      batches.push(results.length);
+      return [];
+    },
+    nextDue: async () => null,
+    claimNotices: async () => [],
+  } as unknown as WebhookOutbox;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const sent: string[] = [];
+  const worker = new DeliveryWorker({
+    outbox: async () => outbox,
+    organizations: async () => [],
+    clock: () => Date.now(),
+    realNow: () => Date.now(),
+    sender: {
+      send: async (d) => {
+        sent.push(d.id);
+        if (d.id === 'd1') await released;
+        return OK;
+      },
+      close: () => {},
+    },
+    settings,
+    notifyDisabled: async () => {},
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+  });
+  worker.start();
+  let n = 0;
+  const write = () => {
+    n++;
+    written.push({ row: n, id: `d${n}`, webhook: { id: 'h1', url: 'https://hooks.example.com/h1', method: 'POST', headers: {}, secret: 'whsec_AAAA' }, event: 'created', payload: '{}', attempts: 0, writtenMs: 0 });
+    worker.nudge(ORG);
+  };
+  write();
+  while (sent.length === 0) await pause(1);
+  write();
+  release();
+  for (let i = 0; i < 2; i++) {
+    await pause(25);
+    write();
+  }
+  await worker.idle();
+  await worker.close();
+  assert.equal(sent.length, 4, 'every delivery attempted');
+  return batches;
+}
+
+test('under a stream of writes, those that come within WEBHOOK_GATHER_MS of a batch\'s end go in one batch', async () => {
+  assert.deepEqual(await batchesOfAStream(300), [1, 3]);
+  const without = await batchesOfAStream(0);
+  assert.ok(without.length >= 3, `with 0, batches of ${without.join(', ')}`);
+});
