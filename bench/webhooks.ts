@@ -12,7 +12,7 @@
 // Beside the rate, the server process's CPU time per write (user + system, from /proc, the worker's
 // deliveries of an "on" round included up to its backlog's end): the steadier figure on a machine
 // whose other tenants take the cores at random. Also the CPU the round took from the same cores in
-// the receiver and, on PostgreSQL, in the database's processes (every process named postgres). On SQLite also the bytes the server process had
+// the receiver and, on PostgreSQL, in the database's processes (every process named postgres), and the WAL the cluster wrote. On SQLite also the bytes the server process had
 // written to storage per write (/proc/<pid>/io: the WAL, and the database file at checkpoints).
 //
 // Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
@@ -84,6 +84,17 @@ function storeOverrides(schema: string | undefined): ConfigOverrides {
 }
 
 /** Each delivery's id and `written_ms` (the real time of its write, just before the commit), from the organization's store. */
+/** PostgreSQL's WAL position, in bytes: what every database of the cluster wrote (this bench's alone, on a machine of its own). */
+async function walPosition(): Promise<number> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return Number((await client.query<{ at: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS at")).rows[0]!.at);
+  } finally {
+    await client.end();
+  }
+}
+
 async function writtenTimes(dataDir: string, orgId: string, schema: string | undefined): Promise<Map<string, number>> {
   const query = 'SELECT id, written_ms FROM orchard_deliveries';
   if (!schema) {
@@ -338,6 +349,7 @@ async function main(): Promise<void> {
     const mainCpu = { off: [] as number[], on: [] as number[] };
     // The other processes a round keeps busy on the same cores: the database's (PostgreSQL), the receiver's.
     const dbCpu = { off: [] as number[], on: [] as number[] };
+    const walPerWrite = { off: [] as number[], on: [] as number[] };
     const receiverCpu: number[] = [];
     const drains: number[] = [];
     const loadStart = Date.now();
@@ -351,6 +363,7 @@ async function main(): Promise<void> {
           const mainStart = mainThreadCpuMicros(orchard.child.pid);
           const ioStart = bytesWritten(orchard.child.pid);
           const dbStart = cpuOfProcessesNamed('postgres');
+          const walStart = schema ? await walPosition() : 0;
           const receiverStart = processCpuMicros(receiver.child.pid);
           const result = await createLoad(orchard.url, name === 'on' ? on.token : off.token, duration, connections);
           const failed = failures(result);
@@ -370,6 +383,8 @@ async function main(): Promise<void> {
           const kbPerWrite = (bytesWritten(orchard.child.pid) - ioStart) / 1024 / result.requests.total;
           const dbPerWrite = cpuBetween(dbStart, cpuOfProcessesNamed('postgres')) / result.requests.total;
           dbCpu[name].push(dbPerWrite);
+          const walKb = schema ? ((await walPosition()) - walStart) / 1024 / result.requests.total : 0;
+          walPerWrite[name].push(walKb);
           if (name === 'on') receiverCpu.push((processCpuMicros(receiver.child.pid) - receiverStart) / result.requests.total);
           if (floor) {
             const floorCpuStart = processCpuMicros(floor.orchard.child.pid);
@@ -383,7 +398,7 @@ async function main(): Promise<void> {
             floorDb[name].push(floorDbPerWrite);
             console.log(`  round ${r}  written, not attempted (WEBHOOK_DELIVER=false): webhooks ${name.padEnd(3)}  ${floorResult.requests.average.toFixed(0).padStart(6)} writes/s  ${floorPerWrite.toFixed(0)} µs CPU/write${schema ? `  database ${floorDbPerWrite.toFixed(0)} µs CPU/write` : ''}`);
           }
-          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? `  database ${dbPerWrite.toFixed(0)} µs CPU/write` : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
+          console.log(`  round ${r}  webhooks ${name.padEnd(3)}  ${result.requests.average.toFixed(0).padStart(6)} writes/s  p50 ${formatMs(result.latency.p50)}  p99 ${formatMs(result.latency.p99)}  ${result.requests.total} writes  ${perWrite.toFixed(0)} µs CPU/write (main thread ${mainPerWrite.toFixed(0)})${schema ? `  database ${dbPerWrite.toFixed(0)} µs CPU/write, ${walKb.toFixed(1)} KiB of WAL/write` : `  ${kbPerWrite.toFixed(1)} KiB written/write`}${failed ? `  FAILED ${failed}` : ''}${drained}`);
         }
       }
       const loadEnd = Date.now();
@@ -415,6 +430,7 @@ async function main(): Promise<void> {
       }
       console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ${ratiosText(mainCpu)}`);
       if (schema) console.log(`database's CPU per write (PostgreSQL's processes): off ${median(dbCpu.off).toFixed(0)} µs, on ${median(dbCpu.on).toFixed(0)} µs: ${ratiosText(dbCpu)}`);
+      if (schema) console.log(`WAL per write: off ${median(walPerWrite.off).toFixed(1)} KiB, on ${median(walPerWrite.on).toFixed(1)} KiB: ${ratiosText(walPerWrite)}`);
       console.log(`receiver's CPU per write of an "on" round (the benchmark's own, on the same cores): ${median(receiverCpu).toFixed(0)} µs`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
