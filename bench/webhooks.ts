@@ -12,7 +12,8 @@
 // Beside the rate, the server process's CPU time per write (user + system, from /proc, the worker's
 // deliveries of an "on" round included up to its backlog's end): the steadier figure on a machine
 // whose other tenants take the cores at random. Also the CPU the round took from the same cores in
-// the receiver and, on PostgreSQL, in the database's processes (every process named postgres), and the WAL the cluster wrote. On SQLite also the bytes the server process had
+// the receiver and, on PostgreSQL, in the database's processes (every process named postgres), and
+// on PostgreSQL the WAL the cluster wrote per write. On SQLite also the bytes the server process had
 // written to storage per write (/proc/<pid>/io: the WAL, and the database file at checkpoints).
 //
 // Latency: from the commit of a write to the receiver, per delivery: the receiver notes when each
@@ -83,7 +84,6 @@ function storeOverrides(schema: string | undefined): ConfigOverrides {
   return { databaseUrl: process.env.DATABASE_URL, databaseSchema: schema, redisUrl: process.env.REDIS_URL || undefined };
 }
 
-/** Each delivery's id and `written_ms` (the real time of its write, just before the commit), from the organization's store. */
 /** PostgreSQL's WAL position, in bytes: what every database of the cluster wrote (this bench's alone, on a machine of its own). */
 async function walPosition(): Promise<number> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -95,6 +95,7 @@ async function walPosition(): Promise<number> {
   }
 }
 
+/** Each delivery's id and `written_ms` (the real time of its write, just before the commit), from the organization's store. */
 async function writtenTimes(dataDir: string, orgId: string, schema: string | undefined): Promise<Map<string, number>> {
   const query = 'SELECT id, written_ms FROM orchard_deliveries';
   if (!schema) {
