@@ -152,10 +152,10 @@ interface PlannedDelivery {
  * A delivery for each record written and each active webhook of its event and object whose filter the
  * record matches (as the write left it; as it was, for a delete).
  */
-function planDeliveries(hooks: readonly ActiveHook[], log: ChangeBuffer): PlannedDelivery[] {
+function planDeliveries(hooks: readonly ActiveHook[], log: ChangeBuffer, createdMs: number): PlannedDelivery[] {
   const planned: PlannedDelivery[] = [];
   if (hooks.length === 0) return planned;
-  const at = new Date(Date.parse(`${log.author.at}Z`)).toISOString();
+  const at = new Date(createdMs).toISOString();
   for (const [entry, w] of log.written.entries()) {
     const event = EVENT_OF[w.operation];
     let written: WrittenRecord | undefined;
@@ -241,8 +241,8 @@ function* appendInOneStatement(w: RecordWriter, log: ChangeBuffer, planned: read
  */
 export function* appendWithDeliveries(w: RecordWriter, log: ChangeBuffer, made: { count: number }): Steps<void> {
   if (log.entries.length === 0) return;
-  const planned = planDeliveries(yield* step(w.activeHooks()), log);
   const createdMs = Date.parse(`${log.author.at}Z`);
+  const planned = planDeliveries(yield* step(w.activeHooks()), log, createdMs);
   const writtenMs = Date.now();
   if (w.appendInOneStatement) {
     log.first = yield* appendInOneStatement(w, log, planned, createdMs, writtenMs);

@@ -54,7 +54,7 @@ export function payloadParts(webhookId: string, w: WrittenRecord): readonly [hea
   return [body.slice(0, at), body.slice(at + 'null'.length)];
 }
 
-/** The `type` of a body payloadOf made, without parsing it (it is the body's first member). */
+/** The `type` of a body made from payloadParts, without parsing it (it is the body's first member). */
 export function typeOf(payload: string): string {
   const start = '{"type":"'.length;
   return payload.slice(start, payload.indexOf('"', start));
