@@ -202,14 +202,21 @@ function* appendInOneStatement(w: RecordWriter, log: ChangeBuffer, planned: read
     n: entries.length, user: log.author.userId, at: log.author.at,
     types: entries.map((e) => e.objectType), ids: entries.map((e) => e.recordId), ops: entries.map((e) => e.operation), fields: entries.map((e) => e.fields),
   };
+  // One delivery, the usual case, goes as values, not arrays of one: an array's text is escaped by
+  // the driver and parsed by the database, which a body of a kilobyte or two of JSON makes costly.
+  const one = planned.length === 1;
   if (withDeliveries) {
-    Object.assign(values, {
-      created: createdMs, written: writtenMs,
-      d_id: planned.map((d) => d.id), d_hook: planned.map((d) => d.webhookId), d_event: planned.map((d) => d.event), d_type: planned.map((d) => d.objectType),
-      d_record: planned.map((d) => d.recordId), d_entry: planned.map((d) => d.entry), d_head: planned.map((d) => d.head), d_tail: planned.map((d) => d.tail),
-    });
+    Object.assign(values, { created: createdMs, written: writtenMs });
+    const d = planned[0]!;
+    if (one) Object.assign(values, { d_id: d.id, d_hook: d.webhookId, d_event: d.event, d_type: d.objectType, d_record: d.recordId, d_entry: d.entry, d_head: d.head, d_tail: d.tail });
+    else {
+      Object.assign(values, {
+        d_id: planned.map((d) => d.id), d_hook: planned.map((d) => d.webhookId), d_event: planned.map((d) => d.event), d_type: planned.map((d) => d.objectType),
+        d_record: planned.map((d) => d.recordId), d_entry: planned.map((d) => d.entry), d_head: planned.map((d) => d.head), d_tail: planned.map((d) => d.tail),
+      });
+    }
   }
-  const statement = fixed(w, withDeliveries ? 'append+deliveries' : 'append', () => {
+  const statement = fixed(w, withDeliveries ? (one ? 'append+delivery' : 'append+deliveries') : 'append', () => {
     // `b.base` is the number before the first entry; WITH ORDINALITY numbers the entries from 1.
     const appended = w.k
       .with('b', (db) => db.updateTable(CHANGE_LOG_TABLE).set({ last_seq: sql`last_seq + ${slot('n')}::bigint` }).where('id', '=', 1)
@@ -221,8 +228,11 @@ function* appendInOneStatement(w: RecordWriter, log: ChangeBuffer, planned: read
     const last = withDeliveries
       ? appended.with('d', (db) => db.insertInto(DELIVERIES_TABLE)
         .columns(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'payload', 'state', 'attempts', 'created_ms', 'written_ms', 'next_ms'])
-        .expression(db.selectFrom(['b', sql`unnest(${slot('d_id')}::text[], ${slot('d_hook')}::text[], ${slot('d_event')}::text[], ${slot('d_type')}::integer[],
-            ${slot('d_record')}::text[], ${slot('d_entry')}::bigint[], ${slot('d_head')}::text[], ${slot('d_tail')}::text[])
+        .expression(db.selectFrom(['b', sql`${one
+          ? sql`(VALUES (${slot('d_id')}::text, ${slot('d_hook')}::text, ${slot('d_event')}::text, ${slot('d_type')}::integer,
+            ${slot('d_record')}::text, ${slot('d_entry')}::bigint, ${slot('d_head')}::text, ${slot('d_tail')}::text))`
+          : sql`unnest(${slot('d_id')}::text[], ${slot('d_hook')}::text[], ${slot('d_event')}::text[], ${slot('d_type')}::integer[],
+            ${slot('d_record')}::text[], ${slot('d_entry')}::bigint[], ${slot('d_head')}::text[], ${slot('d_tail')}::text[])`}
           AS v(id, webhook_id, event, object_type, record_id, entry, head, tail)` as unknown as 'v'])
           .select(['v.id', 'v.webhook_id', 'v.event', 'v.object_type', 'v.record_id', sql`b.base + 1 + v.entry`.as('sequence'),
             sql`v.head || (b.base + 1 + v.entry)::text || v.tail`.as('payload'), sql`'pending'`.as('state'), sql`0`.as('attempts'),
