@@ -12,8 +12,14 @@
 // per delivery, the process's CPU (user + system) of each part and the bookkeeping's wall time, and
 // on PostgreSQL the CPU the database's processes spent in the bookkeeping.
 //
+// With --threaded the attempts go through each build's sender thread (ThreadedSender), as the server
+// makes them, asked for a microtask apart as the worker's attempts are (each waits for its slot), and
+// the attempt CPU is the process's, the thread's included; --gather MS pauses between batches, as the
+// worker's gather does under a stream of writes (each batch then wakes the thread anew).
+//
 // Usage: node dist/bench/webhook-steps.js --versus DIR [--store sqlite|postgres] [--rounds 12] [--batches 40] [--batch 8]
 //   [--one-moment] (the backlog's deliveries all due at one time, as a bulk import with a webhook makes them)
+//   [--threaded] [--gather 0]
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +37,8 @@ const { values: opts } = parseArgs({
     batches: { type: 'string', default: '40' },
     batch: { type: 'string', default: '8' },
     'one-moment': { type: 'boolean', default: false },
+    threaded: { type: 'boolean', default: false },
+    gather: { type: 'string', default: '0' },
   },
 });
 
@@ -62,6 +70,7 @@ const cpuMicros = (since: NodeJS.CpuUsage): number => {
 async function open(name: string, root: string, receiverUrl: string, deliveries: number, size: number, place: string): Promise<Steps> {
   const load = (file: string) => import(path.join(root, 'dist', 'src', file));
   const { WebhookSender } = await load('webhooks/sender.js');
+  const { ThreadedSender } = await load('webhooks/sender-thread.js');
   let store: any;
   let end: () => Promise<void>;
   if (opts.store === 'postgres') {
@@ -100,12 +109,25 @@ async function open(name: string, root: string, receiverUrl: string, deliveries:
     }
     await store.bulkInsert(ORG, account, rows, { userId: null, at });
   }
-  const sender = new WebhookSender({ timeoutMs: 10_000, allowPrivate: true, userAgent: 'Orchard-Webhooks/bench' });
+  const senderOptions = { timeoutMs: 10_000, allowPrivate: true, userAgent: 'Orchard-Webhooks/bench' };
+  const sender = opts.threaded ? new ThreadedSender(senderOptions) : new WebhookSender(senderOptions);
   return { name, outbox: records.webhooks, sender, prev: [], book: [], bookWall: [], send: [], db: [], close: async () => { sender.close(); await end(); } };
 }
 
+/** The attempts of a batch: at once, or (--threaded) each a microtask after the one before, as the worker asks for them. */
+async function attempts(s: Steps, claimed: any[]): Promise<any[]> {
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  if (!opts.threaded) return Promise.all(claimed.map((d) => s.sender.send(d, nowSeconds)));
+  const pending = [];
+  for (const d of claimed) {
+    await Promise.resolve();
+    pending.push(s.sender.send(d, nowSeconds));
+  }
+  return Promise.all(pending);
+}
+
 /** `batches` batches of `size` on `s`; adds the CPU and wall time per delivery of its parts. */
-async function round(s: Steps, batches: number, size: number): Promise<void> {
+async function round(s: Steps, batches: number, size: number, gatherMs: number): Promise<void> {
   let book = 0;
   let wall = 0;
   let send = 0;
@@ -125,8 +147,10 @@ async function round(s: Steps, batches: number, size: number): Promise<void> {
     if (dbStart) db += cpuBetween(dbStart, cpuOfProcessesNamed('postgres'));
     if (claimed.length === 0) throw new Error(`${s.name}: the backlog ran out`);
     const sending = process.cpuUsage();
-    const outcomes = await Promise.all(claimed.map((d) => s.sender.send(d, Math.floor(Date.now() / 1000))));
+    const outcomes = await attempts(s, claimed);
     send += cpuMicros(sending);
+    // Outside the readings: only the wake-ups it brings about count.
+    if (gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, gatherMs));
     count += claimed.length;
     s.prev = claimed.map((d, i) => ({
       row: d.row, id: d.id, webhookId: d.webhook.id, ok: outcomes[i].ok, status: outcomes[i].status, error: outcomes[i].error,
@@ -146,9 +170,10 @@ async function main(): Promise<void> {
   const rounds = wholeOption(opts, 'rounds', 1);
   const batches = wholeOption(opts, 'batches', 1);
   const size = wholeOption(opts, 'batch', 1);
+  const gatherMs = wholeOption(opts, 'gather', 0);
   const self = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const other = path.resolve(opts.versus);
-  console.log(`Store: ${opts.store}; ${rounds} rounds of ${batches} batches of ${size}, this build and --versus ${opts.versus} in turn; load average at the start: ${loadAverage()}`);
+  console.log(`Store: ${opts.store}; ${rounds} rounds of ${batches} batches of ${size}${gatherMs > 0 ? ` ${gatherMs} ms apart` : ''}${opts.threaded ? ', attempts on the sender thread' : ''}, this build and --versus ${opts.versus} in turn; load average at the start: ${loadAverage()}`);
   const receiver = await serveInChild('receiver', path.join(self, 'dist', 'bench', 'webhooks.js'), ['--serve', 'receiver']);
   const builds: Steps[] = [];
   try {
@@ -158,10 +183,10 @@ async function main(): Promise<void> {
       builds.push(await open(name, root, receiver.url, owed, size, place));
     }
     // A round of each first, not counted: the JIT, the named statements, the connections.
-    for (const s of builds) await round(s, batches, size);
+    for (const s of builds) await round(s, batches, size, gatherMs);
     for (const s of builds) for (const list of [s.book, s.bookWall, s.send, s.db]) list.length = 0;
     for (let r = 0; r < rounds; r++) {
-      for (const s of r % 2 === 0 ? builds : [...builds].reverse()) await round(s, batches, size);
+      for (const s of r % 2 === 0 ? builds : [...builds].reverse()) await round(s, batches, size, gatherMs);
     }
     const show = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
     for (const s of builds) {

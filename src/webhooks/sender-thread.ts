@@ -20,8 +20,10 @@ export class ThreadedSender {
   send(d: SendWork, nowSeconds: number): Promise<SendOutcome> {
     if (this.closed) return Promise.resolve(lostOutcome('the sender was closed'));
     const key = this.nextKey++;
-    // Attempts asked for in the same turn go over in one message.
-    if (this.queued.length === 0) queueMicrotask(() => this.flush());
+    // Attempts asked for in the same turn of the event loop go over in one message: a batch's
+    // attempts start one microtask apart (each waits for its slot), so a microtask would send them
+    // one or two at a time, and every message wakes the thread.
+    if (this.queued.length === 0) setImmediate(() => this.flush());
     this.queued.push({ key, delivery: { id: d.id, webhook: d.webhook, payload: d.payload }, nowSeconds });
     return new Promise((resolve) => this.pending.set(key, resolve));
   }

@@ -8,9 +8,10 @@ import type { SendJobs, SendResults } from './sender-protocol.js';
 const sender = new WebhookSender(workerData as SenderOptions);
 let ended: Array<SendResults['results'][number]> = [];
 
-// Outcomes that end in the same turn go back in one message.
+// Outcomes that end in the same turn of the event loop go back in one message, not one each: replies
+// are read one socket at a time, and every message wakes the main thread.
 function report(key: number, outcome: SendOutcome): void {
-  if (ended.length === 0) queueMicrotask(() => {
+  if (ended.length === 0) setImmediate(() => {
     const results = ended;
     ended = [];
     parentPort!.postMessage({ results } satisfies SendResults);

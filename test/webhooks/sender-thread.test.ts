@@ -116,6 +116,45 @@ describe('the sender thread', () => {
     }
   });
 
+  test('a turn\'s attempts go over in one message, and outcomes that end together come back together', async () => {
+    const sender = new ThreadedSender(OPTIONS);
+    try {
+      assert.equal((await sender.send(work(`${receiver.url}/first`), 1_700_000_000)).ok, true);
+      const worker = (sender as unknown as { worker: Worker }).worker;
+      const posted: number[] = [];
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (msg: { jobs: unknown[] }) => {
+        posted.push(msg.jobs.length);
+        post(msg);
+      };
+      const replies: number[] = [];
+      worker.on('message', (msg: { results: unknown[] }) => replies.push(msg.results.length));
+      // Every request is answered once all have come, so the replies reach the thread together.
+      const N = 16; // the sockets the sender keeps to a host: more would wait for these to be answered
+      let release!: () => void;
+      const all = new Promise<void>((resolve) => (release = resolve));
+      receiver.answer = async () => {
+        if (receiver.received.filter((r) => r.path.includes('/together-')).length === N) release();
+        await all;
+        return 200;
+      };
+      // As the delivery worker asks for a batch's attempts: each after a microtask (its wait for a slot).
+      const outcomes: Array<Promise<{ ok: boolean }>> = [];
+      for (let i = 0; i < N; i++) {
+        await Promise.resolve();
+        outcomes.push(sender.send(work(`${receiver.url}/together-${i}`, `msg_t${i}`), 1_700_000_000));
+      }
+      assert.deepEqual((await Promise.all(outcomes)).map((o) => o.ok), Array(N).fill(true));
+      assert.deepEqual(posted, [N], 'one message for the turn\'s attempts');
+      assert.equal(replies.reduce((a, b) => a + b, 0), N);
+      // Each message wakes the main thread; read one socket at a time, the outcomes would come one a message.
+      assert.ok(replies.length <= N / 2, `${replies.length} messages for ${N} outcomes: ${replies.join(' ')}`);
+    } finally {
+      receiver.answer = () => 200;
+      sender.close();
+    }
+  });
+
   test('a lost thread fails the attempts it held, and a new thread makes the next', async () => {
     const sender = new ThreadedSender(OPTIONS);
     receiver.answer = (r) => (r.path.endsWith('/hang') ? 'hang' : 200);
