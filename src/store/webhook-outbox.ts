@@ -189,6 +189,12 @@ function* insertDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, planned: readonly P
   }
 }
 
+/** The values of a planned delivery that appendInOneStatement binds, by slot. */
+const DELIVERY_VALUES: ReadonlyArray<readonly [string, (d: PlannedDelivery) => unknown]> = [
+  ['d_id', (d) => d.id], ['d_hook', (d) => d.webhookId], ['d_event', (d) => d.event], ['d_type', (d) => d.objectType],
+  ['d_record', (d) => d.recordId], ['d_entry', (d) => d.entry], ['d_head', (d) => d.head], ['d_tail', (d) => d.tail],
+];
+
 /**
  * PostgreSQL: a write's entries and deliveries in one statement, which takes the next numbers from
  * the counter (its lock held from there to the commit) and inserts both from arrays. Each statement
@@ -207,14 +213,7 @@ function* appendInOneStatement(w: RecordWriter, log: ChangeBuffer, planned: read
   const one = planned.length === 1;
   if (withDeliveries) {
     Object.assign(values, { created: createdMs, written: writtenMs });
-    const d = planned[0]!;
-    if (one) Object.assign(values, { d_id: d.id, d_hook: d.webhookId, d_event: d.event, d_type: d.objectType, d_record: d.recordId, d_entry: d.entry, d_head: d.head, d_tail: d.tail });
-    else {
-      Object.assign(values, {
-        d_id: planned.map((d) => d.id), d_hook: planned.map((d) => d.webhookId), d_event: planned.map((d) => d.event), d_type: planned.map((d) => d.objectType),
-        d_record: planned.map((d) => d.recordId), d_entry: planned.map((d) => d.entry), d_head: planned.map((d) => d.head), d_tail: planned.map((d) => d.tail),
-      });
-    }
+    for (const [name, of] of DELIVERY_VALUES) values[name] = one ? of(planned[0]!) : planned.map(of);
   }
   const statement = fixed(w, withDeliveries ? (one ? 'append+delivery' : 'append+deliveries') : 'append', () => {
     // `b.base` is the number before the first entry; WITH ORDINALITY numbers the entries from 1.
