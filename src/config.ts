@@ -178,7 +178,7 @@ function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boo
  * a write; on SQLite they are calls within the process, and 50 ms measured no better than 10, for
  * three times the latency under load (bench/README.md, Webhooks, the run of 2026-11-24, 07:05).
  */
-export const GATHER_MS = { sqlite: 10, postgres: 50 } as const;
+const GATHER_MS = { sqlite: 10, postgres: 50 } as const;
 
 /** The webhook settings of an environment (docs/webhooks.md § Settings), for the store `postgres` or not. */
 function webhookConfig(env: NodeJS.ProcessEnv, postgres: boolean): WebhookConfig {

@@ -157,20 +157,19 @@ export class DeliveryWorker {
         const outbox = await this.deps.outbox(orgId);
         let claimed: ClaimedDelivery[] = [];
         for (;;) {
-          do {
-            // Writes that came while the last batch was out: WEBHOOK_GATHER_MS more gathers the next ones
-            // into one batch, rather than a claim, a send and a record per write (docs/webhooks.md § The worker).
-            if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
-            w.again = false;
-            claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
-            if (claimed.length > 0) {
-              const results = await Promise.all(claimed.map((d) => this.attempt(orgId, d)));
-              const disabled = await outbox.finish(results, this.policy);
-              for (const hook of disabled) this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
-              if (disabled.length > 0) await this.sendNotices(orgId, outbox);
-              if (claimed.length === CLAIM_BATCH) w.again = true;
-            }
-          } while (w.again && !this.closing);
+          // Writes that came while the last batch was out: WEBHOOK_GATHER_MS more gathers the next ones
+          // into one batch, rather than a claim, a send and a record per write (docs/webhooks.md § The worker).
+          if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
+          w.again = false;
+          claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
+          if (claimed.length > 0) {
+            const results = await Promise.all(claimed.map((d) => this.attempt(orgId, d)));
+            const disabled = await outbox.finish(results, this.policy);
+            for (const hook of disabled) this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
+            if (disabled.length > 0) await this.sendNotices(orgId, outbox);
+            if (claimed.length === CLAIM_BATCH) w.again = true;
+          }
+          if (w.again && !this.closing) continue;
           w.nextDue = await outbox.nextDue();
           // Due but claimed by another worker (another process): left to the sweep rather than asked again every tick.
           if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) w.nextDue = null;
