@@ -3,7 +3,7 @@
 // Throughput: `POST /api/record/account` to one Orchard server, in rounds that alternate between
 // two organizations of that server: one without webhooks ("off") and one with a webhook on every
 // account created ("on"), so both are measured in the same run, the same process and the same files'
-// directory. Orchard, the webhook receiver (a bare Node HTTP server answering 200) and the load
+// directory. Orchard, the webhook receiver (answering 200 at once; see serveReceiver) and the load
 // (wrk, a C program: a JavaScript load generator would take a core the server and its worker need
 // on this 2-core machine) each run in a process of their own. An "on" round includes the worker
 // delivering while the writes go on; its backlog is drained before the next round starts, so an
@@ -39,12 +39,12 @@
 // most any delivery worker could leave the writes: the cost of the outbox rows alone.
 //
 // Usage: node dist/bench/webhooks.js [--store sqlite|postgres] [--rounds 5] [--duration 8] [--warmup 3]
-//   [--connections 8] [--idle 300] [--profile] [--versus DIR] [--floor]
+//   [--connections 8] [--idle 300] [--profile] [--versus DIR] [--floor] [--receiver lean|node]
 // Exits 1 if a write failed or a delivery never arrived.
 
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,7 @@ const { values: opts } = parseArgs({
     profile: { type: 'boolean', default: false },
     versus: { type: 'string' },
     floor: { type: 'boolean', default: false },
+    receiver: { type: 'string', default: 'lean' },
   },
 });
 
@@ -118,22 +119,69 @@ async function writtenTimes(dataDir: string, orgId: string, schema: string | und
   }
 }
 
-/** The receiver: answers 200 at once and notes when each webhook-id arrived; GET /stats gives them. */
-async function serveReceiver(): Promise<void> {
+/**
+ * The receiver: answers 200 at once and notes when each webhook-id arrived; GET /stats gives them.
+ * It stands in for a system on another machine, yet shares this machine's two cores with the server,
+ * so by default it does no more than HTTP/1.1 asks for what Orchard sends (a head, then a body of
+ * Content-Length bytes, on kept-alive connections); `--receiver node` serves the same with Node's
+ * HTTP server, which costs several times the CPU a delivery (bench/README.md § Webhooks).
+ */
+async function serveReceiver(kind: string): Promise<void> {
   const arrivals = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/stats') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: arrivals.size, arrivals: [...arrivals] }));
-      return;
-    }
-    const at = Date.now();
-    const id = String(req.headers['webhook-id'] ?? '');
-    req.resume().on('end', () => {
-      if (id && !arrivals.has(id)) arrivals.set(id, at);
-      res.writeHead(200).end();
+  const stats = () => JSON.stringify({ count: arrivals.size, arrivals: [...arrivals] });
+  const note = (id: string | undefined, at: number) => {
+    if (id && !arrivals.has(id)) arrivals.set(id, at);
+  };
+  let server: http.Server | net.Server;
+  if (kind === 'node') {
+    server = http.createServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/stats') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(stats());
+        return;
+      }
+      const at = Date.now();
+      const id = req.headers['webhook-id'];
+      req.resume().on('end', () => {
+        note(typeof id === 'string' ? id : undefined, at);
+        res.writeHead(200).end();
+      });
     });
-  });
-  server.keepAliveTimeout = 60_000;
+    (server as http.Server).keepAliveTimeout = 60_000;
+  } else if (kind === 'lean') {
+    server = net.createServer((socket) => {
+      let pending: Buffer | undefined;
+      socket.on('data', (chunk: Buffer) => {
+        const at = Date.now();
+        let buffered = pending ? Buffer.concat([pending, chunk]) : chunk;
+        let replies = '';
+        for (;;) {
+          const headEnd = buffered.indexOf('\r\n\r\n');
+          if (headEnd < 0) break;
+          const head = buffered.toString('latin1', 0, headEnd);
+          // Orchard's attempts always say their length; anything else would be misread, so it fails loudly.
+          if (/\r\ntransfer-encoding:/i.test(head)) {
+            socket.destroy(new Error(`the bench's receiver reads bodies of a stated length only: ${head.split('\r\n')[0]}`));
+            return;
+          }
+          const end = headEnd + 4 + Number(/\r\ncontent-length:[ \t]*(\d+)/i.exec(head)?.[1] ?? 0);
+          if (buffered.length < end) break;
+          buffered = buffered.subarray(end);
+          if (head.startsWith('GET /stats ')) {
+            const body = stats();
+            replies += `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+            continue;
+          }
+          note(/\r\nwebhook-id:[ \t]*([^\r]*)/i.exec(head)?.[1], at);
+          replies += 'HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n';
+        }
+        pending = buffered.length > 0 ? buffered : undefined;
+        if (replies) socket.write(replies);
+      });
+      socket.on('error', (err) => console.error(err.message));
+    });
+  } else {
+    throw new Error(`--receiver is lean or node, not ${kind}`);
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   announceAndServe(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => new Promise((resolve) => server.close(() => resolve())));
 }
@@ -233,7 +281,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       const schema = schemaOf(i);
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
       dirs.push(dataDir);
-      const receiver = await serveInChild(`receiver ${i}`, SCRIPT, ['--serve', 'receiver']);
+      const receiver = await serveInChild(`receiver ${i}`, SCRIPT, ['--serve', 'receiver', '--receiver', opts.receiver]);
       const { off, on } = await makeOrganizations(dataDir, schema, `${receiver.url}/hook`);
       const orchard = await serveInChild(`orchard ${i}`, serving, ['--serve', 'orchard', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
       builds.push({ name, orchard, receiver, tokens: { off: off.token, on: on.token }, rates: { off: [], on: [] }, cpu: { off: [], on: [] }, user: { off: [], on: [] }, db: { off: [], on: [] } });
@@ -309,7 +357,7 @@ async function startFloor(receiverUrl: string, schema: string | undefined): Prom
 }
 
 async function main(): Promise<void> {
-  if (opts.serve === 'receiver') return serveReceiver();
+  if (opts.serve === 'receiver') return serveReceiver(opts.receiver);
   if (opts.serve === 'orchard' || opts.serve === 'orchard-written') {
     const server = await startOrchard(opts['data-dir']!, { webhooks: { allowPrivate: true, deliver: opts.serve === 'orchard' }, ...storeOverrides(opts.schema) });
     return announceAndServe(server.url, server.close);
@@ -333,7 +381,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-'));
   const profileDir = opts.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-prof-')) : undefined;
   console.log(`Store: ${opts.store}${schema ? ` (schema ${schema}${process.env.REDIS_URL ? ', Redis' : ''})` : ''}; load average at the start: ${loadAverage()}`);
-  const receiver = await serveInChild('receiver', SCRIPT, ['--serve', 'receiver']);
+  const receiver = await serveInChild('receiver', SCRIPT, ['--serve', 'receiver', '--receiver', opts.receiver]);
   let exit = 0;
   try {
     const { off, on } = await makeOrganizations(dataDir, schema, `${receiver.url}/hook`);
