@@ -3,10 +3,9 @@
 // attempt (connection, request, reply). A 2xx is a success; anything else (a redirect included: it
 // is not followed) is a failure. The reply's body is read up to a bound and its start kept for the log.
 
-import http from 'node:http';
-import https from 'node:https';
 import net from 'node:net';
 import { isAppError } from '../errors.js';
+import { Http1Client } from './http1-client.js';
 import { signedHeaders } from './signing.js';
 import { guardedLookup, nonPublicKind } from './target-guard.js';
 import { RESPONSE_BODY_CHARS, type ClaimedDelivery } from './webhook-types.js';
@@ -44,7 +43,7 @@ const storable = (text: string | null): string | null => (text === null ? null :
 
 export class WebhookSender {
   // Connections to a receiver are kept for the next deliveries (most go to a few hosts).
-  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+  private readonly client = new Http1Client();
   private readonly lookup: net.LookupFunction | undefined;
 
   constructor(private readonly options: SenderOptions) {
@@ -52,7 +51,7 @@ export class WebhookSender {
   }
 
   /** One attempt; never throws. `nowSeconds` is the real time the signature carries. */
-  send(d: SendWork, nowSeconds: number): Promise<SendOutcome> {
+  async send(d: SendWork, nowSeconds: number): Promise<SendOutcome> {
     const started = performance.now();
     const done = (ok: boolean, status: number | null, error: string | null, response: string | null): SendOutcome =>
       ({ ok, status, error: storable(error), response: storable(response), durationMs: Math.round((performance.now() - started) * 10) / 10 });
@@ -60,67 +59,37 @@ export class WebhookSender {
     try {
       url = new URL(d.webhook.url);
     } catch (err) {
-      return Promise.resolve(done(false, null, describe(err), null));
+      return done(false, null, describe(err), null);
     }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return done(false, null, `ERR_INVALID_PROTOCOL: ${url.protocol} is neither http: nor https:`, null);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!this.options.allowPrivate && net.isIP(host)) {
       const kind = nonPublicKind(host);
-      if (kind) return Promise.resolve(done(false, null, `WEBHOOK_TARGET_FORBIDDEN: ${host} is a ${kind} address`, null));
+      if (kind) return done(false, null, `WEBHOOK_TARGET_FORBIDDEN: ${host} is a ${kind} address`, null);
     }
-    const body = Buffer.from(d.payload);
-    const headers = {
-      ...d.webhook.headers,
-      // Node sets header fields by name in any case: the last one given wins.
-      'user-agent': Object.entries(d.webhook.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? this.options.userAgent,
-      'content-type': 'application/json',
-      'content-length': String(body.length),
-      ...signedHeaders(d.webhook.secret, d.id, nowSeconds, d.payload),
-    };
-    const secure = url.protocol === 'https:';
-    return new Promise((resolve) => {
-      let settled = false;
-      const finish = (outcome: SendOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      const request = (secure ? https : http).request(url, {
-        method: d.webhook.method,
-        headers,
-        agent: secure ? this.agents.https : this.agents.http,
-        ...(this.lookup ? { lookup: this.lookup } : {}),
-      }, (reply) => {
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        const status = reply.statusCode ?? null;
-        const settle = () => {
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_CHARS);
-          const ok = status !== null && status >= 200 && status < 300;
-          finish(done(ok, status, ok ? null : `HTTP ${status}`, text === '' ? null : text));
-        };
-        reply.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes <= REPLY_BYTES) chunks.push(chunk);
-          else {
-            reply.destroy();
-            settle();
-          }
-        });
-        reply.on('end', settle);
-        reply.on('error', (err) => finish(done(false, status, describe(err), null)));
+    // The webhook's fields are unique by name and none is the server's own (webhook-definition.ts),
+    // but for User-Agent, whose value the webhook may give.
+    const headers: Array<[string, string]> = [];
+    let userAgent = this.options.userAgent;
+    for (const [name, value] of Object.entries(d.webhook.headers)) {
+      if (name.toLowerCase() === 'user-agent') userAgent = value;
+      else headers.push([name, value]);
+    }
+    headers.push(['user-agent', userAgent], ['content-type', 'application/json']);
+    for (const field of Object.entries(signedHeaders(d.webhook.secret, d.id, nowSeconds, d.payload))) headers.push(field);
+    try {
+      const reply = await this.client.request({
+        url, method: d.webhook.method, headers, body: Buffer.from(d.payload), maxBodyBytes: REPLY_BYTES, timeoutMs: this.options.timeoutMs, lookup: this.lookup,
       });
-      const timer = setTimeout(() => {
-        request.destroy();
-        finish(done(false, null, `TIMEOUT: no complete reply within ${this.options.timeoutMs} ms`, null));
-      }, this.options.timeoutMs);
-      request.on('error', (err) => finish(done(false, null, describe(err), null)));
-      request.end(body);
-    });
+      const text = reply.body.toString('utf8').slice(0, RESPONSE_BODY_CHARS);
+      const ok = reply.status >= 200 && reply.status < 300;
+      return done(ok, reply.status, ok ? null : `HTTP ${reply.status}`, text === '' ? null : text);
+    } catch (err) {
+      return done(false, null, describe(err), null);
+    }
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.client.close();
   }
 }

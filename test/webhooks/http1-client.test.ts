@@ -1,0 +1,205 @@
+// The HTTP/1.1 client of webhook attempts (src/webhooks/http1-client.ts, docs/webhooks.md § Delivery):
+// each way a reply may be framed, interim replies, kept-alive connections and their bound, a receiver's
+// idle close, replies cut at the bound, bad replies, the time limit, and TLS with its checks on.
+
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import tls from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { Http1Client, type Http1Request } from '../../src/webhooks/http1-client.js';
+import { WebhookSender } from '../../src/webhooks/sender.js';
+
+const CERT = fileURLToPath(new URL('../../../test/webhooks/fixtures/receiver-cert.pem', import.meta.url));
+const KEY = fileURLToPath(new URL('../../../test/webhooks/fixtures/receiver-key.pem', import.meta.url));
+
+interface SeenRequest {
+  readonly head: string;
+  readonly body: string;
+  /** The connection's number, from 1, and the request's on it, from 1. */
+  readonly connection: number;
+  readonly nth: number;
+}
+
+/**
+ * A receiver that reads requests as the client sends them (a head, then Content-Length bytes) and
+ * answers each with what `reply` writes on the socket, byte for byte.
+ */
+async function scriptedReceiver(reply: (socket: net.Socket, r: SeenRequest) => unknown, secure = false) {
+  const seen: SeenRequest[] = [];
+  let connections = 0;
+  const onSocket = (socket: net.Socket) => {
+    const connection = ++connections;
+    let nth = 0;
+    let buf = Buffer.alloc(0);
+    socket.on('error', () => {});
+    socket.on('data', (data: Buffer) => {
+      buf = Buffer.concat([buf, data]);
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buf.toString('latin1', 0, end);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (buf.length < end + 4 + length) return;
+        const r = { head, body: buf.toString('utf8', end + 4, end + 4 + length), connection, nth: ++nth };
+        buf = buf.subarray(end + 4 + length);
+        seen.push(r);
+        void reply(socket, r);
+      }
+    });
+  };
+  const server = secure ? tls.createServer({ cert: fs.readFileSync(CERT), key: fs.readFileSync(KEY) }, onSocket) : net.createServer(onSocket);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port, seen,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the webhook attempts\' HTTP/1.1 client', () => {
+  const client = new Http1Client();
+  const closers: Array<() => Promise<void>> = [];
+  after(async () => {
+    client.close();
+    for (const close of closers) await close();
+  });
+  async function receiver(reply: Parameters<typeof scriptedReceiver>[0]) {
+    const r = await scriptedReceiver(reply);
+    closers.push(r.close);
+    return r;
+  }
+  const ask = (port: number, extra: Partial<Http1Request> = {}) => client.request({
+    url: new URL(`http://127.0.0.1:${port}/hooks/in?team=a`), method: 'POST', headers: [['x-team', 'a'], ['user-agent', 'Orchard/test']],
+    body: Buffer.from('{"type":"account.created","name":"Café"}'), maxBodyBytes: 64 * 1024, timeoutMs: 5_000, ...extra,
+  });
+
+  test('sends the request as given, reads a reply of a stated length, and keeps the connection for the next', async () => {
+    const r = await receiver((socket, req) => socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nok #${req.nth}`));
+    for (let i = 1; i <= 3; i++) {
+      const reply = await ask(r.port);
+      assert.equal(reply.status, 200);
+      assert.equal(reply.body.toString(), `ok #${i}`);
+    }
+    assert.equal(r.connections(), 1);
+    const [first] = r.seen;
+    assert.equal(first!.head, [
+      'POST /hooks/in?team=a HTTP/1.1', `host: 127.0.0.1:${r.port}`, 'connection: keep-alive', `content-length: ${Buffer.byteLength('{"type":"account.created","name":"Café"}')}`,
+      'x-team: a', 'user-agent: Orchard/test',
+    ].join('\r\n'));
+    assert.equal(first!.body, '{"type":"account.created","name":"Café"}');
+  });
+
+  test('reads chunked replies (with extensions and trailers) and replies that come a few bytes at a time', async () => {
+    const reply = 'HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\n5;note=x\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: 1\r\n\r\n';
+    const r = await receiver(async (socket, req) => {
+      if (req.nth === 1) return void socket.write(reply);
+      for (let i = 0; i < reply.length; i += 3) {
+        socket.write(reply.slice(i, i + 3));
+        await pause(1);
+      }
+    });
+    for (let i = 0; i < 2; i++) {
+      const got = await ask(r.port);
+      assert.equal(got.status, 202);
+      assert.equal(got.body.toString(), 'hello, world');
+    }
+    assert.equal(r.connections(), 1, 'a chunked reply leaves its connection for the next request');
+  });
+
+  test('passes over interim replies (100, 103) to the final one', async () => {
+    const r = await receiver((socket) => socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok'));
+    const got = await ask(r.port);
+    assert.equal(got.status, 201);
+    assert.equal(got.body.toString(), 'ok');
+  });
+
+  test('a reply without a length is read to the connection\'s end; one that says close is not reused', async () => {
+    const r = await receiver((socket, req) => {
+      if (req.connection === 1) socket.end('HTTP/1.0 200 OK\r\n\r\nuntil the end');
+      else socket.write('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 4\r\n\r\nbusy');
+    });
+    const first = await ask(r.port);
+    assert.deepEqual([first.status, first.body.toString()], [200, 'until the end']);
+    const second = await ask(r.port);
+    assert.deepEqual([second.status, second.body.toString()], [503, 'busy']);
+    await ask(r.port);
+    assert.equal(r.connections(), 3);
+  });
+
+  test('a kept connection the receiver closes as the next request goes out is retried once, on a new one', async () => {
+    const r = await receiver((socket, req) => {
+      // The second request on a connection finds it closed, as a receiver's idle timeout would.
+      if (req.nth === 2) socket.destroy();
+      else socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    });
+    assert.equal((await ask(r.port)).status, 200);
+    assert.equal((await ask(r.port)).status, 200);
+    assert.equal(r.connections(), 2);
+    assert.equal(r.seen.length, 3, 'the request went twice: once on the closed connection, once on the new');
+  });
+
+  test('a connection that fails before it ever served is not retried', async () => {
+    const r = await receiver((socket) => socket.destroy());
+    await assert.rejects(ask(r.port), /closed/);
+    assert.equal(r.seen.length, 1);
+  });
+
+  test('a body past the bound ends the read with what came before it, and the connection is dropped', async () => {
+    const r = await receiver((socket) => socket.write(`HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5000\r\n\r\n${'x'.repeat(5000)}`));
+    const got = await ask(r.port, { maxBodyBytes: 1000 });
+    assert.equal(got.status, 500);
+    assert.ok(got.body.length <= 1000);
+    await ask(r.port, { maxBodyBytes: 1000 });
+    assert.equal(r.connections(), 2);
+  });
+
+  test('more requests at once than connections allowed wait for one: at most 16 to an origin', async () => {
+    const r = await receiver(async (socket) => {
+      await pause(20);
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    });
+    const replies = await Promise.all(Array.from({ length: 40 }, () => ask(r.port)));
+    assert.ok(replies.every((x) => x.status === 200));
+    assert.equal(r.connections(), 16);
+  });
+
+  test('bad replies fail with HPE_INVALID_REPLY; the time limit with TIMEOUT; an unsendable field value before connecting', async () => {
+    const bad = await receiver((socket) => socket.write('ICY 200 OK\r\n\r\n'));
+    await assert.rejects(ask(bad.port), (err: Error & { code?: string }) => err.code === 'HPE_INVALID_REPLY' && /status line/.test(err.message));
+    const badLength = await receiver((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok'));
+    await assert.rejects(ask(badLength.port), (err: Error & { code?: string }) => err.code === 'HPE_INVALID_REPLY' && /Content-Length/.test(err.message));
+    const silent = await receiver(() => {});
+    await assert.rejects(ask(silent.port, { timeoutMs: 150 }), (err: Error & { code?: string }) => err.code === 'TIMEOUT' && /150 ms/.test(err.message));
+    const before = silent.connections();
+    await assert.rejects(ask(silent.port, { headers: [['x-name', 'ĉu']] }), (err: Error & { code?: string }) => err.code === 'ERR_INVALID_CHAR');
+    assert.equal(silent.connections(), before);
+  });
+
+  test('HTTPS: the receiver\'s certificate is checked, and a trusted one serves', async () => {
+    const r = await scriptedReceiver((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecure'), true);
+    closers.push(r.close);
+    const sender = new WebhookSender({ timeoutMs: 5_000, allowPrivate: true, userAgent: 'Orchard/test' });
+    const delivery = { id: 'msg_tls', webhook: { id: 'w', url: `https://localhost:${r.port}/hooks`, method: 'POST' as const, headers: {}, secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') }, payload: '{}' };
+    const refused = await sender.send(delivery, 1_700_000_000);
+    sender.close();
+    assert.equal(refused.ok, false);
+    assert.match(refused.error ?? '', /SELF_SIGNED/);
+    // Trusted through NODE_EXTRA_CA_CERTS, read when a process starts: a process of its own.
+    // Run apart, not in step: this process's receiver must answer it.
+    const child = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `
+      import { WebhookSender } from ${JSON.stringify(new URL('../../src/webhooks/sender.js', import.meta.url).href)};
+      const sender = new WebhookSender({ timeoutMs: 5000, allowPrivate: true, userAgent: 'Orchard/test' });
+      console.log(JSON.stringify(await sender.send(${JSON.stringify(delivery)}, 1700000000)));
+      sender.close();
+    `], { env: { ...process.env, NODE_EXTRA_CA_CERTS: CERT }, encoding: 'utf8' });
+    const outcome = JSON.parse(child.stdout) as { ok: boolean; status: number; response: string };
+    assert.deepEqual([outcome.ok, outcome.status, outcome.response], [true, 200, 'secure']);
+  });
+});
