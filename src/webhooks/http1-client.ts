@@ -264,11 +264,14 @@ class OriginPool {
   private readonly idle: Connection[] = [];
   private readonly busy = new Set<Connection>();
   private readonly waiting: Exchange[] = [];
+  private closed = false;
 
   constructor(private readonly url: URL, private readonly lookup: net.LookupFunction | undefined, private readonly onEmpty: () => void) {}
 
   dispatch(exchange: Exchange, fresh = false): void {
     if (exchange.settled) return;
+    // A retry after close() destroyed its connection: nothing goes out once closed.
+    if (this.closed) return this.reject(exchange, new Http1Error('ECANCELED', 'the sender was closed'));
     const reused = fresh ? undefined : this.idle.pop();
     if (reused) {
       this.busy.add(reused);
@@ -348,6 +351,7 @@ class OriginPool {
   }
 
   close(): void {
+    this.closed = true;
     for (const connection of [...this.idle, ...this.busy]) connection.socket.destroy();
     for (const exchange of this.waiting.splice(0)) this.reject(exchange, new Http1Error('ECANCELED', 'the sender was closed'));
   }

@@ -145,6 +145,21 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     assert.equal(r.seen.length, 3, 'the request went twice: once on the closed connection, once on the new');
   });
 
+  test('closing the client fails the requests under way and sends nothing more, not even the retry of a kept connection', async () => {
+    const r = await receiver((socket, req) => {
+      if (req.nth === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    });
+    const own = new Http1Client();
+    const request = { url: new URL(`http://127.0.0.1:${r.port}/`), method: 'POST', headers: [], body: Buffer.from('{}'), maxBodyBytes: 1024, timeoutMs: 5_000 };
+    assert.equal((await own.request(request)).status, 200);
+    const hanging = own.request(request);
+    while (r.seen.length < 2) await pause(5);
+    own.close();
+    await assert.rejects(hanging, (err: Error & { code?: string }) => err.code === 'ECANCELED');
+    await pause(50);
+    assert.equal(r.seen.length, 2);
+  });
+
   test('a connection that fails before it ever served is not retried', async () => {
     const r = await receiver((socket) => socket.destroy());
     await assert.rejects(ask(r.port), /closed/);
