@@ -345,8 +345,7 @@ async function startFloor(receiverUrl: string, schema: string | undefined): Prom
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-bench-webhooks-floor-'));
   const { off, on } = await makeOrganizations(dataDir, schema, `${receiverUrl}/floor`);
   const orchard = await serveInChild('orchard (not delivering)', SCRIPT, ['--serve', 'orchard-written', '--data-dir', dataDir, ...(schema ? ['--schema', schema] : [])]);
-  for (const token of [off.token, on.token]) await createLoad(orchard.url, token, wholeOption(opts, 'warmup', 1), wholeOption(opts, 'connections', 1));
-  return {
+  const floor = {
     orchard, tokens: { off: off.token, on: on.token },
     async stop() {
       await orchard.stop();
@@ -354,6 +353,14 @@ async function startFloor(receiverUrl: string, schema: string | undefined): Prom
       if (schema) await dropSchemasOf(process.env.DATABASE_URL!, schema);
     },
   };
+  try {
+    for (const token of [off.token, on.token]) await createLoad(orchard.url, token, wholeOption(opts, 'warmup', 1), wholeOption(opts, 'connections', 1));
+  } catch (err) {
+    // Its caller has nothing to stop yet: a failed warm-up (wrk missing) would leave its schemas behind.
+    await floor.stop();
+    throw err;
+  }
+  return floor;
 }
 
 async function main(): Promise<void> {
