@@ -197,7 +197,7 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     assert.equal(silent.connections(), before);
   });
 
-  test('HTTPS: the receiver\'s certificate is checked, and a trusted one serves', async () => {
+  test('HTTPS: the receiver\'s certificate and its name are checked, and a trusted one serves', async () => {
     const r = await scriptedReceiver((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecure'), true);
     closers.push(r.close);
     const sender = new WebhookSender({ timeoutMs: 5_000, allowPrivate: true, userAgent: 'Orchard/test' });
@@ -210,11 +210,20 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     // Run apart, not in step: this process's receiver must answer it.
     const child = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `
       import { WebhookSender } from ${JSON.stringify(new URL('../../src/webhooks/sender.js', import.meta.url).href)};
+      import { Http1Client } from ${JSON.stringify(new URL('../../src/webhooks/http1-client.js', import.meta.url).href)};
       const sender = new WebhookSender({ timeoutMs: 5000, allowPrivate: true, userAgent: 'Orchard/test' });
       console.log(JSON.stringify(await sender.send(${JSON.stringify(delivery)}, 1700000000)));
       sender.close();
+      // A trusted certificate of another name: 'elsewhere.test' is looked up as 127.0.0.1, the certificate names localhost.
+      const client = new Http1Client();
+      const lookup = (host, options, done) => options.all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4);
+      const url = new URL('https://elsewhere.test:${r.port}/hooks');
+      console.log(await client.request({ url, method: 'POST', headers: [], body: Buffer.from('{}'), maxBodyBytes: 1024, timeoutMs: 5000, lookup }).then(() => 'served', (err) => err.code));
+      client.close();
     `], { env: { ...process.env, NODE_EXTRA_CA_CERTS: CERT }, encoding: 'utf8' });
-    const outcome = JSON.parse(child.stdout) as { ok: boolean; status: number; response: string };
+    const [sent, otherName] = child.stdout.trim().split('\n');
+    const outcome = JSON.parse(sent!) as { ok: boolean; status: number; response: string };
     assert.deepEqual([outcome.ok, outcome.status, outcome.response], [true, 200, 'secure']);
+    assert.equal(otherName, 'ERR_TLS_CERT_ALTNAME_INVALID');
   });
 });
