@@ -26,12 +26,21 @@ export interface Http1Reply {
   readonly body: Buffer;
 }
 
-/** An error with a stable code, as Node's network errors have (sender.ts shows `code: message`). */
+/**
+ * An error with a stable code, as Node's network errors have (sender.ts shows `code: message`);
+ * `status` is the reply's when its head had been read before the exchange failed (a body cut short).
+ */
 export class Http1Error extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: string, message: string, readonly status: number | null = null) {
     super(message);
   }
 }
+
+/** Header field values Node's client accepts: no control characters but HT, nothing past U+00FF. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Whether HTTP/1.1 can carry `value` as a header field's value (webhook-definition.ts refuses the rest when a webhook is made). */
+export const isFieldValue = (value: string): boolean => FIELD_VALUE.test(value);
 
 /** Connections to one origin at most; further requests wait for one (Node's agent had the same bound). */
 const MAX_SOCKETS = 16;
@@ -39,8 +48,6 @@ const MAX_SOCKETS = 16;
 const IDLE_MS = 30_000;
 /** A reply's head larger than this is refused (Node's default is 16 KiB). */
 const MAX_HEAD_BYTES = 64 * 1024;
-/** Header field values Node's client accepts: no control characters but HT, nothing past U+00FF. */
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: |$)/;
 
 interface Exchange {
@@ -63,6 +70,11 @@ type Phase =
   | { kind: 'chunk-end' }
   | { kind: 'trailers' }
   | { kind: 'to-close' };
+
+/** A failure after the reply's head: the same code and message, with the status the receiver gave. */
+function cutShort(err: Error, status: number): Http1Error {
+  return new Http1Error((err as NodeJS.ErrnoException).code ?? 'ECONNRESET', err.message, status);
+}
 
 class Connection {
   exchange: Exchange | null = null;
@@ -102,7 +114,9 @@ class Connection {
     const exchange = this.exchange;
     this.pool.drop(this);
     if (!exchange) return;
+    const status = this.replyStatus();
     this.exchange = null;
+    if (err !== null && status !== null) err = cutShort(err, status);
     if (err === null) {
       this.socket.destroy();
       this.pool.settle(exchange, { status: this.status, body: Buffer.concat(this.chunks) });
@@ -254,6 +268,11 @@ class Connection {
     this.pool.settle(exchange, reply);
   }
 
+  /** The status of the reply under way when its head has been read; null before. */
+  replyStatus(): number | null {
+    return this.exchange && this.phase.kind !== 'head' ? this.status : null;
+  }
+
   idle(): void {
     this.socket.unref();
     this.socket.setTimeout(IDLE_MS);
@@ -342,6 +361,8 @@ class OriginPool {
   abandon(exchange: Exchange, err: Error): void {
     for (const connection of this.busy) {
       if (connection.exchange === exchange) {
+        const status = connection.replyStatus();
+        if (status !== null) err = cutShort(err, status);
         connection.exchange = null;
         connection.socket.destroy();
         this.drop(connection);

@@ -175,6 +175,25 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     assert.equal(r.connections(), 2);
   });
 
+  test('a reply cut short after its head fails with the status it had, on a lost connection and on the time limit', async () => {
+    const lost = await receiver((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part'));
+    await assert.rejects(ask(lost.port), (err: Error & { code?: string; status?: number | null }) => err.code === 'ECONNRESET' && err.status === 200);
+    const stalled = await receiver((socket) => socket.write('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 100\r\n\r\npart'));
+    await assert.rejects(ask(stalled.port, { timeoutMs: 150 }), (err: Error & { code?: string; status?: number | null }) => err.code === 'TIMEOUT' && err.status === 503);
+    const silent = await receiver(() => {});
+    await assert.rejects(ask(silent.port, { timeoutMs: 150 }), (err: Error & { code?: string; status?: number | null }) => err.code === 'TIMEOUT' && err.status === null);
+    // The sender's outcome keeps the status for the delivery log.
+    const sender = new WebhookSender({ timeoutMs: 5_000, allowPrivate: true, userAgent: 'Orchard/test' });
+    try {
+      const outcome = await sender.send({ id: 'msg_cut', payload: '{}', webhook: { id: 'w', url: `http://127.0.0.1:${lost.port}/`, method: 'POST', headers: {}, secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') } }, 1_700_000_000);
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.status, 200);
+      assert.match(outcome.error!, /^ECONNRESET: /);
+    } finally {
+      sender.close();
+    }
+  });
+
   test('more requests at once than connections allowed wait for one: at most 16 to an origin', async () => {
     const r = await receiver(async (socket) => {
       await pause(20);

@@ -76,6 +76,9 @@ for (const store of HTTP_STORES) {
         [{ event: 'created', url: receiver.url, method: 'GET' }, 'WEBHOOK_INVALID', /'method' must be one of POST, PUT, PATCH/],
         [{ event: 'created', url: receiver.url, headers: { 'Content-Type': 'text/plain' } }, 'WEBHOOK_INVALID', /set by the server/],
         [{ event: 'created', url: receiver.url, headers: { 'Bad Name': 'x' } }, 'WEBHOOK_INVALID', /not a header field name/],
+        // Values HTTP/1.1 cannot carry: every attempt would fail (ERR_INVALID_CHAR) until the webhook was disabled.
+        [{ event: 'created', url: receiver.url, headers: { 'X-Team': 'ĉu' } }, 'WEBHOOK_INVALID', /U\+0109 \(ĉ\), which HTTP\/1\.1 cannot send/],
+        [{ event: 'created', url: receiver.url, headers: ['X-Bell: a\u0007b'] }, 'WEBHOOK_INVALID', /has U\+0007, which HTTP\/1\.1 cannot send/],
         [{ event: 'created', url: receiver.url, filter: 'statecode = 1' }, 'WEBHOOK_INVALID', /needs an 'object'/],
         [{ event: 'created', object: 'account', url: receiver.url, filter: "ownername = 'x'" }, 'WEBHOOK_INVALID', /Filter on 'ownerid'/],
         [{ event: 'created', object: 'account', url: receiver.url, filter: 'statecode = ' }, 'QUERY_SYNTAX', /./],
