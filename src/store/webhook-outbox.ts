@@ -189,6 +189,11 @@ function* insertDeliveries(x: Pick<OutboxExec, 'k' | 'run'>, planned: readonly P
   }
 }
 
+/** The values of an entry that appendInOneStatement binds, by slot. */
+const ENTRY_VALUES: ReadonlyArray<readonly [string, (e: ChangeBuffer['entries'][number]) => unknown]> = [
+  ['types', (e) => e.objectType], ['ids', (e) => e.recordId], ['ops', (e) => e.operation], ['fields', (e) => e.fields],
+];
+
 /** The values of a planned delivery that appendInOneStatement binds, by slot. */
 const DELIVERY_VALUES: ReadonlyArray<readonly [string, (d: PlannedDelivery) => unknown]> = [
   ['d_id', (d) => d.id], ['d_hook', (d) => d.webhookId], ['d_event', (d) => d.event], ['d_type', (d) => d.objectType],
@@ -204,25 +209,27 @@ const DELIVERY_VALUES: ReadonlyArray<readonly [string, (d: PlannedDelivery) => u
 function* appendInOneStatement(w: RecordWriter, log: ChangeBuffer, planned: readonly PlannedDelivery[], createdMs: number, writtenMs: number): Steps<number> {
   const entries = log.entries;
   const withDeliveries = planned.length > 0;
-  const values: Record<string, unknown> = {
-    n: entries.length, user: log.author.userId, at: log.author.at,
-    types: entries.map((e) => e.objectType), ids: entries.map((e) => e.recordId), ops: entries.map((e) => e.operation), fields: entries.map((e) => e.fields),
-  };
-  // One delivery, the usual case, goes as values, not arrays of one: an array's text is escaped by
-  // the driver and parsed by the database, which a body of a kilobyte or two of JSON makes costly.
+  // One entry or one delivery, the usual case, goes as values, not arrays of one: an array's text is
+  // escaped by the driver and parsed by the database, which a kilobyte or two of JSON makes costly.
+  const oneEntry = entries.length === 1;
+  const values: Record<string, unknown> = { n: entries.length, user: log.author.userId, at: log.author.at };
+  for (const [name, of] of ENTRY_VALUES) values[name] = oneEntry ? of(entries[0]!) : entries.map(of);
   const one = planned.length === 1;
   if (withDeliveries) {
     Object.assign(values, { created: createdMs, written: writtenMs });
     for (const [name, of] of DELIVERY_VALUES) values[name] = one ? of(planned[0]!) : planned.map(of);
   }
-  const statement = fixed(w, withDeliveries ? (one ? 'append+delivery' : 'append+deliveries') : 'append', () => {
-    // `b.base` is the number before the first entry; WITH ORDINALITY numbers the entries from 1.
+  const key = `append${oneEntry ? '' : '+entries'}${withDeliveries ? (one ? '+delivery' : '+deliveries') : ''}`;
+  const statement = fixed(w, key, () => {
+    // `b.base` is the number before the first entry; `e.i` numbers the entries from 1.
     const appended = w.k
       .with('b', (db) => db.updateTable(CHANGE_LOG_TABLE).set({ last_seq: sql`last_seq + ${slot('n')}::bigint` }).where('id', '=', 1)
         .returning(sql<number>`last_seq - ${slot('n')}::bigint`.as('base')))
       .with('c', (db) => db.insertInto(CHANGES_TABLE).columns(['seq', 'object_type', 'record_id', 'operation', 'fields', 'user_id', 'changedon'])
-        .expression(db.selectFrom(['b', sql`unnest(${slot('types')}::integer[], ${slot('ids')}::text[], ${slot('ops')}::text[], ${slot('fields')}::text[])
-          WITH ORDINALITY AS e(object_type, record_id, operation, fields, i)` as unknown as 'e'])
+        .expression(db.selectFrom(['b', sql`${oneEntry
+          ? sql`(VALUES (${slot('types')}::integer, ${slot('ids')}::text, ${slot('ops')}::text, ${slot('fields')}::text, 1))`
+          : sql`unnest(${slot('types')}::integer[], ${slot('ids')}::text[], ${slot('ops')}::text[], ${slot('fields')}::text[]) WITH ORDINALITY`}
+          AS e(object_type, record_id, operation, fields, i)` as unknown as 'e'])
           .select([sql`b.base + e.i`.as('seq'), 'e.object_type', 'e.record_id', 'e.operation', 'e.fields', sql`${slot('user')}::text`.as('user_id'), sql`${slot('at')}::text`.as('changedon')])));
     const last = withDeliveries
       ? appended.with('d', (db) => db.insertInto(DELIVERIES_TABLE)

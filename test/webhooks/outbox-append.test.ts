@@ -82,17 +82,19 @@ describe('a write\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
     const account = (await records.schema()).resolve('account');
     const one = row(account, { accountname: 'One' });
     // Two webhooks on a create: a create makes two deliveries, the delete one.
-    for (const [write, deliveries] of [
-      [() => records.create(account, one, AUTHOR), 'many'],
-      [() => records.createMany(account, [row(account, { accountname: 'Two' }), row(account, { accountname: 'Three' })], AUTHOR), 'many'],
-      [() => records.delete(account, one.accountid as string, AUTHOR), 'one'],
+    for (const [write, entries, deliveries] of [
+      [() => records.create(account, one, AUTHOR), 'one', 'many'],
+      [() => records.createMany(account, [row(account, { accountname: 'Two' }), row(account, { accountname: 'Three' })], AUTHOR), 'many', 'many'],
+      [() => records.delete(account, one.accountid as string, AUTHOR), 'one', 'one'],
     ] as const) {
       o.sent.length = 0;
       await write();
       const logged = o.sent.filter((t) => /orchard_change|orchard_deliveries/.test(t));
       assert.equal(logged.length, 1, logged.join(' | '));
       assert.match(logged[0]!, /^with "b" as \(update .*"orchard_change_log" set "last_seq" = last_seq \+ \$1::bigint .*insert into .*"orchard_changes" .*insert into .*"orchard_deliveries" /is);
-      // One delivery's values go as they are: arrays of one would have the body escaped and parsed for nothing.
+      // One entry's or one delivery's values go as they are: arrays of one would have the JSON escaped and parsed for nothing.
+      const entriesFrom = /insert into [^(]*"orchard_changes" .*? from "b", (\(VALUES|unnest\()/is.exec(logged[0]!)?.[1];
+      assert.equal(entriesFrom, entries === 'one' ? '(VALUES' : 'unnest(', logged[0]);
       const from = /insert into [^(]*"orchard_deliveries" .*? from "b", (\(VALUES|unnest\()/is.exec(logged[0]!)?.[1];
       assert.equal(from, deliveries === 'one' ? '(VALUES' : 'unnest(', logged[0]);
       // And it comes last, just before the commit.
