@@ -197,18 +197,41 @@ export function* recordExists(w: RecordWriter, target: ObjectDef, id: string): S
   return yield* step(w.exists({ sql: text, parameters: [id], fixed: true }));
 }
 
-/** Every non-null lookup (the key aside) must name an existing record of its target object. */
+/**
+ * Every non-null lookup (the key aside) must name an existing record of its target object. A record
+ * that several lookups name (a create's ownerid, createdby and modifiedby: its user) is looked up
+ * once: found, it stays locked until the write commits, or the item's savepoint ends.
+ */
 function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Steps<void> {
   const schema = yield* step(w.schema());
+  let found: Set<string> | undefined;
   for (const f of obj.fields) {
     const value = values[f.name];
     if (f.type !== 'lookup' || f.role === 'key' || value === null || value === undefined) continue;
     const target = schema.find(f.target!);
     if (!target) continue;
-    if (!(yield* recordExists(w, target, String(value)))) {
-      throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, String(value));
+    const id = String(value);
+    const named = `${target.objectType}:${id}`;
+    if (found?.has(named)) continue;
+    if (!(yield* recordExists(w, target, id))) {
+      throw errorOf('LOOKUP_TARGET_MISSING', f.name, target.systemName, id);
     }
+    (found ??= new Set()).add(named);
   }
+}
+
+/**
+ * The INSERT of a row: one text per object when the row holds every stored field and nothing else
+ * (a create's checked row), so that a store prepares it once per connection rather than Kysely
+ * building it and the database planning it at every create; built for the row otherwise.
+ */
+function insertStatement(w: RecordWriter, obj: ObjectDef, row: RecordRow): WriteStatement {
+  const fields = storedFields(obj);
+  if (Object.keys(row).length !== fields.length || fields.some((f) => row[f.name] === undefined)) {
+    return w.k.insertInto(obj.systemName).values(row).compile();
+  }
+  const text = w.sqlCache.get('insert', obj, () => w.k.insertInto(obj.systemName).values(Object.fromEntries(fields.map((f) => [f.name, null]))).compile().sql);
+  return { sql: text, parameters: fields.map((f) => row[f.name]), fixed: true };
 }
 
 /** A note's link (schema/record-rules.ts), on the row as written: both halves or neither, and the record it names exists. */
@@ -251,7 +274,7 @@ export function* insertRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef
   const link = recordLinkOf(obj);
   if (link) yield* checkLink(w, obj, link, row);
   try {
-    yield* step(w.run(w.k.insertInto(obj.systemName).values(row).compile()));
+    yield* step(w.run(insertStatement(w, obj, row)));
   } catch (err) {
     if (w.isUniqueViolation(err)) throw errorOf('RECORD_ID_TAKEN', obj.systemName, id, obj.keyField);
     throw err;

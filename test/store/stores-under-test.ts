@@ -106,12 +106,14 @@ export interface RecordingStore {
   pool: Pool;
   /** The text of every statement sent, in order: what a test counts round trips by. */
   readonly sent: string[];
+  /** The texts that went as named (prepared) statements, each with its name. */
+  readonly named: Map<string, string>;
 }
 
 /** Hooks of a suite on DATABASE_URL: before its tests, a store in schemas named after `name`; after them, its schemas dropped. */
 export function postgresRecordingStatements(name: string): RecordingStore {
   const prefix = `${uniqueName(name)}_`;
-  const o = { sent: [] as string[] } as RecordingStore;
+  const o = { sent: [] as string[], named: new Map<string, string>() } as RecordingStore;
   before(() => {
     const pool = (o.pool = createPool(DATABASE_URL!, { max: 1 }));
     pool.on('connect', (client) => {
@@ -119,6 +121,8 @@ export function postgresRecordingStatements(name: string): RecordingStore {
       (client as { query: unknown }).query = (...args: unknown[]) => {
         const q = args[0];
         o.sent.push(typeof q === 'string' ? q : String((q as { text?: unknown }).text));
+        const name = typeof q === 'string' ? undefined : (q as { name?: string }).name;
+        if (name) o.named.set(o.sent.at(-1)!, name);
         return query(...args);
       };
     });

@@ -1,0 +1,66 @@
+// The statements a create sends on PostgreSQL, where each is a round trip (store/record-writes.ts):
+// a record that several of its lookups name is looked up once, and its INSERT is one text per
+// object, sent as a named statement so that each connection plans it once.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
+import { needsPostgres } from '../services.js';
+import { postgresRecordingStatements } from './stores-under-test.js';
+
+const AT = '2026-03-01T12:00:00';
+const ORG = 'c1a20000-0000-4000-8000-000000000031';
+const ADA = 'c1a20000-0000-4000-8000-0000000000a1';
+const LIN = 'c1a20000-0000-4000-8000-0000000000a2';
+
+function row(obj: ObjectDef, values: RecordRow): RecordRow {
+  const r: RecordRow = {};
+  for (const f of obj.fields) if (f.role !== 'derived') r[f.name] = null;
+  return Object.assign(r, { [obj.keyField]: randomUUID(), statecode: 1, statuscode: 1, createdon: AT, modifiedon: AT }, values);
+}
+
+describe('a create\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
+  const o = postgresRecordingStatements('writestmt');
+
+  test('a user its lookups name three times is looked up once; two users twice; a missing one is still refused', async () => {
+    await o.store.upsertUser(ORG, { id: ADA, fullname: 'Ada', email: 'ada@example.com' });
+    await o.store.upsertUser(ORG, { id: LIN, fullname: 'Lin', email: 'lin@example.com' });
+    const records = await o.store.org(ORG);
+    const account = (await records.schema()).resolve('account');
+    const lookups = () => o.sent.filter((t) => /from [^ ]*"crmuser" where "crmuserid" = \$1/.test(t)).length;
+    const author = { userId: ADA, at: AT };
+    o.sent.length = 0;
+    await records.create(account, row(account, { accountname: 'Mine', ownerid: ADA, createdby: ADA, modifiedby: ADA }), author);
+    assert.equal(lookups(), 1, o.sent.join('\n'));
+    o.sent.length = 0;
+    await records.create(account, row(account, { accountname: 'For Lin', ownerid: LIN, createdby: ADA, modifiedby: ADA }), author);
+    assert.equal(lookups(), 2, o.sent.join('\n'));
+    await assert.rejects(records.create(account, row(account, { accountname: 'Nobody', ownerid: randomUUID(), createdby: ADA, modifiedby: ADA }), author),
+      (err: Error & { code?: string }) => err.code === 'LOOKUP_TARGET_MISSING');
+  });
+
+  test('the INSERT of a create is one text per object, sent as a named statement', async () => {
+    const records = await o.store.org(ORG);
+    const account = (await records.schema()).resolve('account');
+    const author = { userId: ADA, at: AT };
+    const inserts: string[] = [];
+    for (const name of ['One', 'Two']) {
+      o.sent.length = 0;
+      await records.create(account, row(account, { accountname: name, ownerid: ADA, createdby: ADA, modifiedby: ADA }), author);
+      inserts.push(...o.sent.filter((t) => /^insert into [^ ]*"account"/.test(t)));
+    }
+    assert.equal(inserts.length, 2);
+    assert.equal(inserts[0], inserts[1]);
+    assert.ok(o.named.has(inserts[0]!), 'sent as a named statement');
+    // A row without every stored field is inserted as it is (its own text): nothing is made up for it.
+    const partial = row(account, { accountname: 'Partial', ownerid: ADA, createdby: ADA, modifiedby: ADA });
+    delete partial.telephone1;
+    o.sent.length = 0;
+    const made = await records.create(account, partial, author);
+    assert.equal(made.accountname, 'Partial');
+    const [text] = o.sent.filter((t) => /^insert into [^ ]*"account"/.test(t));
+    assert.notEqual(text, inserts[0]);
+    assert.doesNotMatch(text!, /"telephone1"/);
+  });
+});
