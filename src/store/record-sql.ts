@@ -31,6 +31,12 @@ export interface CompiledSql {
 
 /** Most query shapes kept per schema version; past it the cache starts again (a client sending ever new filters). */
 const MAX_SHAPES = 1000;
+/**
+ * Shaped statements (an update's SET) a store may prepare, per schema version: integrations update
+ * with a few sets of fields, each then planned once per connection (planning an UPDATE of a table
+ * with many indexes costs more than running it: bench/README.md, Writes); the rest are planned each time.
+ */
+const NAMED_SHAPES = 64;
 
 /**
  * Compiled SQL for one schema version: per (kind, object) for the fixed reads, and per query shape
@@ -40,6 +46,8 @@ const MAX_SHAPES = 1000;
 export class SqlCache {
   private readonly compiled = new Map<string, string>();
   private readonly pages = new Map<string, string | null>();
+  private readonly shapes = new Map<string, string>();
+  private readonly named = new Set<string>();
 
   get(kind: string, obj: ObjectDef, build: () => string): string {
     return this.text(`${kind}:${obj.objectType}`, build);
@@ -76,10 +84,34 @@ export class SqlCache {
     return compiled;
   }
 
+  /**
+   * A statement whose text depends on which fields a request names (an update's SET), under `key`:
+   * kept for the next request of the same shape, up to MAX_SHAPES of them (then forgotten all at
+   * once, as query pages are), so that a client naming ever new sets of fields cannot grow it.
+   */
+  shaped(key: string, build: () => string): { sql: string; fixed: boolean } {
+    let text = this.shapes.get(key);
+    if (text === undefined) {
+      text = build();
+      if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
+      this.shapes.set(key, text);
+    }
+    // `fixed` (a store may prepare it once per connection) for the first NAMED_SHAPES shapes only: a
+    // prepared statement stays on every connection that ran it, so their number must be bounded.
+    let fixed = this.named.has(key);
+    if (!fixed && this.named.size < NAMED_SHAPES) {
+      this.named.add(key);
+      fixed = true;
+    }
+    return { sql: text, fixed };
+  }
+
   /** On a schema change. */
   clear(): void {
     this.compiled.clear();
     this.pages.clear();
+    this.shapes.clear();
+    this.named.clear();
   }
 }
 

@@ -221,6 +221,18 @@ function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Step
 }
 
 /**
+ * The UPDATE of one record's `changes`: one text per object and set of fields named (SqlCache.shaped),
+ * so that Kysely does not build it at every update, and (the first shapes) prepared once per connection.
+ */
+function updateStatement(w: RecordWriter, obj: ObjectDef, key: string, changes: RecordRow): WriteStatement {
+  const names = Object.keys(changes);
+  if (names.some((name) => changes[name] === undefined)) return w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', key).compile();
+  const { sql: text, fixed } = w.sqlCache.shaped(`update:${obj.objectType}:${names.join(',')}`, () => w.k.updateTable(obj.systemName)
+    .set(Object.fromEntries(names.map((name) => [name, null]))).where(obj.keyField, '=', '').compile().sql);
+  return { sql: text, parameters: [...names.map((name) => changes[name]), key], fixed };
+}
+
+/**
  * The INSERT of a row: one text per object when the row holds every stored field and nothing else
  * (a create's checked row), so that a store prepares it once per connection rather than Kysely
  * building it and the database planning it at every create; built for the row otherwise.
@@ -297,7 +309,7 @@ export function* updateRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef
   const before = yield* storedRow(w, obj, key);
   if (!before) return null;
   if (check) yield* checkCurrent(w, obj, key, check);
-  yield* step(w.run(w.k.updateTable(obj.systemName).set(changes).where(obj.keyField, '=', key).compile()));
+  yield* step(w.run(updateStatement(w, obj, key, changes)));
   const row = (yield* step(w.read(obj, key)))!;
   const link = recordLinkOf(obj);
   if (link && (link.idField in changes || link.typeField in changes)) yield* checkLink(w, obj, link, row);

@@ -1,12 +1,14 @@
 // The statements a create sends on PostgreSQL, where each is a round trip (store/record-writes.ts):
 // a record that several of its lookups name is looked up once, and its INSERT is one text per
-// object, sent as a named statement so that each connection plans it once.
+// object, sent as a named statement so that each connection plans it once; an update's UPDATE is
+// one text per set of fields, the first 64 sets named.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { needsPostgres } from '../services.js';
+import { SqlCache } from '../../src/store/record-sql.js';
 import { postgresRecordingStatements } from './stores-under-test.js';
 
 const AT = '2026-03-01T12:00:00';
@@ -20,7 +22,7 @@ function row(obj: ObjectDef, values: RecordRow): RecordRow {
   return Object.assign(r, { [obj.keyField]: randomUUID(), statecode: 1, statuscode: 1, createdon: AT, modifiedon: AT }, values);
 }
 
-describe('a create\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
+describe('a write\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
   const o = postgresRecordingStatements('writestmt');
 
   test('a user its lookups name three times is looked up once; two users twice; a missing one is still refused', async () => {
@@ -62,5 +64,40 @@ describe('a create\'s statements on PostgreSQL', { skip: needsPostgres }, () => 
     const [text] = o.sent.filter((t) => /^insert into [^ ]*"account"/.test(t));
     assert.notEqual(text, inserts[0]);
     assert.doesNotMatch(text!, /"telephone1"/);
+  });
+
+  test('an update\'s UPDATE is one named text per set of fields it changes', async () => {
+    const records = await o.store.org(ORG);
+    const account = (await records.schema()).resolve('account');
+    const author = { userId: ADA, at: AT };
+    const made = await records.create(account, row(account, { accountname: 'Changing', ownerid: ADA, createdby: ADA, modifiedby: ADA }), author);
+    const updates: string[] = [];
+    for (const [i, changes] of ([{ telephone1: '1' }, { telephone1: '2' }, { telephone1: '3', accountname: 'Changed' }] as RecordRow[]).entries()) {
+      o.sent.length = 0;
+      const got = await records.update(account, made.accountid as string, { ...changes, modifiedby: ADA, modifiedon: `${AT.slice(0, -1)}${i}` }, author);
+      assert.equal(got!.telephone1, changes.telephone1);
+      updates.push(...o.sent.filter((t) => /^update [^ ]*"account" set/.test(t)));
+    }
+    assert.equal(updates.length, 3);
+    assert.equal(updates[0], updates[1], 'the same fields, the same text');
+    assert.notEqual(updates[1], updates[2]);
+    assert.ok(updates.every((t) => o.named.has(t)), 'sent as named statements');
+  });
+});
+
+describe('shaped statements (SqlCache.shaped)', () => {
+  test('one text per key, built once; the first 64 keys may be prepared, the rest not, until the schema changes', () => {
+    const cache = new SqlCache();
+    let built = 0;
+    const shape = (i: number) => cache.shaped(`update:1:f${i}`, () => `UPDATE t SET f${i} = $1 /* ${++built} */`);
+    const first = Array.from({ length: 70 }, (_, i) => shape(i));
+    assert.equal(built, 70);
+    assert.deepEqual(first.map((s) => s.fixed), Array.from({ length: 70 }, (_, i) => i < 64));
+    assert.deepEqual(shape(3), first[3], 'kept: not built again');
+    assert.equal(shape(66).fixed, false, 'past the bound it stays unprepared');
+    assert.equal(built, 70);
+    cache.clear();
+    assert.equal(shape(66).fixed, true);
+    assert.equal(built, 71);
   });
 });
