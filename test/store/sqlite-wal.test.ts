@@ -23,6 +23,35 @@ describe('the WAL of SQLite files', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  test('a writer keeps statement journals in memory: a savepoint past 64 KiB opens no temporary file', { skip: !fs.existsSync('/proc/self/fd') }, () => {
+    // SQLite spills a statement journal past 64 KiB to an unlinked temporary file (etilqs_…), which
+    // a create did at every write before temp_store = MEMORY.
+    const db = openDb(path.join(dir, 'statement-journal.db'));
+    try {
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      db.transaction(() => {
+        for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
+      })();
+      const temporaryFiles = () => fs.readdirSync('/proc/self/fd').map((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      }).filter((target) => /etilqs_/.test(target));
+      db.exec('BEGIN');
+      db.exec('SAVEPOINT a');
+      db.exec("UPDATE t SET v = v || 'y'");
+      const open = temporaryFiles();
+      db.exec('RELEASE a');
+      db.exec('COMMIT');
+      assert.deepEqual(open, []);
+    } finally {
+      db.close();
+    }
+  });
+
   test('is cut back to its limit when it restarts after a transaction larger than the limit', () => {
     const file = path.join(dir, 'big.db');
     const db = openDb(file);

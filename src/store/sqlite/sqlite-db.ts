@@ -59,6 +59,9 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
+    // Statement journals in memory: past 64 KiB SQLite spills one to a temporary file, which a
+    // create did (about a dozen writes to it each), for nothing a crash could need.
+    db.pragma('temp_store = MEMORY');
     // A WAL that grew (a large transaction, a checkpoint held back by a long read) is cut back to
     // this when it next restarts, rather than keeping its largest size until the file is closed.
     db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
