@@ -42,6 +42,17 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Whether HTTP/1.1 can carry `value` as a header field's value (webhook-definition.ts refuses the rest when a webhook is made). */
 export const isFieldValue = (value: string): boolean => FIELD_VALUE.test(value);
 
+/** How to write a header field's value that HTTP/1.1 can carry, for the messages that refuse one. */
+export const FIELD_VALUE_FIX = 'use characters up to U+00FF and no control characters but tab (percent- or base64-encode other text)';
+
+/** What in the value of the header field `name` HTTP/1.1 cannot carry, for a message; null when it can carry it all. */
+export function fieldValueFault(name: string, value: string): string | null {
+  if (isFieldValue(value)) return null;
+  const bad = [...value].find((c) => !isFieldValue(c))!;
+  const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `the value of the header field '${name}' has ${code}${/[\x00-\x1f\x7f]/.test(bad) ? '' : ` (${bad})`}, which HTTP/1.1 cannot send`;
+}
+
 /** Connections to one origin at most; further requests wait for one (Node's agent had the same bound). */
 const MAX_SOCKETS = 16;
 /** An idle connection is closed after this long: receivers close theirs too, and a stale one costs a retry. */
@@ -386,7 +397,8 @@ export class Http1Client {
     const { url } = request;
     let head = `${request.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\ncontent-length: ${request.body.length}\r\n`;
     for (const [name, value] of request.headers) {
-      if (!FIELD_VALUE.test(value)) return Promise.reject(new Http1Error('ERR_INVALID_CHAR', `Invalid character in header content ["${name}"]`));
+      const fault = fieldValueFault(name, value);
+      if (fault !== null) return Promise.reject(new Http1Error('ERR_INVALID_CHAR', fault));
       head += `${name}: ${value}\r\n`;
     }
     const bytes = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), request.body]);

@@ -5,7 +5,7 @@
 
 import net from 'node:net';
 import { isAppError } from '../errors.js';
-import { Http1Client, Http1Error } from './http1-client.js';
+import { FIELD_VALUE_FIX, Http1Client, Http1Error } from './http1-client.js';
 import { signedHeaders } from './signing.js';
 import { guardedLookup, nonPublicKind } from './target-guard.js';
 import { RESPONSE_BODY_CHARS, type ClaimedDelivery } from './webhook-types.js';
@@ -85,6 +85,8 @@ export class WebhookSender {
       const ok = reply.status >= 200 && reply.status < 300;
       return done(ok, reply.status, ok ? null : `HTTP ${reply.status}`, text === '' ? null : text);
     } catch (err) {
+      // Refused at definition since; a webhook stored before keeps failing until it is made again.
+      if (err instanceof Http1Error && err.code === 'ERR_INVALID_CHAR') return done(false, null, `${describe(err)}: delete the webhook and make it again; ${FIELD_VALUE_FIX}`, null);
       // A reply cut short (its connection lost, its time run out) still had a status: the log keeps it.
       return done(false, err instanceof Http1Error ? err.status : null, describe(err), null);
     }

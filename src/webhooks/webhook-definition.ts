@@ -6,7 +6,7 @@ import { AppError, quote, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef } from '../schema/types.js';
 import { planWebhookFilter } from './filter-match.js';
-import { isFieldValue } from './http1-client.js';
+import { FIELD_VALUE_FIX, fieldValueFault } from './http1-client.js';
 import { isSecret } from './signing.js';
 import { WEBHOOK_EVENTS, WEBHOOK_METHODS, type WebhookEvent, type WebhookMethod, type WebhookSpec } from './webhook-types.js';
 
@@ -99,12 +99,9 @@ export function headersOf(raw: unknown): Record<string, string> {
     if (typeof value !== 'string') throw invalid(`The header field '${name}' must have a text value; got ${quote(value)}.`);
     if (/[\r\n\0]/.test(value)) throw invalid(`The header field '${name}' has a line break or NUL in its value.`);
     if (value.length > WEBHOOK_LIMITS.headerValue) throw invalid(`The value of the header field '${name}' is ${value.length} characters long; the most is ${WEBHOOK_LIMITS.headerValue}.`);
-    if (!isFieldValue(value)) {
-      // Taken, every attempt would fail with ERR_INVALID_CHAR until the webhook was disabled.
-      const bad = [...value].find((c) => !isFieldValue(c))!;
-      const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-      throw invalid(`The value of the header field '${name}' has ${code}${/[\x00-\x1f\x7f]/.test(bad) ? '' : ` (${bad})`}, which HTTP/1.1 cannot send: use characters up to U+00FF and no control characters but tab (percent- or base64-encode other text).`);
-    }
+    // Taken, every attempt would fail with ERR_INVALID_CHAR until the webhook was disabled.
+    const fault = fieldValueFault(name, value);
+    if (fault !== null) throw invalid(`${fault[0]!.toUpperCase()}${fault.slice(1)}: ${FIELD_VALUE_FIX}.`);
     out[name] = value.trim();
   }
   return out;

@@ -212,7 +212,19 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     const silent = await receiver(() => {});
     await assert.rejects(ask(silent.port, { timeoutMs: 150 }), (err: Error & { code?: string }) => err.code === 'TIMEOUT' && /150 ms/.test(err.message));
     const before = silent.connections();
-    await assert.rejects(ask(silent.port, { headers: [['x-name', 'ĉu']] }), (err: Error & { code?: string }) => err.code === 'ERR_INVALID_CHAR');
+    await assert.rejects(ask(silent.port, { headers: [['x-name', 'ĉu']] }),
+      (err: Error & { code?: string }) => err.code === 'ERR_INVALID_CHAR' && /'x-name' has U\+0109 \(ĉ\), which HTTP\/1\.1 cannot send/.test(err.message));
+    // A webhook stored before such values were refused: its log says what is wrong and what to do.
+    const sender = new WebhookSender({ timeoutMs: 5_000, allowPrivate: true, userAgent: 'Orchard/test' });
+    try {
+      const outcome = await sender.send({ id: 'msg_bad', payload: '{}', webhook: {
+        id: 'w', url: `http://127.0.0.1:${silent.port}/`, method: 'POST', headers: { 'X-Bell': 'a\u0007b' }, secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64'),
+      } }, 1_700_000_000);
+      assert.deepEqual([outcome.ok, outcome.status], [false, null]);
+      assert.match(outcome.error!, /^ERR_INVALID_CHAR: the value of the header field 'X-Bell' has U\+0007, which HTTP\/1\.1 cannot send: delete the webhook and make it again; use characters up to U\+00FF/);
+    } finally {
+      sender.close();
+    }
     assert.equal(silent.connections(), before);
   });
 
