@@ -3,12 +3,14 @@
 // in the same run, each server in its own child process (`orchard serve` of its own build, on its
 // own data: its own CLI made the organization and seeded it), loaded by wrk in rounds that
 // alternate the builds, beside a bare Fastify anchor that answers the same requests. Cases: `create`
-// (POST /api/record/account) and `update` (PUT /api/record/account/{id} over a rotation of ids).
+// (POST /api/record/account), `update` (PUT /api/record/account/{id} over a rotation of ids) and
+// `delete` (DELETE /api/record/contact/{id}: contacts seeded for it, `--deletes` of them for each
+// run and warm-up, none deleted twice; a run that used them all would count 404s as failures).
 // `--store postgres` runs both builds on DATABASE_URL, each in schemas of its own (dropped after).
 //
 // Usage: node dist/bench/writes.js [--versus DIR] [--store sqlite|postgres] [--rounds 3]
 //   [--duration 5] [--warmup 1] [--connections 10] [--accounts 2000] [--ids 200] [--cases create,update]
-//   [--profile]
+//   [--deletes 8000] [--profile]
 // Prints per-round req/s, the medians, each build's ratio to the anchor, and this build's ratio to
 // the other's per round and its median; --profile runs the servers under node --cpu-prof and adds
 // each build's main-thread CPU µs per request (warm-ups and the setup's reads included), steadier
@@ -42,6 +44,7 @@ const { values: opts } = parseArgs({
     accounts: { type: 'string', default: '2000' },
     ids: { type: 'string', default: '200' },
     cases: { type: 'string', default: 'create,update' },
+    deletes: { type: 'string', default: '8000' },
     profile: { type: 'boolean', default: false },
   },
 });
@@ -89,8 +92,24 @@ async function serveAnchor(): Promise<void> {
   const app = Fastify({ logger: false });
   app.post('/api/record/account', async (_request, reply) => reply.code(201).send({ success: true, data: { Record: {} }, message: '' }));
   app.put('/api/record/account/:id', async () => ({ success: true, data: { Record: {} }, message: '' }));
+  app.delete('/api/record/contact/:id', async () => ({ success: true, data: {}, message: '' }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   announceAndServe(url, () => app.close());
+}
+
+/** The ids of every contact (the delete case's), through POST /api/query, 500 a page. */
+async function contactIds(url: string, token: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${url}/api/query`, {
+      method: 'POST', headers: { tokenid: token, 'content-type': 'application/json' },
+      body: JSON.stringify({ objecttype: 2, fields: 'contactid', sort_by: 'createdon', sort_type: 'asc', page_size: 500, page_number: page }),
+    });
+    const body = (await res.json()) as { data?: { Data?: Array<{ contactid?: string }>; IsLastPage?: boolean } };
+    if (res.status !== 200 || !body.data?.Data) throw new Error(`POST /api/query (contacts, page ${page}) answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+    for (const r of body.data.Data) ids.push(String(r.contactid));
+    if (body.data.IsLastPage) return ids;
+  }
 }
 
 async function dropSchemas(schemas: readonly string[]): Promise<void> {
@@ -113,7 +132,10 @@ async function drive(): Promise<number> {
   const connections = whole('connections', 1);
   const accounts = whole('accounts', 1);
   const cases = opts.cases.split(',').map((c) => c.trim());
-  if (cases.some((c) => c !== 'create' && c !== 'update')) throw new Error(`--cases takes create and/or update; got '${opts.cases}'`);
+  if (cases.some((c) => c !== 'create' && c !== 'update' && c !== 'delete')) throw new Error(`--cases takes create, update and delete; got '${opts.cases}'`);
+  const deletes = whole('deletes', 1);
+  // Each run of the delete case, warm-ups included, deletes contacts no run deleted before.
+  const contactsPerBuild = cases.includes('delete') ? rounds * (warmup > 0 ? 2 : 1) * deletes : 0;
   if (opts.store !== 'sqlite' && opts.store !== 'postgres') throw new Error(`--store takes sqlite or postgres; got '${opts.store}'`);
   if (opts.store === 'postgres' && !process.env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
   const versus = opts.versus ? path.resolve(opts.versus) : undefined;
@@ -125,27 +147,35 @@ async function drive(): Promise<number> {
   if (versus) builds.push({ name: 'versus', root: versus, dataDir: path.join(work, 'versus'), schema: opts.store === 'postgres' ? `${tag}_versus` : undefined });
   const stops: Array<() => Promise<void>> = [];
   try {
-    const targets: Array<{ name: string; url: string; token: string; ids: string[]; stop?: () => Promise<void> }> = [];
+    const targets: Array<{ name: string; url: string; token: string; ids: string[]; contacts: string[]; stop?: () => Promise<void> }> = [];
     const profileOf = (b: Build) => path.join(work, 'profile', b.name);
     for (const b of builds) {
       fs.mkdirSync(b.dataDir, { recursive: true });
       const org = cli(b, ['org', 'create', '--name', 'Bench', '--plan', 'enterprise', '--email', 'bench@example.com', '--minute-limit', '1000000000']);
       cli(b, ['seed', '--org', String(org.id), '--object', 'account', '--count', String(accounts)]);
+      if (contactsPerBuild > 0) cli(b, ['seed', '--org', String(org.id), '--object', 'contact', '--count', String(contactsPerBuild)]);
       const server = await serveBuild(b, opts.profile ? profileOf(b) : undefined);
       stops.push(server.stop);
       const ids = await pickIds(server.url, String(org.token), accounts, whole('ids', 1));
-      targets.push({ name: b.name, url: server.url, token: String(org.token), ids, stop: server.stop });
+      const contacts = contactsPerBuild > 0 ? await contactIds(server.url, String(org.token)) : [];
+      targets.push({ name: b.name, url: server.url, token: String(org.token), ids, contacts, stop: server.stop });
     }
     const anchor = await serveInChild('anchor', SCRIPT, ['--anchor']);
     stops.push(() => anchor.stop());
-    targets.unshift({ name: 'anchor', url: anchor.url, token: 'anchor', ids: targets[0]!.ids });
+    targets.unshift({ name: 'anchor', url: anchor.url, token: 'anchor', ids: targets[0]!.ids, contacts: [...targets[0]!.contacts] });
 
     console.log(`Store: ${opts.store}; ${accounts.toLocaleString('en-US')} accounts seeded per build; this build: ${ROOT}${versus ? `; versus: ${versus}` : ''}`);
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`wrk: ${connections} connections, ${rounds} rounds of ${duration} s per target and case, each after a ${warmup} s warm-up; targets alternate by round.\n`);
 
+    /** A run's requests: for the delete case, the next `deletes` of the target's contacts, taken from its list. */
     const requestsOf = (t: (typeof targets)[number], c: string): LoadRequest[] => {
       const headers = { tokenid: t.token, 'content-type': 'application/json' };
+      if (c === 'delete') {
+        const slice = t.contacts.splice(0, deletes);
+        if (slice.length < deletes) throw new Error(`${t.name}: ${slice.length} contacts left for a delete run of ${deletes}`);
+        return slice.map((id) => ({ method: 'DELETE', path: `/api/record/contact/${id}`, headers: { tokenid: t.token } }));
+      }
       return c === 'create'
         ? [{ method: 'POST', path: '/api/record/account', headers, body: JSON.stringify({ accountname: 'Bench write', telephone1: '+1 555 0100' }) }]
         : t.ids.map((id, i) => ({ method: 'PUT', path: `/api/record/account/${id}`, headers, body: JSON.stringify({ telephone1: `+1 555 ${String(i).padStart(4, '0')}` }) }));
@@ -160,7 +190,7 @@ async function drive(): Promise<number> {
         for (const t of order) {
           const load = { url: t.url, connections, pipelining: 1, requests: requestsOf(t, c) };
           if (warmup > 0) {
-            const warm = await runLoad({ ...load, duration: warmup });
+            const warm = await runLoad({ ...load, ...(c === 'delete' ? { requests: requestsOf(t, c) } : {}), duration: warmup });
             failed += failures(warm);
             served.set(t.name, (served.get(t.name) ?? 0) + warm.requests.total);
           }

@@ -1,7 +1,7 @@
 // The statements a create sends on PostgreSQL, where each is a round trip (store/record-writes.ts):
 // a record that several of its lookups name is looked up once, and its INSERT is one text per
 // object, sent as a named statement so that each connection plans it once; an update's UPDATE is
-// one text per set of fields, the first 64 sets named.
+// one text per set of fields, the first 64 sets named; a delete's statements are all named.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,6 +82,29 @@ describe('a write\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
     assert.equal(updates[0], updates[1], 'the same fields, the same text');
     assert.notEqual(updates[1], updates[2]);
     assert.ok(updates.every((t) => o.named.has(t)), 'sent as named statements');
+  });
+
+  test('a delete sends named statements only: its files\' DELETE is one text for every object, and the files go', async () => {
+    const records = await o.store.org(ORG);
+    const schema = await records.schema();
+    const author = { userId: ADA, at: AT };
+    const filesDeletes: string[] = [];
+    for (const obj of [schema.resolve('account'), schema.resolve('contact')]) {
+      const made = await records.create(obj, row(obj, { ownerid: ADA, createdby: ADA, modifiedby: ADA, ...(obj.systemName === 'account' ? { accountname: 'Going' } : { lastname: 'Going' }) }), author);
+      const id = made[obj.keyField] as string;
+      const file = { fileid: randomUUID(), objectid: id, objecttypecode: obj.objectType, filename: 'a.txt', contenttype: 'text/plain', size: 2, createdon: AT, createdby: ADA };
+      assert.equal(await records.attachFile(obj, file, Buffer.from('hi')), true);
+      o.sent.length = 0;
+      assert.equal(await records.delete(obj, id, author), true);
+      const sent = o.sent.filter((t) => !/^(BEGIN|COMMIT|ROLLBACK)/i.test(t));
+      assert.deepEqual(sent.filter((t) => !o.named.has(t)), [], 'every statement but the transaction\'s own named');
+      filesDeletes.push(...sent.filter((t) => /^delete from [^ ]*"orchard_files"/.test(t)));
+      const schemaName = (records as unknown as { schemaName: string }).schemaName;
+      const { rows } = await o.pool.query(`SELECT count(*)::int AS n FROM "${schemaName}".orchard_files WHERE record_id = $1`, [id]);
+      assert.equal(rows[0].n, 0, 'its file went with it');
+    }
+    assert.equal(filesDeletes.length, 2);
+    assert.equal(filesDeletes[0], filesDeletes[1]);
   });
 });
 

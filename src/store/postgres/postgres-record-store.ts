@@ -11,7 +11,7 @@ import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import { selectGroupPage } from '../group-sql.js';
-import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
+import { deleteFiles, deleteFilesOfRecord, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
 import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage, type CompiledSql } from '../record-sql.js';
 import {
   ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
@@ -313,7 +313,7 @@ class PostgresOrgRecords implements OrgRecords {
       read: (obj, id) => this.getOn(db, obj, id),
       isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
       dropFiles: async (obj, id) => {
-        await query(deleteFiles(this.k, obj, id));
+        await query(deleteFilesOfRecord({ k: this.k, sqlCache: this.sqlCache }, obj, id));
       },
       // Deliveries are made in a write's transaction only.
       activeHooks: () => (db === this.pool ? [] : this.activeHooks(db as PoolClient)),

@@ -19,7 +19,7 @@ import { addColumn, countSql, createTableSql, GrownIndexes, q } from './sqlite-d
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
-import { deleteFiles } from '../record-files.js';
+import { deleteFilesOfRecord } from '../record-files.js';
 import { replaceContents, withSource } from './sqlite-snapshots.js';
 import { appendWithDeliveries, readActiveHooks, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
 import type { ActiveHook } from '../../webhooks/webhook-types.js';
@@ -81,7 +81,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       isUniqueViolation: (err) => /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)/.test(sqliteCode(err)),
       // The contents are removed once the delete commits (SqliteRecordFiles.emptyTrash).
       dropFiles: (obj, id) => {
-        for (const s of [trashFilesStatement(obj, id), deleteFiles(sqliteSql, obj, id)]) prepared(db, s.sql).run(...s.parameters);
+        for (const s of [trashFilesStatement(obj, id), deleteFilesOfRecord(this.writer, obj, id)]) prepared(db, s.sql).run(...s.parameters);
       },
       activeHooks: () => this.activeHooks(),
     };
