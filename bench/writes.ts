@@ -3,9 +3,11 @@
 // in the same run, each server in its own child process (`orchard serve` of its own build, on its
 // own data: its own CLI made the organization and seeded it), loaded by wrk in rounds that
 // alternate the builds, beside a bare Fastify anchor that answers the same requests. Cases: `create`
-// (POST /api/record/account), `update` (PUT /api/record/account/{id} over a rotation of ids) and
-// `delete` (DELETE /api/record/contact/{id}: contacts seeded for it, `--deletes` of them for each
-// run and warm-up, none deleted twice; a run that used them all would count 404s as failures).
+// (POST /api/record/account), `update` (PUT /api/record/account/{id} over a rotation of ids),
+// `rename` (PUT /api/record/contact/{id} of a lastname, which the contact's fullname is built from,
+// over a rotation of `--ids` contacts) and `delete` (DELETE /api/record/contact/{id}: contacts
+// seeded for it, `--deletes` of them for each run and warm-up, none deleted twice; a run that used
+// them all would count 404s as failures).
 // `--store postgres` runs both builds on DATABASE_URL, each in schemas of its own (dropped after).
 //
 // Usage: node dist/bench/writes.js [--versus DIR] [--store sqlite|postgres] [--rounds 3]
@@ -92,6 +94,7 @@ async function serveAnchor(): Promise<void> {
   const app = Fastify({ logger: false });
   app.post('/api/record/account', async (_request, reply) => reply.code(201).send({ success: true, data: { Record: {} }, message: '' }));
   app.put('/api/record/account/:id', async () => ({ success: true, data: { Record: {} }, message: '' }));
+  app.put('/api/record/contact/:id', async () => ({ success: true, data: { Record: {} }, message: '' }));
   app.delete('/api/record/contact/:id', async () => ({ success: true, data: {}, message: '' }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   announceAndServe(url, () => app.close());
@@ -132,10 +135,11 @@ async function drive(): Promise<number> {
   const connections = whole('connections', 1);
   const accounts = whole('accounts', 1);
   const cases = opts.cases.split(',').map((c) => c.trim());
-  if (cases.some((c) => c !== 'create' && c !== 'update' && c !== 'delete')) throw new Error(`--cases takes create, update and delete; got '${opts.cases}'`);
+  if (cases.some((c) => !['create', 'update', 'rename', 'delete'].includes(c))) throw new Error(`--cases takes create, update, rename and delete; got '${opts.cases}'`);
   const deletes = whole('deletes', 1);
+  const renamed = cases.includes('rename') ? whole('ids', 1) : 0;
   // Each run of the delete case, warm-ups included, deletes contacts no run deleted before.
-  const contactsPerBuild = cases.includes('delete') ? rounds * (warmup > 0 ? 2 : 1) * deletes : 0;
+  const contactsPerBuild = renamed + (cases.includes('delete') ? rounds * (warmup > 0 ? 2 : 1) * deletes : 0);
   if (opts.store !== 'sqlite' && opts.store !== 'postgres') throw new Error(`--store takes sqlite or postgres; got '${opts.store}'`);
   if (opts.store === 'postgres' && !process.env.DATABASE_URL) throw new Error('--store postgres needs DATABASE_URL');
   const versus = opts.versus ? path.resolve(opts.versus) : undefined;
@@ -147,7 +151,7 @@ async function drive(): Promise<number> {
   if (versus) builds.push({ name: 'versus', root: versus, dataDir: path.join(work, 'versus'), schema: opts.store === 'postgres' ? `${tag}_versus` : undefined });
   const stops: Array<() => Promise<void>> = [];
   try {
-    const targets: Array<{ name: string; url: string; token: string; ids: string[]; contacts: string[]; stop?: () => Promise<void> }> = [];
+    const targets: Array<{ name: string; url: string; token: string; ids: string[]; renamed: string[]; contacts: string[]; stop?: () => Promise<void> }> = [];
     const profileOf = (b: Build) => path.join(work, 'profile', b.name);
     for (const b of builds) {
       fs.mkdirSync(b.dataDir, { recursive: true });
@@ -158,11 +162,11 @@ async function drive(): Promise<number> {
       stops.push(server.stop);
       const ids = await pickIds(server.url, String(org.token), accounts, whole('ids', 1));
       const contacts = contactsPerBuild > 0 ? await contactIds(server.url, String(org.token)) : [];
-      targets.push({ name: b.name, url: server.url, token: String(org.token), ids, contacts, stop: server.stop });
+      targets.push({ name: b.name, url: server.url, token: String(org.token), ids, renamed: contacts.splice(0, renamed), contacts, stop: server.stop });
     }
     const anchor = await serveInChild('anchor', SCRIPT, ['--anchor']);
     stops.push(() => anchor.stop());
-    targets.unshift({ name: 'anchor', url: anchor.url, token: 'anchor', ids: targets[0]!.ids, contacts: [...targets[0]!.contacts] });
+    targets.unshift({ name: 'anchor', url: anchor.url, token: 'anchor', ids: targets[0]!.ids, renamed: targets[0]!.renamed, contacts: [...targets[0]!.contacts] });
 
     console.log(`Store: ${opts.store}; ${accounts.toLocaleString('en-US')} accounts seeded per build; this build: ${ROOT}${versus ? `; versus: ${versus}` : ''}`);
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -176,6 +180,7 @@ async function drive(): Promise<number> {
         if (slice.length < deletes) throw new Error(`${t.name}: ${slice.length} contacts left for a delete run of ${deletes}`);
         return slice.map((id) => ({ method: 'DELETE', path: `/api/record/contact/${id}`, headers: { tokenid: t.token } }));
       }
+      if (c === 'rename') return t.renamed.map((id, i) => ({ method: 'PUT', path: `/api/record/contact/${id}`, headers, body: JSON.stringify({ lastname: `Renamed ${i}` }) }));
       return c === 'create'
         ? [{ method: 'POST', path: '/api/record/account', headers, body: JSON.stringify({ accountname: 'Bench write', telephone1: '+1 555 0100' }) }]
         : t.ids.map((id, i) => ({ method: 'PUT', path: `/api/record/account/${id}`, headers, body: JSON.stringify({ telephone1: `+1 555 ${String(i).padStart(4, '0')}` }) }));

@@ -299,9 +299,9 @@ export function* insertRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef
 /**
  * Applies checked changes; null when no record has the id. Throws LOOKUP_TARGET_MISSING,
  * NOTE_RECORD_MISSING, or what `check` throws. A composed name (a contact's fullname) not among the
- * changes is built again when one of its parts is, from the parts as the update leaves them: read
- * after the update, whose row lock keeps any other write out until this one commits. Its entry:
- * the stored fields whose value changed, read before (locked) and after.
+ * changes is built again when one of its parts is, from the parts as the update leaves them (the
+ * record read before it, locked until the commit, with the changes), and set by the same UPDATE.
+ * Its entry: the stored fields whose value changed, read before (locked) and after.
  */
 export function* updateRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef, id: string, changes: RecordRow, check?: RecordCheck): Steps<RecordRow | null> {
   yield* checkLookups(w, obj, changes);
@@ -309,19 +309,17 @@ export function* updateRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef
   const before = yield* storedRow(w, obj, key);
   if (!before) return null;
   if (check) yield* checkCurrent(w, obj, key, check);
-  yield* step(w.run(updateStatement(w, obj, key, changes)));
-  const row = (yield* step(w.read(obj, key)))!;
-  const link = recordLinkOf(obj);
-  if (link && (link.idField in changes || link.typeField in changes)) yield* checkLink(w, obj, link, row);
+  let applied = changes;
   const name = composedNameOf(obj);
   if (name && !(name.field in changes) && name.parts.some((p) => p in changes)) {
     // Parts left empty keep the name the record has: a contact always has one.
-    const built = composeName(obj, name, row);
-    if (built !== null && built !== row[name.field]) {
-      yield* step(w.run(w.k.updateTable(obj.systemName).set({ [name.field]: built }).where(obj.keyField, '=', key).compile()));
-      row[name.field] = built;
-    }
+    const built = composeName(obj, name, { ...before, ...changes });
+    if (built !== null && built !== before[name.field]) applied = { ...changes, [name.field]: built };
   }
+  yield* step(w.run(updateStatement(w, obj, key, applied)));
+  const row = (yield* step(w.read(obj, key)))!;
+  const link = recordLinkOf(obj);
+  if (link && (link.idField in changes || link.typeField in changes)) yield* checkLink(w, obj, link, row);
   log.add(obj, key, 'update', before, row);
   return row;
 }

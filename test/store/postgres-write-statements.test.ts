@@ -1,7 +1,7 @@
 // The statements a create sends on PostgreSQL, where each is a round trip (store/record-writes.ts):
 // a record that several of its lookups name is looked up once, and its INSERT is one text per
 // object, sent as a named statement so that each connection plans it once; an update's UPDATE is
-// one text per set of fields, the first 64 sets named; a delete's statements are all named.
+// one text per set of fields, the first 64 sets named, a composed name set by it; a delete's statements are all named.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,6 +82,25 @@ describe('a write\'s statements on PostgreSQL', { skip: needsPostgres }, () => {
     assert.equal(updates[0], updates[1], 'the same fields, the same text');
     assert.notEqual(updates[1], updates[2]);
     assert.ok(updates.every((t) => o.named.has(t)), 'sent as named statements');
+  });
+
+  test('an update of a part of a composed name sets the name in its one UPDATE', async () => {
+    const records = await o.store.org(ORG);
+    const contact = (await records.schema()).resolve('contact');
+    const author = { userId: ADA, at: AT };
+    const made = await records.create(contact, row(contact, { firstname: 'Ada', lastname: 'Byron', fullname: 'Ada Byron', ownerid: ADA, createdby: ADA, modifiedby: ADA }), author);
+    o.sent.length = 0;
+    const got = await records.update(contact, made.contactid as string, { lastname: 'Lovelace', modifiedby: ADA, modifiedon: AT }, author);
+    assert.equal(got!.fullname, 'Ada Lovelace');
+    const updates = o.sent.filter((t) => /^update [^ ]*"contact" set/.test(t));
+    assert.equal(updates.length, 1, o.sent.join('\n'));
+    assert.match(updates[0]!, /"fullname" = /);
+    assert.ok(o.named.has(updates[0]!), 'sent as a named statement');
+    // A part emptied keeps the name built from the rest; the log's entry has the name's change.
+    const emptied = await records.update(contact, made.contactid as string, { firstname: null, modifiedby: ADA, modifiedon: AT }, author);
+    assert.equal(emptied!.fullname, 'Lovelace');
+    const [latest] = await records.history(contact.objectType, made.contactid as string, { limit: 1, offset: 0 });
+    assert.deepEqual(latest?.fields.fullname, { old: 'Ada Lovelace', new: 'Lovelace' });
   });
 
   test('a delete sends named statements only: its files\' DELETE is one text for every object, and the files go', async () => {
