@@ -334,7 +334,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       });
     });
 
-  const role = program.command('role').description('manage roles (role list, set)');
+  const role = program.command('role').description('manage roles (role list, set, delete)');
   role.command('list')
     .description('the roles of an organization with their grants: per object the permissions, hidden and read-only fields (the built-in admin has everything)')
     .requiredOption('--org <id>', 'organization id (required)')
@@ -360,6 +360,18 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       await withStores(config, async ({ admin }) => {
         const r = await admin.setRole({ orgId: o.org, role: o.role, grant: o.grant, hide: o.hide, readonly: o.readonly });
         print(out, { org: r.orgId, role: r.name, grants: r.grants }, [`Role ${r.name} of organization ${r.orgId}:`, ...grantLines(r.grants)].join('\n'));
+      });
+    });
+
+  role.command('delete')
+    .description('delete a role of an organization. Refused while a user holds it: give them another role first with user role. The built-in role admin cannot be deleted.')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--role <name>', 'role name (required)')
+    .action(async (o: { org: string; role: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const r = await admin.deleteRole(o.org, o.role);
+        print(out, { org: r.orgId, role: r.name, deleted: true }, `Role ${r.name} of organization ${r.orgId} deleted.`);
       });
     });
 

@@ -54,6 +54,10 @@ export const errorCatalogue = {
   ROUTE_NOT_FOUND: { status: 404, summary: 'No route matches the path.' },
   ORGANIZATION_NOT_FOUND: { status: 404, summary: 'No organization has the id given to an administrative command or control API call.' },
   USER_NOT_FOUND: { status: 404, summary: 'No user (of the organization, where one is named) has the id given to an administrative command or control API call.' },
+  ROLE_NOT_FOUND: {
+    status: 404, summary: 'The organization has no role of that name (the built-in admin is not a defined role).',
+    message: (orgId: string, name: string) => `Organization '${orgId}' has no role '${name}'. List its roles with orchard role list --org ${orgId} (GET /_orchard/organizations/${orgId}/roles).`,
+  },
   SNAPSHOT_NOT_FOUND: {
     status: 404, summary: 'The organization has no snapshot of that name.',
     message: (orgId: string, name: string) => `Organization '${orgId}' has no snapshot named '${name}'. List its snapshots with GET /_orchard/organizations/${orgId}/snapshots (orchard snapshot list --org ${orgId}).`,
@@ -105,6 +109,8 @@ export const errorCatalogue = {
   BACKUP_UNSUPPORTED: { status: 400, summary: 'orchard backup and restore serve the embedded (SQLite) store; on PostgreSQL use pg_dump and pg_restore.' },
   RESTORE_TARGET_IN_USE: { status: 409, summary: 'orchard restore: a server or another orchard command has the data directory\'s databases open.' },
   RESTORE_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard restore: the data directory already holds Orchard data and --force was not given.' },
+  // 409 of the control API and the commands
+  ROLE_IN_USE: { status: 409, summary: 'A role is deleted only when no user of the organization holds it; the message names those who do.' },
   WEBHOOKS_NOT_DELIVERED_HERE: { status: 409, summary: 'POST /_orchard/webhooks/flush on a server started with WEBHOOK_DELIVER=false, which attempts no deliveries: flush on a server that delivers them.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { hashToken, newToken } from '../auth/tokens.js';
-import { AppError } from '../errors.js';
+import { AppError, errorOf } from '../errors.js';
 import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
@@ -21,6 +21,8 @@ import type { ObjectDef, ViewSpec } from '../schema/types.js';
 import { formatDateTime } from '../schema/values.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** How many of a role's users a refused deletion names (then 'and N more'). */
+const ROLE_HOLDERS_NAMED = 5;
 
 function checkEmail(email: string): void {
   if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
@@ -135,6 +137,23 @@ export class AdminService {
   async listRoles(orgId: string): Promise<RoleDefinition[]> {
     const org = await this.requireOrganization(orgId);
     return this.control.listRoles(org.id);
+  }
+
+  /**
+   * Deletes a role the organization defined. Refused while any user holds it (ROLE_IN_USE, naming
+   * them), so that no user is left with a role that allows nothing: give them another role first.
+   */
+  async deleteRole(orgId: string, role: string): Promise<{ orgId: string; name: string }> {
+    const name = definableRoleName(role, 'deleted');
+    const org = await this.requireOrganization(orgId);
+    const outcome = await this.control.deleteRole(org.id, name);
+    if (outcome === 'absent') throw errorOf('ROLE_NOT_FOUND', org.id, name);
+    if (outcome !== 'deleted') {
+      const shown = outcome.heldBy.slice(0, ROLE_HOLDERS_NAMED).map((u) => `${u.email} (${u.id})`).join(', ');
+      const more = outcome.heldBy.length > ROLE_HOLDERS_NAMED ? ` and ${outcome.heldBy.length - ROLE_HOLDERS_NAMED} more` : '';
+      throw new AppError('ROLE_IN_USE', `Role '${name}' of organization ${org.id} is held by ${outcome.heldBy.length} user(s): ${shown}${more}. Give them another role first (orchard user role --id <user id> --role <role>), then delete it.`);
+    }
+    return { orgId: org.id, name };
   }
 
   /** The role's name, checked to be admin or a role defined for the organization. */

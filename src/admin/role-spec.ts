@@ -31,11 +31,12 @@ export function roleName(raw: string): string {
   return name;
 }
 
-/** A role name `role set` may define: anything but the built-in admin. */
-export function definableRoleName(raw: string): string {
+/** A role name `role set` may define, or `role delete` delete: anything but the built-in admin. */
+export function definableRoleName(raw: string, action: 'redefined' | 'deleted' = 'redefined'): string {
   const name = roleName(raw);
   if (name === ADMIN_ROLE) {
-    throw invalid(`The role 'admin' is built in: it has every permission on every object and cannot be redefined. Choose another name, such as 'sales'.`);
+    const fix = action === 'redefined' ? 'Choose another name, such as \'sales\'.' : 'Give its users another role with orchard user role instead.';
+    throw invalid(`The role 'admin' is built in: it has every permission on every object and cannot be ${action}. ${fix}`);
   }
   return name;
 }

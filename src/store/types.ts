@@ -258,6 +258,9 @@ export interface RecordStoreStats {
  * Several store objects (a CLI beside servers) may share one database: a write through one is seen
  * by every other on its next call. The conformance suite is test/store/control-store.test.ts.
  */
+/** What ControlStore.deleteRole did: the users named when a role is still held (id and e-mail). */
+export type RoleDeletion = 'deleted' | 'absent' | { heldBy: ReadonlyArray<{ id: string; email: string }> };
+
 export interface ControlStore {
   /** `id` (a lowercase UUID) chooses the id (fixtures); an id taken is PARAM_INVALID. */
   createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
@@ -293,6 +296,12 @@ export interface ControlStore {
   /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. Throws when the organization does not exist. */
   setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition>;
   getRole(orgId: string, name: string): Promise<RoleDefinition | null>;
+  /**
+   * Removes the role (org, name) if no user of the organization holds it, the look and the removal in
+   * one transaction: 'deleted'; 'absent' when there is no such role; else the users who hold it
+   * (oldest first), and nothing is removed.
+   */
+  deleteRole(orgId: string, name: string): Promise<RoleDeletion>;
   /** Stores the digest (and the last 4 characters) of a new token for the user, with a new id; throws when the user does not exist. */
   addToken(userId: string, tokenHash: string, last4?: string | null): Promise<TokenInfo>;
   /** Every token of the user, live or revoked, oldest first (ties by id); empty for an unknown user. */

@@ -632,6 +632,15 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction(() => [...document.querySelectorAll('table[aria-label=Roles] tr')].some((tr) => tr.querySelector('th')?.textContent === 'helpdesk' && tr.querySelector('td')?.textContent === 'contact: read, update; hidden telephone1'));
     assert.equal((await api(hal, 'PUT', `/api/record/contact/${HANK}`, { jobtitle: 'Villain' })).status, 200);
 
+    // A role a user holds is not deleted: the refusal names the user, and the role stays.
+    await roleRow.locator('button:has-text("Delete")').click();
+    await roleRow.locator('button:has-text("Delete role helpdesk for good")').click();
+    const refusal = page.locator('#roles-title ~ .error[role=alert]');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent())!, /ROLE_IN_USE.*held by 1 user\(s\): hal@acme\.example/);
+    assert.equal(await me(), 'helpdesk');
+    assert.equal(await roleRow.count(), 1);
+
     const row = page.locator('tr[data-user="hal@acme.example"]');
     const sent: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/_orchard/')) sent.push(`${r.method()} ${new URL(r.url()).pathname} ${r.postData() ?? ''}`); });
@@ -655,6 +664,15 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await row.locator('button:has-text("Delete hal@acme.example for good")').click();
     await row.waitFor({ state: 'detached' });
     assert.equal((await api(hal, 'GET', '/api/me')).status, 401);
+
+    // No one holds helpdesk now: it goes, after a second press.
+    await roleRow.locator('button[aria-label="Delete role helpdesk"]').click();
+    await roleRow.locator('button:has-text("Delete role helpdesk for good")').click();
+    await roleRow.waitFor({ state: 'detached' });
+    assert.equal(await refusal.count(), 0, 'the earlier refusal is cleared');
+    const acme = (await json(await api(ADA, 'GET', '/api/me'))).data.organization.id as string;
+    const roles = await json(await fetch(`${server.url}/_orchard/organizations/${acme}/roles`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    assert.ok(!roles.items.some((r: { name: string }) => r.name === 'helpdesk'));
   });
 
   test('by keyboard alone: "Skip to content" first, a column sorted, a record opened, edited and saved', async () => {

@@ -119,6 +119,45 @@ for (const store of HTTP_STORES) {
       assert.equal((await control('GET', '/organizations/00000000-0000-4000-8000-000000000000/roles')).statusCode, 404);
     });
 
+    test('roles: deleted through the control API or the CLI only once no user holds them; admin and unknown roles refused', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'temp', grant: 'account:read' });
+      const holders = [];
+      for (const email of ['t1@example.com', 't2@example.com']) {
+        holders.push((await control('POST', `/organizations/${ctx.orgId}/users`, { email, role: 'temp' })).json());
+      }
+
+      const held = await control('DELETE', `/organizations/${ctx.orgId}/roles/Temp`);
+      assert.equal(held.statusCode, 409);
+      assert.equal(held.json().error.code, 'ROLE_IN_USE');
+      assert.equal(held.json().error.message,
+        `Role 'temp' of organization ${ctx.orgId} is held by 2 user(s): t1@example.com (${holders[0].user.id}), t2@example.com (${holders[1].user.id}). `
+        + 'Give them another role first (orchard user role --id <user id> --role <role>), then delete it.');
+      const viaCli = await cli(['role', 'delete', '--org', ctx.orgId, '--role', 'temp']);
+      assert.deepEqual([viaCli.code, viaCli.body.error.code], [1, 'ROLE_IN_USE']);
+      assert.equal((await read(holders[0].token)).statusCode, 200, 'a refused deletion changes nothing');
+
+      await control('PATCH', `/users/${holders[0].user.id}`, { role: 'admin' });
+      await control('DELETE', `/users/${holders[1].user.id}`);
+      const deleted = await control('DELETE', `/organizations/${ctx.orgId}/roles/temp`);
+      assert.deepEqual([deleted.statusCode, deleted.json()], [200, { orgId: ctx.orgId, name: 'temp', deleted: true }]);
+      assert.ok(!(await control('GET', `/organizations/${ctx.orgId}/roles`)).json().items.some((r: { name: string }) => r.name === 'temp'));
+      const again = await control('DELETE', `/organizations/${ctx.orgId}/roles/temp`);
+      assert.deepEqual([again.statusCode, again.json().error.code], [404, 'ROLE_NOT_FOUND']);
+      assert.match(again.json().error.message, /has no role 'temp'\. List its roles with orchard role list/);
+      const assign = await control('PATCH', `/users/${holders[0].user.id}`, { role: 'temp' });
+      assert.match(assign.json().error.message, /no role 'temp'/);
+
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'temp2', grant: 'account:read' });
+      assert.deepEqual(await cli(['role', 'delete', '--org', ctx.orgId, '--role', 'TEMP2']), { code: 0, body: { org: ctx.orgId, role: 'temp2', deleted: true } });
+      assert.equal(await ctx.stores.control.getRole(ctx.orgId, 'temp2'), null);
+
+      const builtIn = await control('DELETE', `/organizations/${ctx.orgId}/roles/admin`);
+      assert.deepEqual([builtIn.statusCode, builtIn.json().error.code], [400, 'PARAM_INVALID']);
+      assert.match(builtIn.json().error.message, /'admin' is built in: .* cannot be deleted\. Give its users another role/);
+      assert.equal((await control('DELETE', '/organizations/00000000-0000-4000-8000-000000000000/roles/temp')).json().error.code, 'ORGANIZATION_NOT_FOUND');
+      assert.equal((await control('DELETE', `/organizations/${ctx.orgId}/roles/bad%20name`)).json().error.code, 'PARAM_INVALID');
+    });
+
     test('usage: the organization\'s windows and days, as its token reads them, counting nothing', async () => {
       await read(ctx.token);
       await read(ctx.token);

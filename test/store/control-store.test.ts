@@ -320,6 +320,28 @@ for (const kind of CONTROL_KINDS) {
         await assert.rejects(server.setRole({ orgId: ABSENT, name: 'sales', grants: {} }), noOrganization(ABSENT));
         await assert.rejects(server.setRole({ orgId: 'nope', name: 'sales', grants: {} }), noOrganization('nope'));
       });
+
+      test('deletes a role only while no user holds it: the holders oldest first, then deleted, then absent', async () => {
+        const org = await server.createOrganization({ name: 'Roles4', plan: 'free', minuteLimit: null });
+        const other = await server.createOrganization({ name: 'Roles5', plan: 'free', minuteLimit: null });
+        for (const o of [org, other]) await server.setRole({ orgId: o.id, name: 'sales', grants: SALES });
+        const ana = await server.createUser({ orgId: org.id, email: 'ana@example.com', fullname: 'Ana', role: 'sales' });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        const bo = await server.createUser({ orgId: org.id, email: 'bo@example.com', fullname: 'Bo', role: 'sales' });
+        await server.createUser({ orgId: other.id, email: 'cy@example.com', fullname: 'Cy', role: 'sales' });
+
+        assert.deepEqual(await cli.deleteRole(org.id, 'sales'), { heldBy: [{ id: ana.id, email: 'ana@example.com' }, { id: bo.id, email: 'bo@example.com' }] });
+        assert.ok(await server.getRole(org.id, 'sales'), 'a role still held is kept');
+        await server.updateUser(ana.id, { role: 'admin' });
+        await server.deleteUser(bo.id);
+        assert.equal(await cli.deleteRole(org.id, 'sales'), 'deleted');
+        assert.equal(await server.getRole(org.id, 'sales'), null);
+        assert.deepEqual((await server.listRoles(org.id)).map((r) => r.name), []);
+        assert.equal(await cli.deleteRole(org.id, 'sales'), 'absent');
+        assert.ok(await server.getRole(other.id, 'sales'), 'the same name in another organization is another role');
+        assert.equal(await server.deleteRole(ABSENT, 'sales'), 'absent');
+        assert.equal(await server.deleteRole('nope', 'sales'), 'absent');
+      });
     });
 
     describe('tokens', () => {
@@ -503,8 +525,12 @@ async function transcript(store: ControlStore): Promise<unknown[]> {
   await note(store.rotateToken(tokens[1]!.id, 'b'.repeat(64), 'bbbb'));
   await note(store.revokeTokenById(tokens[0]!.id));
   await note(store.revokeTokenById(ABSENT));
+  await note(store.updateUser(rep.id, { role: 'sales' }));
+  await note(store.deleteRole(org.id, 'sales'));
   await note(store.deleteUser(rep.id));
   await note(store.listTokens(rep.id));
+  await note(store.deleteRole(org.id, 'sales'));
+  await note(store.deleteRole(org.id, 'sales'));
   await note(store.deleteOrganization(org.id));
   await note(store.listOrganizations());
   await note(store.deleteOrganization(org.id));

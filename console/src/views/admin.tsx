@@ -1,5 +1,6 @@
 // Admin: the organization's plan and minute limit, its users (role, disable, delete), their tokens
-// (create and rotate shown once, revoke) and its roles — the people and tokens calls of the control API.
+// (create and rotate shown once, revoke) and its roles (define, edit, delete) — the people and tokens
+// calls of the control API.
 
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -194,6 +195,8 @@ function Tokens({ user }: { user: User }) {
 function RolesPanel({ roles, error, reload }: { roles: Role[] | null; error: unknown; reload: () => void }) {
   const c = useConsole();
   const act = useAction();
+  // Its own action: a refused deletion (a user still holds the role) shows above the table, not in the form.
+  const removal = useAction();
   const [name, setName] = useState('');
   const [grant, setGrant] = useState('');
   const [hide, setHide] = useState('');
@@ -212,10 +215,14 @@ function RolesPanel({ roles, error, reload }: { roles: Role[] | null; error: unk
       reload();
     });
   };
+  const remove = (r: Role) => void removal.run(async () => {
+    await c.control('DELETE', `/organizations/${c.org.id}/roles/${encodeURIComponent(r.name)}`);
+    reload();
+  });
   return (
     <section class="panel" aria-labelledby="roles-title">
       <h2 id="roles-title">Roles</h2>
-      <ErrorBox error={error} />
+      <ErrorBox error={error ?? removal.error} />
       {!roles ? <Loading what="roles" /> : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Roles">
@@ -227,7 +234,13 @@ function RolesPanel({ roles, error, reload }: { roles: Role[] | null; error: unk
                   <td>{r.builtIn ? 'everything, on every object the plan includes' : Object.entries(r.grants).map(([o, g]) => (
                     <div key={o}><code>{o}</code>: {g.permissions.join(', ') || 'nothing'}{g.hidden.length ? `; hidden ${g.hidden.join(', ')}` : ''}{g.readOnly.length ? `; read-only ${g.readOnly.join(', ')}` : ''}</div>
                   ))}</td>
-                  <td>{!r.builtIn && <button type="button" onClick={() => edit(r)}>Edit</button>}</td>
+                  <td class="actions-cell">{!r.builtIn && (
+                    <>
+                      <button type="button" onClick={() => edit(r)}>Edit</button>
+                      {/* Refused while a user holds the role: the error names them. */}
+                      <Confirm label="Delete" labelledAs={`Delete role ${r.name}`} ask={`Confirm deleting role ${r.name}`} confirm={`Delete role ${r.name} for good`} onConfirm={() => remove(r)} busy={removal.busy} />
+                    </>
+                  )}</td>
                 </tr>
               ))}
             </tbody>

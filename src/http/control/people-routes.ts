@@ -1,7 +1,7 @@
-// Control API: people and tokens — an organization's users (list, create), a user's role, disabling
-// and deletion, a user's tokens (list, create), revoking and rotating a token by its id. The same
-// AdminService calls as the `orchard user …` and `orchard token …` commands; a token is in a reply
-// only where it is created.
+// Control API: people and tokens — an organization's roles (list, set, delete) and users (list,
+// create), a user's role, disabling and deletion, a user's tokens (list, create), revoking and
+// rotating a token by its id. The same AdminService calls as the `orchard role …`, `orchard user …`
+// and `orchard token …` commands; a token is in a reply only where it is created.
 
 import type { FastifyPluginAsync } from 'fastify';
 import { userSummary } from '../../admin/admin-service.js';
@@ -92,6 +92,18 @@ export const peopleRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scop
     const body = request.body as { grant: string; hide?: string; readonly?: string };
     const role = await admin.setRole({ orgId: id, role: name, grant: body.grant, hide: body.hide, readonly: body.readonly });
     return { name: role.name, builtIn: false, grants: role.grants, updatedAt: role.updatedAt };
+  });
+
+  scope.delete('/organizations/:id/roles/:name', {
+    schema: {
+      operationId: 'deleteRole', tags: ['users'],
+      summary: 'Delete a role the organization defined; refused (409 ROLE_IN_USE, naming them) while a user holds it. The built-in admin cannot be deleted.',
+      params: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', description: 'The organization id.' }, name: { type: 'string', description: 'The role name.', examples: ['sales'] } } },
+      response: { 200: { type: 'object', required: ['orgId', 'name', 'deleted'], properties: { orgId: { type: 'string' }, name: { type: 'string' }, deleted: { type: 'boolean' } } } },
+    },
+  }, async (request) => {
+    const { id, name } = request.params as { id: string; name: string };
+    return { ...(await admin.deleteRole(id, name)), deleted: true };
   });
 
   scope.get('/organizations/:id/users', {

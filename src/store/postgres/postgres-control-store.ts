@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore } from '../types.js';
+import type { ControlStore, RoleDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -215,6 +215,19 @@ export class PostgresControlStore implements ControlStore {
     if (!isId(orgId)) return null;
     const { rows } = await this.sql<RoleRow>(`SELECT * FROM ${this.t.roles} WHERE org_id = $1 AND name = $2`, [orgId, name]);
     return rows[0] ? toRole(rows[0]) : null;
+  }
+
+  async deleteRole(orgId: string, name: string): Promise<RoleDeletion> {
+    if (!isId(orgId)) return 'absent';
+    // One statement, so the role goes only if no user held it in the statement's snapshot.
+    const { rows } = await this.write<{ deleted: boolean; held_by: Array<{ id: string; email: string }> | null }>(`
+      WITH held AS (SELECT id, email, created_at FROM ${this.t.users} WHERE org_id = $1 AND role = $2),
+           gone AS (DELETE FROM ${this.t.roles} WHERE org_id = $1 AND name = $2 AND NOT EXISTS (SELECT 1 FROM held) RETURNING name)
+      SELECT EXISTS (SELECT 1 FROM gone) AS deleted,
+             (SELECT json_agg(json_build_object('id', id, 'email', email) ORDER BY created_at, id) FROM held) AS held_by`, [orgId, name]);
+    const row = rows[0]!;
+    if (row.held_by) return { heldBy: row.held_by };
+    return row.deleted ? 'deleted' : 'absent';
   }
 
   async addToken(userId: string, tokenHash: string, last4: string | null = null): Promise<TokenInfo> {

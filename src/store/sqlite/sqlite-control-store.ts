@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore } from '../types.js';
+import type { ControlStore, RoleDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -246,6 +246,15 @@ export class SqliteControlStore implements ControlStore {
   async getRole(orgId: string, name: string): Promise<RoleDefinition | null> {
     const r = prepared(this.db, 'SELECT * FROM roles WHERE org_id = ? AND name = ?').get(orgId, name) as RoleRow | undefined;
     return r ? toRole(r) : null;
+  }
+
+  async deleteRole(orgId: string, name: string): Promise<RoleDeletion> {
+    this.identities.clear();
+    return this.db.transaction((): RoleDeletion => {
+      const heldBy = prepared(this.db, 'SELECT id, email FROM users WHERE org_id = ? AND role = ? ORDER BY created_at, id').all(orgId, name) as Array<{ id: string; email: string }>;
+      if (heldBy.length > 0) return { heldBy };
+      return prepared(this.db, 'DELETE FROM roles WHERE org_id = ? AND name = ?').run(orgId, name).changes > 0 ? 'deleted' : 'absent';
+    }).immediate();
   }
 
   async addToken(userId: string, tokenHash: string, last4: string | null = null): Promise<TokenInfo> {
