@@ -15,6 +15,41 @@ export interface PoolOptions {
   readonly max?: number;
   /** Milliseconds to wait for a connection before the request fails with 503. */
   readonly connectTimeoutMs?: number;
+  /** Named statements a connection prepares before it is closed (PREPARED_PER_CONNECTION). */
+  readonly preparedPerConnection?: number;
+}
+
+/**
+ * Named statements a connection prepares before the pool closes it, at its next release. Each
+ * organization's hot statements name its schema, and the database server keeps, for a connection's
+ * whole life, every plan prepared on it and its caches of every table it touched: without a bound,
+ * about 0.8 MB an organization per connection under a load that visits every organization. Closing
+ * a connection frees both; a new one costs a connect and plans again what it runs (bench/README.md,
+ * "PostgreSQL connections across many organizations").
+ */
+export const PREPARED_PER_CONNECTION = 500;
+
+/** A client that counts the names of the statements it has prepared on its connection. */
+function countingClient(limit: number): typeof pg.Client {
+  return class CountingClient extends pg.Client {
+    private readonly named = new Set<string>();
+
+    /** Whether it has prepared `limit` statements or more: the pool closes it at its release. */
+    get spent(): boolean {
+      return this.named.size >= limit;
+    }
+
+    override query(config: unknown, values?: unknown, callback?: unknown): any {
+      const name = typeof config === 'object' && config !== null ? (config as { name?: unknown }).name : undefined;
+      if (typeof name === 'string') this.named.add(name);
+      return (super.query as (...args: unknown[]) => unknown)(config, values, callback);
+    }
+  };
+}
+
+/** Gives a client back to its pool, which closes it when it is `broken` or spent (PREPARED_PER_CONNECTION). */
+export function release(client: PoolClient, broken = false): void {
+  client.release(broken || (client as { spent?: boolean }).spent === true);
 }
 
 /**
@@ -28,7 +63,21 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     types: { getTypeParser: typeParser },
+    Client: countingClient(options.preparedPerConnection ?? PREPARED_PER_CONNECTION),
   });
+  // pool.query checks a client out and gives it back itself, bypassing release(): the same steps,
+  // through it. As pg-pool does, a client whose statement failed is closed.
+  pool.query = (async (config: unknown, values?: unknown) => {
+    const client = await pool.connect();
+    try {
+      const result = await client.query(config as pg.QueryConfig, values as unknown[]);
+      release(client);
+      return result;
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+  }) as Pool['query'];
   // Without a listener an idle client's error (server restart) would crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out client's, which the pool does not listen to: the statement under way fails
@@ -99,7 +148,7 @@ export async function migrateSchema(pool: Pool, schema: string, migrations: read
       await client.query('SELECT pg_advisory_unlock($1)', [lockKey(schema)]);
     }
   } finally {
-    client.release();
+    release(client);
   }
 }
 
@@ -175,7 +224,7 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   const client = await connect(pool);
   // It may have aborted while waiting for a connection; a listener added now would never fire.
   if (signal?.aborted) {
-    client.release();
+    release(client);
     throw timeoutError();
   }
   const canceller = signal ? new Canceller(pool, client, signal) : undefined;
@@ -198,7 +247,7 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     return translate(err);
   } finally {
     canceller?.stop();
-    client.release(broken);
+    release(client, broken);
   }
 }
 

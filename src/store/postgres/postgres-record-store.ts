@@ -24,7 +24,7 @@ import { appendWithDeliveries, DeliveryWatchers, outboxOf, readActiveHooks, type
 import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
-import { connect, inTransaction, migrateSchema, prepared, qi, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
+import { connect, inTransaction, migrateSchema, prepared, qi, release, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
@@ -613,7 +613,7 @@ export class PostgresRecordStore implements RecordStore {
     } catch (err) {
       return translate(err);
     } finally {
-      client.release();
+      release(client);
     }
   }
 
