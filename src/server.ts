@@ -100,7 +100,7 @@ export async function startServer(
     }
     announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs, console at ${url}/console`);
     const running = app;
-    running.log.info({ url, version: VERSION, pid: process.pid, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
+    running.log.info({ url, version: VERSION, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= running.close().then(() => stores.close()).then(removeData).then(() => {
       running.log.info({ uptimeSeconds: Math.round((Date.now() - started) / 1000) }, 'Orchard stopped');

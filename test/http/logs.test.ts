@@ -127,6 +127,7 @@ describe('a listening server', () => {
     assert.equal(entries[0]!.msg, 'Orchard started');
     assert.equal(entries[0]!.url, server.url);
     assert.equal(entries[0]!.store, 'sqlite');
+    assert.equal(log.lines[0]!.match(/"pid":/g)?.length, 1, 'each key once');
   });
 
   test('a 408 is a warning without a stack, whether the body or the header fields come too slowly', async () => {
