@@ -26,6 +26,7 @@ import { viewsRoutes } from './http/views-routes.js';
 import { accountRoutes } from './http/account-routes.js';
 import { DEFAULT_CONSOLE_DIR, installConsole } from './http/console-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { installClientClosed } from './http/client-closed.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { installMetrics } from './http/metrics.js';
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);
   const metrics = installMetrics(app, deps.config, deps.records);
+  installClientClosed(app, metrics?.clientClosed);
 
   installJsonBodies(app);
 

@@ -2,11 +2,13 @@
 // and the app built on them (driven with inject, never listening unless a test asks).
 
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../src/config.js';
+import type { LogStream } from '../src/http/log-options.js';
 import { openStores, type Stores } from '../src/stores.js';
 
 export function tempDir(prefix = 'orchard-test-'): string {
@@ -47,6 +49,8 @@ export interface TestContextOptions {
   readonly config?: ConfigOverrides;
   readonly plan?: string;
   readonly minuteLimit?: number | null;
+  /** Fastify's logger option (loggerOptions with a captureLog stream); none by default. */
+  readonly logger?: FastifyServerOptions['logger'];
 }
 
 export async function testContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -56,7 +60,7 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
   const clock = new TestClock();
   const { org, user, token } = await stores.admin.createOrganization({ name: 'Test Org', plan: options.plan ?? 'enterprise', email: 'owner@example.com',
     minuteLimit: options.minuteLimit === undefined ? UNREACHABLE : options.minuteLimit });
-  const app = await buildApp({ ...stores, config, clock: clock.now, logger: false });
+  const app = await buildApp({ ...stores, config, clock: clock.now, logger: options.logger ?? false });
   await app.ready();
   return {
     dir, config, stores, app, clock, orgId: org.id, userId: user.id, token,
@@ -75,3 +79,56 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
 
 /** The author of store writes in tests that are not about the change log (a write no user made, at the TestClock's start). */
 export const TEST_AUTHOR = { userId: null, at: '2026-03-01T12:00:00' } as const;
+
+/** A log stream that keeps what is written, one entry a line. */
+export function captureLog(isTTY = false): LogStream & { lines: string[] } {
+  const lines: string[] = [];
+  return { isTTY, lines, write: (text: string) => lines.push(...text.split('\n').filter((l) => l !== '')) };
+}
+
+/** JSON log lines as objects. */
+export const logEntries = (lines: readonly string[]) => lines.map((l) => JSON.parse(l) as Record<string, any>);
+
+/** The value of one series in Prometheus's exposition text, or undefined when it is absent. */
+export function metricSample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** Asks `check` every 10 ms until it holds; fails past `ms`, saying `what` was awaited (and what was found instead). */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string | (() => string), ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A connection to a listening server, written to by hand, whose client goes away when the test says. */
+export interface RawConnection {
+  write(text: string): void;
+  /** Bytes received so far. */
+  received(): number;
+  /** Goes away: `destroy` closes the connection, `end` closes only the client's side; resolves once it is closed. */
+  leave(how?: 'destroy' | 'end'): Promise<void>;
+}
+
+export async function rawConnection(url: string): Promise<RawConnection> {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let bytes = 0;
+  socket.on('data', (d: Buffer) => (bytes += d.length));
+  // The server may answer a connection cut short with a reset.
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return {
+    write: (text) => void socket.write(text),
+    received: () => bytes,
+    async leave(how = 'destroy') {
+      if (how === 'end') socket.end();
+      else socket.destroy();
+      await closed;
+    },
+  };
+}

@@ -2,11 +2,13 @@
 // shape (errorReplies): `{Message}` for the v1, v2 and metadata routes (docs/api.md), `{status, error,
 // message}` for the v3 family (docs/compat.md). AppError codes map to their status; Fastify's own errors are
 // translated to catalogue codes; anything else is a 500 that reveals nothing but the request id.
-// Every error reply carries its catalogue code in X-Error-Code.
+// Every error reply carries its catalogue code in X-Error-Code. A request whose client went away gets
+// no reply and is no failure (client-closed.ts).
 
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
+import { clientClosed, logClosedWork } from './client-closed.js';
 
 /** The body of an error reply in a route family's shape. */
 export type ErrorShape = (err: AppError) => object;
@@ -60,6 +62,11 @@ function methodNotAllowed(request: FastifyRequest, allowed: readonly string[]): 
  */
 export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options: { notFound?: boolean } = {}): void {
   scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // Nothing can be answered, and the failure is the work stopping: the request is logged as closed.
+    if (clientClosed(reply)) {
+      logClosedWork(request, error);
+      return;
+    }
     const known = isAppError(error) ? error : fromFastify(error);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');

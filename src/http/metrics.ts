@@ -1,12 +1,14 @@
 // Prometheus metrics at /metrics (docs/operations.md § Metrics), with prom-client on a registry of
 // the app's own. The request path pays one histogram observation in an onResponse hook (a child
-// series looked up by its labels, made once); the gauges are read only when /metrics is scraped.
+// series looked up by its labels, made once), or, when its client went away, under status 499; the
+// gauges are read only when /metrics is scraped.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { CLIENT_CLOSED } from './client-closed.js';
 import { sendError, v1ErrorBody } from './error-handler.js';
 
 /** What the gauges read from the record store at scrape time (RecordStore.stats). */
@@ -39,6 +41,8 @@ export interface AppMetrics {
   readonly registry: Registry;
   /** Counts a usage notice sent (given to the limits). */
   noticeSent(): void;
+  /** Counts a request whose client went away before its reply ended, under status 499 (client-closed.ts). */
+  clientClosed(request: FastifyRequest, reply: FastifyReply): void;
 }
 
 /**
@@ -52,7 +56,7 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
   const labelNames = config.metricsOrgLabel ? ['family', 'method', 'status', 'org'] as const : ['family', 'method', 'status'] as const;
   const duration = new Histogram({
     name: 'orchard_http_request_duration_seconds',
-    help: 'Time from receiving a request to the end of its reply, by route family, method and status; its _count is the requests answered.',
+    help: 'Time from receiving a request to the end of its reply, by route family, method and status; its _count is the requests answered (under status 499, those whose client went away first).',
     labelNames, buckets: LATENCY_BUCKETS, registers: [registry],
   });
   const limited = new Counter({ name: 'orchard_rate_limited_total', help: 'Requests refused with 429, by window: minute, day (an organization), address (no valid token).', labelNames: ['window'], registers: [registry] });
@@ -65,11 +69,10 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
   // One child series per label combination, made once: observe() on a child skips hashing the labels.
   const series = new Map<string, { observe(v: number): void }>();
   const families = new Map<string | undefined, string>();
-  app.addHook('onResponse', (request, reply, done) => {
+  const observe = (request: FastifyRequest, reply: FastifyReply, status: number) => {
     const url = request.routeOptions.url;
     let family = families.get(url);
     if (family === undefined) families.set(url, (family = familyOf(url)));
-    const status = reply.statusCode;
     const org = config.metricsOrgLabel ? (request.identity?.org.id ?? '') : '';
     const key = `${family} ${request.method} ${status} ${org}`;
     let child = series.get(key);
@@ -79,6 +82,10 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
       series.set(key, (child = duration.labels(labels)));
     }
     child.observe(reply.elapsedTime / 1000);
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    observe(request, reply, status);
     if (status === 429 || status === 503) {
       const code = reply.getHeader('x-error-code');
       if (typeof code === 'string') {
@@ -98,7 +105,7 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return { registry, noticeSent: () => notices.inc() };
+  return { registry, noticeSent: () => notices.inc(), clientClosed: (request, reply) => observe(request, reply, CLIENT_CLOSED) };
 }
 
 /** Compared as digests, so the comparison takes the same time whatever the header's length. */

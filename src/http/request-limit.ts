@@ -37,6 +37,7 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
         this.socket.once('close', onClose);
         state.work = { controller, onClose };
         if (state.timedOut) controller.abort(timeoutError());
+        else if (this.socket.destroyed) controller.abort();
       }
       return state.work.controller.signal;
     },
@@ -54,15 +55,11 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
       }, timeoutMs),
     };
     (request as WithState)[kState] = state;
-    done();
-  });
-
-  app.addHook('onResponse', (request, _reply, done) => {
-    const state = (request as WithState)[kState];
-    if (state) {
+    // The limit ends with the reply, or with the connection when the client goes away first: 'close' comes either way.
+    reply.raw.on('close', () => {
       clearTimeout(state.timer);
       if (state.work) request.socket.removeListener('close', state.work.onClose);
-    }
+    });
     done();
   });
 }

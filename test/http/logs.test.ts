@@ -11,15 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { loggerOptions, maskTokens, type LogStream } from '../../src/http/log-options.js';
 import { startServer } from '../../src/server.js';
 import { openStores, type Stores } from '../../src/stores.js';
-import { tempDir } from '../helpers.js';
-
-/** A stream that keeps what is written, one entry a line. */
-function capture(isTTY = false): LogStream & { lines: string[] } {
-  const lines: string[] = [];
-  return { isTTY, lines, write: (text: string) => lines.push(...text.split('\n').filter((l) => l !== '')) };
-}
-
-const parsed = (lines: readonly string[]) => lines.map((l) => JSON.parse(l) as Record<string, any>);
+import { captureLog, logEntries, tempDir } from '../helpers.js';
 
 test('maskTokens masks the value of every tokenid query parameter, however its name is written', () => {
   assert.equal(maskTokens('/api/record/account'), '/api/record/account');
@@ -61,8 +53,8 @@ describe('request lines', () => {
   }
 
   test('JSON lines: the URL shows tokenid=***; no line holds a token or the admin key', async () => {
-    const lines = await logOf('json', capture());
-    const entries = parsed(lines);
+    const lines = await logOf('json', captureLog());
+    const entries = logEntries(lines);
     const urls = entries.filter((e) => e.req).map((e) => e.req.url as string);
     assert.ok(urls.includes('/api/record/account?pagesize=1&tokenid=***'), urls.join(' '));
     assert.ok(urls.includes('/api/record/account?TOKENID=***'));
@@ -74,7 +66,7 @@ describe('request lines', () => {
 
   test('LOG_FORMAT pretty (or auto on a terminal) writes readable lines, still without the token; auto elsewhere writes JSON', async () => {
     for (const [format, tty] of [['pretty', false], ['auto', true]] as const) {
-      const lines = await logOf(format, capture(tty));
+      const lines = await logOf(format, captureLog(tty));
       assert.ok(lines.length > 0);
       for (const line of lines) {
         assert.throws(() => JSON.parse(line), `not JSON: ${line}`);
@@ -83,8 +75,8 @@ describe('request lines', () => {
       assert.ok(lines.some((l) => /INFO.*incoming request/.test(l)), lines.join('\n'));
       assert.ok(lines.some((l) => l.includes('tokenid=***')));
     }
-    const auto = await logOf('auto', capture(false));
-    assert.doesNotThrow(() => parsed(auto));
+    const auto = await logOf('auto', captureLog(false));
+    assert.doesNotThrow(() => logEntries(auto));
   });
 
   test('LOG_FORMAT takes pretty, json or auto (the default)', () => {
@@ -97,7 +89,7 @@ describe('request lines', () => {
 describe('a listening server', () => {
   const LIMIT_MS = 300;
   let dir: string;
-  const log = capture();
+  const log = captureLog();
   let server: Awaited<ReturnType<typeof startServer>>;
   before(async () => {
     dir = tempDir();
@@ -122,7 +114,7 @@ describe('a listening server', () => {
   }
 
   test('one line when it starts, on any number of addresses, and nothing of Fastify\'s own', () => {
-    const entries = parsed(log.lines);
+    const entries = logEntries(log.lines);
     assert.equal(entries.length, 1, log.lines.join('\n'));
     assert.equal(entries[0]!.msg, 'Orchard started');
     assert.equal(entries[0]!.url, server.url);
@@ -136,7 +128,7 @@ describe('a listening server', () => {
     assert.match(body, /^HTTP\/1\.1 408/);
     const headers = await slowRequest('GET /api/record/account HTTP/1.1\r\nHost: x\r\n', 'X-A: b\r\n');
     assert.match(headers, /^HTTP\/1\.1 408/);
-    const entries = parsed(log.lines);
+    const entries = logEntries(log.lines);
     const warnings = entries.filter((e) => e.level === 40);
     assert.equal(warnings.length, 2, log.lines.join('\n'));
     for (const w of warnings) {
@@ -151,7 +143,7 @@ describe('a listening server', () => {
   test('one line when it stops', async () => {
     const before = log.lines.length;
     await server.close();
-    const entries = parsed(log.lines.slice(before));
+    const entries = logEntries(log.lines.slice(before));
     assert.deepEqual(entries.map((e) => e.msg), ['Orchard stopped']);
     assert.equal(typeof entries[0]!.uptimeSeconds, 'number');
   });

@@ -1,5 +1,6 @@
-// /metrics: requests by route family, method and status; 429s by window; store errors; open
-// organizations and reader threads; notices sent; the optional metrics token and organization label.
+// /metrics: requests by route family, method and status (499: the client went away); 429s by
+// window; store errors; open organizations and reader threads; notices sent; the optional metrics
+// token and organization label.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -8,14 +9,9 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { familyOf } from '../../src/http/metrics.js';
 import { openStores } from '../../src/stores.js';
-import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
 import { sparePort } from '../throwaway-redis.js';
-
-/** The value of one series in the exposition text, or undefined when it is absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+import { assertClosedByClient, loggedContext } from './closed-by-client.js';
 
 async function scrape(ctx: TestContext, headers: Record<string, string> = {}): Promise<string> {
   const res = await ctx.request({ method: 'GET', url: '/metrics', token: null, headers });
@@ -34,14 +30,14 @@ describe('/metrics', () => {
     assert.equal((await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, fields: 'accountname' } })).statusCode, 200);
     assert.equal((await ctx.request({ method: 'GET', url: '/nowhere' })).statusCode, 404);
     const text = await scrape(ctx);
-    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="200"}'), 3);
-    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="query",method="POST",status="200"}'), 1);
-    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="unmatched",method="GET",status="404"}'), 1);
-    assert.equal(sample(text, 'orchard_http_request_duration_seconds_bucket{le="30",family="records",method="GET",status="200"}'), 3);
-    assert.equal(sample(text, 'orchard_open_organizations'), 1);
-    assert.equal(typeof sample(text, 'orchard_reader_threads'), 'number');
-    assert.equal(sample(text, 'orchard_reader_threads_busy'), 0);
-    assert.equal(sample(text, 'orchard_usage_notices_sent_total'), 0);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="200"}'), 3);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="query",method="POST",status="200"}'), 1);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="unmatched",method="GET",status="404"}'), 1);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_bucket{le="30",family="records",method="GET",status="200"}'), 3);
+    assert.equal(metricSample(text, 'orchard_open_organizations'), 1);
+    assert.equal(typeof metricSample(text, 'orchard_reader_threads'), 'number');
+    assert.equal(metricSample(text, 'orchard_reader_threads_busy'), 0);
+    assert.equal(metricSample(text, 'orchard_usage_notices_sent_total'), 0);
     assert.ok(text.includes('process_cpu_seconds_total'), 'the process metrics are there too');
     assert.ok(!text.includes('org='), 'no organization label by default');
   });
@@ -66,12 +62,29 @@ test('counts 429s by window: minute, day and address', async () => {
     assert.equal((await ctx.request({ ...LIST, token: 'wrong' })).headers['x-error-code'], 'LIMIT_ADDRESS');
     await ctx.app.limits!.notices.idle();
     const text = await scrape(ctx);
-    assert.equal(sample(text, 'orchard_rate_limited_total{window="minute"}'), 1);
-    assert.equal(sample(text, 'orchard_rate_limited_total{window="day"}'), 1);
-    assert.equal(sample(text, 'orchard_rate_limited_total{window="address"}'), 1);
-    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="429"}'), 3);
+    assert.equal(metricSample(text, 'orchard_rate_limited_total{window="minute"}'), 1);
+    assert.equal(metricSample(text, 'orchard_rate_limited_total{window="day"}'), 1);
+    assert.equal(metricSample(text, 'orchard_rate_limited_total{window="address"}'), 1);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="429"}'), 3);
     // The third request of the day reached 90 % and 100 % of the cap of 3: two notices, to the outbox.
-    assert.equal(sample(text, 'orchard_usage_notices_sent_total'), 2);
+    assert.equal(metricSample(text, 'orchard_usage_notices_sent_total'), 2);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('counts a request whose client went away before its body ended under status 499, never as a 5xx, and ends its time limit', async () => {
+  const LIMIT_MS = 300;
+  const { ctx, entries } = await loggedContext((options) => testContext({ ...options, config: { requestTimeoutMs: LIMIT_MS } }));
+  try {
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const conn = await rawConnection(url);
+    conn.write(`POST /api/record/account HTTP/1.1\r\nHost: x\r\ntokenid: ${ctx.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"accountname": "Acme`);
+    await conn.leave();
+    // Past the time limit: a request whose client left is over, and is not stopped (or logged) again.
+    await new Promise((r) => setTimeout(r, 2 * LIMIT_MS));
+    await assertClosedByClient(ctx, entries, 'POST', '/api/record/account');
+    assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).json().data.Total_Records, 0);
   } finally {
     await ctx.close();
   }
@@ -99,8 +112,8 @@ test('labels requests with the organization only when METRICS_ORG_LABEL is on', 
     await ctx.request({ method: 'GET', url: '/api/record/account' });
     await ctx.request({ method: 'GET', url: '/live', token: null });
     const text = await scrape(ctx);
-    assert.equal(sample(text, `orchard_http_request_duration_seconds_count{family="records",method="GET",status="200",org="${ctx.orgId}"}`), 1);
-    assert.equal(sample(text, 'orchard_http_request_duration_seconds_count{family="health",method="GET",status="200",org=""}'), 1);
+    assert.equal(metricSample(text, `orchard_http_request_duration_seconds_count{family="records",method="GET",status="200",org="${ctx.orgId}"}`), 1);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="health",method="GET",status="200",org=""}'), 1);
   } finally {
     await ctx.close();
   }
@@ -125,7 +138,7 @@ test('counts store errors by code (PostgreSQL unreachable)', async () => {
     assert.equal(res.statusCode, 503);
     assert.equal(res.headers['x-error-code'], 'STORE_UNAVAILABLE');
     const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-    assert.equal(sample(text, 'orchard_store_errors_total{code="STORE_UNAVAILABLE"}'), 1);
+    assert.equal(metricSample(text, 'orchard_store_errors_total{code="STORE_UNAVAILABLE"}'), 1);
   } finally {
     await app.close();
     await stores.close();

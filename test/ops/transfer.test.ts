@@ -1,6 +1,7 @@
 // Import and export of an object's records, over HTTP and with the CLI, on both stores: CSV and
 // NDJSON streamed out in key order with the fields the role may read, and back in with each
-// refused line reported by number while the valid ones are written.
+// refused line reported by number while the valid ones are written; a client that goes away
+// midway is a closed request (499), not a failure.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,8 +12,9 @@ import { runCli } from '../../src/cli.js';
 import type { Config } from '../../src/config.js';
 import http from 'node:http';
 import type { OrgRecords } from '../../src/store/types.js';
-import { EXPORT_PAGE } from '../../src/service/record-transfer.js';
-import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { EXPORT_PAGE, IMPORT_BATCH } from '../../src/service/record-transfer.js';
+import { eventually, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
+import { assertClosedByClient, loggedContext } from './closed-by-client.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 
 const TRICKY = 'Quote " comma , and\nnewline';
@@ -126,6 +128,27 @@ for (const store of HTTP_STORES) {
       assert.equal(refused.headers['x-error-code'], 'PERMISSION_DENIED');
     });
 
+    for (const how of ['destroy', 'end'] as const) {
+      test(`a client that goes away mid-import (${how === 'end' ? 'closing its side' : 'closing the connection'}) is logged once as a closed request (499), never as a failure, and leaves only the whole batches written before`, async () => {
+        const { ctx: c, entries } = await loggedContext(store.context);
+        try {
+          const url = await c.app.listen({ port: 0, host: '127.0.0.1' });
+          const total = async () => (await c.request({ method: 'GET', url: '/api/record/account?pagesize=1' })).json().data.Total_Records as number;
+          const csv = ['accountname', ...Array.from({ length: 2 * IMPORT_BATCH + 200 }, (_, i) => `Left ${i}`)].join('\n') + '\n';
+          const conn = await rawConnection(url);
+          // Chunked, and never its last chunk: the body is not over when the client goes.
+          conn.write(`POST /api/record/account/import HTTP/1.1\r\nHost: x\r\ntokenid: ${c.token}\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked\r\n\r\n`
+            + `${Buffer.byteLength(csv).toString(16)}\r\n${csv}\r\n`);
+          await eventually(async () => (await total()) === 2 * IMPORT_BATCH, 'two batches written');
+          await conn.leave(how);
+          await assertClosedByClient(c, entries, 'POST', '/api/record/account/import');
+          assert.equal(await total(), 2 * IMPORT_BATCH, 'the 200 lines after the last whole batch are not written');
+        } finally {
+          await c.close();
+        }
+      });
+    }
+
     test('orchard export and import: a CSV export imported back after a delete restores the same ids and fields', async () => {
       const dir = tempDir('orchard-transfer-');
       dirs.push(dir);
@@ -164,23 +187,31 @@ for (const store of HTTP_STORES) {
   });
 }
 
+/** Makes the context's store answer every export page with EXPORT_PAGE copies of one account, a little slowly; returns the pages read so far. */
+async function endlessExport(ctx: TestContext): Promise<() => number> {
+  const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Endless' } });
+  const row = created.json().data.Record;
+  let pages = 0;
+  const records = ctx.stores.records;
+  const org = records.org.bind(records);
+  records.org = async (id) => {
+    const real = await org(id);
+    return Object.assign(Object.create(real) as OrgRecords, {
+      scan: async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        pages++;
+        return Array.from({ length: EXPORT_PAGE }, () => row);
+      },
+    });
+  };
+  return () => pages;
+}
+
 test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file', async () => {
   const ctx = await testContext({ config: { requestTimeoutMs: 300 } });
   try {
-    const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Endless' } });
-    const row = created.json().data.Record;
-    // A store whose pages never end, each a little slow: only the time limit stops the export.
-    const records = ctx.stores.records;
-    const org = records.org.bind(records);
-    records.org = async (id) => {
-      const real = await org(id);
-      return Object.assign(Object.create(real) as OrgRecords, {
-        scan: async () => {
-          await new Promise((r) => setTimeout(r, 20));
-          return Array.from({ length: EXPORT_PAGE }, () => row);
-        },
-      });
-    };
+    // Pages that never end: only the time limit stops the export.
+    await endlessExport(ctx);
     const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const outcome = await new Promise<{ status: number; complete: boolean; bytes: number }>((resolve, reject) => {
       http.get(`${url}/api/record/account/export?format=ndjson`, { headers: { tokenid: ctx.token } }, (res) => {
@@ -192,6 +223,27 @@ test('an HTTP export cut by the request time limit ends as an incomplete transfe
     assert.equal(outcome.status, 200);
     assert.ok(outcome.bytes > 0, 'records were sent before the limit');
     assert.equal(outcome.complete, false, 'the reply ends without its last chunk');
+    const metrics = (await ctx.request({ method: 'GET', url: '/metrics', token: null })).body;
+    assert.doesNotMatch(metrics, /status="499"/, 'the server cut it, not the client');
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a client that goes away during an HTTP export is logged once as a closed request (499), and the export stops reading', async () => {
+  const { ctx, entries } = await loggedContext(testContext);
+  try {
+    const pages = await endlessExport(ctx);
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const conn = await rawConnection(url);
+    conn.write(`GET /api/record/account/export?format=ndjson HTTP/1.1\r\nHost: x\r\ntokenid: ${ctx.token}\r\n\r\n`);
+    await eventually(() => conn.received() > 0, 'the export under way');
+    await conn.leave();
+    await assertClosedByClient(ctx, entries, 'GET', '/api/record/account/export?format=ndjson');
+    // A page being read as the client left may still end; none after it begins.
+    const read = pages();
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(pages() <= read + 1, `${pages() - read} pages read after the client left`);
   } finally {
     await ctx.close();
   }
