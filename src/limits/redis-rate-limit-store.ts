@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Redis, type Cluster } from 'ioredis';
 import { DAY_MS, DAYS_KEPT, MINUTE_MS, type HitResult, type Quotas, type RateLimitStore, type UsageState } from './rate-limit-store.js';
-import { emptyWindows, hitWindows, isIdle, peekWindows, usageOf, windowResult, type KeyWindows } from './sliding-windows.js';
+import { emptyWindows, hitWindows, isIdle, movedBack, MOVED_BACK_MS, peekWindows, rewindWindows, usageOf, windowResult, type KeyWindows } from './sliding-windows.js';
 
 export interface RedisRateLimitStoreOptions {
   /**
@@ -52,7 +52,8 @@ export function redisClientOptions(commandTimeoutMs = DEFAULT_TIMEOUT_MS) {
  * ARGV: minute quota, day quota ('' for none), now in ms ('' to read Redis `TIME`).
  * The same decision as hitWindows (sliding-windows.ts): a request at t is in the minute while
  * t > now − 60 s; a counted instant is never before the newest one in the log and a day already
- * counted is not left for an earlier one, so a clock that steps back never lets more through.
+ * counted is not left for an earlier one, so a clock that steps back by up to a minute never lets
+ * more through; one put back further forgets what was counted after it (movedBack, rewindWindows).
  * Returns {allowed 0|1, in window, oldest or −1, leaving or −1, day, day count, now}: the facts
  * windowResult turns into a HitResult. Each key expires once no decision can need it.
  */
@@ -62,6 +63,19 @@ local minuteQuota, dayQuota, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumbe
 if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')[2]
+local countedDay = tonumber(redis.call('HGET', daykey, 'day'))
+if (newest and tonumber(newest) - now > ${MOVED_BACK_MS}) or (countedDay and countedDay * ${DAY_MS} - now > ${MOVED_BACK_MS}) then
+  -- The clock was put back (movedBack): what was counted after now is forgotten (rewindWindows).
+  redis.call('ZREMRANGEBYSCORE', log, '(' .. now, '+inf')
+  local today = math.floor(now / ${DAY_MS})
+  if countedDay and countedDay > today then
+    redis.call('HSET', daykey, 'day', today, 'n', tonumber(redis.call('HGET', history, today)) or 0)
+    for _, kept in ipairs(redis.call('HKEYS', history)) do
+      if tonumber(kept) > today then redis.call('HDEL', history, kept) end
+    end
+  end
 end
 redis.call('ZREMRANGEBYSCORE', log, '-inf', now - ${MINUTE_MS})
 local inWindow = redis.call('ZCARD', log)
@@ -118,13 +132,20 @@ if not now then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local after = '(' .. (now - ${MINUTE_MS})
-local inWindow = redis.call('ZCOUNT', log, after, '+inf')
-local oldest = -1
-if inWindow > 0 then oldest = tonumber(redis.call('ZRANGEBYSCORE', log, after, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2]) end
 local day, dayCount = math.floor(now / ${DAY_MS}), 0
 local stored = redis.call('HMGET', daykey, 'day', 'n')
 local storedDay = tonumber(stored[1])
-if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2]) end
+local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')[2]
+-- A clock put back: read as the next hit will leave them (what was counted after now forgotten).
+local back = (newest and tonumber(newest) - now > ${MOVED_BACK_MS}) or (storedDay and storedDay * ${DAY_MS} - now > ${MOVED_BACK_MS})
+local upto = back and now or '+inf'
+local inWindow = redis.call('ZCOUNT', log, after, upto)
+local oldest = -1
+if inWindow > 0 then oldest = tonumber(redis.call('ZRANGEBYSCORE', log, after, upto, 'WITHSCORES', 'LIMIT', 0, 1)[2]) end
+if storedDay and storedDay == day then dayCount = tonumber(stored[2])
+elseif storedDay and storedDay > day then
+  if back then dayCount = tonumber(redis.call('HGET', history, day)) or 0 else day, dayCount = storedDay, tonumber(stored[2]) end
+end
 local out = {inWindow, oldest, day, dayCount, now}
 for d = day - ${DAYS_KEPT - 1}, day - 1 do
   out[#out + 1] = tonumber(redis.call('HGET', history, d)) or 0
@@ -221,7 +242,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       }
     }
     const now = at ?? this.now();
-    return peekWindows(this.local.get(key) ?? emptyWindows(now), now, quotas, () => new Array<number>(DAYS_KEPT - 1).fill(0));
+    return peekWindows(this.localWindows(key, now), now, quotas, () => new Array<number>(DAYS_KEPT - 1).fill(0));
   }
 
   /** One PING; a connection being made is waited for at most the command timeout, as a hit waits. */
@@ -302,8 +323,14 @@ export class RedisRateLimitStore implements RateLimitStore {
       this.lastSweep = now;
       for (const [k, w] of this.local) if (isIdle(w, now)) this.local.delete(k);
     }
+    return hitWindows(this.localWindows(key, now), now, quotas).result;
+  }
+
+  /** A key's windows in memory, rewound if its clock was put back (no history: its day starts at 0). */
+  private localWindows(key: string, now: number): KeyWindows {
     let windows = this.local.get(key);
     if (!windows) this.local.set(key, (windows = emptyWindows(now)));
-    return hitWindows(windows, now, quotas).result;
+    else if (movedBack(windows, now)) rewindWindows(windows, now, 0);
+    return windows;
   }
 }

@@ -35,8 +35,9 @@ export function prune(w: KeyWindows, now: number): number {
 /**
  * Decides a request at `now` against `quotas` and, when it fits in both windows, counts it.
  * Returns the result and the timestamp recorded (null when refused), which the store persists.
- * A clock that steps back never lets more through: the timestamp recorded is never before the
- * newest one already in the log, and a day already counted is not left for an earlier one.
+ * A clock that steps back (by up to a minute: see movedBack) never lets more through: the timestamp
+ * recorded is never before the newest one already in the log, and a day already counted is not left
+ * for an earlier one.
  */
 export function hitWindows(w: KeyWindows, now: number, quotas: Quotas): { result: HitResult; countedAt: number | null } {
   let inWindow = prune(w, now);
@@ -137,6 +138,34 @@ export function windowResult(f: WindowFacts): HitResult {
       dayNumber: f.day,
     },
   };
+}
+
+/** How far before its counts a clock must be for them to be forgotten (movedBack): a minute. */
+export const MOVED_BACK_MS = MINUTE_MS;
+
+/**
+ * Whether `now` is more than a minute before what `w` counted (its newest request, or the start of
+ * its day): its clock was put back, as a test clock returned to real time is, rather than stepped
+ * back a little by the system's clock, which must never let more through (docs/limits.md).
+ */
+export function movedBack(w: KeyWindows, now: number): boolean {
+  const newest = w.log.length > w.head ? w.log[w.log.length - 1]! : -Infinity;
+  return newest - now > MOVED_BACK_MS || w.day * DAY_MS - now > MOVED_BACK_MS;
+}
+
+/**
+ * Forgets what `w` counted after `now`, as if the clock had never gone there: the requests counted
+ * later, and a later day, for now's day with the `todayCount` requests counted on it.
+ */
+export function rewindWindows(w: KeyWindows, now: number, todayCount: number): void {
+  let end = w.log.length;
+  while (end > w.head && w.log[end - 1]! > now) end--;
+  w.log.length = end;
+  const today = utcDay(now);
+  if (w.day > today) {
+    w.day = today;
+    w.dayCount = todayCount;
+  }
 }
 
 /** Whether the key holds nothing a decision at `now` or later could need (it may be forgotten). */

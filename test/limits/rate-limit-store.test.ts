@@ -203,6 +203,49 @@ for (const kind of STORE_KINDS) {
       });
     }
 
+    describe('a clock moved back', () => {
+      const dayOf = (iso: string) => Math.floor(at(iso) / 86_400_000);
+      test('stepped back by up to a minute, lets nothing more through', async () => {
+        const quotas = { minute: 2, day: 10 };
+        assert.deepEqual(await hits('a', quotas, 2), [true, true]);
+        clock.advance(-60_000);
+        assert.deepEqual(await hits('a', quotas, 1), [false]);
+        clock.advance(60_000 + 59_999);
+        assert.deepEqual(await hits('a', quotas, 1), [false], 'counted at 12:00:00, they leave at 12:01:00 of the clock as it was');
+      });
+
+      test('put back by more (a test clock back to real time), forgets what it counted after its new time, and keeps what came before', async () => {
+        const quotas = { minute: 3, day: 5 };
+        assert.deepEqual(await hits('a', quotas, 2), [true, true]); // 12:00 of 1 March 2026
+        clock.ms = at('2026-03-03T23:58:00.000Z');
+        assert.deepEqual(await hits('a', quotas, 4), [true, true, true, false]);
+        clock.ms = at('2026-03-01T12:05:00.000Z');
+        const usage = await store.usage('a', quotas);
+        assert.deepEqual([usage.minute.used, usage.day?.used, usage.day?.dayNumber, usage.lastDay], [0, 2, dayOf('2026-03-01'), dayOf('2026-03-01')]);
+        const first = await store.hit('a', quotas);
+        assert.deepEqual([first.allowed, first.minute.remaining, first.day?.used], [true, 2, 3], 'the day goes on from its own 2');
+        assert.deepEqual(await hits('a', quotas, 3), [true, true, false]);
+        await reopen();
+        const refused = await store.hit('a', quotas);
+        assert.deepEqual([refused.allowed, refused.exceeded, refused.retryAfter], [false, 'day', 12 * 3600 - 300], 'the day\'s cap, not years of the minute');
+        clock.ms = at('2026-03-02T00:00:00.000Z');
+        assert.deepEqual(await hits('a', quotas, 1), [true]);
+        assert.deepEqual((await store.usage('a', quotas)).days.slice(-2), [5, 1], '1 March kept its 5');
+        clock.ms = at('2026-03-03T23:59:00.000Z');
+        assert.equal((await store.usage('a', quotas)).day?.used, 0, '3 March was forgotten');
+      });
+
+      test('years ahead and back again: the minute is not held until then', async () => {
+        const quotas = { minute: 3, day: 100 };
+        clock.ms = at('2030-06-01T23:58:00.000Z');
+        assert.deepEqual(await hits('a', quotas, 4), [true, true, true, false]);
+        clock.ms = at('2026-03-01T12:05:00.000Z');
+        assert.deepEqual(await hits('a', quotas, 4), [true, true, true, false]);
+        const refused = await store.hit('a', quotas);
+        assert.deepEqual([refused.exceeded, refused.retryAfter], ['minute', 60]);
+      });
+    });
+
     describe('usage', () => {
       const DAY = 86_400_000;
       const dayOf = (iso: string) => Math.floor(at(iso) / DAY);

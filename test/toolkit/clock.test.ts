@@ -178,6 +178,21 @@ function acrossMidnight(name: string, redisUrl: string | undefined, skip: string
       assert.equal((await get()).statusCode, 200, 'the first request left the window');
       assert.equal((await get()).headers['x-error-code'], 'LIMIT_MINUTE');
     });
+
+    test('a clock put back to real time from years ahead leaves the minute to real time, not locked until then', async () => {
+      await control(ctx, 'PATCH', `/organizations/${ctx.orgId}`, { minuteLimit: 2, plan: 'enterprise' });
+      await control(ctx, 'POST', `/organizations/${ctx.orgId}/clock/freeze`, { at: '2034-06-01T23:58:00Z' });
+      await control(ctx, 'POST', `/organizations/${ctx.orgId}/clock/advance`, { by: '2m' });
+      assert.equal((await get()).statusCode, 200);
+      assert.equal((await get()).statusCode, 200);
+      assert.equal((await get()).headers['x-error-code'], 'LIMIT_MINUTE');
+      await control(ctx, 'DELETE', `/organizations/${ctx.orgId}/clock`);
+      assert.equal((await get()).statusCode, 200, 'what 2034 counted is forgotten');
+      assert.equal((await get()).statusCode, 200);
+      const refused = await get();
+      assert.equal(refused.headers['x-error-code'], 'LIMIT_MINUTE');
+      assert.ok(Number(refused.headers['retry-after']) <= 60, `Retry-After ${refused.headers['retry-after']}`);
+    });
   });
 }
 

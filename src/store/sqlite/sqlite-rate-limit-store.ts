@@ -7,7 +7,7 @@
 import { prepared, type Db } from './sqlite-db.js';
 import { openLimitsDb } from './limits-db.js';
 import { DAYS_KEPT, MINUTE_MS, utcDay, type HitResult, type Quotas, type RateLimitStore, type UsageState } from '../../limits/rate-limit-store.js';
-import { emptyWindows, hitWindows, isIdle, peekWindows, type KeyWindows } from '../../limits/sliding-windows.js';
+import { emptyWindows, hitWindows, isIdle, movedBack, peekWindows, rewindWindows, type KeyWindows } from '../../limits/sliding-windows.js';
 
 export interface SqliteRateLimitStoreOptions {
   readonly dataDir: string;
@@ -63,7 +63,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
   hit(key: string, quotas: Quotas, at?: number): HitResult {
     if (this.closed) throw new Error('the rate-limit store is closed');
     const now = at ?? this.clock();
-    const windows = this.windows.get(key) ?? this.load(key, now);
+    const windows = this.windowsOf(key, now);
     const { result, countedAt } = hitWindows(windows, now, quotas);
     if (countedAt !== null) {
       // A timer's turn can come late under load; the requests that make the load cannot, so the
@@ -91,7 +91,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
   usage(key: string, quotas: Quotas, at?: number): UsageState {
     if (this.closed) throw new Error('the rate-limit store is closed');
     const now = at ?? this.clock();
-    const windows = this.windows.get(key) ?? this.load(key, now);
+    const windows = this.windowsOf(key, now);
     return peekWindows(windows, now, quotas, (today) => {
       const first = today - DAYS_KEPT + 1;
       const days = new Array<number>(DAYS_KEPT - 1).fill(0);
@@ -159,6 +159,34 @@ export class SqliteRateLimitStore implements RateLimitStore {
     } catch (err) {
       this.onError(err);
     }
+  }
+
+  /** The key's windows at `now`: in memory, else as the file has them; rewound if its clock was put back. */
+  private windowsOf(key: string, now: number): KeyWindows {
+    const windows = this.windows.get(key) ?? this.load(key, now);
+    if (movedBack(windows, now)) this.rewind(key, windows, now);
+    return windows;
+  }
+
+  /** Forgets, in memory, pending and in the file, what the key counted after `now` (rewindWindows). */
+  private rewind(key: string, windows: KeyWindows, now: number): void {
+    const today = utcDay(now);
+    // The file and the pending counts keep a request at the end of its second.
+    const last = endOfSecond(now);
+    const p = this.pending.get(key);
+    if (p) {
+      let end = p.seconds.length;
+      while (end > 0 && p.seconds[end - 1]! > last) end--;
+      p.seconds.length = end;
+      p.counts.length = end;
+      for (const day of [...p.days.keys()]) if (day > today) p.days.delete(day);
+    }
+    this.db.transaction(() => {
+      prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts > ?').run(key, last);
+      prepared(this.db, 'DELETE FROM day_counts WHERE key = ? AND day > ?').run(key, today);
+    })();
+    const stored = prepared(this.db, 'SELECT count FROM day_counts WHERE key = ? AND day = ?').get(key, today) as { count: number } | undefined;
+    rewindWindows(windows, now, (stored?.count ?? 0) + (p?.days.get(today) ?? 0));
   }
 
   /** The windows of a key not in memory, as the file has them (nothing: a fresh key). */
