@@ -125,10 +125,25 @@ export function buildObject(spec: ObjectSpec): ObjectDef {
     keyField: spec.keyField,
     primaryField: spec.primaryField,
     readOnly: spec.readOnly ?? false,
-    collectionName: spec.collectionName ?? `${spec.displayName}s`,
+    collectionName: spec.collectionName ?? pluralOf(spec.displayName),
     ...(spec.definitionId ? { definitionId: spec.definitionId } : {}),
     fields,
     fieldsByName: byName,
     views: spec.views ?? [],
   };
+}
+
+/** Names whose plural is not made by the rules of pluralOf: a standard object named in the plural. */
+const PLURALS: Readonly<Record<string, string>> = { Cases: 'Cases' };
+
+/**
+ * The English plural of an object's name, for its collection name when none is given (a standard
+ * object's, computed at every build so that stored organizations get it too; a custom object's,
+ * stored when it is made): "Opportunity" → "Opportunities", "Box" → "Boxes", "Account" → "Accounts".
+ */
+export function pluralOf(name: string): string {
+  if (Object.hasOwn(PLURALS, name)) return PLURALS[name]!;
+  if (/[^aeiou]y$/i.test(name)) return `${name.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/i.test(name)) return `${name}es`;
+  return `${name}s`;
 }

@@ -4,7 +4,7 @@
 
 import { AppError, quote } from '../errors.js';
 import { FIRST_CUSTOM_OBJECT, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
-import { buildObject, DEFAULT_MAX_LENGTH, type FieldSpec, type ObjectSpec } from './build-object.js';
+import { buildObject, DEFAULT_MAX_LENGTH, pluralOf, type FieldSpec, type ObjectSpec } from './build-object.js';
 import type { OrgSchema } from './org-schema.js';
 import { unstorableText } from './values.js';
 
@@ -66,7 +66,7 @@ export function nextObjectType(schema: OrgSchema): number {
 export function customObjectSpec(schema: OrgSchema, raw: unknown, definitionId: string): ObjectSpec {
   const b = body(raw, '{"name": "Project Phase", "collectionname": "Project Phases"}');
   const name = text(b, 'name', DEFINITION_LIMITS.objectName, true)!;
-  const collectionName = text(b, 'collectionname', DEFINITION_LIMITS.objectName, false) || `${name}s`;
+  const collectionName = text(b, 'collectionname', DEFINITION_LIMITS.objectName, false) || pluralOf(name);
   const taken = schema.objects.find((o) => o.displayName.toLowerCase() === name.toLowerCase());
   if (taken) throw invalid(`An object named '${taken.displayName}' already exists (${taken.systemName}, number ${taken.objectType}). Choose another name.`);
   const objectType = nextObjectType(schema);
