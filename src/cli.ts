@@ -90,12 +90,38 @@ function wholeNumber(name: string) {
   };
 }
 
-/** Writes to a stream, waiting for it to drain when it asks to (a pipe to a slower reader). */
-function writeOut(stream: OutStream, text: string): Promise<void> | void {
-  const more = stream.write(text);
-  if (more === false && 'once' in stream && typeof stream.once === 'function') {
-    return new Promise((resolve) => (stream as NodeJS.WritableStream).once('drain', () => resolve()));
+/**
+ * Writes `chunks` to a stream, waiting for it to drain when it asks to (a pipe to a slower reader),
+ * until they end or the reader goes away (EPIPE: `orchard export … | head`); false in that case, and
+ * nothing more is read.
+ */
+async function writeChunks(stream: OutStream, chunks: AsyncIterable<unknown>): Promise<boolean> {
+  const emitter = 'on' in stream && typeof stream.on === 'function' ? stream as NodeJS.WritableStream : undefined;
+  let failed: NodeJS.ErrnoException | undefined;
+  let wake: (() => void) | undefined;
+  const onError = (err: NodeJS.ErrnoException) => {
+    failed = err;
+    wake?.();
+  };
+  emitter?.on('error', onError);
+  try {
+    for await (const chunk of chunks) {
+      if (failed) break;
+      if (stream.write(chunk as string) === false && emitter) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          emitter.once('drain', resolve);
+        });
+        emitter.removeListener('drain', wake!);
+        wake = undefined;
+      }
+      if (failed) break;
+    }
+  } finally {
+    emitter?.removeListener('error', onError);
   }
+  if (failed && failed.code !== 'EPIPE') throw failed;
+  return failed === undefined;
 }
 
 /** Runs an administrative action with the stores open, and closes them whatever happens. */
@@ -634,7 +660,8 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         }
         const text = Readable.from(encodeRecords(o.format, ex.columns, counted()));
         if (o.out) await pipeline(text, fs.createWriteStream(o.out));
-        else for await (const chunk of text) await writeOut(output.stdout, chunk as string);
+        // Its reader gone (`| head`): stop, as other tools do, without a summary of records nobody read.
+        else if (!(await writeChunks(output.stdout, text))) return;
         draw?.(written, written);
         const seconds = (Date.now() - started) / 1000;
         const summary = { object: ex.obj.systemName, format: o.format, records: written, ...(o.out ? { out: path.resolve(o.out) } : {}), seconds };
@@ -738,6 +765,10 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
 
 /** Runs the command line; sets process.exitCode (0, or 1 on any failure) rather than exiting. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // A reader of stdout that goes away (`orchard … | head`) is no failure: what is left unwritten is not wanted.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   const status = await runCli(argv.slice(2));
   if (status !== 0) process.exitCode = status;
 }
