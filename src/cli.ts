@@ -164,9 +164,9 @@ Examples:
   $ orchard snapshot create --org <org id> --name before-import      (ADMIN_KEY, ORCHARD_URL)
   $ orchard org reset --id <org id>
 
-org reset, org export, snapshot and fixtures load call the running server's control API (--url or
-ORCHARD_URL, and ADMIN_KEY). Every other command but serve and restore works beside a running server
-on the same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
+org reset, org export, snapshot, fixtures load, clock, fault, journal, usage, outbox and webhook flush
+call the running server's control API (--url or ORCHARD_URL, and ADMIN_KEY). Every other command but
+serve and restore works beside a running server on the same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
 
 export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT): Command {
@@ -234,7 +234,9 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const items = (await admin.listOrganizations()).map(organizationSummary);
-        print(out, { items }, items.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, ${o.minuteLimit}/min`).join('\n') || 'No organizations.');
+        const where = config.databaseUrl ? `schema ${config.databaseSchema} of DATABASE_URL` : path.resolve(config.dataDir);
+        print(out, { items }, items.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, ${o.minuteLimit}/min, primary user ${o.primaryUserId ?? 'none'}`).join('\n')
+          || `No organizations in ${where} (another directory: --data-dir or DATA_DIR).`);
       });
     });
 
@@ -561,7 +563,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { deleted: true }, 'View deleted.');
       });
     });
-  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, deliveries; docs/webhooks.md)');
+  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, deliveries, flush; docs/webhooks.md)');
   const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : ''}`;
   webhook.command('create')
     .summary('make a webhook; prints its signing secret once')

@@ -98,7 +98,7 @@ export async function startServer(
       announce('Its API token is shown only now; keep it. Try it:');
       announce(`  ${curl}`);
     }
-    announce(`Orchard listening on ${url} (data in ${config.dataDir}); API docs at ${url}/docs, console at ${url}/console`);
+    announce(`Orchard listening on ${url} (${config.databaseUrl ? `records in PostgreSQL schema ${config.databaseSchema}` : `data in ${config.dataDir}`}); API docs at ${url}/docs, console at ${url}/console`);
     const running = app;
     running.log.info({ url, version: VERSION, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
     let closing: Promise<void> | undefined;

@@ -86,7 +86,7 @@ export function nonPublicKind(address: string): string | null {
 
 function forbidden(host: string, address: string, kind: string): AppError {
   const which = host === address ? `${address} is` : `${host} resolves to ${address},`;
-  return new AppError('WEBHOOK_TARGET_FORBIDDEN', `The webhook's URL is refused: ${which} a ${kind} address, and webhooks are sent to public addresses only. Use a URL the internet can reach (set WEBHOOK_ALLOW_PRIVATE=true on the server to allow private ones).`);
+  return new AppError('WEBHOOK_TARGET_FORBIDDEN', `The webhook's URL is refused: ${which} a ${kind} address, and webhooks are sent to public addresses only. Use a URL the internet can reach (set WEBHOOK_ALLOW_PRIVATE=true to allow private ones: on the server, and for orchard webhook create, in the command's environment too).`);
 }
 
 /** The host of a URL as an IP address or a name, without IPv6 brackets. */

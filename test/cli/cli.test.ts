@@ -41,6 +41,18 @@ describe('orchard with --json', () => {
     assert.match(org.token, UUID_V4);
   });
 
+  test('org list shows each organization with its primary user; an empty data directory says which it is', async () => {
+    const listed = await run(['--data-dir', dir, 'org', 'list']);
+    assert.equal(listed.stdout, `${org.id}  Acme  plan standard, 250/min, primary user ${org.userId}\n`);
+    const empty = tempDir('orchard-cli-empty-');
+    try {
+      const none = await run(['--data-dir', empty, 'org', 'list']);
+      assert.equal(none.stdout, `No organizations in ${path.resolve(empty)} (another directory: --data-dir or DATA_DIR).\n`);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   test('org create keeps the minute limit and makes the new user the primary user', async () => {
     const stores = openStores(loadConfig({}, { dataDir: dir }));
     try {
@@ -173,6 +185,11 @@ describe('orchard with --json', () => {
 });
 
 describe('orchard --help', () => {
+  test('says which commands call a running server, with ADMIN_KEY', async () => {
+    const { stdout } = await run(['--help']);
+    assert.match(stdout.replace(/\s+/g, ' '), /org reset, org export, snapshot, fixtures load, clock, fault, journal, usage, outbox and webhook flush call the running server's control API \(--url or ORCHARD_URL, and ADMIN_KEY\)/);
+  });
+
   test('explains every command and its options, with exit status 0', async () => {
     const expected: Array<[string[], RegExp[]]> = [
       [[], [/Usage: orchard /, /serve/, /org/, /user/, /token/, /seed/, /--data-dir/, /--json/, /Examples:/]],
@@ -182,6 +199,7 @@ describe('orchard --help', () => {
       [['token', 'create'], [/Usage: orchard token create/, /--user/]],
       [['token', 'revoke'], [/Usage: orchard token revoke/, /--token/]],
       [['seed'], [/Usage: orchard seed/, /--org/, /--object/, /--count/]],
+      [['webhook'], [/flush/]],
     ];
     const runs = await Promise.all(expected.map(([cmd]) => run([...cmd, '--help'])));
     runs.forEach((r, i) => {

@@ -11,6 +11,8 @@ import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { tempDir } from '../helpers.js';
 import { childEnv, ok } from './cli-runner.js';
+import { createPool } from '../../src/store/postgres/pg-db.js';
+import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
 
 const CLI_JS = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
@@ -54,6 +56,10 @@ describe('the first start on an empty data directory', () => {
     const orgs = await server!.stores.control.listOrganizations();
     assert.equal(orgs.length, 1);
     assert.equal(orgs[0]!.name, 'Demo');
+  });
+
+  test('says where the data is: the data directory', () => {
+    assert.ok(lines.some((l) => l.startsWith('Orchard listening on') && l.includes(`(data in ${dir})`)), lines.join(' | '));
   });
 
   test("names the demo user's id, with which a lost token is replaced by token create", async () => {
@@ -173,5 +179,25 @@ describe('npm start (node dist/src/cli.js serve)', () => {
 
     proc.kill('SIGTERM');
     assert.deepEqual(await exited, { code: 0, signal: null }, stderr);
+  });
+});
+
+describe('the start on PostgreSQL', { skip: needsPostgres }, () => {
+  test('says where the records are: the schema, not the data directory', async () => {
+    const dir = tempDir('orchard-pg-start-');
+    const schema = uniqueName('banner');
+    const lines: string[] = [];
+    const server = await startServer(loadConfig({}, { dataDir: dir, port: 0, logLevel: 'silent', host: '127.0.0.1', databaseUrl: DATABASE_URL!, databaseSchema: schema }), (line) => lines.push(line));
+    const pool = createPool(DATABASE_URL!, { max: 1 });
+    try {
+      const banner = lines.find((l) => l.startsWith('Orchard listening on'));
+      assert.ok(banner?.includes(`(records in PostgreSQL schema ${schema})`), lines.join(' | '));
+      assert.ok(!banner!.includes(dir));
+    } finally {
+      await server.close();
+      await dropSchemas(pool, schema);
+      await pool.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

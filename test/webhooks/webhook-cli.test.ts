@@ -46,7 +46,8 @@ describe('orchard webhook', () => {
   });
 
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {
-    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'http://127.0.0.1:9/h'], 'WEBHOOK_TARGET_FORBIDDEN');
+    const privateUrl = await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'http://127.0.0.1:9/h'], 'WEBHOOK_TARGET_FORBIDDEN');
+    assert.match(privateUrl.message, /WEBHOOK_ALLOW_PRIVATE=true .*for orchard webhook create, in the command's environment too/);
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--filter', 'statecode = 1'], 'WEBHOOK_INVALID');
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--object', 'account', '--url', 'https://8.8.8.8/h', '--filter', 'nosuch = 1'], 'FIELD_UNKNOWN');
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--header', 'no colon'], 'WEBHOOK_INVALID');
