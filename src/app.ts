@@ -210,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);
   const metrics = installMetrics(app, deps.config, deps.records);
-  installClientClosed(app, metrics?.clientClosed);
+  installClientClosed(app, metrics?.unfinished);
 
   installJsonBodies(app);
 

@@ -1,6 +1,7 @@
 // Prometheus metrics at /metrics (docs/operations.md § Metrics), with prom-client on a registry of
 // the app's own. The request path pays one histogram observation in an onResponse hook (a child
-// series looked up by its labels, made once), or, when its client went away, under status 499; the
+// series looked up by its labels, made once), or, for a reply that did not finish, under 499 (its client
+// went away) or the status of the failure that cut it (client-closed.ts); the
 // gauges are read only when /metrics is scraped.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -8,7 +9,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { CLIENT_CLOSED } from './client-closed.js';
 import { sendError, v1ErrorBody } from './error-handler.js';
 
 /** What the gauges read from the record store at scrape time (RecordStore.stats). */
@@ -41,8 +41,8 @@ export interface AppMetrics {
   readonly registry: Registry;
   /** Counts a usage notice sent (given to the limits). */
   noticeSent(): void;
-  /** Counts a request whose client went away before its reply ended, under status 499 (client-closed.ts). */
-  clientClosed(request: FastifyRequest, reply: FastifyReply): void;
+  /** Counts a reply that did not finish under `status`: 499, its client went away; else the failure that cut it (client-closed.ts). */
+  unfinished(request: FastifyRequest, reply: FastifyReply, status: number): void;
 }
 
 /**
@@ -105,7 +105,7 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return { registry, noticeSent: () => notices.inc(), clientClosed: (request, reply) => observe(request, reply, CLIENT_CLOSED) };
+  return { registry, noticeSent: () => notices.inc(), unfinished: observe };
 }
 
 /** Compared as digests, so the comparison takes the same time whatever the header's length. */

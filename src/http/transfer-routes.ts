@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { CONTENT_TYPES, decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from '../service/record-formats.js';
 import { exportRecords, importRecords, MAX_REPORTED_ERRORS } from '../service/record-transfer.js';
 import type { RouteFamilyOptions } from './app-deps.js';
-import { clientClosed, logClosedWork } from './client-closed.js';
+import { cutReply } from './client-closed.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, forbiddenError, objParam, tokenQuery, tokenSecurity } from './schemas.js';
@@ -73,9 +73,7 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
     try {
       await pipeline(Readable.from(encodeRecords(format, ex.columns, ex.pages)), reply.raw);
     } catch (err) {
-      if (clientClosed(reply)) logClosedWork(request, err);
-      else request.log.warn({ err }, 'export cut short');
-      reply.raw.destroy();
+      cutReply(request, reply, err, 'export');
     }
   });
 

@@ -13,7 +13,7 @@ import type { Config } from '../../src/config.js';
 import http from 'node:http';
 import type { OrgRecords } from '../../src/store/types.js';
 import { EXPORT_PAGE, IMPORT_BATCH } from '../../src/service/record-transfer.js';
-import { eventually, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
+import { eventually, metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
 import { assertClosedByClient, loggedContext } from './closed-by-client.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 
@@ -187,8 +187,11 @@ for (const store of HTTP_STORES) {
   });
 }
 
-/** Makes the context's store answer every export page with EXPORT_PAGE copies of one account, a little slowly; returns the pages read so far. */
-async function endlessExport(ctx: TestContext): Promise<() => number> {
+/**
+ * Makes the context's store answer every export page with EXPORT_PAGE copies of one account, a
+ * little slowly (and fail at page `failAt`, when given); returns the pages read so far.
+ */
+async function endlessExport(ctx: TestContext, failAt?: number): Promise<() => number> {
   const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Endless' } });
   const row = created.json().data.Record;
   let pages = 0;
@@ -200,6 +203,7 @@ async function endlessExport(ctx: TestContext): Promise<() => number> {
       scan: async () => {
         await new Promise((r) => setTimeout(r, 20));
         pages++;
+        if (pages === failAt) throw new Error('the disk is gone');
         return Array.from({ length: EXPORT_PAGE }, () => row);
       },
     });
@@ -207,24 +211,49 @@ async function endlessExport(ctx: TestContext): Promise<() => number> {
   return () => pages;
 }
 
-test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file', async () => {
-  const ctx = await testContext({ config: { requestTimeoutMs: 300 } });
+/** GET of an NDJSON export over HTTP, to the end of the connection. */
+function exportOverHttp(url: string, token: string): Promise<{ status: number; complete: boolean; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http.get(`${url}/api/record/account/export?format=ndjson`, { headers: { tokenid: token } }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('close', () => resolve({ status: res.statusCode!, complete: res.complete, bytes }));
+    }).on('error', reject);
+  });
+}
+
+test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file, logged and counted as 408', async () => {
+  const { ctx, entries } = await loggedContext((options) => testContext({ ...options, config: { requestTimeoutMs: 300 } }));
   try {
     // Pages that never end: only the time limit stops the export.
     await endlessExport(ctx);
     const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const outcome = await new Promise<{ status: number; complete: boolean; bytes: number }>((resolve, reject) => {
-      http.get(`${url}/api/record/account/export?format=ndjson`, { headers: { tokenid: ctx.token } }, (res) => {
-        let bytes = 0;
-        res.on('data', (c: Buffer) => (bytes += c.length));
-        res.on('close', () => resolve({ status: res.statusCode!, complete: res.complete, bytes }));
-      }).on('error', reject);
-    });
+    const outcome = await exportOverHttp(url, ctx.token);
     assert.equal(outcome.status, 200);
     assert.ok(outcome.bytes > 0, 'records were sent before the limit');
     assert.equal(outcome.complete, false, 'the reply ends without its last chunk');
+    const series = 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="408"}';
+    await eventually(async () => metricSample((await ctx.request({ method: 'GET', url: '/metrics', token: null })).body, series) === 1, 'the export counted under 408');
     const metrics = (await ctx.request({ method: 'GET', url: '/metrics', token: null })).body;
     assert.doesNotMatch(metrics, /status="499"/, 'the server cut it, not the client');
+    assert.deepEqual(entries().filter((e) => e.level >= 40).map((e) => [e.level, e.msg, e.code, e.res?.statusCode]), [[40, 'export cut short', 'REQUEST_TIMEOUT', 408]]);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('an HTTP export cut by a failure of the store is an error line with its stack, counted as a 500', async () => {
+  const { ctx, entries } = await loggedContext(testContext);
+  try {
+    await endlessExport(ctx, 3);
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const outcome = await exportOverHttp(url, ctx.token);
+    assert.deepEqual([outcome.status, outcome.complete], [200, false]);
+    const series = 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="500"}';
+    await eventually(async () => metricSample((await ctx.request({ method: 'GET', url: '/metrics', token: null })).body, series) === 1, 'the export counted under 500');
+    const errors = entries().filter((e) => e.level >= 40);
+    assert.deepEqual(errors.map((e) => [e.level, e.msg, e.err?.message, e.res?.statusCode]), [[50, 'export cut short by a failure', 'the disk is gone', 500]]);
+    assert.match(errors[0]!.err.stack, /the disk is gone/);
   } finally {
     await ctx.close();
   }
