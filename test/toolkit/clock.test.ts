@@ -87,6 +87,16 @@ describe('the clock through the control API', () => {
     assert.equal((await create(ctx.token, 'real')).createdon, new Date(ctx.clock.now()).toISOString().slice(0, 19));
   });
 
+  test('freeze needs no body; set and advance without one name what they lack', async () => {
+    const frozen = await ctx.request({ method: 'POST', url: '/_orchard/clock/freeze', token: null, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    assert.equal(frozen.statusCode, 200, frozen.body);
+    assert.equal(frozen.json().mode, 'frozen');
+    const set = await ctx.request({ method: 'POST', url: '/_orchard/clock/set', token: null, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    assert.equal(set.statusCode, 400);
+    assert.match(set.json().error.message, /'at'/);
+    await control(ctx, 'DELETE', '/clock');
+  });
+
   test('bad input: 400 naming the member; an unknown organization: 404', async () => {
     const bad = await controlReply(ctx, 'POST', '/clock/set', { at: 'tomorrow' });
     assert.equal(bad.statusCode, 400);

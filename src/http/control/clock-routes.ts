@@ -64,7 +64,12 @@ export const clockRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
     const move = <B>(action: 'freeze' | 'set' | 'advance', summary: string, body: object, act: (orgId: string | null, body: B) => ClockState) =>
       scope.post(`${base}/${action}`, {
         schema: { operationId: `${action}${Name}`, tags: ['clock'], ...params, summary, body, response },
-      }, async (request) => act(await orgOf(request), (request.body ?? {}) as B));
+        // No body is an empty one: freeze needs none, and set and advance then name what they lack.
+        preValidation: (request, _reply, done) => {
+          request.body ??= {};
+          done();
+        },
+      }, async (request) => act(await orgOf(request), request.body as B));
 
     move<{ at?: string }>('freeze', `Stops ${whose} at \`at\`, or where it stands now.`,
       { type: 'object', additionalProperties: false, properties: { at } },
