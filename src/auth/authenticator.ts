@@ -14,6 +14,8 @@ export interface TokenDirectory {
   resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
   /** Records that a token was used; `at` is ISO 8601 UTC text. */
   touchToken(tokenHash: string, at: string): Promise<void>;
+  /** The user of a live token when that user is disabled, else null (read only for a token that did not resolve). */
+  disabledUserOf(tokenHash: string): Promise<{ userId: string; disabledAt: string } | null>;
 }
 
 /** Digests kept of tokens that resolved (see Authenticator.digests). */
@@ -40,6 +42,11 @@ export class Authenticator {
     hash ??= hashToken(token);
     const identity = await this.control.resolveToken(hash);
     if (!identity) {
+      // A live token of a disabled user: a new token would be refused too, so say what is wrong.
+      const disabled = await this.control.disabledUserOf(hash);
+      if (disabled) {
+        throw new AppError('TOKEN_INVALID', `The API token's user ${disabled.userId} is disabled (since ${disabled.disabledAt}), and so are all their tokens, new ones included. An administrator enables them with \`orchard user enable --id ${disabled.userId}\`.`);
+      }
       throw new AppError('TOKEN_INVALID', 'The API token is not valid: it is unknown or has been revoked. Create a new one with `orchard token create`.');
     }
     if (!known) {

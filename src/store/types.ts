@@ -323,6 +323,8 @@ export interface ControlStore {
   resolveToken(tokenHash: string): Promise<TokenIdentity | null>;
   /** Records that a token was used (callers throttle this; it is a write). `at` is ISO 8601 UTC text as toISOString gives. */
   touchToken(tokenHash: string, at: string): Promise<void>;
+  /** The user of a live (unrevoked) token when that user is disabled, with the time; null otherwise. */
+  disabledUserOf(tokenHash: string): Promise<{ userId: string; disabledAt: string } | null>;
   /**
    * Records that the organization has webhooks (docs/webhooks.md): from then on the delivery workers
    * of every process look at its outbox. Never undone (it goes with the organization); does nothing

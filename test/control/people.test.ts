@@ -73,6 +73,9 @@ for (const store of HTTP_STORES) {
       const refused = await read(token);
       assert.equal(refused.statusCode, 401);
       assert.equal(refused.headers['x-error-code'], 'TOKEN_INVALID');
+      assert.equal(refused.json().Message, `The API token's user ${user.id} is disabled (since ${disabled.json().disabledAt}), and so are all their tokens, new ones included. An administrator enables them with \`orchard user enable --id ${user.id}\`.`);
+      const unknown = await read('00000000-0000-4000-8000-00000000beef');
+      assert.match(unknown.json().Message, /unknown or has been revoked/);
       assert.equal((await control('PATCH', `/users/${user.id}`, { disabled: false })).json().disabledAt, null);
       assert.equal((await read(token)).statusCode, 200);
 

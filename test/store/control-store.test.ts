@@ -185,10 +185,17 @@ for (const kind of CONTROL_KINDS) {
       test('a disabled user\'s tokens resolve to nothing on the other connection at once, and again once enabled', async () => {
         const { user, hash } = await orgWithToken(cli);
         assert.ok(await server.resolveToken(hash));
-        await cli.updateUser(user.id, { disabled: true });
+        assert.equal(await server.disabledUserOf(hash), null);
+        const disabled = await cli.updateUser(user.id, { disabled: true });
         assert.equal(await server.resolveToken(hash), null);
+        assert.deepEqual(await server.disabledUserOf(hash), { userId: user.id, disabledAt: disabled!.disabledAt });
+        assert.equal(await server.disabledUserOf(hashToken(newToken())), null, 'an unknown token');
         await cli.updateUser(user.id, { disabled: false });
         assert.equal((await server.resolveToken(hash))?.user.disabledAt, null);
+        assert.equal(await server.disabledUserOf(hash), null);
+        await cli.updateUser(user.id, { disabled: true });
+        await cli.revokeToken(hash);
+        assert.equal(await server.disabledUserOf(hash), null, 'a revoked token says nothing of its user');
       });
 
       test('keeps an id, the last 4 characters and the times of each token; lists them oldest first', async () => {
@@ -517,6 +524,7 @@ async function transcript(store: ControlStore): Promise<unknown[]> {
   await note(store.listUsers(org.id));
   await note(store.updateUser(rep.id, { role: 'admin', disabled: true }));
   await note(store.resolveToken('d'.repeat(64)));
+  await note(store.disabledUserOf(hash));
   await note(store.updateUser(rep.id, { disabled: false }));
   await note(store.addToken(rep.id, 'd'.repeat(64), 'dddd'));
   await note(store.listTokens(rep.id));

@@ -217,6 +217,12 @@ export class PostgresControlStore implements ControlStore {
     return rows[0] ? toRole(rows[0]) : null;
   }
 
+  async disabledUserOf(tokenHash: string): Promise<{ userId: string; disabledAt: string } | null> {
+    const { rows } = await this.sql<{ id: string; disabled_at: Date }>(`SELECT u.id, u.disabled_at FROM ${this.t.tokens} t JOIN ${this.t.users} u ON u.id = t.user_id
+      WHERE t.hash = $1 AND t.revoked_at IS NULL AND u.disabled_at IS NOT NULL`, [tokenHash]);
+    return rows[0] ? { userId: rows[0].id, disabledAt: iso(rows[0].disabled_at) } : null;
+  }
+
   async deleteRole(orgId: string, name: string): Promise<RoleDeletion> {
     if (!isId(orgId)) return 'absent';
     // One statement, so the role goes only if no user held it in the statement's snapshot.

@@ -248,6 +248,12 @@ export class SqliteControlStore implements ControlStore {
     return r ? toRole(r) : null;
   }
 
+  async disabledUserOf(tokenHash: string): Promise<{ userId: string; disabledAt: string } | null> {
+    const r = prepared(this.db, `SELECT u.id, u.disabled_at FROM tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.hash = ? AND t.revoked_at IS NULL AND u.disabled_at IS NOT NULL`).get(tokenHash) as { id: string; disabled_at: string } | undefined;
+    return r ? { userId: r.id, disabledAt: r.disabled_at } : null;
+  }
+
   async deleteRole(orgId: string, name: string): Promise<RoleDeletion> {
     this.identities.clear();
     return this.db.transaction((): RoleDeletion => {
