@@ -18,7 +18,7 @@ import { ControlError, controlClientFrom, type ControlClient } from './control-c
 import { organizationSummary, userSummary } from './admin/admin-service.js';
 import type { TokenInfo } from './auth/identity.js';
 import type { RoleDefinition } from './auth/roles.js';
-import { fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
+import { checkFixturesFile, fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
 import { addControlCommands } from './cli-control.js';
 import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
@@ -331,11 +331,11 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
 
   const fixturesCommand = program.command('fixtures').description('fixtures files (docs/fixtures.md): fixtures check, fixtures load');
   fixturesCommand.command('check')
-    .description('check a fixtures file without loading it; a bad one is refused with the path of the bad member')
+    .description('check a fixtures file without loading it, as far as that can be done without a server (members, objects, fields, roles, every record as a create checks it); a bad one is refused with the path of the bad member')
     .requiredOption('--file <file>', 'the fixtures file: JSON, or YAML for .yaml/.yml (required)')
     .action(async (o: { file: string }) => {
       const { out } = ctx();
-      const fixtures = readFixturesFile(o.file);
+      const fixtures = checkFixturesFile(o.file, new Date());
       const organizations = fixtures.organizations.map((f) => ({ id: f.id, name: f.name, users: f.users.length, records: Object.values(f.records).reduce((n, l) => n + l.length, 0) }));
       print(out, { file: o.file, organizations }, organizations.map((f) => `${f.name} (${f.id}): ${f.users} users, ${f.records} records`).join('\n') || 'No organizations.');
     });

@@ -219,6 +219,12 @@ export interface RecordStore {
    */
   dropOrg(orgId: string): Promise<void>;
   /**
+   * Lets an organization this store dropped be made again under the same id (a fixture loaded anew
+   * after a failed load removed it): org() creates it from then on. Only for an id whose control
+   * rows are made anew, once the calls on the dropped one have ended.
+   */
+  recreatable(orgId: string): void;
+  /**
    * Calls `listener` with the organization's id after each commit of this store object that made
    * webhook deliveries (the server's delivery worker then attempts them at once); returns how to
    * stop. Deliveries committed by other processes are not told of (the worker's sweep finds them).

@@ -394,6 +394,10 @@ export class SqliteRecordStore implements RecordStore {
     });
   }
 
+  recreatable(orgId: string): void {
+    this.dropped.delete(orgId);
+  }
+
   async dropOrg(orgId: string): Promise<void> {
     if (!ORG_ID_RE.test(orgId)) return;
     this.dropped.add(orgId);
