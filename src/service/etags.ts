@@ -33,6 +33,12 @@ export function ifMatchHolds(field: string, current: string): boolean {
   return tags === '*' || tags.some((t) => !t.weak && t.opaque === current);
 }
 
+/** Whether `field` names the current tag only as a weak one (W/"…"), which If-Match never accepts. */
+export function onlyWeaklyMatches(field: string, current: string): boolean {
+  const tags = tagsOf(field);
+  return tags !== '*' && tags.some((t) => t.weak && t.opaque === current);
+}
+
 /** If-None-Match on a read: does `field` name the record's current tag (weak comparison), so 304 answers? */
 export function ifNoneMatchMatches(field: string, current: string): boolean {
   const tags = tagsOf(field);

@@ -23,7 +23,7 @@ import { formatDateTime, isUuid } from '../schema/values.js';
 import type { OrgRecords, RecordCheck } from '../store/types.js';
 import type { ChangeAuthor } from '../schema/changes.js';
 import { ChangePruner, checkCursor, decodeCursor, encodeCursor, shownEntry, type ShownEntry } from './change-log.js';
-import { etagOf, ifMatchHolds } from './etags.js';
+import { etagOf, ifMatchHolds, onlyWeaklyMatches } from './etags.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -213,7 +213,12 @@ export class Service {
     if (ifMatch === undefined) return undefined;
     return (current) => {
       const etag = etagOf(access.shown(obj, current));
-      if (!ifMatchHolds(ifMatch, etag)) throw errorOf('RECORD_CHANGED', obj.systemName, id, etag);
+      if (ifMatchHolds(ifMatch, etag)) return;
+      // The record has not changed, but the tag was sent weak: say so rather than "changed since".
+      if (onlyWeaklyMatches(ifMatch, etag)) {
+        throw new AppError('RECORD_CHANGED', `If-Match names the ${obj.systemName} record '${id}'s current tag as a weak one (W/${etag}); If-Match compares tags strongly (RFC 9110), so a weak tag never matches. Send it as the ETag header gives it: If-Match: ${etag}.`);
+      }
+      throw errorOf('RECORD_CHANGED', obj.systemName, id, etag);
     };
   }
 

@@ -166,6 +166,8 @@ for (const store of HTTP_STORES) {
       assert.ok(json(stale).Message.includes(newTag));
       const weak = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': `W/${newTag}` } });
       assert.equal(weak.statusCode, 412, 'If-Match compares strongly: a weak tag never matches');
+      assert.equal(weak.json().Message, `If-Match names the account record '${id}'s current tag as a weak one (W/${newTag}); If-Match compares tags strongly (RFC 9110), so a weak tag never matches. Send it as the ETag header gives it: If-Match: ${newTag}.`);
+      assert.match(stale.json().Message, /has changed since the version your If-Match names/);
       const v2 = await ctx.request({ method: 'PUT', url: `/api/v2/record/1/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': etag } });
       assert.deepEqual([v2.statusCode, v2.headers['x-error-code'], Object.keys(json(v2))], [412, 'RECORD_CHANGED', ['Message']]);
       assert.equal(json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.accountnumber, 'E1', 'nothing refused was written');
