@@ -563,7 +563,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { deleted: true }, 'View deleted.');
       });
     });
-  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, deliveries, flush; docs/webhooks.md)');
+  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, deliveries, flush; docs/webhooks.md)');
   const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : ''}`;
   webhook.command('create')
     .summary('make a webhook; prints its signing secret once')
@@ -602,6 +602,17 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       await withStores(config, async ({ admin }) => {
         await admin.deleteWebhook(o.org, o.id);
         print(out, { deleted: true }, 'Webhook deleted.');
+      });
+    });
+  webhook.command('enable')
+    .description('make a webhook disabled for failing active again: its failures are forgotten and the next writes deliver to it')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--id <id>', "the webhook's id (required)")
+    .action(async (o: { org: string; id: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const h = await admin.enableWebhook(o.org, o.id);
+        print(out, { ...h }, webhookLine(h));
       });
     });
   webhook.command('deliveries')

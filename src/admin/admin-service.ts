@@ -353,6 +353,13 @@ export class AdminService {
     await outbox.remove((await requireWebhook(outbox, id)).id);
   }
 
+  /** Makes a webhook disabled for failing active again (its failures forgotten); one that is active stays so. */
+  async enableWebhook(orgId: string, id: string): Promise<WebhookSummary> {
+    const { schema, outbox } = await this.webhookPlace(orgId);
+    const hook = await requireWebhook(outbox, id);
+    return webhookSummary(schema, (await outbox.enable(hook.id)) ?? hook);
+  }
+
   /** A page of a webhook's deliveries, newest first (404 WEBHOOK_NOT_FOUND). */
   async webhookDeliveries(orgId: string, id: string, page: { limit: number; offset: number }): Promise<Delivery[]> {
     const { outbox } = await this.webhookPlace(orgId);

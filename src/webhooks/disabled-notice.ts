@@ -3,8 +3,9 @@
 
 import type { Webhook } from './webhook-types.js';
 
-export function composeDisabledNotice(orgId: string, hook: Webhook, to: { email: string; orgName: string }): { to: string; subject: string; text: string } {
-  const what = `${hook.event} events${hook.objectType === null ? '' : ` of object ${hook.objectType}`}`;
+/** `objectName`: the system name of the webhook's object, when it has one (else its number is shown). */
+export function composeDisabledNotice(orgId: string, hook: Webhook, to: { email: string; orgName: string }, objectName?: string): { to: string; subject: string; text: string } {
+  const what = `${hook.event} events${hook.objectType === null ? '' : ` of ${objectName ?? `object ${hook.objectType}`}`}`;
   const text = [
     'Hello,',
     '',
@@ -12,7 +13,8 @@ export function composeDisabledNotice(orgId: string, hook: Webhook, to: { email:
     `Webhook ${hook.id} (${what}) gets no deliveries until it is enabled again; the deliveries it had pending were given up.`,
     '',
     `Its delivery log shows what the receiver answered: GET /api/webhooks/${hook.id}/deliveries.`,
-    `Once the receiver answers again, enable it with POST /api/webhooks/${hook.id}/enable.`,
+    `Once the receiver answers again, enable it with POST /api/webhooks/${hook.id}/enable (an admin token of the organization),`,
+    `or orchard webhook enable --org ${orgId} --id ${hook.id}.`,
     '',
     'Orchard',
     '',

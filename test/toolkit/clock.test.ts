@@ -87,6 +87,16 @@ describe('the clock through the control API', () => {
     assert.equal((await create(ctx.token, 'real')).createdon, new Date(ctx.clock.now()).toISOString().slice(0, 19));
   });
 
+  test('a webhook is made at the organization\'s time through the control API as through /api/webhooks', async () => {
+    await control(ctx, 'POST', `/organizations/${other.orgId}/clock/set`, { at: '2031-05-06T07:08:09Z', frozen: true });
+    const definition = { event: 'created', object: 'account', url: 'https://8.8.8.8/hook' };
+    const viaControl = await control(ctx, 'POST', `/organizations/${other.orgId}/webhooks`, definition);
+    const viaApi = await ctx.request({ method: 'POST', url: '/api/webhooks', token: other.token, payload: definition });
+    assert.equal(viaApi.statusCode, 201, viaApi.body);
+    assert.deepEqual([viaControl.createdAt, viaApi.json().data.createdAt], ['2031-05-06T07:08:09.000Z', '2031-05-06T07:08:09.000Z']);
+    await control(ctx, 'DELETE', `/organizations/${other.orgId}/clock`);
+  });
+
   test('freeze needs no body; set and advance without one name what they lack', async () => {
     const frozen = await ctx.request({ method: 'POST', url: '/_orchard/clock/freeze', token: null, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     assert.equal(frozen.statusCode, 200, frozen.body);

@@ -110,7 +110,7 @@ for (const store of HTTP_STORES) {
       assert.equal(notices.length, 1);
       assert.equal(notices[0]!.to, 'owner@example.com');
       assert.equal(notices[0]!.webhookId, hook.id);
-      assert.match(notices[0]!.text, new RegExp(`${hook.id}[\\s\\S]*POST /api/webhooks/${hook.id}/enable`));
+      assert.match(notices[0]!.text, new RegExp(`${hook.id} \\(created events of account\\)[\\s\\S]*POST /api/webhooks/${hook.id}/enable[\\s\\S]*orchard webhook enable --org ${ctx.orgId} --id ${hook.id}`));
       const eml = fs.readdirSync(path.join(ctx.dir, 'outbox')).filter((f) => f.endsWith('.eml'));
       assert.equal(eml.filter((f) => fs.readFileSync(path.join(ctx.dir, 'outbox', f), 'utf8').includes(hook.id)).length, 1, 'one e-mail, kept in the outbox directory');
       await advance(10 * MIN);
@@ -118,6 +118,10 @@ for (const store of HTTP_STORES) {
         .json().items.filter((m: { kind: string }) => m.kind === 'webhook-disabled').length, 1, 'told once');
 
       receiver.answer = () => 200;
+      // Enabled through the control API (as orchard webhook enable does) and then through /api, where it stays active.
+      const control = await ctx.request({ method: 'POST', url: `/_orchard/organizations/${ctx.orgId}/webhooks/${hook.id}/enable`, token: null, headers: { authorization: `Bearer ${KEY}` } });
+      assert.equal(control.statusCode, 200, control.body);
+      assert.deepEqual([control.json().status, control.json().failures, control.json().disabledAt], ['active', 0, null]);
       const enabled = await ctx.request({ method: 'POST', url: `/api/webhooks/${hook.id}/enable` });
       shown = enabled.json().data;
       assert.deepEqual([shown.status, shown.failures, shown.failingSince, shown.disabledAt], ['active', 0, null, null]);

@@ -40,9 +40,13 @@ describe('orchard webhook', () => {
       headers: { 'X-Api-Key': 'k-1', 'X-Other': '2' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
     });
     assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { deliveries: [] });
+    // Enable (what the control API's enable does to a disabled one: test/webhooks/delivery.test.ts): an active one stays so.
+    const enabled = await ok(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id]);
+    assert.deepEqual([enabled.id, enabled.status, enabled.failures], [made.id, 'active', 0]);
     assert.deepEqual(await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]), { deleted: true });
     assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { webhooks: [] });
     await fails(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
+    await fails(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
   });
 
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {

@@ -13,7 +13,7 @@ const hookParams = {
   properties: { id: { type: 'string', description: 'The organization id.' }, webhookId: { type: 'string', description: 'The webhook id.' } },
 } as const;
 
-export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, webhooks }) => {
+export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, webhooks, toolkit }) => {
   scope.get('/organizations/:id/webhooks', {
     schema: {
       operationId: 'listWebhooks', tags: ['webhooks'], summary: 'The organization\'s webhooks, oldest first (never their secrets).',
@@ -30,7 +30,9 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       response: { 201: createdSchema },
     },
   }, async (request, reply) => {
-    const { webhook, secret } = await admin.createWebhook({ orgId: (request.params as { id: string }).id, definition: request.body, allowPrivate: webhooks.allowPrivate, allowSecret: true });
+    const orgId = (request.params as { id: string }).id;
+    // Made at the organization's time, as through /api/webhooks.
+    const { webhook, secret } = await admin.createWebhook({ orgId, definition: request.body, allowPrivate: webhooks.allowPrivate, allowSecret: true, now: new Date(toolkit.clocks.now(orgId)) });
     return reply.code(201).send({ ...webhook, secret });
   });
 
@@ -40,6 +42,13 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     const { id, webhookId } = request.params as { id: string; webhookId: string };
     await admin.deleteWebhook(id, webhookId);
     return reply.code(204).send();
+  });
+
+  scope.post('/organizations/:id/webhooks/:webhookId/enable', {
+    schema: { operationId: 'enableWebhook', tags: ['webhooks'], summary: 'Makes a webhook disabled for failing active again (its failures forgotten); one that is active stays so.', params: hookParams, response: { 200: webhookSchema } },
+  }, async (request) => {
+    const { id, webhookId } = request.params as { id: string; webhookId: string };
+    return admin.enableWebhook(id, webhookId);
   });
 
   scope.get('/organizations/:id/webhooks/:webhookId/deliveries', {
