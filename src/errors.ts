@@ -72,7 +72,7 @@ export const errorCatalogue = {
   VIEW_NOT_FOUND: { status: 404, summary: 'No view of the object has that id in this organization.' },
   WEBHOOK_NOT_FOUND: {
     status: 404, summary: 'The organization has no webhook with that id.',
-    message: (id: string) => `This organization has no webhook with id '${id}'. List its webhooks with GET /api/webhooks.`,
+    message: (id: string) => `This organization has no webhook with id '${id}'. List its webhooks with GET /api/webhooks, orchard webhook list --org <organization id>, or GET /_orchard/organizations/{id}/webhooks.`,
   },
   FILE_NOT_FOUND: {
     status: 404, summary: 'The record has no file with that id.',

@@ -46,7 +46,8 @@ describe('orchard webhook', () => {
     assert.deepEqual(await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]), { deleted: true });
     assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { webhooks: [] });
     await fails(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
-    await fails(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
+    const gone = await fails(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
+    assert.match(gone.message, /orchard webhook list --org/);
   });
 
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {
