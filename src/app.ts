@@ -159,6 +159,19 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | (
   return typeof setting === 'boolean' ? setting : [...setting];
 }
 
+/** What a schema error says was wrong, naming what would be accepted where ajv's own text does not. */
+function schemaFault(e: { keyword: string; message?: string; params: Record<string, any>; parentSchema?: { properties?: Record<string, unknown> } }): string {
+  const members = Object.keys(e.parentSchema?.properties ?? {});
+  switch (e.keyword) {
+    case 'enum':
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minProperties':
+      return members.length ? `must name at least ${e.params.limit} of ${members.join(', ')}` : `must have at least ${e.params.limit} member(s)`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions({ level: deps.config.logLevel, format: deps.config.logFormat }),
@@ -173,12 +186,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaErrorFormatter: (errors, dataVar) => {
       const e = errors[0];
       const where = e?.instancePath ? e.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
-      const what = `${where ? `'${where}' ` : ''}${e?.message ?? 'is invalid'}`;
+      const what = `${where ? `'${where}' ` : ''}${e ? schemaFault(e) : 'is invalid'}`;
       return dataVar === 'body'
         ? new AppError('BODY_INVALID', `The request body is invalid: ${what}. Check your data.`)
         : new AppError('PARAM_INVALID', `Invalid ${dataVar === 'querystring' ? 'query parameter' : 'path parameter'} ${what}.`);
     },
-    ajv: { customOptions: { coerceTypes: true, allErrors: false } },
+    // verbose: an error carries its schema, so a message can name the members and values accepted.
+    ajv: { customOptions: { coerceTypes: true, allErrors: false, verbose: true } },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // No request holds a socket past the time limit plus a margin: a client that sends its header

@@ -45,6 +45,18 @@ describe('with ADMIN_KEY', () => {
     assert.match(res.json().error.message, /Authorization: Bearer/);
   });
 
+  test('a bad body is refused naming what would be accepted: the values of an enum, the members an empty object lacks', async () => {
+    const call = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
+      const res = await ctx.request({ method, url: `/_orchard${url}`, token: null, headers: bearer(KEY), payload });
+      assert.equal(res.statusCode, 400, res.body);
+      return res.json().error.message as string;
+    };
+    assert.equal(await call('POST', '/organizations', { name: 'X', email: 'x@x.example', plan: 'gold' }),
+      'The request body is invalid: \'plan\' must be one of "free", "standard", "professional", "enterprise". Check your data.');
+    assert.equal(await call('PATCH', `/organizations/${ctx.orgId}`, {}),
+      'The request body is invalid: must name at least 1 of plan, minuteLimit. Check your data.');
+  });
+
   test('a wrong key, or an organization\'s token however sent, is refused', async () => {
     const wrong = await ctx.request({ method: 'GET', url: '/_orchard/organizations', token: null, headers: bearer(KEY + 'x') });
     assert.equal(wrong.statusCode, 401);
