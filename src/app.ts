@@ -80,7 +80,7 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
       const org = await deps.control.getOrganization(orgId);
       const user = org?.primaryUserId ? await deps.control.getUser(org.primaryUserId) : null;
       if (!org || !user) throw new Error(`organization ${orgId} has no primary user to notify`);
-      const objectName = hook.objectType === null ? undefined : (await (await deps.records.org(orgId)).schema()).objects.find((o) => o.objectType === hook.objectType)?.systemName;
+      const objectName = hook.objectType === null ? undefined : (await (await deps.records.org(orgId)).schema()).find(hook.objectType)?.systemName;
       const message = composeDisabledNotice(orgId, hook, { email: user.email, orgName: org.name }, objectName);
       await mailer.send({ ...message, date: new Date(clocks.now(orgId)) });
       toolkit.outbox.record(orgId, { kind: 'webhook-disabled', at: new Date(clocks.now(orgId)).toISOString(), ...message, webhookId: hook.id });

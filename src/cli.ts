@@ -3,6 +3,7 @@
 // views and sample data on the same data directory a running server uses. With --json every command
 // prints exactly one JSON object on stdout (errors too: {"error": {code, message}}).
 
+import { once } from 'node:events';
 import fs, { readFileSync, realpathSync } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -98,24 +99,15 @@ function wholeNumber(name: string) {
 async function writeChunks(stream: OutStream, chunks: AsyncIterable<unknown>): Promise<boolean> {
   const emitter = 'on' in stream && typeof stream.on === 'function' ? stream as NodeJS.WritableStream : undefined;
   let failed: NodeJS.ErrnoException | undefined;
-  let wake: (() => void) | undefined;
   const onError = (err: NodeJS.ErrnoException) => {
     failed = err;
-    wake?.();
   };
   emitter?.on('error', onError);
   try {
     for await (const chunk of chunks) {
       if (failed) break;
-      if (stream.write(chunk as string) === false && emitter) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          emitter.once('drain', resolve);
-        });
-        emitter.removeListener('drain', wake!);
-        wake = undefined;
-      }
-      if (failed) break;
+      // once() also ends on 'error', which onError has kept.
+      if (stream.write(chunk as string) === false && emitter) await once(emitter, 'drain').catch(() => {});
     }
   } finally {
     emitter?.removeListener('error', onError);

@@ -242,7 +242,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       }
     }
     const now = at ?? this.now();
-    return peekWindows(this.localWindows(key, now), now, quotas, () => new Array<number>(DAYS_KEPT - 1).fill(0));
+    return peekWindows(this.localWindows(key, now) ?? emptyWindows(now), now, quotas, () => new Array<number>(DAYS_KEPT - 1).fill(0));
   }
 
   /** One PING; a connection being made is waited for at most the command timeout, as a hit waits. */
@@ -323,14 +323,15 @@ export class RedisRateLimitStore implements RateLimitStore {
       this.lastSweep = now;
       for (const [k, w] of this.local) if (isIdle(w, now)) this.local.delete(k);
     }
-    return hitWindows(this.localWindows(key, now), now, quotas).result;
+    let windows = this.localWindows(key, now);
+    if (!windows) this.local.set(key, (windows = emptyWindows(now)));
+    return hitWindows(windows, now, quotas).result;
   }
 
-  /** A key's windows in memory, rewound if its clock was put back (no history: its day starts at 0). */
-  private localWindows(key: string, now: number): KeyWindows {
-    let windows = this.local.get(key);
-    if (!windows) this.local.set(key, (windows = emptyWindows(now)));
-    else if (movedBack(windows, now)) rewindWindows(windows, now, 0);
+  /** A key's windows in memory, if any, rewound if its clock was put back (no history: its day starts at 0). */
+  private localWindows(key: string, now: number): KeyWindows | undefined {
+    const windows = this.local.get(key);
+    if (windows && movedBack(windows, now)) rewindWindows(windows, now, 0);
     return windows;
   }
 }
