@@ -15,16 +15,38 @@ export function etagOf(record: RecordRow): string {
   return etagOfText(JSON.stringify(record));
 }
 
-/** The entity tags of an If-Match or If-None-Match field value: `*`, or tags (weak ones marked). */
-function tagsOf(field: string): '*' | Array<{ weak: boolean; opaque: string }> {
+type Tags = '*' | Array<{ weak: boolean; opaque: string }>;
+
+/**
+ * The entity tags of an If-Match or If-None-Match field value: `*`, or tags (weak ones marked);
+ * undefined when the value is not a list of tags (empty, an unclosed quote, a quote inside a tag).
+ */
+function parseTags(field: string): Tags | undefined {
   if (field.trim() === '*') return '*';
   const out: Array<{ weak: boolean; opaque: string }> = [];
-  for (const m of field.matchAll(/\s*(W\/)?("[^"]*"|[^,\s]+)\s*(?:,|$)/g)) {
-    if (m[2] === undefined) continue;
-    // A tag sent without its quotes is taken as the quoted one (some clients strip them).
-    out.push({ weak: m[1] !== undefined, opaque: m[2].startsWith('"') ? m[2] : `"${m[2]}"` });
+  // A list element: a tag, quoted or bare (some clients strip the quotes), or nothing (", ,").
+  const element = /[\s,]*(?:(W\/)?("[^"]*"|[^",\s]+)[ \t]*(?:,|$))?/y;
+  while (element.lastIndex < field.length) {
+    const start = element.lastIndex;
+    const m = element.exec(field);
+    if (m === null || element.lastIndex === start) return undefined;
+    if (m[2] !== undefined) out.push({ weak: m[1] !== undefined, opaque: m[2].startsWith('"') ? m[2] : `"${m[2]}"` });
   }
-  return out;
+  return out.length > 0 ? out : undefined;
+}
+
+function tagsOf(field: string): Tags {
+  return parseTags(field) ?? [];
+}
+
+/**
+ * Why an If-Match value cannot be read as entity tags, for a 400 before the write (RFC 9110 § 5.5
+ * lets a recipient refuse an invalid field); undefined when it can.
+ */
+export function malformedIfMatch(field: string): string | undefined {
+  if (parseTags(field) !== undefined) return undefined;
+  const shown = JSON.stringify(field.length > 80 ? `${field.slice(0, 80)}…` : field);
+  return `If-Match ${shown} is not an entity tag: send * or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`;
 }
 
 /** If-Match: does `field` name the record's current tag? Strong comparison: a weak tag never matches (RFC 9110 § 13.1.1). */

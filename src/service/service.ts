@@ -23,7 +23,7 @@ import { formatDateTime, isUuid } from '../schema/values.js';
 import type { OrgRecords, RecordCheck } from '../store/types.js';
 import type { ChangeAuthor } from '../schema/changes.js';
 import { ChangePruner, checkCursor, decodeCursor, encodeCursor, shownEntry, type ShownEntry } from './change-log.js';
-import { etagOf, ifMatchHolds, onlyWeaklyMatches } from './etags.js';
+import { etagOf, ifMatchHolds, malformedIfMatch, onlyWeaklyMatches } from './etags.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -207,10 +207,13 @@ export class Service {
 
   /**
    * If-Match (`ifMatch`, the header's value) as a check of the record before it changes, in the
-   * write's transaction: 412 RECORD_CHANGED unless it names the record's ETag as the caller sees it.
+   * write's transaction: 412 RECORD_CHANGED unless it names the record's ETag as the caller sees it;
+   * 400 IF_MATCH_MALFORMED, before anything is read, when the value is not entity tags.
    */
   private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined): RecordCheck | undefined {
     if (ifMatch === undefined) return undefined;
+    const malformed = malformedIfMatch(ifMatch);
+    if (malformed !== undefined) throw new AppError('IF_MATCH_MALFORMED', malformed);
     return (current) => {
       const etag = etagOf(access.shown(obj, current));
       if (ifMatchHolds(ifMatch, etag)) return;

@@ -183,6 +183,24 @@ for (const store of HTTP_STORES) {
       assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${star}`, payload: { accountnumber: 'S' }, headers: { 'if-match': '*' } })).statusCode, 200);
     });
 
+    test('an If-Match that is not entity tags is 400 IF_MATCH_MALFORMED, not 412, and nothing is written; a tag without its quotes is read as quoted', async () => {
+      const id = await create({ accountname: 'Malformed' });
+      const etag = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag as string;
+      for (const value of ['', '  ', '"unclosed', `${etag.slice(0, 5)}"x${etag.slice(5)}`, `${etag} ${etag}`, ', ,']) {
+        const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': value } });
+        assert.deepEqual([put.statusCode, put.headers['x-error-code'], Object.keys(json(put))], [400, 'IF_MATCH_MALFORMED', ['Message']], `If-Match: ${value}`);
+        assert.equal(json(put).Message, `If-Match ${JSON.stringify(value)} is not an entity tag: send * or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`);
+        const del = await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}`, headers: { 'if-match': value } });
+        assert.deepEqual([del.statusCode, del.headers['x-error-code']], [400, 'IF_MATCH_MALFORMED']);
+        const v2 = await ctx.request({ method: 'PUT', url: `/api/v2/record/1/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': value } });
+        assert.deepEqual([v2.statusCode, v2.headers['x-error-code']], [400, 'IF_MATCH_MALFORMED']);
+      }
+      const record = json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record;
+      assert.equal(record.accountnumber, null, 'nothing refused was written');
+      const bare = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'B' }, headers: { 'if-match': ` , ${etag.slice(1, -1)} ,` } });
+      assert.equal(bare.statusCode, 200, 'empty list elements and a tag stripped of its quotes are read');
+    });
+
     test('an ETag follows what the caller sees: a rename of the owner changes it', async () => {
       const id = await create({ accountname: 'Owned' });
       const before = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag;
