@@ -225,7 +225,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installRequestLimit(app, deps.config.requestTimeoutMs);
   const metrics = installMetrics(app, deps.config, deps.records);
-  installClientClosed(app, metrics?.unfinished);
+  const unfinished = installClientClosed(app);
+  if (metrics) unfinished.add(metrics.unfinished);
 
   installJsonBodies(app);
 
@@ -288,7 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks.movedNow) : authHook(auth));
     if (limits) api.addHook('onSend', deferredLimitsHook(limits));
     api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
-    if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now);
+    if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now, unfinished);
     await api.register(recordsRoutes, families);
     await api.register(changesRoutes, families);
     await api.register(transferRoutes, families);

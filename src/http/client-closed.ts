@@ -50,25 +50,34 @@ export function cutReply(request: FastifyRequest, reply: FastifyReply, err: unkn
   reply.raw.destroy();
 }
 
+/** Hears each request whose reply did not end (unfinished), with the status it is counted under. */
+export type UnfinishedListener = (request: FastifyRequest, reply: FastifyReply, status: number) => void;
+
 /**
  * Logs each request whose client goes away before its reply ends, once, in place of Fastify's
- * `request completed` (which only a reply that ends writes), and hands it to `counted` with 499; a
- * reply the server cut (cutReply) goes to `counted` with its status.
+ * `request completed` (which only a reply that ends writes), and hands it to the listeners added
+ * with 499; a reply the server cut (cutReply) goes to them with its status. Listeners are the
+ * metrics and the request journal, which Fastify's onResponse never reaches for such a request.
  */
-export function installClientClosed(app: FastifyInstance, counted?: (request: FastifyRequest, reply: FastifyReply, status: number) => void): void {
+export function installClientClosed(app: FastifyInstance): { add(listener: UnfinishedListener): void } {
+  const listeners: UnfinishedListener[] = [];
+  const tell = (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    for (const listener of listeners) listener(request, reply, status);
+  };
   app.addHook('onRequest', (request, reply, done) => {
     // 'close' comes after 'finish' when the reply ended, and alone when the connection closed first.
     reply.raw.on('close', () => {
       if (reply.raw.writableFinished) return;
       const cut = cutStatus.get(reply);
       if (cut !== undefined) {
-        counted?.(request, reply, cut);
+        tell(request, reply, cut);
         return;
       }
       if (!clientClosed(reply)) return;
       request.log.info({ res: { statusCode: CLIENT_CLOSED }, responseTime: reply.elapsedTime }, 'client closed request');
-      counted?.(request, reply, CLIENT_CLOSED);
+      tell(request, reply, CLIENT_CLOSED);
     });
     done();
   });
+  return { add: (listener) => listeners.push(listener) };
 }

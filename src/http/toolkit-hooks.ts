@@ -3,6 +3,7 @@
 // journal records each request of an organization with its reply. They sit here rather than in the
 // service layer because both are about HTTP: the route family, the status, headers and reply bodies.
 
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Organization } from '../auth/identity.js';
 import type { Config } from '../config.js';
@@ -13,6 +14,7 @@ import type { Service } from '../service/service.js';
 import type { Clock } from '../toolkit/clocks.js';
 import type { Fault, FaultRules, RouteFamily } from '../toolkit/fault-rules.js';
 import { cut, type RequestJournal } from '../toolkit/request-journal.js';
+import type { UnfinishedListener } from './client-closed.js';
 import { internalError } from './error-handler.js';
 import { limitError, policyOf } from './limits-hook.js';
 
@@ -104,9 +106,11 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
 /**
  * Records each request of an organization, with its reply, in the journal (installed only when it
  * keeps any). The hot path keeps references and cuts long texts; masking and formatting wait for a
- * read of the journal.
+ * read of the journal. A request whose reply did not end (the client went away: 499; an export
+ * the server cut: its failure's status) is recorded when its connection closes, with the reply's
+ * text only if one was ready.
  */
-export function installJournal(scope: FastifyInstance, journal: RequestJournal, clock: Clock): void {
+export function installJournal(scope: FastifyInstance, journal: RequestJournal, clock: Clock, unfinished: { add(listener: UnfinishedListener): void }): void {
   const limit = journal.bodyLimit;
   const seen = new WeakMap<FastifyRequest, { at: number; reply: string | null; cut: boolean }>();
   // Reading the usage (an uncounted route) is left out, so a console watching it does not fill the journal.
@@ -129,26 +133,31 @@ export function installJournal(scope: FastifyInstance, journal: RequestJournal, 
     }
     done(null, payload);
   });
-  scope.addHook('onResponse', (request, reply, done) => {
+  const record = (request: FastifyRequest, reply: FastifyReply, status: number) => {
     // Requests whose token did not resolve belong to no organization.
     const orgId = orgOf(request);
     const entry = orgId === undefined ? undefined : seen.get(request);
-    if (entry) {
-      const body = cut(request.body === undefined ? null : JSON.stringify(request.body), limit);
-      journal.record(orgId!, {
-        at: entry.at,
-        requestId: request.id,
-        method: request.method,
-        url: request.url,
-        query: (request.query ?? {}) as Record<string, unknown>,
-        headers: request.headers,
-        body: body.text,
-        status: reply.statusCode,
-        reply: entry.reply,
-        durationMs: reply.elapsedTime,
-        truncated: body.cut || entry.cut,
-      });
-    }
+    if (!entry) return;
+    seen.delete(request);
+    // An import's body is a stream, read by its route and not kept.
+    const body = cut(request.body === undefined || request.body instanceof Readable ? null : JSON.stringify(request.body), limit);
+    journal.record(orgId!, {
+      at: entry.at,
+      requestId: request.id,
+      method: request.method,
+      url: request.url,
+      query: (request.query ?? {}) as Record<string, unknown>,
+      headers: request.headers,
+      body: body.text,
+      status,
+      reply: entry.reply,
+      durationMs: reply.elapsedTime,
+      truncated: body.cut || entry.cut,
+    });
+  };
+  scope.addHook('onResponse', (request, reply, done) => {
+    record(request, reply, reply.statusCode);
     done();
   });
+  unfinished.add(record);
 }

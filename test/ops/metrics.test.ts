@@ -75,7 +75,7 @@ test('counts 429s by window: minute, day and address', async () => {
 
 test('counts a request whose client went away before its body ended under status 499, never as a 5xx, and ends its time limit', async () => {
   const LIMIT_MS = 300;
-  const { ctx, entries } = await loggedContext((options) => testContext({ ...options, config: { requestTimeoutMs: LIMIT_MS } }));
+  const { ctx, entries } = await loggedContext((options) => testContext({ ...options, config: { ...options.config, requestTimeoutMs: LIMIT_MS } }));
   try {
     const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const conn = await rawConnection(url);

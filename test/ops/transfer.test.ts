@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { OrgRecords } from '../../src/store/types.js';
 import { EXPORT_PAGE, IMPORT_BATCH } from '../../src/service/record-transfer.js';
 import { eventually, metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
-import { assertClosedByClient, loggedContext } from './closed-by-client.js';
+import { assertClosedByClient, journalEntries, loggedContext } from './closed-by-client.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 
 const TRICKY = 'Quote " comma , and\nnewline';
@@ -222,8 +222,8 @@ function exportOverHttp(url: string, token: string): Promise<{ status: number; c
   });
 }
 
-test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file, logged and counted as 408', async () => {
-  const { ctx, entries } = await loggedContext((options) => testContext({ ...options, config: { requestTimeoutMs: 300 } }));
+test('an HTTP export cut by the request time limit ends as an incomplete transfer, never as a whole-looking file, logged, counted and journaled as 408', async () => {
+  const { ctx, entries } = await loggedContext((options) => testContext({ ...options, config: { ...options.config, requestTimeoutMs: 300 } }));
   try {
     // Pages that never end: only the time limit stops the export.
     await endlessExport(ctx);
@@ -237,12 +237,13 @@ test('an HTTP export cut by the request time limit ends as an incomplete transfe
     const metrics = (await ctx.request({ method: 'GET', url: '/metrics', token: null })).body;
     assert.doesNotMatch(metrics, /status="499"/, 'the server cut it, not the client');
     assert.deepEqual(entries().filter((e) => e.level >= 40).map((e) => [e.level, e.msg, e.code, e.res?.statusCode]), [[40, 'export cut short', 'REQUEST_TIMEOUT', 408]]);
+    assert.deepEqual(await journalEntries(ctx, '/api/record/account/export'), [{ method: 'GET', status: 408 }], 'the journal keeps it under the status it was cut with');
   } finally {
     await ctx.close();
   }
 });
 
-test('an HTTP export cut by a failure of the store is an error line with its stack, counted as a 500', async () => {
+test('an HTTP export cut by a failure of the store is an error line with its stack, counted and journaled as a 500', async () => {
   const { ctx, entries } = await loggedContext(testContext);
   try {
     await endlessExport(ctx, 3);
@@ -254,6 +255,7 @@ test('an HTTP export cut by a failure of the store is an error line with its sta
     const errors = entries().filter((e) => e.level >= 40);
     assert.deepEqual(errors.map((e) => [e.level, e.msg, e.err?.message, e.res?.statusCode]), [[50, 'export cut short by a failure', 'the disk is gone', 500]]);
     assert.match(errors[0]!.err.stack, /the disk is gone/);
+    assert.deepEqual(await journalEntries(ctx, '/api/record/account/export'), [{ method: 'GET', status: 500 }]);
   } finally {
     await ctx.close();
   }

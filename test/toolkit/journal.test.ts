@@ -85,3 +85,16 @@ describe('the journal, off (the default)', () => {
     assert.deepEqual(j.query('o'), []);
   });
 });
+
+test('the journal keeps an import, whose body is a stream its route reads, without the body', async () => {
+  const ctx = await testContext({ config: { adminKey: ADMIN_KEY, journalSize: 5 } });
+  try {
+    const imported = await ctx.request({ method: 'POST', url: '/api/record/account/import', payload: 'accountname\nImported\n', headers: { 'content-type': 'text/csv' } });
+    assert.equal(imported.statusCode, 200);
+    const [entry] = (await control(ctx, 'GET', `/organizations/${ctx.orgId}/journal`)).items;
+    assert.deepEqual([entry.method, entry.path, entry.status, entry.body], ['POST', '/api/record/account/import', 200, null]);
+    assert.ok(entry.reply.includes('"created":1'), entry.reply);
+  } finally {
+    await ctx.close();
+  }
+});
