@@ -2,6 +2,7 @@
 // log's epoch and a number inside), entries as a caller may see them, and the pruning of entries
 // past the retention, due at most once an hour per organization and process.
 
+import { createHash } from 'node:crypto';
 import { AppError, errorOf } from '../errors.js';
 import { withoutHidden, type ChangeEntry, type ChangeLogState } from '../schema/changes.js';
 import type { ObjectDef, FieldValue } from '../schema/types.js';
@@ -14,20 +15,33 @@ export interface Cursor {
   readonly seq: number;
 }
 
-const CURSOR_PREFIX = 'c1.';
-
-/** The cursor as clients get it: base64url text, stable across restarts (the epoch and number are stored). */
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(`${CURSOR_PREFIX}${cursor.epoch}.${cursor.seq}`).toString('base64url');
+/**
+ * The organization a cursor was given to, as 8 hex digits of a digest of its id: a cursor sent with
+ * another organization's token is told apart from one into a log restored since (c1 cursors, given
+ * before the tag, carry none and are taken as the caller's).
+ */
+function orgTag(orgId: string): string {
+  return createHash('sha256').update(orgId).digest('hex').slice(0, 8);
 }
 
-/** The cursor a client sent back; 400 CHANGES_CURSOR_INVALID when it is not one this server gives. */
-export function decodeCursor(text: string): Cursor {
-  const m = /^c1\.([0-9a-f]{16})\.(0|[1-9]\d{0,15})$/.exec(/^[A-Za-z0-9_-]{1,64}$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '');
-  if (!m || !Number.isSafeInteger(Number(m[2]))) {
+/** The cursor as clients get it: base64url text, stable across restarts (the epoch and number are stored). */
+export function encodeCursor(orgId: string, cursor: Cursor): string {
+  return Buffer.from(`c2.${orgTag(orgId)}.${cursor.epoch}.${cursor.seq}`).toString('base64url');
+}
+
+/**
+ * The cursor a client of `orgId` sent back; 400 CHANGES_CURSOR_INVALID when it is not one this
+ * server gives, or was given to another organization.
+ */
+export function decodeCursor(orgId: string, text: string): Cursor {
+  const m = /^c(?:1|2\.([0-9a-f]{8}))\.([0-9a-f]{16})\.(0|[1-9]\d{0,15})$/.exec(/^[A-Za-z0-9_-]{1,80}$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '');
+  if (!m || !Number.isSafeInteger(Number(m[3]))) {
     throw new AppError('CHANGES_CURSOR_INVALID', `'since' must be a cursor from a reply of GET /api/changes (its 'Cursor'), or 'now'; '${text.slice(0, 80)}' is not one. Leave 'since' out to start from the oldest entry kept.`);
   }
-  return { epoch: m[1]!, seq: Number(m[2]) };
+  if (m[1] !== undefined && m[1] !== orgTag(orgId)) {
+    throw new AppError('CHANGES_CURSOR_INVALID', `This cursor was given to another organization's feed: follow a cursor with the token it came with. To start this organization's feed, leave 'since' out (from the oldest entry kept) or send since=now.`);
+  }
+  return { epoch: m[2]!, seq: Number(m[3]) };
 }
 
 /** 410 CHANGES_CURSOR_EXPIRED when entries after `cursor` may be missing from the log as it is. */

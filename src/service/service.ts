@@ -277,11 +277,11 @@ export class Service {
     checkFinite(query, ['pagesize']);
     const limit = Math.min(query.pagesize ?? FEED_PAGE_SIZE, FEED_PAGE_MAX);
     await this.pruner.run(identity.org.id, records);
-    const cursor = query.since === undefined || query.since === 'now' ? undefined : decodeCursor(query.since);
+    const cursor = query.since === undefined || query.since === 'now' ? undefined : decodeCursor(identity.org.id, query.since);
     let after = cursor?.seq ?? 0;
     let page = await records.changes({ after, limit, ...(only ? { objectType: only.objectType } : {}) });
     if (cursor) checkCursor(cursor, page);
-    else if (query.since === 'now') return { entries: [], cursor: encodeCursor({ epoch: page.epoch, seq: page.last }), hasMore: false };
+    else if (query.since === 'now') return { entries: [], cursor: encodeCursor(identity.org.id, { epoch: page.epoch, seq: page.last }), hasMore: false };
     // From the oldest entry kept: past the floor of pruned ones (read again if a prune raised it meanwhile).
     while (after < page.floor) {
       after = page.floor;
@@ -298,7 +298,7 @@ export class Service {
       }
       if (shown) entries.push(shownEntry(e, shown.obj, shown.hidden));
     }
-    return { entries, cursor: encodeCursor({ epoch: page.epoch, seq: page.next }), hasMore: page.next < page.last };
+    return { entries, cursor: encodeCursor(identity.org.id, { epoch: page.epoch, seq: page.next }), hasMore: page.next < page.last };
   }
 
   /**

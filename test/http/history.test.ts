@@ -104,11 +104,20 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([caughtUp.body.data.Entries, caughtUp.body.data.HasMore, caughtUp.body.data.Cursor], [[], false, after.cursor]);
     });
 
-    test('a cursor that is not one, and one into a log restored or pruned, are refused with what to do', async () => {
+    test('a cursor that is not one or is another organization\'s, and one into a log restored or pruned, are refused with what to do', async () => {
       const bad = await feed('?since=abc');
       assert.deepEqual([bad.status, bad.code, Object.keys(bad.body)], [400, 'CHANGES_CURSOR_INVALID', ['Message']]);
       assert.deepEqual([(await feed('?pagesize=1e400')).code, (await feed('?pagesize=0')).code], ['PARAM_INVALID', 'PARAM_INVALID']);
       const cursor = (await feed('?since=now')).body.data.Cursor;
+      const other = await ctx.stores.admin.createOrganization({ name: 'Feed B', plan: 'enterprise', email: 'feed-b@example.com' });
+      const foreign = await feed(`?since=${cursor}`, other.token);
+      assert.deepEqual([foreign.status, foreign.code], [400, 'CHANGES_CURSOR_INVALID'], 'a cursor of another organization is not one of this feed, nor a restored log\'s');
+      assert.equal(foreign.body.Message, 'This cursor was given to another organization\'s feed: follow a cursor with the token it came with. To start this organization\'s feed, leave \'since\' out (from the oldest entry kept) or send since=now.');
+      // A cursor of the form given before cursors named their organization is still followed.
+      const [, tag, epoch, seq] = Buffer.from(cursor, 'base64url').toString().split('.');
+      assert.match(tag!, /^[0-9a-f]{8}$/);
+      const older = await feed(`?since=${Buffer.from(`c1.${epoch}.${seq}`).toString('base64url')}`);
+      assert.deepEqual([older.status, older.body.data.Cursor], [200, cursor]);
       await create({ accountname: 'Before snapshot' });
       await ctx.stores.records.snapshot(ctx.orgId, 'hist');
       await ctx.stores.records.restore(ctx.orgId, 'hist');
