@@ -13,7 +13,7 @@ import { defineWebhook, requireWebhook, webhookSummary, type WebhookPlace, type 
 import type { Delivery } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
-import { definableRoleName, parseRoleSpec, roleName, type RoleSpecText } from './role-spec.js';
+import { definableRoleName, parseRoleSpec, roleName, type RoleSpecNames, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
 import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
@@ -124,13 +124,16 @@ export class AdminService {
     return org;
   }
 
-  /** Creates or replaces a role of the organization from the `role set` options, checked against its schema. */
-  async setRole(input: { orgId: string; role: string } & RoleSpecText): Promise<RoleDefinition> {
+  /**
+   * Creates or replaces a role of the organization from the `role set` options, checked against its
+   * schema; `names`: what the caller calls the three parts, for the messages (default the CLI's).
+   */
+  async setRole(input: { orgId: string; role: string } & RoleSpecText, names?: RoleSpecNames): Promise<RoleDefinition> {
     const name = definableRoleName(input.role);
     const org = await this.control.getOrganization(input.orgId);
     if (!org) throw noOrganization(input.orgId);
     const schema = await (await this.records.org(org.id)).schema();
-    return this.control.setRole({ orgId: org.id, name, grants: parseRoleSpec(schema, input) });
+    return this.control.setRole({ orgId: org.id, name, grants: parseRoleSpec(schema, input, names) });
   }
 
   /** The roles defined for the organization, by name (the built-in admin is not stored). */
@@ -160,7 +163,7 @@ export class AdminService {
   private async checkRole(orgId: string, name: string): Promise<string> {
     const role = roleName(name);
     if (role !== ADMIN_ROLE && !(await this.control.getRole(orgId, role))) {
-      throw new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${orgId} --role ${role} --grant …, or use the built-in role admin.`);
+      throw new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${orgId} --role ${role} --grant … (PUT /_orchard/organizations/${orgId}/roles/${role}), or use the built-in role admin.`);
     }
     return role;
   }

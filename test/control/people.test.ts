@@ -116,7 +116,9 @@ for (const store of HTTP_STORES) {
 
       const typo = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/viewer`, token: null, headers: { authorization: `Bearer ${KEY}` }, payload: { grant: 'acount:read' } });
       assert.equal(typo.statusCode, 400);
-      assert.match(typo.json().error.message, /Did you mean 'account'/);
+      assert.match(typo.json().error.message, /^grant: the organization has no object 'acount'\. Did you mean 'account'/, 'the message names the body member, not the CLI\'s option');
+      const hidden = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/viewer`, token: null, headers: { authorization: `Bearer ${KEY}` }, payload: { grant: 'account:read', hide: 'account:telephone1', readonly: 'account:telephone1' } });
+      assert.equal(hidden.json().error.message, "'telephone1' of account is given in both hide and readonly; a hidden field is never written, so give it in one of them.");
       const builtIn = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/admin`, token: null, headers: { authorization: `Bearer ${KEY}` }, payload: { grant: 'account:read' } });
       assert.equal(builtIn.statusCode, 400);
       assert.equal((await control('GET', '/organizations/00000000-0000-4000-8000-000000000000/roles')).statusCode, 404);

@@ -90,7 +90,7 @@ export const peopleRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scop
   }, async (request) => {
     const { id, name } = request.params as { id: string; name: string };
     const body = request.body as { grant: string; hide?: string; readonly?: string };
-    const role = await admin.setRole({ orgId: id, role: name, grant: body.grant, hide: body.hide, readonly: body.readonly });
+    const role = await admin.setRole({ orgId: id, role: name, grant: body.grant, hide: body.hide, readonly: body.readonly }, { grant: 'grant', hide: 'hide', readonly: 'readonly' });
     return { name: role.name, builtIn: false, grants: role.grants, updatedAt: role.updatedAt };
   });
 
