@@ -160,11 +160,17 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | (
 }
 
 /** What a schema error says was wrong, naming what would be accepted where ajv's own text does not. */
-function schemaFault(e: { keyword: string; message?: string; params: Record<string, any>; parentSchema?: { properties?: Record<string, unknown> } }): string {
+function schemaFault(e: { keyword: string; message?: string; params: Record<string, any>; parentSchema?: { properties?: Record<string, unknown> } }, dataVar: string): string {
   const members = Object.keys(e.parentSchema?.properties ?? {});
   switch (e.keyword) {
     case 'enum':
       return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'additionalProperties': {
+      const kind = dataVar === 'body' ? 'member' : 'parameter';
+      return `is not a ${kind} this route takes; ${members.length ? `it takes ${members.join(', ')}` : `it takes none there`}`;
+    }
+    case 'maxProperties':
+      return members.length ? `must name at most ${e.params.limit} of ${members.join(', ')}` : `must have at most ${e.params.limit} member(s)`;
     case 'minProperties':
       return members.length ? `must name at least ${e.params.limit} of ${members.join(', ')}` : `must have at least ${e.params.limit} member(s)`;
     default:
@@ -185,14 +191,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     schemaErrorFormatter: (errors, dataVar) => {
       const e = errors[0];
-      const where = e?.instancePath ? e.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
-      const what = `${where ? `'${where}' ` : ''}${e ? schemaFault(e) : 'is invalid'}`;
+      // An unknown member is named by its own path, as the members asked for are.
+      const path = e?.keyword === 'additionalProperties' ? `${e.instancePath}/${e.params.additionalProperty}` : e?.instancePath;
+      const where = path ? path.replace(/^\//, '').replace(/\//g, '.') : '';
+      const what = `${where ? `'${where}' ` : ''}${e ? schemaFault(e, dataVar) : 'is invalid'}`;
       return dataVar === 'body'
         ? new AppError('BODY_INVALID', `The request body is invalid: ${what}. Check your data.`)
         : new AppError('PARAM_INVALID', `Invalid ${dataVar === 'querystring' ? 'query parameter' : 'path parameter'} ${what}.`);
     },
     // verbose: an error carries its schema, so a message can name the members and values accepted.
-    ajv: { customOptions: { coerceTypes: true, allErrors: false, verbose: true } },
+    // A member a schema does not take (a typo, hidden for hide) is refused, not dropped unseen
+    // (Fastify's default removes it): a role or rule would otherwise be made without it.
+    ajv: { customOptions: { coerceTypes: true, allErrors: false, verbose: true, removeAdditional: false } },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // No request holds a socket past the time limit plus a margin: a client that sends its header

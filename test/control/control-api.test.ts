@@ -55,6 +55,21 @@ describe('with ADMIN_KEY', () => {
       'The request body is invalid: \'plan\' must be one of "free", "standard", "professional", "enterprise". Check your data.');
     assert.equal(await call('PATCH', `/organizations/${ctx.orgId}`, {}),
       'The request body is invalid: must name at least 1 of plan, minuteLimit. Check your data.');
+    assert.equal(await call('POST', '/clock/advance', { by: '1h', ms: 5 }),
+      'The request body is invalid: must name at most 1 of ms, by. Check your data.');
+  });
+
+  test('a member or query parameter a route does not take is refused naming those it takes, not dropped: nothing is made without it', async () => {
+    const roles = async () => (await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/roles`, token: null, headers: bearer(KEY) })).json().items.map((r: { name: string }) => r.name);
+    const typo = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/typo`, token: null, headers: bearer(KEY), payload: { grant: 'account:read', hidden: 'account:telephone1' } });
+    assert.deepEqual([typo.statusCode, typo.json().error], [400, {
+      code: 'BODY_INVALID', message: 'The request body is invalid: \'hidden\' is not a member this route takes; it takes grant, hide, readonly. Check your data.',
+    }]);
+    assert.ok(!(await roles()).includes('typo'), 'no role was made without the field it was to hide');
+    const nested = await ctx.request({ method: 'POST', url: '/_orchard/faults', token: null, headers: bearer(KEY), payload: { status: 503, count: 1, extra: { a: 1 } } });
+    assert.match(nested.json().error.message, /^The request body is invalid: 'extra' is not a member this route takes; it takes orgId, .*status/);
+    const query = await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/journal?stauts=4xx`, token: null, headers: bearer(KEY) });
+    assert.deepEqual([query.statusCode, query.json().error.message], [400, 'Invalid query parameter \'stauts\' is not a parameter this route takes; it takes method, path, status, since, until, limit.']);
   });
 
   test('a wrong key, or an organization\'s token however sent, is refused', async () => {
