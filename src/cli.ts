@@ -116,9 +116,12 @@ async function writeChunks(stream: OutStream, chunks: AsyncIterable<unknown>): P
   return failed === undefined;
 }
 
-/** Runs an administrative action with the stores open, and closes them whatever happens. */
-async function withStores(config: Config, action: (stores: Stores) => Promise<void>): Promise<void> {
-  const stores = openStores(config, { keepInMemory: false });
+/**
+ * Runs an administrative action with the stores open, and closes them whatever happens. Only a
+ * command that `creates` (org create) makes a data directory; the others refuse an empty one.
+ */
+async function withStores(config: Config, action: (stores: Stores) => Promise<void>, options: { creates?: boolean } = {}): Promise<void> {
+  const stores = openStores(config, { keepInMemory: false, existing: options.creates !== true });
   try {
     await action(stores);
   } finally {
@@ -217,19 +220,26 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const r = await admin.createOrganization({ name: o.name, plan: o.plan, email: o.email, minuteLimit: o.minuteLimit ?? null });
         print(out, { id: r.org.id, name: r.org.name, plan: r.org.plan, userId: r.user.id, token: r.token },
           `Organization ${r.org.name} (${r.org.id}), plan ${r.org.plan}\nPrimary user ${r.user.email} (${r.user.id})\nToken (shown once): ${r.token}`);
-      });
+      }, { creates: true });
     });
 
   org.command('list')
     .description('list every organization: id, name, plan, minute limit, primary user')
     .action(async () => {
       const { config, out } = ctx();
-      await withStores(config, async ({ admin }) => {
-        const items = (await admin.listOrganizations()).map(organizationSummary);
-        const where = config.databaseUrl ? `schema ${config.databaseSchema} of DATABASE_URL` : path.resolve(config.dataDir);
-        print(out, { items }, items.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, ${o.minuteLimit}/min, primary user ${o.primaryUserId ?? 'none'}`).join('\n')
-          || `No organizations in ${where} (another directory: --data-dir or DATA_DIR).`);
-      });
+      const where = config.databaseUrl ? `schema ${config.databaseSchema} of DATABASE_URL` : path.resolve(config.dataDir);
+      const none = () => print(out, { items: [] }, `No organizations in ${where} (another directory: --data-dir or DATA_DIR).`);
+      try {
+        await withStores(config, async ({ admin }) => {
+          const items = (await admin.listOrganizations()).map(organizationSummary);
+          if (items.length === 0) return none();
+          print(out, { items }, items.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, ${o.minuteLimit}/min, primary user ${o.primaryUserId ?? 'none'}`).join('\n'));
+        });
+      } catch (err) {
+        // Nothing there is an empty list, said without making the directory.
+        if (isAppError(err) && err.code === 'DATA_DIR_EMPTY') none();
+        else throw err;
+      }
     });
 
   org.command('update')

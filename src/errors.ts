@@ -104,6 +104,7 @@ export const errorCatalogue = {
   // 401 of /metrics (docs/operations.md § Metrics)
   METRICS_TOKEN_INVALID: { status: 401, summary: 'GET /metrics without the Authorization: Bearer header that METRICS_TOKEN asks for.' },
   // The backup and restore commands (docs/operations.md § Backups)
+  DATA_DIR_EMPTY: { status: 404, summary: 'An orchard command that reads or changes what exists was pointed at a data directory that holds no Orchard data (no control.db); nothing was created there.' },
   BACKUP_SOURCE_EMPTY: { status: 400, summary: 'orchard backup: the data directory holds no Orchard data (no control.db).' },
   BACKUP_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard backup: the target directory is not empty.' },
   BACKUP_INVALID: { status: 400, summary: 'orchard restore: the directory is not a complete backup made by orchard backup.' },

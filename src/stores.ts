@@ -3,6 +3,7 @@
 // usage-notice ledger and, for a server, the rate-limit counters.
 
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { AdminService } from './admin/admin-service.js';
@@ -12,7 +13,7 @@ import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
 import { dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
 import { CacheListener } from './store/postgres/cache-listener.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
-import { backupSqlite, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
+import { backupSqlite, holdsSqliteData, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
 import { SqliteNoticeLedger } from './store/sqlite/sqlite-notice-ledger.js';
 import { SqliteRateLimitStore } from './store/sqlite/sqlite-rate-limit-store.js';
@@ -57,6 +58,11 @@ export interface OpenStoresOptions {
    * server (the default); a command that runs once has nothing to gain from it.
    */
   readonly keepInMemory?: boolean;
+  /**
+   * SQLite: open the data directory only if it holds Orchard data, else DATA_DIR_EMPTY, rather than
+   * make an empty one (a command run from another directory than the server's). PostgreSQL: no check.
+   */
+  readonly existing?: boolean;
 }
 
 /**
@@ -85,6 +91,9 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
         await pg.close();
       },
     };
+  }
+  if (options.existing && !holdsSqliteData(config.dataDir)) {
+    throw new AppError('DATA_DIR_EMPTY', `${path.resolve(config.dataDir)} holds no Orchard data (no control.db). Run the command where the server was started, or give its data directory with --data-dir or DATA_DIR (on PostgreSQL, DATABASE_URL); orchard org create or orchard serve starts one here.`);
   }
   const control = new SqliteControlStore(config.dataDir);
   const records = new SqliteRecordStore(config.dataDir, { openOrganizations: config.openOrganizations });

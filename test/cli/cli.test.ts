@@ -48,8 +48,30 @@ describe('orchard with --json', () => {
     try {
       const none = await run(['--data-dir', empty, 'org', 'list']);
       assert.equal(none.stdout, `No organizations in ${path.resolve(empty)} (another directory: --data-dir or DATA_DIR).\n`);
+      assert.deepEqual(fs.readdirSync(empty), [], 'listing made nothing there');
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  test('a command pointed at a directory without Orchard data says so and makes nothing there; only org create starts one', async () => {
+    const parent = tempDir('orchard-cli-nodata-');
+    const data = path.join(parent, 'data');
+    try {
+      for (const args of [['user', 'list', '--org', org.id], ['token', 'list', '--user', org.userId], ['seed', '--org', org.id, '--count', '1'], ['org', 'delete', '--id', org.id]]) {
+        const refused = await run(['--data-dir', data, ...args]);
+        assert.equal(refused.code, 1, args.join(' '));
+        assert.equal(refused.stderr, `orchard: ${data} holds no Orchard data (no control.db). Run the command where the server was started, or give its data directory with --data-dir or DATA_DIR (on PostgreSQL, DATABASE_URL); orchard org create or orchard serve starts one here.\n`);
+        assert.deepEqual(fs.readdirSync(parent), [], `${args.join(' ')} made nothing`);
+      }
+      const json = await run(['--data-dir', data, '--json', 'org', 'list']);
+      assert.deepEqual(JSON.parse(json.stdout), { items: [] });
+      const created = await run(['--data-dir', data, '--json', 'org', 'create', '--name', 'Here', '--email', 'here@example.com']);
+      assert.equal(created.code, 0, created.stderr);
+      assert.ok(fs.existsSync(path.join(data, 'control.db')));
+      assert.equal((await run(['--data-dir', data, 'user', 'list', '--org', JSON.parse(created.stdout).id])).code, 0);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
     }
   });
 

@@ -59,6 +59,11 @@ async function copyDatabase(from: string, to: string): Promise<void> {
   }
 }
 
+/** Whether `dataDir` holds Orchard's data: its control database, made with the first organization or start. */
+export function holdsSqliteData(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, 'control.db'));
+}
+
 /**
  * Backs up the data directory into `toDir` (created; it must be empty or absent): control.db first,
  * then limits.db, then the file of every organization control.db's copy lists. Each file is a
@@ -66,7 +71,7 @@ async function copyDatabase(from: string, to: string): Promise<void> {
  * the copy never holds records of an organization it does not know. Safe beside a running server.
  */
 export async function backupSqlite(dataDir: string, toDir: string, progress?: BackupProgress): Promise<BackupManifest> {
-  if (!fs.existsSync(path.join(dataDir, 'control.db'))) {
+  if (!holdsSqliteData(dataDir)) {
     throw new AppError('BACKUP_SOURCE_EMPTY', `${dataDir} holds no Orchard data (no control.db). Point --data-dir or DATA_DIR at the server's data directory.`);
   }
   if (fs.existsSync(toDir) && fs.readdirSync(toDir).length > 0) {
