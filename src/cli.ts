@@ -19,7 +19,7 @@ import { ControlError, controlClientFrom, type ControlClient } from './control-c
 import { organizationSummary, userSummary } from './admin/admin-service.js';
 import type { TokenInfo } from './auth/identity.js';
 import type { RoleDefinition } from './auth/roles.js';
-import { checkFixturesFile, fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
+import { checkFixturesFile, fixturesFileText, fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
 import { addControlCommands } from './cli-control.js';
 import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
@@ -159,7 +159,7 @@ Examples:
   $ orchard snapshot create --org <org id> --name before-import      (ADMIN_KEY, ORCHARD_URL)
   $ orchard org reset --id <org id>
 
-org reset, org export, snapshot, fixtures load, clock, fault, journal, usage, outbox and webhook flush
+org reset, org export, org copy, snapshot, fixtures load, clock, fault, journal, usage, outbox and webhook flush
 call the running server's control API (--url or ORCHARD_URL, and ADMIN_KEY). Every other command but
 serve and restore works beside a running server on the same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
@@ -206,7 +206,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       closeOnSignals(server);
     });
 
-  const org = program.command('org').description('manage organizations (org create, list, update, delete, reset, export)');
+  const org = program.command('org').description('manage organizations (org create, list, update, delete, reset, export, copy)');
   org.command('create')
     .summary('create an organization, its primary user and a token')
     .description('create an organization with its primary user (role admin, receives usage notices) and a token for that user; prints the token once')
@@ -276,7 +276,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .summary('write an organization out as a fixtures file (running server)')
     .description('the organization in the fixtures format (docs/fixtures.md): plan, limit, roles, users with the digests of their live tokens, custom objects and fields, every record; to --out, else on stdout. Calls the running server.')
     .requiredOption('--id <id>', 'organization id (required)')
-    .option('--out <file>', 'write the fixtures to this file (JSON) rather than stdout')
+    .option('--out <file>', 'write the fixtures to this file rather than stdout: YAML when its name ends in .yaml or .yml, else JSON')
     .addOption(urlOption())
     .action(async (o: { id: string; out?: string; url?: string }) => {
       const { out } = ctx();
@@ -286,8 +286,22 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         output.stdout.write(JSON.stringify(fixtures, null, out.json ? undefined : 2) + '\n');
         return;
       }
-      fs.writeFileSync(o.out, JSON.stringify(fixtures, null, 2) + '\n');
+      fs.writeFileSync(o.out, fixturesFileText(fixtures, o.out));
       print(out, { id: o.id, file: o.out }, `Organization ${o.id} written to ${o.out}.`);
+    });
+
+  org.command('copy')
+    .summary('make a new organization from one, beside it (running server)')
+    .description('a new organization made from this one as its export would make it: plan, limit, roles, users (same e-mails and roles, new ids), custom objects and fields, every record with its id, views; one new token for its primary user, shown once; no webhooks, so the copy sends nothing to the original\'s receivers. Calls the running server.')
+    .requiredOption('--id <id>', 'the organization to copy (required)')
+    .option('--name <name>', 'the copy\'s name (default: the original\'s, with " (copy)")')
+    .addOption(urlOption())
+    .action(async (o: { id: string; name?: string; url?: string }) => {
+      const { out } = ctx();
+      const { organization: c, token } = await server(o).copyOrganization(o.id, o.name);
+      const primary = c.users.find((u) => u.tokens.includes(token));
+      print(out, { id: c.id, name: c.name, records: c.records, users: c.users.map((u) => ({ id: u.id, email: u.email, role: u.role })), token },
+        `Organization ${c.name} (${c.id}), a copy of ${o.id}: ${c.users.length} user(s), ${c.records} record(s)\nToken of ${primary?.email ?? 'its primary user'} (shown once): ${token}`);
     });
 
   const snapshot = program.command('snapshot').description('snapshots of an organization\'s records by name, through the running server (snapshot create, list, restore, delete)');

@@ -120,6 +120,11 @@ export class ControlClient {
     return this.call('GET', `organizations/${segment(orgId)}/fixture`);
   }
 
+  /** A new organization made from this one (docs/control-api.md): new user ids, one token for its primary user, no webhooks. */
+  copyOrganization(orgId: string, name?: string): Promise<{ organization: LoadedOrganizationSummary; token: string }> {
+    return this.call('POST', `organizations/${segment(orgId)}/copy`, name === undefined ? {} : { name });
+  }
+
   // Webhooks (docs/webhooks.md).
 
   /** Makes a webhook of the organization (`definition` as POST /api/webhooks takes it, `secret` allowed); returns it with its secret. */

@@ -209,7 +209,7 @@ describe('orchard with --json', () => {
 describe('orchard --help', () => {
   test('says which commands call a running server, with ADMIN_KEY', async () => {
     const { stdout } = await run(['--help']);
-    assert.match(stdout.replace(/\s+/g, ' '), /org reset, org export, snapshot, fixtures load, clock, fault, journal, usage, outbox and webhook flush call the running server's control API \(--url or ORCHARD_URL, and ADMIN_KEY\)/);
+    assert.match(stdout.replace(/\s+/g, ' '), /org reset, org export, org copy, snapshot, fixtures load, clock, fault, journal, usage, outbox and webhook flush call the running server's control API \(--url or ORCHARD_URL, and ADMIN_KEY\)/);
   });
 
   test('explains every command and its options, with exit status 0', async () => {

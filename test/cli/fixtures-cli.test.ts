@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { runCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { readFixturesFile } from '../../src/fixtures/fixtures-file.js';
 import { tempDir } from '../helpers.js';
 import { serveProcess, type Served } from './cli-runner.js';
 
@@ -24,6 +25,14 @@ const YAML = `organizations:
       account:
         - { accountname: From the file, createdon: 2024-02-03T04:05:06 }
 `;
+
+/** `orchard …` in this process with `env`: its exit code and what it printed. */
+async function runWith(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { env, output: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } } });
+  return { code, stdout, stderr };
+}
 
 /** `orchard --json …` in this process with `env`; its one JSON object. */
 async function json(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; value: any }> {
@@ -94,7 +103,7 @@ describe('commands that call the running server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('fixtures load, snapshot create/list/restore/delete, org reset and org export, each printing one JSON object', async () => {
+  test('fixtures load, snapshot create/list/restore/delete, org reset, org export (JSON or YAML) and org copy, each printing one JSON object', async () => {
     const loaded = await json(['fixtures', 'load', '--file', `${dir}/fixtures.yaml`], env);
     assert.equal(loaded.code, 0, JSON.stringify(loaded.value));
     const orgId = loaded.value.organizations[0].id as string;
@@ -121,6 +130,18 @@ describe('commands that call the running server', () => {
     const written = await json(['org', 'export', '--id', orgId, '--out', `${dir}/out.json`], env);
     assert.deepEqual(written.value, { id: orgId, file: `${dir}/out.json` });
     assert.deepEqual(JSON.parse(fs.readFileSync(`${dir}/out.json`, 'utf8')), exported.value);
+    assert.equal((await json(['org', 'export', '--id', orgId, '--out', `${dir}/out.yaml`], env)).code, 0);
+    assert.match(fs.readFileSync(`${dir}/out.yaml`, 'utf8'), /^version: 1\norganizations:\n/, 'a .yaml name is written as YAML');
+    assert.deepEqual(readFixturesFile(`${dir}/out.yaml`), readFixturesFile(`${dir}/out.json`), 'and reads back as the same fixtures');
+
+    const copied = await json(['org', 'copy', '--id', orgId, '--name', 'Copied'], env);
+    assert.equal(copied.code, 0, JSON.stringify(copied.value));
+    assert.deepEqual(Object.keys(copied.value).sort(), ['id', 'name', 'records', 'token', 'users']);
+    assert.deepEqual([copied.value.name, copied.value.records], ['Copied', 1]);
+    const copyCount = ((await (await fetch(`${server.url}/api/record/account`, { headers: { tokenid: copied.value.token } })).json()) as { data: { Total_Records: number } }).data.Total_Records;
+    assert.equal(copyCount, 1, 'the token printed opens the copy');
+    const text = await runWith(['org', 'copy', '--id', orgId], env);
+    assert.match(text.stdout, /^Organization .* \(copy\) \([0-9a-f-]{36}\), a copy of [0-9a-f-]{36}: 1 user\(s\), 1 record\(s\)\nToken of .* \(shown once\): [0-9a-f-]{36}\n$/);
 
     const noKey = await json(['org', 'reset', '--id', orgId, '--url', server.url], {});
     assert.equal(noKey.value.error.code, 'ADMIN_KEY_MISSING');

@@ -50,10 +50,11 @@ const FIXTURE = {
 for (const store of HTTP_STORES) {
   describe(`organizations as fixtures (${store.name})`, { skip: store.skip }, () => {
     let ctx: TestContext;
-    before(async () => (ctx = await store.context({ config: { adminKey: KEY } })));
+    // Webhooks are made (and must not be copied) but never delivered here.
+    before(async () => (ctx = await store.context({ config: { adminKey: KEY, webhooks: { allowPrivate: true, deliver: false } } })));
     after(() => ctx.close());
 
-    const control = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    const control = (method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, payload?: object) =>
       ctx.request({ method, url: `/_orchard${url}`, token: null, headers: admin, ...(payload ? { payload } : {}) });
     const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, token?: string) =>
       ctx.request({ method, url, ...(payload ? { payload } : {}), ...(token ? { token } : {}) });
@@ -213,6 +214,64 @@ for (const store of HTTP_STORES) {
       } finally {
         await other.close();
       }
+    });
+
+    test('a copy loads beside its original: new ids for it and its users, the records and their owners followed, one token, no webhooks; a deleted user\'s records keep their owner', async () => {
+      // A user who made a record and was deleted since: the record still names them.
+      const lee = json(await control('POST', `/organizations/${ACME}/users`, { email: 'lee@acme.example', fullname: 'Lee Former', role: 'sales' }));
+      assert.equal((await api('POST', '/api/record/account', { accountname: 'By Lee' }, lee.token)).statusCode, 201);
+      assert.equal((await control('DELETE', `/users/${lee.user.id}`)).statusCode, 200);
+      const hook = await control('POST', `/organizations/${ACME}/webhooks`, { event: 'created', object: 'account', url: 'http://127.0.0.1:9/hook' });
+      assert.equal(hook.statusCode, 201, hook.body);
+      const owned = async (token: string) => (json(await api('GET', '/api/record/account?pagesize=50', undefined, token)).data.Records as any[])
+        .map(({ accountid, accountname, ownerid, ownername, createdby, createdon, primarycontactid, pcfregion }) => ({ accountid, accountname, ownerid, ownername, createdby, createdon, primarycontactid, pcfregion }))
+        .sort((a, b) => a.accountname.localeCompare(b.accountname));
+      const original = await owned(TOKEN);
+      const users = json(await control('GET', `/organizations/${ACME}/users`)).items as Array<{ id: string; email: string }>;
+
+      // Its export names the deleted user, and loads on another server with the owner kept.
+      const exported = json(await control('GET', `/organizations/${ACME}/fixture`));
+      assert.deepEqual(exported.organizations[0].formerUsers, [{ id: lee.user.id, fullname: 'Lee Former', email: 'lee@acme.example' }]);
+      const other = await store.context({ config: { adminKey: KEY, webhooks: { allowPrivate: true, deliver: false } } });
+      try {
+        const loaded = await other.request({ method: 'POST', url: '/_orchard/fixtures', token: null, headers: admin, payload: exported });
+        assert.equal(loaded.statusCode, 200, loaded.body);
+        const byLee = (json(await other.request({ method: 'GET', url: '/api/record/account?pagesize=50', token: TOKEN })).data.Records as any[]).find((r) => r.accountname === 'By Lee');
+        assert.deepEqual([byLee.ownerid, byLee.ownername, byLee.createdby], [lee.user.id, 'Lee Former', lee.user.id]);
+      } finally {
+        await other.close();
+      }
+
+      const made = await control('POST', `/organizations/${ACME}/copy`, { name: 'Acme staging' });
+      assert.equal(made.statusCode, 201, made.body);
+      const { organization: copy, token } = json(made);
+      assert.notEqual(copy.id, ACME);
+      assert.deepEqual([copy.name, copy.status, copy.records], ['Acme staging', 'created', 5]);
+      assert.deepEqual(copy.users.map((u: { email: string; role: string }) => [u.email, u.role]), [['ada@acme.example', 'admin'], ['sam@acme.example', 'sales']]);
+      assert.ok(copy.users.every((u: { id: string }) => !users.some((o) => o.id === u.id)), 'its users have ids of their own');
+      assert.deepEqual(copy.users[0].tokens, [token], 'one token, for its primary user');
+      const newId = new Map(users.map((u) => [u.id, copy.users.find((c: { email: string }) => c.email === u.email)!.id]));
+      assert.deepEqual(await owned(token), original.map((r) => ({
+        ...r, ownerid: newId.get(r.ownerid) ?? r.ownerid, createdby: newId.get(r.createdby) ?? r.createdby,
+      })), 'the same records and ids, the lookups to users following them; the deleted user\'s kept');
+      assert.equal((await api('GET', '/api/record/account', undefined, 'sam-token-0001')).statusCode, 200);
+      assert.deepEqual(await owned(TOKEN), original, 'the original is as it was, its tokens still its own');
+      assert.deepEqual(json(await control('GET', `/organizations/${copy.id}/webhooks`)).items, [], 'no webhook copied');
+      assert.deepEqual(json(await control('GET', `/organizations/${copy.id}/roles`)).items.map((r: { name: string }) => r.name), ['admin', 'sales']);
+      const phase = json(await api('GET', '/api/record/customobject1000', undefined, token)).data.Records;
+      assert.deepEqual(phase.map((r: { name: string; pcfweeks: number }) => [r.name, r.pcfweeks]), [['Discovery', 3]], 'custom objects and their records');
+
+      // A reset of the copy returns it to the state it was copied in.
+      assert.equal((await api('POST', '/api/record/account', { accountname: 'Staging only' }, token)).statusCode, 201);
+      assert.deepEqual(json(await control('POST', `/organizations/${copy.id}/reset`)), { id: copy.id, fixture: true });
+      assert.equal((await owned(token)).length, original.length);
+
+      const unnamed = json(await control('POST', `/organizations/${ACME}/copy`));
+      assert.equal(unnamed.organization.name, 'Acme (copy)');
+      assert.notEqual(unnamed.organization.id, copy.id);
+      const missing = await control('POST', '/organizations/00000000-0000-4000-8000-000000000000/copy', {});
+      assert.deepEqual([missing.statusCode, json(missing).error.code], [404, 'ORGANIZATION_NOT_FOUND']);
+      assert.equal((await control('DELETE', `/organizations/${ACME}/webhooks/${json(hook).id}`)).statusCode, 204);
     });
 
     test('another process on the same data sees a restore on its next request, definitions included', async () => {

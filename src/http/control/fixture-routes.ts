@@ -1,5 +1,5 @@
 // Control API: organizations as test fixtures — reset, snapshots (take, list, restore, delete),
-// export to the fixtures format and load fixtures (docs/control-api.md, docs/fixtures.md).
+// export to the fixtures format, copy, and load fixtures (docs/control-api.md, docs/fixtures.md).
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { ControlRouteOptions } from './control-options.js';
@@ -25,6 +25,24 @@ const fixturesBody = {
   type: 'object',
   description: 'A fixtures value (docs/fixtures.md); checked member by member, a bad one is a 400 FIXTURE_INVALID naming its path.',
   examples: [{ organizations: [{ name: 'Acme', plan: 'enterprise', users: [{ email: 'ada@acme.example', tokens: ['0f8a4c52-3c1e-4d8b-9a8e-5b7c2d1e0f3a'] }], records: { account: [{ accountname: 'Globex', createdon: '2026-01-05T09:00:00' }] } }] }],
+} as const;
+
+/** An organization as a load of fixtures (or a copy) left it. */
+const loadedSchema = {
+  type: 'object', required: ['id', 'name', 'status', 'users', 'records'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: ['created', 'existing'] },
+    records: { type: 'integer', description: 'Records loaded (0 for an organization left as it was).' },
+    users: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['id', 'email', 'role', 'tokens'],
+        properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, tokens: { type: 'array', items: { type: 'string' }, description: 'The token values the fixture gave (not the digests).' } },
+      },
+    },
+  },
 } as const;
 
 export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { state, toolkit }) => {
@@ -103,6 +121,32 @@ export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     },
   }, async (request) => state.export((request.params as { id: string }).id));
 
+  scope.post('/organizations/:id/copy', {
+    schema: {
+      operationId: 'copyOrganization', tags: ['fixtures'],
+      summary: 'A new organization made from this one as its export would make it: plan, limit, roles, users (new ids), custom objects and fields, every record (same ids), views; one new token for its primary user; no webhooks.',
+      description: 'For a staging copy beside the original. Its users keep their e-mails and roles under new ids, and the records\' lookups to users follow them; the original\'s tokens stay the original\'s, so the copy\'s primary user gets one token, shown once. Webhooks are not copied, so the copy sends nothing to the original\'s receivers. A reset of the copy returns it to the state it was copied in.',
+      params: idParams,
+      body: {
+        type: ['object', 'null'], additionalProperties: false,
+        properties: { name: { type: 'string', description: 'The copy\'s name (default: the original\'s, with " (copy)").' } },
+        examples: [{ name: 'Acme (staging)' }],
+      },
+      response: {
+        201: {
+          type: 'object', required: ['organization', 'token'],
+          properties: {
+            organization: loadedSchema,
+            token: { type: 'string', description: 'The token of the copy\'s primary user, shown once.' },
+          },
+        },
+      },
+    },
+  }, async (request, reply) => {
+    const body = request.body as { name?: string } | null | undefined;
+    return reply.code(201).send(await state.copy((request.params as { id: string }).id, body?.name));
+  });
+
   scope.post('/fixtures', {
     schema: {
       operationId: 'loadFixtures', tags: ['fixtures'],
@@ -114,22 +158,7 @@ export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
           properties: {
             organizations: {
               type: 'array',
-              items: {
-                type: 'object', required: ['id', 'name', 'status', 'users', 'records'],
-                properties: {
-                  id: { type: 'string' },
-                  name: { type: 'string' },
-                  status: { type: 'string', enum: ['created', 'existing'] },
-                  records: { type: 'integer', description: 'Records loaded (0 for an organization left as it was).' },
-                  users: {
-                    type: 'array',
-                    items: {
-                      type: 'object', required: ['id', 'email', 'role', 'tokens'],
-                      properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, tokens: { type: 'array', items: { type: 'string' }, description: 'The token values the fixture gave (not the digests).' } },
-                    },
-                  },
-                },
-              },
+              items: loadedSchema,
             },
           },
         },
