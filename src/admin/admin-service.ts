@@ -292,6 +292,11 @@ export class AdminService {
     return { inserted: input.count, object: obj.systemName };
   }
 
+  /** 404 ORGANIZATION_NOT_FOUND, or OBJECT_UNKNOWN, unless the organization has the object `object` names. */
+  async requireObject(orgId: string, object: string): Promise<void> {
+    await this.objectOf(orgId, object);
+  }
+
   /** The organization's records and the object `object` names; the organization must exist. */
   private async objectOf(orgId: string, object: string) {
     const org = await this.control.getOrganization(orgId);

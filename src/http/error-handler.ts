@@ -46,9 +46,12 @@ export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape)
   return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));
 }
 
-function notFoundError(request: FastifyRequest): AppError {
+/** What a 404 of an unknown path points to: the routes of the family it was asked of. */
+const DEFAULT_ROUTES_HINT = 'The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.';
+
+function notFoundError(request: FastifyRequest, hint: string): AppError {
   const path = request.url.split('?')[0];
-  return new AppError('ROUTE_NOT_FOUND', `No route matches ${request.method} ${path}. The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.`);
+  return new AppError('ROUTE_NOT_FOUND', `No route matches ${request.method} ${path}. ${hint}`);
 }
 
 function methodNotAllowed(request: FastifyRequest, allowed: readonly string[]): AppError {
@@ -60,7 +63,7 @@ function methodNotAllowed(request: FastifyRequest, allowed: readonly string[]): 
  * Makes `scope` (a route family's plugin, or the root) answer its errors, and requests for routes
  * it does not have under its prefix, in `shape`.
  */
-export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options: { notFound?: boolean } = {}): void {
+export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options: { notFound?: boolean; routesHint?: string } = {}): void {
   scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     // Nothing can be answered, and the failure is the work stopping: the request is logged as closed.
     if (clientClosed(reply)) {
@@ -82,7 +85,7 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
     scope.setNotFoundHandler((request, reply) => {
       // A path that exists with other methods: 405 with Allow, in the scope's shape.
       const allowed = request.server.allowedMethods?.(request.url) ?? [];
-      if (allowed.length === 0) return sendError(reply, notFoundError(request), shape);
+      if (allowed.length === 0) return sendError(reply, notFoundError(request, options.routesHint ?? DEFAULT_ROUTES_HINT), shape);
       reply.header('allow', allowed.join(', '));
       return sendError(reply, methodNotAllowed(request, allowed), shape);
     });

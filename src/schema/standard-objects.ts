@@ -1,8 +1,10 @@
 // The standard objects every organization starts with (numbers, names, keys and primary
 // fields of the public service; account fields from docs/api.md and the service's common account fields).
 
+import { AppError } from '../errors.js';
 import type { FieldSpec, ObjectSpec } from './build-object.js';
-import type { PicklistOption } from './types.js';
+import { suggestName } from './suggest.js';
+import { FIRST_CUSTOM_OBJECT, type PicklistOption } from './types.js';
 
 const opts = (...labels: string[]): PicklistOption[] => labels.map((label, i) => ({ value: i + 1, label }));
 
@@ -207,4 +209,20 @@ export function upgradedStandardSpec(stored: ObjectSpec): { spec: ObjectSpec; ad
   const spec: ObjectSpec = { ...stored, primaryField: standard.primaryField, fields: [...standard.fields, ...stored.fields.filter((f) => !standardNames.has(f.name))] };
   if (JSON.stringify(spec) === JSON.stringify(stored)) return undefined;
   return { spec, added: standard.fields.filter((f) => !storedNames.has(f.name)) };
+}
+
+/** The standard objects' system names and numbers (as text), lowercase. */
+export const STANDARD_OBJECT_REFS: ReadonlySet<string> = new Set(STANDARD_OBJECT_SPECS.flatMap((s) => [s.systemName, String(s.objectType)]));
+
+/**
+ * Refuses, with OBJECT_UNKNOWN, a reference that names no object any organization could have: a
+ * standard object's system name or number, or a custom object's (customobject1000, or 1000 and up).
+ * For what applies to every organization (a fault rule without orgId), where no schema is at hand.
+ */
+export function checkAnyOrganizationObject(ref: string): void {
+  const key = ref.trim().toLowerCase();
+  const custom = /^(?:customobject)?(\d+)$/.exec(key);
+  if (STANDARD_OBJECT_REFS.has(key) || (custom !== null && Number(custom[1]) >= FIRST_CUSTOM_OBJECT)) return;
+  const near = suggestName(key, STANDARD_OBJECT_SPECS.map((s) => s.systemName));
+  throw new AppError('OBJECT_UNKNOWN', `No organization has an object '${ref}'.${near ? ` Did you mean '${near}'?` : ''} Name a standard object by system name or number ('account' or 1), or a custom one as customobject1000 or 1000.`);
 }

@@ -145,10 +145,17 @@ export function parseFaultRules(value: unknown, path = 'faults'): FaultRuleInput
 
 interface Held {
   rule: FaultRuleInput & { id: string; seed: number };
+  /** The input it was made from, as text (addOnce). */
+  key: string;
   remaining: number | null;
   matched: number;
   fired: number;
   draw: () => number;
+}
+
+/** A rule's input as text whatever the order of its members, so two made from the same input compare equal. */
+function inputKey(input: FaultRuleInput): string {
+  return JSON.stringify(Object.entries(input).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** The rules of a server, in the order added: the first that fires answers. */
@@ -161,9 +168,19 @@ export class FaultRules {
     return this.rules.length === 0;
   }
 
+  /**
+   * Adds `input` unless a rule made from the same input is held already (a fixtures file loaded
+   * again): then that rule, as it stands.
+   */
+  addOnce(input: FaultRuleInput): FaultRule {
+    const key = inputKey(input);
+    const held = this.rules.find((h) => h.key === key);
+    return held ? view(held) : this.add(input);
+  }
+
   add(input: FaultRuleInput): FaultRule {
     const seed = input.seed ?? Math.floor(Math.random() * 0x100000000);
-    const held: Held = { rule: { ...input, id: `fault-${this.next++}`, seed }, remaining: input.count ?? null, matched: 0, fired: 0, draw: seededRandom(seed) };
+    const held: Held = { rule: { ...input, id: `fault-${this.next++}`, seed }, key: inputKey(input), remaining: input.count ?? null, matched: 0, fired: 0, draw: seededRandom(seed) };
     this.rules.push(held);
     return view(held);
   }

@@ -59,7 +59,7 @@ describe('with ADMIN_KEY', () => {
       'The request body is invalid: must name at most 1 of ms, by. Check your data.');
   });
 
-  test('a member or query parameter a route does not take is refused naming those it takes, not dropped: nothing is made without it', async () => {
+  test('a member or query parameter a route does not take is refused naming those it takes, not dropped: nothing is made or done without it; an unknown control path points to the control API\'s routes', async () => {
     const roles = async () => (await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/roles`, token: null, headers: bearer(KEY) })).json().items.map((r: { name: string }) => r.name);
     const typo = await ctx.request({ method: 'PUT', url: `/_orchard/organizations/${ctx.orgId}/roles/typo`, token: null, headers: bearer(KEY), payload: { grant: 'account:read', hidden: 'account:telephone1' } });
     assert.deepEqual([typo.statusCode, typo.json().error], [400, {
@@ -68,6 +68,12 @@ describe('with ADMIN_KEY', () => {
     assert.ok(!(await roles()).includes('typo'), 'no role was made without the field it was to hide');
     const nested = await ctx.request({ method: 'POST', url: '/_orchard/faults', token: null, headers: bearer(KEY), payload: { status: 503, count: 1, extra: { a: 1 } } });
     assert.match(nested.json().error.message, /^The request body is invalid: 'extra' is not a member this route takes; it takes orgId, .*status/);
+    const reset = await ctx.request({ method: 'POST', url: `/_orchard/organizations/${ctx.orgId}/reset`, token: null, headers: bearer(KEY), payload: { keepRecords: true } });
+    assert.deepEqual([reset.statusCode, reset.json().error.message], [400, 'The request body is invalid: \'keepRecords\' is not a member this route takes; it takes none there. Check your data.'], 'a call that takes no body refuses members, rather than acting without them');
+    const clock = await ctx.request({ method: 'DELETE', url: '/_orchard/clock', token: null, headers: bearer(KEY), payload: { orgId: ctx.orgId } });
+    assert.equal(clock.statusCode, 400, 'the server\'s clock is not put back for a body meant for an organization\'s');
+    const unknownRoute = await ctx.request({ method: 'GET', url: '/_orchard/organization', token: null, headers: bearer(KEY) });
+    assert.deepEqual([unknownRoute.statusCode, unknownRoute.json().error.message], [404, 'No route matches GET /_orchard/organization. The control API\'s routes are listed in /_orchard/openapi.json and docs/control-api.md.']);
     const query = await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/journal?stauts=4xx`, token: null, headers: bearer(KEY) });
     assert.deepEqual([query.statusCode, query.json().error.message], [400, 'Invalid query parameter \'stauts\' is not a parameter this route takes; it takes method, path, status, since, until, limit.']);
   });

@@ -77,7 +77,7 @@ test('on PostgreSQL (config.databaseUrl) it works in a schema of its own, and cl
   }
 });
 
-test('fault rules of the fixtures are held once the server starts, and by a fixtures load', async () => {
+test('fault rules of the fixtures are held once the server starts, and by a fixtures load, each once; a rule for no organization or object is refused', async () => {
   const orchard = await startOrchard({
     fixtures: {
       organizations: [{ name: 'Faulty', plan: 'enterprise', users: [{ email: 'qa@faulty.example', tokens: [TOKEN] }] }],
@@ -93,6 +93,16 @@ test('fault rules of the fixtures are held once the server starts, and by a fixt
     await orchard.control.loadFixtures({ organizations: [], faults: [{ status: 500, count: 1 }] });
     assert.equal((await get()).status, 500);
     assert.equal((await get()).status, 200);
+    // A file loaded again holds each of its rules once: the one held is left as it stands.
+    const file = { organizations: [], faults: [{ status: 500, families: ['v3'], probability: 0.5, seed: 3 }] };
+    await orchard.control.loadFixtures(file);
+    await orchard.control.loadFixtures(file);
+    assert.equal((await orchard.control.call<{ items: unknown[] }>('GET', 'faults')).items.length, 1);
+    const orgId = orchard.organizations[0]!.id;
+    await assert.rejects(orchard.control.loadFixtures({ organizations: [], faults: [{ orgId: '44444444-4444-4444-8444-444444444444', status: 500 }] }),
+      (err: Error & { code?: string }) => err.code === 'FIXTURE_INVALID' && /^faults\[0\]\.orgId: no organization of this file or of the server has id '44444444-4444-4444-8444-444444444444'/.test(err.message));
+    await assert.rejects(orchard.control.loadFixtures({ organizations: [], faults: [{ orgId, object: 'acount', status: 500 }] }),
+      (err: Error & { code?: string }) => err.code === 'FIXTURE_INVALID' && /^faults\[0\]\.object: No organization has an object 'acount'\. Did you mean 'account'\?/.test(err.message));
   } finally {
     await orchard.close();
   }

@@ -160,11 +160,25 @@ describe('matching, latency and the rules through the control API', () => {
     assert.equal(await status('POST', '/api/record/contact', { fullname: 'A B' }, other), 201, 'another organization');
     const [listed] = (await control(ctx, 'GET', `/faults?orgId=${ctx.orgId}`)).items;
     assert.deepEqual([listed.fired, listed.matched], [4, 4]);
-    assert.equal((await control(ctx, 'GET', '/faults?orgId=nobody')).items.length, 0);
     assert.equal((await controlReply(ctx, 'DELETE', `/faults/${rule.id}`)).statusCode, 204);
     const gone = await controlReply(ctx, 'DELETE', `/faults/${rule.id}`);
     assert.equal(gone.statusCode, 404);
     assert.equal(gone.json().error.code, 'FAULT_RULE_NOT_FOUND');
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, families: ['v3'], status: 503 });
+    for (const method of ['GET', 'DELETE'] as const) {
+      const nobody = await controlReply(ctx, method, '/faults?orgId=nobody');
+      assert.deepEqual([nobody.statusCode, nobody.json().error.code], [404, 'ORGANIZATION_NOT_FOUND'], `${method} with an organization that is not there`);
+      const typo = await controlReply(ctx, method, `/faults?org=${ctx.orgId}`);
+      assert.deepEqual([typo.statusCode, typo.json().error.code], [400, 'PARAM_INVALID'], `${method} with a parameter it does not take`);
+    }
+    assert.equal((await control(ctx, 'GET', '/faults')).items.length, 1, 'nothing was cleared');
+    const unknown = await controlReply(ctx, 'POST', '/faults', { status: 503, object: 'acount' });
+    assert.deepEqual([unknown.statusCode, unknown.json().error.message], [404, "No organization has an object 'acount'. Did you mean 'account'? Name a standard object by system name or number ('account' or 1), or a custom one as customobject1000 or 1000."]);
+    const notTheirs = await controlReply(ctx, 'POST', '/faults', { orgId: ctx.orgId, status: 503, object: 'customobject1000' });
+    assert.deepEqual([notTheirs.statusCode, notTheirs.json().error.code], [404, 'OBJECT_UNKNOWN'], 'an organization\'s rule names one of its objects');
+    assert.equal((await controlReply(ctx, 'POST', '/faults', { status: 503, object: 'customobject1000', count: 1 })).statusCode, 201, 'a rule for every organization may name any custom object');
+    assert.equal((await controlReply(ctx, 'DELETE', '/faults', { keep: true })).statusCode, 400, 'a body member it does not take');
+    assert.equal((await control(ctx, 'DELETE', '/faults')).removed, 2);
   });
 
   test('a count fires for the next N matches, then the rule is gone', async () => {

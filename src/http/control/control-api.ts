@@ -28,15 +28,28 @@ export interface ControlOptions extends ControlRouteOptions {
   readonly baseUrl: string | undefined;
 }
 
+/** The query string of a control route that names no parameter: none taken. */
+const CLOSED = { type: 'object', additionalProperties: false, properties: {} } as const;
+/** The body of a control route that names no member: none, or an empty object (or null). */
+const CLOSED_BODY = { type: ['object', 'null'], additionalProperties: false, properties: {} } as const;
+
 export const controlErrorBody = (err: AppError): object => ({ error: { code: err.code, message: err.message } });
 
 export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: FastifyInstance, options) => {
-  errorReplies(scope, controlErrorBody, { notFound: true });
+  errorReplies(scope, controlErrorBody, { notFound: true, routesHint: `The control API's routes are listed in ${CONTROL_PREFIX}/openapi.json and docs/control-api.md.` });
   scope.addHook('onRequest', adminKeyHook(options.adminKey));
   const routes: RouteOptions[] = [];
   scope.addHook('onRoute', (route) => {
-    // Out of the service's document (/openapi.json), into this one.
-    route.schema = { ...route.schema, hide: true };
+    // Out of the service's document (/openapi.json), into this one. A call takes only the query
+    // parameters and body members it names: a route that names none refuses any (a typo such as
+    // ?org= for ?orgId= would otherwise act on everything, unseen).
+    const methods = [route.method].flat();
+    route.schema = {
+      querystring: CLOSED,
+      ...(methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE') ? { body: CLOSED_BODY } : {}),
+      ...route.schema,
+      hide: true,
+    };
     routes.push(route);
   });
   let document: object | undefined;

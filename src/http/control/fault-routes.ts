@@ -2,6 +2,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
+import { checkAnyOrganizationObject } from '../../schema/standard-objects.js';
 import { FAULT_STATUSES, MAX_LATENCY_MS, ROUTE_FAMILIES, parseFaultRule } from '../../toolkit/fault-rules.js';
 import type { ControlRouteOptions } from './control-options.js';
 
@@ -33,14 +34,16 @@ export const faultRuleSchema = {
 } as const;
 
 const listSchema = { type: 'object', required: ['items'], properties: { items: { type: 'array', items: faultRuleSchema } } } as const;
-const orgQuery = { type: 'object', properties: { orgId: { type: 'string', description: 'Only the rules of this organization.' } } } as const;
+const orgQuery = { type: 'object', additionalProperties: false, properties: { orgId: { type: 'string', description: 'Only the rules of this organization.' } } } as const;
 
 export const faultRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, toolkit }) => {
   const { faults } = toolkit;
+  /** `orgId` when it names an organization (404 ORGANIZATION_NOT_FOUND when not), as POST /faults checks it. */
+  const knownOrganization = async (orgId: string | undefined) => (orgId === undefined ? undefined : (await admin.requireOrganization(orgId)).id);
 
   scope.get('/faults', {
     schema: { operationId: 'listFaultRules', tags: ['faults'], summary: 'The fault rules, in the order they are tried.', querystring: orgQuery, response: { 200: listSchema } },
-  }, async (request) => ({ items: faults.list((request.query as { orgId?: string }).orgId) }));
+  }, async (request) => ({ items: faults.list(await knownOrganization((request.query as { orgId?: string }).orgId)) }));
 
   scope.post('/faults', {
     schema: {
@@ -52,6 +55,11 @@ export const faultRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
   }, async (request, reply) => {
     const input = parseFaultRule(request.body, 'body');
     if (input.orgId !== undefined) await admin.requireOrganization(input.orgId);
+    // A rule whose object no request could name would never fire: refused as a webhook's is.
+    if (input.object !== undefined) {
+      if (input.orgId !== undefined) await admin.requireObject(input.orgId, input.object);
+      else checkAnyOrganizationObject(input.object);
+    }
     return reply.code(201).send(faults.add(input));
   });
 
@@ -72,5 +80,5 @@ export const faultRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
       operationId: 'clearFaultRules', tags: ['faults'], summary: 'Removes every fault rule (of one organization with orgId).', querystring: orgQuery,
       response: { 200: { type: 'object', required: ['removed'], properties: { removed: { type: 'integer' } } } },
     },
-  }, async (request) => ({ removed: faults.clear((request.query as { orgId?: string }).orgId) }));
+  }, async (request) => ({ removed: faults.clear(await knownOrganization((request.query as { orgId?: string }).orgId)) }));
 };

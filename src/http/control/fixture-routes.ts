@@ -164,5 +164,5 @@ export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
         },
       },
     },
-  }, async (request) => ({ organizations: await state.load(request.body, (rules) => rules.forEach((rule) => toolkit.faults.add(rule))) }));
+  }, async (request) => ({ organizations: await state.load(request.body, (rules) => rules.forEach((rule) => toolkit.faults.addOnce(rule))) }));
 };
