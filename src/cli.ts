@@ -116,6 +116,19 @@ async function writeChunks(stream: OutStream, chunks: AsyncIterable<unknown>): P
   return failed === undefined;
 }
 
+/** The size of the file an import reads; PARAM_INVALID saying why when it cannot be read. */
+function inputFileSize(file: string): number {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw new Error('it is not a file');
+    fs.accessSync(file, fs.constants.R_OK);
+    return stat.size;
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new AppError('PARAM_INVALID', `Cannot read --in ${file}: ${why}. Give the path of a CSV or NDJSON file, or - for standard input.`);
+  }
+}
+
 /**
  * Runs an administrative action with the stores open, and closes them whatever happens. Only a
  * command that `creates` (org create) makes a data directory; the others refuse an empty one.
@@ -713,8 +726,8 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const started = Date.now();
         const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });
         const identity = await operatorIdentity(stores.control, o.org);
+        const total = o.in === '-' ? 0 : inputFileSize(o.in);
         const input = o.in === '-' ? process.stdin : fs.createReadStream(o.in);
-        const total = o.in === '-' ? 0 : fs.statSync(o.in).size;
         const draw = out.json || total === 0 ? undefined : progressBar(output.stderr);
         let read = 0;
         const counting = new Transform({

@@ -41,9 +41,18 @@ export async function* encodeRecords(format: TransferFormat, columns: readonly s
 }
 
 /** What an import reads: for CSV first its header's column names, then one entry per line. */
-export type ImportItem = ImportLine | { readonly columns: readonly string[] };
+/**
+ * The last item of a source that cannot be read further (a CSV's unclosed quote): the lines before
+ * it are imported, and the import then fails saying where and what was written (importRecords).
+ */
+export interface UnreadableRest {
+  /** The first line not read: the one after the last record read. */
+  readonly unreadable: { readonly line: number; readonly reason: string };
+}
 
-/** The lines of an import as they arrive. A CSV that cannot be parsed further (an unclosed quote) throws BODY_INVALID naming its line. */
+export type ImportItem = ImportLine | { readonly columns: readonly string[] } | UnreadableRest;
+
+/** The lines of an import as they arrive. A CSV that cannot be parsed further (an unclosed quote) ends with an UnreadableRest. */
 export function decodeRecords(format: TransferFormat, input: Readable): AsyncIterable<ImportItem> {
   return format === 'csv' ? decodeCsv(input) : decodeNdjson(input);
 }
@@ -69,30 +78,50 @@ async function* decodeNdjson(input: Readable): AsyncGenerator<ImportLine> {
 }
 
 async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
-  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
-  input.on('error', (err) => parser.destroy(err));
-  input.pipe(parser);
+  // Records are taken as the parser makes them (on_record), not from its stream: a stream that
+  // fails drops what it buffered, and the rows parsed before an unreadable one must be imported.
+  const parsed: Array<{ record: string[]; line: number }> = [];
+  let failure: unknown;
+  const parser = parse({
+    bom: true, relax_column_count: true, skip_empty_lines: true,
+    on_record: (record: string[], context: { lines: number }) => {
+      parsed.push({ record, line: context.lines });
+      return null;
+    },
+  });
+  parser.on('error', (err) => (failure ??= err));
   let header: string[] | null = null;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  // The line the last record read ended on: an unreadable one starts after it.
+  let lastLine = 0;
+  function* rows(): Generator<ImportItem> {
+    for (const { record, line } of parsed.splice(0)) {
+      lastLine = line;
       if (header === null) {
         header = record.map((c) => c.trim());
         yield { columns: header };
         continue;
       }
       if (record.length !== header.length) {
-        yield { line: info.lines, error: new AppError('BODY_INVALID', `Line ${info.lines} has ${record.length} cells; the header has ${header.length}. Quote cells that hold commas.`) };
+        yield { line, error: new AppError('BODY_INVALID', `Line ${line} has ${record.length} cells; the header has ${header.length}. Quote cells that hold commas.`) };
         continue;
       }
       const body: Record<string, unknown> = {};
       header.forEach((name, i) => (body[name] = record[i]));
-      yield { line: info.lines, body };
+      yield { line, body };
     }
-  } catch (err) {
-    const e = err as { code?: string; lines?: number; message?: string };
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-      throw new AppError('BODY_INVALID', `The CSV cannot be read past line ${e.lines ?? '?'}: ${e.message ?? e.code}. The rows before it were imported; fix the file and import the rest.`);
-    }
-    throw err;
   }
+  for await (const chunk of input) {
+    await new Promise<void>((resolve) => parser.write(chunk, () => resolve()));
+    yield* rows();
+    if (failure !== undefined) break;
+  }
+  if (failure === undefined) await new Promise<void>((resolve) => parser.end(() => resolve()));
+  yield* rows();
+  if (failure === undefined) return;
+  const e = failure as { code?: string; lines?: number; message?: string };
+  if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
+    yield { unreadable: { line: lastLine + 1, reason: e.message ?? e.code } };
+    return;
+  }
+  throw failure;
 }

@@ -93,6 +93,12 @@ export async function importRecords(
       for (const name of item.columns) if (!obj.fieldsByName.has(name.toLowerCase())) throw unknownFieldError(obj, name, ' in the CSV header');
       continue;
     }
+    if ('unreadable' in item) {
+      // What was read before is written, and the failure says what: the caller imports the rest.
+      await flush();
+      const { line, reason } = item.unreadable;
+      throw new AppError('BODY_INVALID', `The CSV cannot be read from line ${line} on: ${reason}. The lines before it were imported: ${created} record(s) created, ${failed} line(s) refused. Fix the file from line ${line} on and import those lines.`);
+    }
     onLine?.();
     if ('error' in item) {
       refuse(item.line, item.error);

@@ -183,6 +183,28 @@ for (const store of HTTP_STORES) {
       const result = JSON.parse(im.stdout);
       assert.equal(result.created, 1);
       assert.deepEqual(result.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'FIELD_REQUIRED']]);
+      const missing = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson', '--in', path.join(dir, 'nope.ndjson')]);
+      assert.equal(missing.code, 1);
+      assert.deepEqual(JSON.parse(missing.stdout).error, { code: 'PARAM_INVALID', message: `Cannot read --in ${path.join(dir, 'nope.ndjson')}: no such file. Give the path of a CSV or NDJSON file, or - for standard input.` });
+    });
+
+    test('a CSV that cannot be read past a line writes every line before it, the pending batch too, and says how many (HTTP and CLI)', async () => {
+      const dir = tempDir('orchard-transfer-');
+      dirs.push(dir);
+      // 503 good rows (a whole batch of 500 and 3 pending), one refused, then an unclosed quote.
+      const rows = Array.from({ length: 503 }, (_, i) => `Broken ${i}`);
+      const csv = `accountname\n${rows.join('\n')}\n""\n"unclosed,\nNever\n`;
+      const before = (await accounts(ctx)).length;
+      const res = await importBody(ctx, '/api/record/account/import', csv, 'text/csv');
+      assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'BODY_INVALID']);
+      assert.match(res.json().Message, /^The CSV cannot be read from line 506 on: Quote Not Closed: .*\. The lines before it were imported: 503 record\(s\) created, 1 line\(s\) refused\. Fix the file from line 506 on and import those lines\.$/);
+      assert.equal((await accounts(ctx)).length, before + 503, 'every line before the unreadable one is written, as the message says');
+      const file = path.join(dir, 'broken.csv');
+      fs.writeFileSync(file, 'accountname\nCLI Broken 1\nCLI Broken 2\n"unclosed,\n');
+      const im = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'csv', '--in', file]);
+      assert.equal(im.code, 1);
+      assert.match(JSON.parse(im.stdout).error.message, /The lines before it were imported: 2 record\(s\) created, 0 line\(s\) refused/);
+      assert.equal((await accounts(ctx)).length, before + 505);
     });
   });
 }
