@@ -58,7 +58,8 @@ export function logStateSql(k: Kysely<any>): CompiledSql {
 }
 
 export function stateOf(row: RecordRow): ChangeLogState {
-  return { epoch: String(row.epoch), floor: Number(row.floor_seq), last: Number(row.last_seq) };
+  // PostgreSQL keeps the OID of the log's table after the epoch (postgres-snapshots.ts followRestoredLog).
+  return { epoch: String(row.epoch).split(':')[0]!, floor: Number(row.floor_seq), last: Number(row.last_seq) };
 }
 
 /** The highest number a page of the feed after `after` looks at. */

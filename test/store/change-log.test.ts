@@ -346,3 +346,51 @@ for (const c of upgradeCases) {
     });
   });
 }
+
+describe('a PostgreSQL log made again by pg_restore', { skip: POSTGRES_UNDER_TEST.skip }, () => {
+  test('gets a new epoch when a process next opens the organization; opened again untouched, it keeps it', async () => {
+    const place = await POSTGRES_UNDER_TEST.place();
+    const orgId = randomUUID();
+    const author = { userId: null, at: '2026-01-01T00:00:00' };
+    try {
+      const first = place.open();
+      const records = await first.org(orgId);
+      const account = (await records.schema()).resolve('account');
+      const accountAt = (name: string) => row(account, randomUUID(), { accountname: name, ownerid: null, createdby: null, modifiedby: null }, '2026-01-01T00:00:00');
+      await records.create(account, accountAt('Dumped'), author);
+      const dumped = await records.changes({ after: 0, limit: 10 });
+      await records.create(account, accountAt('After the dump'), author);
+      const given = await records.changes({ after: 0, limit: 10 });
+      const schema = `"${(first as PostgresRecordStore).schemaName(orgId)}"`;
+      await first.close();
+
+      const again = place.open();
+      assert.equal((await (await again.org(orgId)).changes({ after: 0, limit: 10 })).epoch, given.epoch, 'a restart keeps the epoch');
+      await again.close();
+
+      // What pg_restore --clean does to the table: dropped and made again, with the dump's row.
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`CREATE TABLE ${schema}.log_copy AS SELECT * FROM ${schema}.orchard_change_log;
+          UPDATE ${schema}.log_copy SET last_seq = ${dumped.last};
+          DELETE FROM ${schema}.orchard_changes WHERE seq > ${dumped.last};
+          DROP TABLE ${schema}.orchard_change_log; ALTER TABLE ${schema}.log_copy RENAME TO orchard_change_log`);
+      } finally {
+        await client.end();
+      }
+      const restored = place.open();
+      const back = await restored.org(orgId);
+      await back.create(account, accountAt('After the restore'), author);
+      const page = await back.changes({ after: given.next, limit: 10 });
+      assert.notEqual(page.epoch, given.epoch, 'a cursor given before the restore is of another log, so it is refused');
+      assert.match(page.epoch, /^[0-9a-f]{16}$/);
+      await restored.close();
+      const later = place.open();
+      assert.equal((await (await later.org(orgId)).changes({ after: 0, limit: 10 })).epoch, page.epoch);
+      await later.close();
+    } finally {
+      await place.remove();
+    }
+  });
+});

@@ -25,7 +25,7 @@ import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js'
 import { noOrganization } from '../control-errors.js';
 import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, release, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
-import { emptyStandardTables, existingSnapshot, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
+import { emptyStandardTables, existingSnapshot, followRestoredLog, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
 import { POSTGRES_ORG_MIGRATIONS, postgresAddColumnSql, postgresCreateTableSql, postgresValueType } from './postgres-ddl.js';
 import { POSTGRES_PAGE, postgresSql } from './postgres-sql.js';
@@ -557,6 +557,7 @@ export class PostgresRecordStore implements RecordStore {
       open: (orgId) => {
         const schema = this.schemaName(orgId);
         const opening = migrateSchema(this.pool, schema, POSTGRES_ORG_MIGRATIONS)
+          .then(() => followRestoredLog(this.pool, schema))
           .then(() => new PostgresOrgRecords(this.pool, schema, this.timeoutMs, orgId, this.channel, this.cacheListener, this.drops, () => this.watchers.told(orgId)), translate);
         // A failed open (database unreachable) is tried again by the next request.
         opening.catch(() => this.orgs.forget(orgId, opening));

@@ -11,7 +11,7 @@ import { newEpoch } from '../change-log.js';
 import { postgresCreateTableSql } from './postgres-ddl.js';
 import { KEPT_ON_REPLACE, orphanDeliveriesSql, WEBHOOKS_TABLE } from '../webhook-outbox.js';
 import type { SnapshotInfo } from '../types.js';
-import { qi, type PoolClient } from './pg-db.js';
+import { qi, run, type Pool, type PoolClient } from './pg-db.js';
 
 /** The table of the users' mirror, which a replacement keeps (it follows the control plane, not the records). */
 const CRMUSER_TABLE = 'crmuser';
@@ -165,6 +165,19 @@ export async function replaceTables(client: PoolClient, orgSchema: string, sourc
 async function newChangeLogEpoch(client: PoolClient, orgSchema: string): Promise<void> {
   if ((await client.query(`SELECT to_regclass($1) AS t`, [`${qi(orgSchema)}.orchard_change_log`])).rows[0].t === null) return;
   await client.query(`UPDATE ${qi(orgSchema)}.orchard_change_log SET epoch = $1 WHERE id = 1`, [newEpoch()]);
+}
+
+/**
+ * The change log's epoch is kept with the OID of its table (`epoch:oid`). A table pg_restore made
+ * again (--clean, or into a new database) has another OID, and its log has gone back to the dump's
+ * numbers: it gets a new epoch, so a cursor given since is refused rather than followed past the
+ * writes it never saw (docs/history.md). Checked when a process opens the organization; an epoch
+ * stored without its OID (before this, or by a snapshot's restore) keeps its value.
+ */
+export async function followRestoredLog(pool: Pool, orgSchema: string): Promise<void> {
+  await run(pool, `UPDATE ${qi(orgSchema)}.orchard_change_log
+    SET epoch = CASE WHEN position(':' in epoch) = 0 THEN epoch ELSE $1 END || ':' || tableoid::text
+    WHERE id = 1 AND epoch <> split_part(epoch, ':', 1) || ':' || tableoid::text`, [newEpoch()]);
 }
 
 /**

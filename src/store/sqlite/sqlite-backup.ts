@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
+import { newEpoch } from '../change-log.js';
 import { openDb, type Db } from './sqlite-db.js';
 import { copyContents, fileIdsOf } from './sqlite-snapshots.js';
 
@@ -143,6 +144,21 @@ function inUse(file: string): boolean {
 }
 
 /**
+ * Gives the restored organization's change log a new epoch, as a snapshot's restore does: its
+ * numbers go back to the backup's, and a cursor given since would otherwise follow the new writes
+ * from a number the log has reached again, missing those before it (docs/history.md).
+ */
+function newLogEpoch(file: string): void {
+  const db = openDb(file);
+  try {
+    const logged = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'orchard_change_log'`).get();
+    if (logged) db.prepare('UPDATE orchard_change_log SET epoch = ? WHERE id = 1').run(newEpoch());
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Puts a backup made by backupSqlite into `dataDir`. Refused while any of its databases is open (a
  * server or an orchard command uses them), and, unless `force`, when it holds Orchard data at all;
  * with `force` its databases are replaced by the backup's and organizations the backup lacks are removed.
@@ -177,6 +193,7 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
     fs.copyFileSync(path.join(fromDir, rel), next);
     removeDb(target);
     fs.renameSync(next, target);
+    if (rel.startsWith('orgs/')) newLogEpoch(target);
   }
   // Files on records: the backup's, and no other (an organization's directory holds what its rows
   // name). A backup from before contents were copied leaves files/ as it is (copied by hand then).
