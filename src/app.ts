@@ -169,8 +169,6 @@ function schemaFault(e: { keyword: string; message?: string; params: Record<stri
       const kind = dataVar === 'body' ? 'member' : 'parameter';
       return `is not a ${kind} this route takes; ${members.length ? `it takes ${members.join(', ')}` : `it takes none there`}`;
     }
-    case 'maxProperties':
-      return members.length ? `must name at most ${e.params.limit} of ${members.join(', ')}` : `must have at most ${e.params.limit} member(s)`;
     case 'minProperties':
       return members.length ? `must name at least ${e.params.limit} of ${members.join(', ')}` : `must have at least ${e.params.limit} member(s)`;
     default:

@@ -2,6 +2,8 @@
 // frozen, set or advanced — for the whole server or for one organization. Everything that reads the
 // time of an organization's request asks `now(orgId)`, so a moved clock is followed everywhere.
 
+import { AppError } from '../errors.js';
+
 /** Milliseconds since the epoch; the time of `orgId`'s requests when given, else the server's. */
 export type Clock = (orgId?: string) => number;
 
@@ -48,18 +50,23 @@ export class Clocks {
     return this.put(orgId, { frozen: true, at: at ?? this.now(orgId ?? undefined) });
   }
 
-  /** Sets the clock to `at` (ms); it keeps running from there unless it is (or `frozen` asks it to be) frozen. */
+  /**
+   * Sets the clock to `at` (ms); it keeps running from there unless it is (or `frozen` asks it to
+   * be) frozen. An organization that follows a frozen server clock is frozen too.
+   */
   set(orgId: string | null, at: number, frozen?: boolean): ClockState {
-    const stop = frozen ?? this.entry(orgId)?.frozen ?? false;
+    const stop = frozen ?? this.followed(orgId)?.frozen ?? false;
     return this.put(orgId, stop ? { frozen: true, at } : { frozen: false, offsetMs: at - this.base() });
   }
 
-  /** Moves the clock forward by `ms` (backward when negative); a frozen clock stays frozen. */
+  /**
+   * Moves the clock forward by `ms` (backward when negative); a frozen clock stays frozen, and so
+   * does an organization's that followed a frozen server clock.
+   */
   advance(orgId: string | null, ms: number): ClockState {
-    const current = this.entry(orgId);
+    const current = this.followed(orgId);
     if (current?.frozen) return this.put(orgId, { frozen: true, at: current.at + ms });
-    const offsetMs = (current && !current.frozen ? current.offsetMs : this.now(orgId ?? undefined) - this.base()) + ms;
-    return this.put(orgId, { frozen: false, offsetMs });
+    return this.put(orgId, { frozen: false, offsetMs: (current?.offsetMs ?? 0) + ms });
   }
 
   /** Back to real time: the organization follows the server's clock again, the server the base clock. */
@@ -91,7 +98,18 @@ export class Clocks {
     return orgId === null ? this.server ?? undefined : this.orgs.get(orgId);
   }
 
+  /** The clock `orgId` follows: its own, else the server's (undefined: real time). */
+  private followed(orgId: string | null): Moved | undefined {
+    return this.entry(orgId) ?? this.server ?? undefined;
+  }
+
+  /** Puts a clock, refused (PARAM_INVALID, nothing changed) when it would read outside the years records' dates can hold. */
   private put(orgId: string | null, moved: Moved): ClockState {
+    const at = this.timeOf(moved);
+    if (!(at >= EARLIEST && at <= LATEST)) {
+      const year = Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? new Date(at).getUTCFullYear() : NaN;
+      throw new AppError('PARAM_INVALID', `That would put the clock ${Number.isNaN(year) ? 'out of any date' : `in the year ${year}`}: a clock reads 0000-01-01 to 9999-12-31, the years a record's dates may hold. Move it by less.`);
+    }
     if (orgId === null) this.server = moved;
     else this.orgs.set(orgId, moved);
     return this.state(orgId);
@@ -101,6 +119,10 @@ export class Clocks {
     return moved.frozen ? moved.at : this.base() + moved.offsetMs;
   }
 }
+
+/** The range a clock may read: the years 0000 to 9999, as records' dates (docs/decisions.md). */
+const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -113,9 +135,31 @@ export function parseDuration(text: string): number | undefined {
   return Number.isSafeInteger(ms) ? (m[1] ? -ms : ms) : undefined;
 }
 
-/** Milliseconds of an ISO 8601 date-time (UTC when it has no zone, as the API's), undefined when it is not one. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Milliseconds of an ISO 8601 date-time (UTC when it has no zone, as the API's), undefined when it
+ * is not one: a date, or a date and time with seconds' fractions of any length (cut to
+ * milliseconds, as Python's isoformat writes microseconds) and a zone as Z, ±hh:mm, ±hhmm or ±hh.
+ * A date the calendar lacks (February 30) is none.
+ */
 export function parseInstant(text: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(text)) return undefined;
-  const ms = Date.parse(/T.*(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : text.includes('T') ? `${text}Z` : `${text}T00:00:00Z`);
-  return Number.isNaN(ms) ? undefined : ms;
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => (v === undefined ? undefined : Number(v))) as number[];
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
+  if (month! < 1 || month! > 12 || day! < 1 || day! > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month! - 1]!)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const ms = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  let offset = 0;
+  const zone = m[8];
+  if (zone !== undefined && zone.toUpperCase() !== 'Z') {
+    const [, sign, hh, mm] = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone)!;
+    if (Number(hh) > 23 || Number(mm ?? 0) > 59) return undefined;
+    offset = (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm ?? 0)) * 60_000;
+  }
+  const date = new Date(0);
+  date.setUTCFullYear(year!, month! - 1, day!);
+  date.setUTCHours(hour, minute, second, ms);
+  return date.getTime() - offset;
 }

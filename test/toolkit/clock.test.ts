@@ -22,9 +22,9 @@ describe('Clocks', () => {
     clocks.advance(null, 60_000);
     assert.equal(clocks.now('a'), Date.parse('2026-03-01T12:01:00Z'), 'an organization follows the server');
     assert.equal(clocks.state('a').inherited, true);
-    clocks.set('a', Date.parse('2026-03-05T00:00:00Z'));
+    clocks.set('a', Date.parse('2026-03-05T00:00:00Z'), false);
     base += 1_000;
-    assert.equal(clocks.now('a'), Date.parse('2026-03-05T00:00:01Z'), 'a set clock runs');
+    assert.equal(clocks.now('a'), Date.parse('2026-03-05T00:00:01Z'), 'a clock set with frozen: false runs');
     assert.equal(clocks.movedNow('a'), clocks.now('a'));
     assert.equal(clocks.now('b'), Date.parse('2026-03-01T12:01:00Z'));
     assert.deepEqual(clocks.list().map((c) => [c.orgId, c.mode]), [[null, 'frozen'], ['a', 'moved']]);
@@ -45,6 +45,36 @@ describe('Clocks', () => {
     assert.equal(parseInstant('2026-03-01T23:59:30+02:00'), Date.parse('2026-03-01T21:59:30Z'));
     assert.equal(parseInstant('2026-03-01'), Date.parse('2026-03-01T00:00:00Z'));
     assert.equal(parseInstant('yesterday'), undefined);
+    assert.equal(parseInstant('2030-06-01T23:58:00.123456+00:00'), Date.parse('2030-06-01T23:58:00.123Z'), 'microseconds, as Python\'s isoformat writes them, cut to milliseconds');
+    assert.equal(parseInstant('2030-06-01T23:58:00+0200'), Date.parse('2030-06-01T21:58:00Z'), 'an offset without its colon');
+    assert.equal(parseInstant('2030-06-01T23:58:00-05'), Date.parse('2030-06-02T04:58:00Z'), 'an offset of hours');
+    assert.equal(parseInstant('0001-01-01T00:00:00Z'), Date.parse('0001-01-01T00:00:00Z'), 'a year below 100 is that year');
+    for (const bad of ['2030-02-30T00:00:00Z', '2029-02-29', '2030-13-01', '2030-06-01T24:00:00Z', '2030-06-01T23:60Z', '2030-06-01T12:00+24:00']) {
+      assert.equal(parseInstant(bad), undefined, bad);
+    }
+    assert.equal(parseInstant('2028-02-29'), Date.parse('2028-02-29T00:00:00Z'), 'a leap day');
+  });
+
+  test('an organization that follows a frozen server clock stays frozen when its own is advanced or set; no clock leaves the years 0000-9999', () => {
+    let base = Date.parse('2026-03-01T12:00:00Z');
+    const clocks = new Clocks(() => base);
+    clocks.set(null, Date.parse('2030-06-01T23:58:00Z'), true);
+    clocks.advance('a', -3_600_000);
+    base += 5_000;
+    assert.deepEqual([clocks.state('a').mode, clocks.now('a')], ['frozen', Date.parse('2030-06-01T22:58:00Z')]);
+    clocks.set('b', Date.parse('2031-01-01T00:00:00Z'));
+    base += 5_000;
+    assert.deepEqual([clocks.state('b').mode, clocks.now('b')], ['frozen', Date.parse('2031-01-01T00:00:00Z')]);
+    clocks.real(null);
+    clocks.advance('c', 60_000);
+    assert.equal(clocks.state('c').mode, 'moved', 'following a running clock, it runs');
+
+    clocks.set(null, Date.parse('9999-12-31T23:59:00Z'), true);
+    assert.throws(() => clocks.advance(null, 99_999_999 * 86_400_000), { code: 'PARAM_INVALID', message: /^That would put the clock out of any date: a clock reads 0000-01-01 to 9999-12-31/ });
+    assert.throws(() => clocks.advance(null, 120_000), /in the year 10000/);
+    assert.throws(() => clocks.set('a', Date.parse('-000001-06-01T00:00:00Z')), /in the year -1/);
+    assert.equal(clocks.now(), Date.parse('9999-12-31T23:59:00Z'), 'a refused move changes nothing');
+    assert.equal(clocks.now('a'), Date.parse('2030-06-01T22:58:00Z'));
   });
 });
 
@@ -112,8 +142,16 @@ describe('the clock through the control API', () => {
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().error.code, 'BODY_INVALID');
     assert.match(bad.json().error.message, /'at' must be an ISO 8601 date-time/);
-    const badBy = await controlReply(ctx, 'POST', '/clock/advance', { by: 'one day' });
-    assert.equal(badBy.statusCode, 400);
+    const badBy = await controlReply(ctx, 'POST', '/clock/advance', { by: '2 minutes' });
+    assert.deepEqual([badBy.statusCode, badBy.json().error.message], [400, "The request body is invalid: give 'ms' (milliseconds) or 'by', a duration such as 90s, 25h, 1d2h or -1h; got '2 minutes'."]);
+    const both = await controlReply(ctx, 'POST', '/clock/advance', { by: '2m', ms: 5 });
+    assert.deepEqual([both.statusCode, both.json().error.message], [400, "The request body is invalid: give 'ms' or 'by', not both."]);
+    const frozenToo = await controlReply(ctx, 'POST', '/clock/advance', { by: '2m', frozen: true });
+    assert.match(frozenToo.json().error.message, /'frozen' is not a member this route takes; it takes ms, by/);
+    const far = await controlReply(ctx, 'POST', '/clock/advance', { by: '99999999d' });
+    assert.deepEqual([far.statusCode, far.json().error.code], [400, 'PARAM_INVALID']);
+    assert.equal((await control(ctx, 'GET', '/clock')).mode, 'real', 'the refused move left the clock as it was');
+    assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account?pagesize=1' })).statusCode, 200);
     const missing = await controlReply(ctx, 'POST', '/organizations/nope/clock/freeze', {});
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.json().error.code, 'ORGANIZATION_NOT_FOUND');
