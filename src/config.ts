@@ -1,6 +1,7 @@
 // Reads and checks the environment once (README.md, Configuration); the result is frozen and passed down,
 // so nothing below reads process.env.
 
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -138,7 +139,11 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
   if (/^\d+$/.test(raw)) return Number(raw);
   const list = raw.split(',').map((a) => a.trim()).filter(Boolean);
   for (const a of list) {
-    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a)) {
+    const [address = '', prefix, extra] = a.split('/');
+    const family = isIP(address);
+    // A prefix no longer than the address: /33 on IPv4 would only fail later, in proxy-addr, unnamed.
+    const prefixFits = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || extra !== undefined || !prefixFits) {
       throw new Error(`TRUST_PROXY must be off, on, a number of hops, or addresses and CIDR ranges such as 10.0.0.0/8 separated by commas; got '${a}'.`);
     }
   }

@@ -92,7 +92,7 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     reply.header('ratelimit-policy', policyItem('address', quota, 60));
     reply.header('ratelimit', limitItem('address', { quota, remaining: 0, resetSeconds: retryAfter }));
     reply.header('retry-after', String(retryAfter));
-    return new AppError('LIMIT_ADDRESS', `Too many requests without a valid API token from this address: at most ${quota} in any 60 seconds. Retry after ${retryAfter} seconds, with a valid token in the tokenid header.`);
+    return new AppError('LIMIT_ADDRESS', `Too many requests without a valid API token from this address: at most ${quota} in any 60 seconds. Until then every request from this address is refused, whatever its token, so that guesses cannot be told apart; retry after ${retryAfter} seconds with a valid token in the tokenid header. Behind a proxy, set TRUST_PROXY so that each client has its own address.`);
   };
   const block = (ip: string, retryAfter: number): void => {
     const now = limits.clock();

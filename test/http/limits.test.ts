@@ -148,7 +148,7 @@ describe('rate limits over HTTP', () => {
     assert.equal(second.headers.ratelimit, '"address";r=0;t=60');
     ctx.clock.advance(10_000);
     assert429(await from('203.0.113.7', randomUUID()),
-      'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Retry after 50 seconds, with a valid token in the tokenid header.', 50);
+      'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Until then every request from this address is refused, whatever its token, so that guesses cannot be told apart; retry after 50 seconds with a valid token in the tokenid header. Behind a proxy, set TRUST_PROXY so that each client has its own address.', 50);
     assert.equal((await from('198.51.100.1', null)).statusCode, 401, 'another address has its own count');
     ctx.clock.advance(50_000);
     assert.equal((await from('203.0.113.7', null)).statusCode, 401);
@@ -166,13 +166,13 @@ describe('rate limits over HTTP', () => {
       assert.equal((await from(randomUUID())).statusCode, 401);
       ctx.clock.advance(10_000);
       assert429(await from(randomUUID()),
-        'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Retry after 50 seconds, with a valid token in the tokenid header.', 50);
+        'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Until then every request from this address is refused, whatever its token, so that guesses cannot be told apart; retry after 50 seconds with a valid token in the tokenid header. Behind a proxy, set TRUST_PROXY so that each client has its own address.', 50);
       const before = lookedUp;
       ctx.clock.advance(1_000);
       const right = await from(ctx.token);
       const wrong = await from(randomUUID());
       for (const res of [right, wrong]) {
-        assert429(res, 'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Retry after 49 seconds, with a valid token in the tokenid header.', 49);
+        assert429(res, 'Too many requests without a valid API token from this address: at most 2 in any 60 seconds. Until then every request from this address is refused, whatever its token, so that guesses cannot be told apart; retry after 49 seconds with a valid token in the tokenid header. Behind a proxy, set TRUST_PROXY so that each client has its own address.', 49);
         assert.equal(res.headers.ratelimit, '"address";r=0;t=49');
       }
       assert.equal(lookedUp, before, 'no token was looked up while the address was over its limit');
