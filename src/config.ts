@@ -160,6 +160,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n;
 }
 
+/** A whole-number setting from its variable (WHOLE_NUMBERS), within its bounds. */
+function wholeNumber(env: NodeJS.ProcessEnv, key: keyof typeof WHOLE_NUMBERS, fallback: number): number {
+  const [name, min, max] = WHOLE_NUMBERS[key];
+  return integer(env, name, fallback, min, max);
+}
+
 /** The largest quota: the RateLimit header fields carry quotas as structured-field integers (15 digits). */
 const MAX_QUOTA = 999_999_999_999_999;
 
@@ -224,9 +230,45 @@ function adminKey(raw: string | undefined): string | undefined {
 /** Settings given in code rather than the environment (tests, benchmarks); the webhook settings one by one. */
 export type ConfigOverrides = Partial<Omit<Config, 'webhooks'>> & { readonly webhooks?: Partial<WebhookConfig> };
 
+/** The whole-number settings: their variable and bounds, the same whether set in the environment or in code. */
+const WHOLE_NUMBERS = {
+  port: ['PORT', 0, 65535],
+  redisTimeoutMs: ['REDIS_TIMEOUT_MS', 1, 60_000],
+  requestTimeoutMs: ['REQUEST_TIMEOUT_MS', 1, 3_600_000],
+  dailyCap: ['DAILY_CAP', 1, MAX_QUOTA],
+  addressMinuteLimit: ['ADDRESS_MINUTE_LIMIT', 1, MAX_QUOTA],
+  openOrganizations: ['OPEN_ORGS', 1, 1_000_000],
+  journalSize: ['JOURNAL_SIZE', 0, 100_000],
+  journalBodyLimit: ['JOURNAL_BODY_LIMIT', 0, 1_048_576],
+  changeLogRetentionDays: ['CHANGELOG_RETENTION_DAYS', 0, 36_500],
+} as const satisfies Record<string, readonly [string, number, number]>;
+
+/**
+ * Settings given in code are checked as their variables are (startOrchard, tests): a name that is
+ * not a setting (a typo such as journalsize), a number out of bounds, a short admin key.
+ */
+function checkOverrides(overrides: ConfigOverrides, config: Config): void {
+  const known = Object.keys(config);
+  for (const key of Object.keys(overrides)) {
+    if (!known.includes(key)) throw new Error(`config.${key} is not a setting; the settings are ${known.join(', ')}.`);
+  }
+  for (const [key, [name, min, max]] of Object.entries(WHOLE_NUMBERS)) {
+    const v = (overrides as Record<string, unknown>)[key];
+    if (v === undefined || (key === 'dailyCap' && v === null)) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new Error(`config.${key} (${name}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(v)}.`);
+    }
+  }
+  if (typeof overrides.adminKey === 'string') adminKey(overrides.adminKey);
+  const webhookKeys = Object.keys(webhookConfig({}, false));
+  for (const key of Object.keys(overrides.webhooks ?? {})) {
+    if (!webhookKeys.includes(key)) throw new Error(`config.webhooks.${key} is not a webhook setting; they are ${webhookKeys.join(', ')}.`);
+  }
+}
+
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
-  const port = overrides.port ?? integer(env, 'PORT', 8080, 0, 65535);
+  const port = overrides.port ?? wholeNumber(env, 'port', 8080);
   const host = overrides.host ?? (env.HOST || '127.0.0.1');
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL || 'info');
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -241,7 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
   }
   const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
-  return Object.freeze({
+  const config: Config = {
     port,
     host,
     dataDir: path.resolve(overrides.dataDir ?? (env.DATA_DIR || './data')),
@@ -250,25 +292,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     pgCache: overrides.pgCache ?? onOff(env, 'PG_CACHE', true),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
-    redisTimeoutMs: overrides.redisTimeoutMs ?? integer(env, 'REDIS_TIMEOUT_MS', 250, 1, 60_000),
+    redisTimeoutMs: overrides.redisTimeoutMs ?? wholeNumber(env, 'redisTimeoutMs', 250),
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
     logLevel,
-    requestTimeoutMs: overrides.requestTimeoutMs ?? integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    requestTimeoutMs: overrides.requestTimeoutMs ?? wholeNumber(env, 'requestTimeoutMs', 30_000),
     rateLimits: overrides.rateLimits ?? onOff(env, 'RATE_LIMITS', true),
-    dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? integer(env, 'DAILY_CAP', 0, 1, MAX_QUOTA) : null,
-    addressMinuteLimit: overrides.addressMinuteLimit ?? integer(env, 'ADDRESS_MINUTE_LIMIT', 30, 1, MAX_QUOTA),
+    dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? wholeNumber(env, 'dailyCap', 0) : null,
+    addressMinuteLimit: overrides.addressMinuteLimit ?? wholeNumber(env, 'addressMinuteLimit', 30),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
-    openOrganizations: overrides.openOrganizations ?? integer(env, 'OPEN_ORGS', DEFAULT_OPEN_ORGANIZATIONS, 1, 1_000_000),
+    openOrganizations: overrides.openOrganizations ?? wholeNumber(env, 'openOrganizations', DEFAULT_OPEN_ORGANIZATIONS),
     logFormat: overrides.logFormat ?? logFormat(env.LOG_FORMAT),
     corsOrigins: overrides.corsOrigins ?? corsOrigins(env.CORS_ORIGINS),
     trustProxy: overrides.trustProxy ?? trustProxy(env.TRUST_PROXY),
     adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
-    journalSize: overrides.journalSize ?? integer(env, 'JOURNAL_SIZE', 0, 0, 100_000),
-    journalBodyLimit: overrides.journalBodyLimit ?? integer(env, 'JOURNAL_BODY_LIMIT', 4096, 0, 1_048_576),
-    changeLogRetentionDays: overrides.changeLogRetentionDays ?? integer(env, 'CHANGELOG_RETENTION_DAYS', DEFAULT_CHANGELOG_RETENTION_DAYS, 0, 36_500),
+    journalSize: overrides.journalSize ?? wholeNumber(env, 'journalSize', 0),
+    journalBodyLimit: overrides.journalBodyLimit ?? wholeNumber(env, 'journalBodyLimit', 4096),
+    changeLogRetentionDays: overrides.changeLogRetentionDays ?? wholeNumber(env, 'changeLogRetentionDays', DEFAULT_CHANGELOG_RETENTION_DAYS),
     metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
     metricsToken,
     metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),
     webhooks: Object.freeze({ ...webhookConfig(env, databaseUrl !== undefined), ...overrides.webhooks }),
-  });
+  };
+  checkOverrides(overrides, config);
+  return Object.freeze(config);
 }

@@ -54,6 +54,16 @@ test('startOrchard refuses a bad fixtures object with the path of the bad member
     (err: unknown) => (err as { code?: string }).code === 'FIXTURE_INVALID' && (err as Error).message.startsWith("organizations[0].users[1].role: unknown role 'salse'"));
 });
 
+test('startOrchard refuses a config setting that is not one, or out of its bounds, as the environment\'s would be', async () => {
+  await assert.rejects(startOrchard({ config: { journalsize: 50 } as never }), /^Error: config\.journalsize is not a setting; the settings are port, host, .*journalSize/);
+  await assert.rejects(startOrchard({ config: { journalSize: -5 } }), /^Error: config\.journalSize \(JOURNAL_SIZE\) must be a whole number from 0 to 100000; got -5\.$/);
+  await assert.rejects(startOrchard({ config: { dailyCap: 0 } }), /^Error: config\.dailyCap \(DAILY_CAP\) must be a whole number from 1 to /);
+  await assert.rejects(startOrchard({ config: { webhooks: { timeout: 5 } as never } }), /^Error: config\.webhooks\.timeout is not a webhook setting; they are allowPrivate, timeoutMs/);
+  await assert.rejects(startOrchard({ adminKey: 'x' }), /^Error: ADMIN_KEY must be 16 to 512 visible ASCII characters/);
+  const fine = await startOrchard({ config: { dailyCap: null, journalSize: 5 } });
+  await fine.close();
+});
+
 test('on PostgreSQL (config.databaseUrl) it works in a schema of its own, and close() drops every schema it made', { skip: needsPostgres }, async () => {
   const pool = createPool(DATABASE_URL!);
   try {
