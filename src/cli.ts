@@ -522,8 +522,9 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       if ((o.id === undefined) === (o.token === undefined)) throw new AppError('PARAM_INVALID', 'Give exactly one of --id <token id> and --token <token>.');
       await withStores(config, async ({ admin }) => {
         if (o.id !== undefined) {
+          // Revoked already: left as it was, and the time says since when.
           const t = await admin.revokeTokenById(o.id);
-          print(out, { ...t, revoked: true }, `Token ${t.id} (…${t.last4 ?? '????'}) revoked.`);
+          print(out, { ...t, revoked: true }, `Token ${t.id} (…${t.last4 ?? '????'}) is revoked, since ${t.revokedAt}.`);
           return;
         }
         if (!(await admin.revokeToken(o.token!))) {

@@ -251,6 +251,9 @@ for (const store of HTTP_STORES) {
       assert.equal((await read(rotated.body.token)).statusCode, 200);
       const revoked = await cli(['token', 'revoke', '--id', rotated.body.created.id]);
       assert.equal(revoked.body.revoked, true);
+      let text = '';
+      await runCli(['--data-dir', ctx.dir, 'token', 'revoke', '--id', rotated.body.created.id], { env: ctx.config.databaseUrl ? { DATABASE_URL: ctx.config.databaseUrl, DATABASE_SCHEMA: ctx.config.databaseSchema } : {}, output: { stdout: { write: (t: string) => (text += t) }, stderr: { write: () => {} } } });
+      assert.equal(text, `Token ${rotated.body.created.id} (…${rotated.body.token.slice(-4)}) is revoked, since ${revoked.body.revokedAt}.\n`, 'revoking again says since when, not that it was revoked now');
       assert.equal(await readAfterCli(rotated.body.token, 401), 401);
       const both = await cli(['token', 'revoke', '--id', 'x', '--token', 'y']);
       assert.equal(both.code, 1);
