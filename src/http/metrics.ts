@@ -61,6 +61,9 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
   });
   const limited = new Counter({ name: 'orchard_rate_limited_total', help: 'Requests refused with 429, by window: minute, day (an organization), address (no valid token).', labelNames: ['window'], registers: [registry] });
   const storeErrors = new Counter({ name: 'orchard_store_errors_total', help: 'Requests answered 503 because of the store, by error code: STORE_UNAVAILABLE (database unreachable), STORE_BUSY (write lock held too long).', labelNames: ['code'], registers: [registry] });
+  // Every series from the start, at 0, so rate() and absence alerts work before the first event.
+  for (const window of Object.values(LIMIT_WINDOWS)) limited.inc({ window }, 0);
+  for (const code of STORE_ERRORS) storeErrors.inc({ code }, 0);
   const notices = new Counter({ name: 'orchard_usage_notices_sent_total', help: 'Usage notices (90 % and 100 % of a daily cap) sent by this process.', registers: [registry] });
   new Gauge({ name: 'orchard_open_organizations', help: 'Organizations whose records this process holds open.', registers: [registry], collect() { this.set(store.stats().openOrganizations); } });
   new Gauge({ name: 'orchard_reader_threads', help: 'SQLite reader threads started.', registers: [registry], collect() { this.set(store.stats().readerThreads); } });
@@ -73,6 +76,9 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
     const url = request.routeOptions.url;
     let family = families.get(url);
     if (family === undefined) families.set(url, (family = familyOf(url)));
+    // A 405 matched no route but names a path that exists: its family, not `unmatched` (404s).
+    // Not cached: the paths are the client's.
+    if (url === undefined && status === 405) family = familyOf(request.url.split('?')[0]);
     const org = config.metricsOrgLabel ? (request.identity?.org.id ?? '') : '';
     const key = `${family} ${request.method} ${status} ${org}`;
     let child = series.get(key);

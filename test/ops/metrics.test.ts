@@ -29,7 +29,13 @@ describe('/metrics', () => {
     for (let i = 0; i < 3; i++) assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).statusCode, 200);
     assert.equal((await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, fields: 'accountname' } })).statusCode, 200);
     assert.equal((await ctx.request({ method: 'GET', url: '/nowhere' })).statusCode, 404);
+    assert.equal((await ctx.request({ method: 'POST', url: '/live' })).statusCode, 405);
+    assert.equal((await ctx.request({ method: 'PATCH', url: '/api/record/account?pagesize=1' })).statusCode, 405);
     const text = await scrape(ctx);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="health",method="POST",status="405"}'), 1, 'a 405 under the family of its path');
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="records",method="PATCH",status="405"}'), 1);
+    for (const window of ['minute', 'day', 'address']) assert.equal(metricSample(text, `orchard_rate_limited_total{window="${window}"}`), 0, 'every series there from the start');
+    for (const code of ['STORE_UNAVAILABLE', 'STORE_BUSY']) assert.equal(metricSample(text, `orchard_store_errors_total{code="${code}"}`), 0);
     assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="records",method="GET",status="200"}'), 3);
     assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="query",method="POST",status="200"}'), 1);
     assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="unmatched",method="GET",status="404"}'), 1);
