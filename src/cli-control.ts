@@ -58,7 +58,7 @@ const ruleLine = (r: FaultRule) => [
   r.object ? `object ${r.object}` : '',
   r.probability !== undefined ? `p=${r.probability} seed ${r.seed}` : '',
   r.remaining !== null ? `${r.remaining} left` : '',
-  `fired ${r.fired}`,
+  `matched ${r.matched}, fired ${r.fired}`,
 ].filter(Boolean).join('  ');
 
 export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, print: () => Print): void {

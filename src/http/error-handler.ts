@@ -35,6 +35,9 @@ function fromFastify(err: FastifyError): AppError | undefined {
   return undefined;
 }
 
+/** On an AppError a fault rule forced (toolkit-hooks.ts): the rule's id. Its reply is the real one's; its log line says it was forced. */
+export const FORCED_BY = Symbol('forced by a fault rule');
+
 /** The one 500 reply: it names the request id to report and nothing of the failure. */
 export function internalError(requestId: string): AppError {
   return new AppError('INTERNAL', `The server failed to handle this request. Check your data and try again; if it keeps failing, report request id ${requestId}.`);
@@ -71,6 +74,12 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
       return;
     }
     const known = isAppError(error) ? error : fromFastify(error);
+    const fault = (error as { [FORCED_BY]?: string })[FORCED_BY];
+    if (known && fault !== undefined) {
+      // Asked for by a test, not a failure of the server: no error line, no stack.
+      request.log.info({ fault, code: known.code, res: { statusCode: known.status } }, 'forced failure sent');
+      return sendError(reply, known, shape);
+    }
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, 'request failed');
       // The client's request took too long (or its work did): a warning, without a stack; logged

@@ -15,7 +15,7 @@ import type { Clock } from '../toolkit/clocks.js';
 import type { Fault, FaultRules, RouteFamily } from '../toolkit/fault-rules.js';
 import { cut, type RequestJournal } from '../toolkit/request-journal.js';
 import type { UnfinishedListener } from './client-closed.js';
-import { internalError } from './error-handler.js';
+import { FORCED_BY, internalError } from './error-handler.js';
 import { limitError, policyOf } from './limits-hook.js';
 
 /** The route family of a route, from its URL pattern. */
@@ -61,6 +61,11 @@ function limitHeaders(reply: FastifyReply, config: Config, org: Organization, fa
   return limitError(window, window === 'day' ? quotas.day! : quotas.minute, retryAfter);
 }
 
+/** `err` marked as the forced reply of `fault`'s rule: the error handler logs it as such, not as a failure. */
+function forcedBy(fault: Fault, err: AppError): AppError {
+  return Object.assign(err, { [FORCED_BY]: fault.ruleId });
+}
+
 /**
  * A preHandler of the service's routes: once a request is authenticated and counted, the first fault
  * rule that fires delays it and/or throws the failure its status names, which the route family's
@@ -86,12 +91,12 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
     if (fault.latencyMs > 0) await sleep(fault.latencyMs);
     switch (fault.status) {
       case undefined: return;
-      case 429: throw limitHeaders(reply, config, identity.org, fault, clock(identity.org.id));
-      case 500: throw internalError(request.id);
-      case 503: throw storeUnavailableError();
+      case 429: throw forcedBy(fault, limitHeaders(reply, config, identity.org, fault, clock(identity.org.id)));
+      case 500: throw forcedBy(fault, internalError(request.id));
+      case 503: throw forcedBy(fault, storeUnavailableError());
       case 408:
         reply.header('connection', 'close');
-        throw timeoutError();
+        throw forcedBy(fault, timeoutError());
     }
   };
   // A callback rather than a promise: with no rule held, a request pays one property read.

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { unavailableError } from '../../src/store/postgres/pg-db.js';
 import { parseFaultRules, FaultRules } from '../../src/toolkit/fault-rules.js';
-import { testContext, type TestContext } from '../helpers.js';
+import { loggerOptions } from '../../src/http/log-options.js';
+import { captureLog, logEntries, testContext, type TestContext } from '../helpers.js';
 import { ADMIN_KEY, control, controlReply } from './control-helpers.js';
 
 const HEADERS = ['content-type', 'x-error-code', 'retry-after', 'ratelimit-policy', 'ratelimit', 'connection'];
@@ -222,4 +223,21 @@ describe('matching, latency and the rules through the control API', () => {
     assert.deepEqual(await control(ctx, 'DELETE', `/faults?orgId=${ctx.orgId}`), { removed: 1 });
     assert.deepEqual(await control(ctx, 'DELETE', '/faults'), { removed: 1 });
   });
+});
+
+test('a forced failure is logged as forced, naming its rule, never as a failure of the server; its reply is the real one\'s', async () => {
+  const log = captureLog();
+  const ctx = await testContext({ config: { adminKey: ADMIN_KEY }, logger: loggerOptions({ level: 'info', format: 'json', stream: log }) });
+  try {
+    for (const status of [500, 503, 408, 429]) {
+      const rule = await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status, count: 1 });
+      const res = await ctx.request({ method: 'GET', url: '/api/record/account' });
+      assert.equal(res.statusCode, status);
+      const lines = logEntries(log.lines).filter((e) => e.reqId === res.headers['x-request-id']);
+      assert.deepEqual(lines.filter((e) => e.msg === 'forced failure sent').map((e) => [e.level, e.fault, e.res.statusCode]), [[30, rule.id, status]]);
+    }
+    assert.deepEqual(logEntries(log.lines).filter((e) => e.level >= 40).map((e) => e.msg), [], 'no warning or error line, no stack');
+  } finally {
+    await ctx.close();
+  }
 });

@@ -55,6 +55,9 @@ describe('orchard clock, fault, journal, outbox and usage', () => {
     assert.deepEqual((await cli(['fault', 'list'])).body, { items: [] });
     const rule = (await cli(['fault', 'add', '--latency', '1', '--probability', '0.5', '--seed', '3'])).body;
     assert.equal((await cli(['fault', 'list', '--org', org()])).body.items.length, 0, 'a rule for any organization is nobody\'s own');
+    let text = '';
+    await runCli(['fault', 'list'], { env: { ADMIN_KEY, ORCHARD_URL: server.url }, output: { stdout: { write: (t: string) => (text += t) }, stderr: { write: () => true } } });
+    assert.equal(text, `${rule.id}  +1 ms  any org  p=0.5 seed 3  matched 0, fired 0\n`, 'the text shows how often it matched and fired');
     assert.deepEqual((await cli(['fault', 'remove', '--id', rule.id])).body, { removed: rule.id });
     const gone = await cli(['fault', 'remove', '--id', rule.id]);
     assert.equal(gone.code, 1);
