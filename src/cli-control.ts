@@ -9,7 +9,7 @@ import { controlClientFrom } from './control-client.js';
 export type Print = (value: Record<string, unknown>, human: string) => void;
 
 interface ClockState { orgId: string | null; mode: string; now: string; offsetMs: number; inherited: boolean }
-interface FaultRule { id: string; status?: number; latencyMs?: number; orgId?: string; methods?: string[]; families?: string[]; object?: string; probability?: number; seed: number; count?: number; remaining: number | null; window?: string; fired: number }
+interface FaultRule { id: string; status?: number; latencyMs?: number; orgId?: string; methods?: string[]; families?: string[]; object?: string; probability?: number; seed: number; count?: number; remaining: number | null; window?: string; matched: number; fired: number }
 interface JournalEntry { at: string; method: string; path: string; status: number; durationMs: number; requestId: string }
 interface OutboxMessage { kind: string; at: string; to: string; subject: string; ok?: boolean; status?: number | null; error?: string | null }
 

@@ -398,10 +398,9 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .action(async (o: { org: string }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const roles = await admin.listRoles(o.org);
-        const lines = roles.flatMap((r) => [`${r.name}:`, ...grantLines(r.grants)]);
-        print(out, { org: o.org, roles: roles.map((r) => ({ name: r.name, grants: r.grants, updatedAt: r.updatedAt })) },
-          ['admin: every permission on every object the plan includes', ...lines].join('\n'));
+        const items = await admin.listRoles(o.org);
+        const lines = items.flatMap((r) => (r.builtIn ? [`${r.name}: every permission on every object the plan includes`] : [`${r.name}:`, ...grantLines(r.grants)]));
+        print(out, { items }, lines.join('\n'));
       });
     });
   role.command('set')
@@ -620,7 +619,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const webhooks = await admin.listWebhooks(o.org);
-        print(out, { webhooks }, webhooks.map(webhookLine).join('\n') || 'No webhooks.');
+        print(out, { items: webhooks }, webhooks.map(webhookLine).join('\n') || 'No webhooks.');
       });
     });
   webhook.command('delete')
@@ -654,7 +653,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0 });
-        print(out, { deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.event} ${d.recordId}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
+        print(out, { items: deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.event} ${d.recordId}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
       });
     });
   // What a running server holds in memory: through its control API.

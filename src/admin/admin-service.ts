@@ -84,6 +84,18 @@ export function organizationSummary(org: Organization): { id: string; name: stri
   return { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit ?? DEFAULT_MINUTE_LIMIT, primaryUserId: org.primaryUserId, createdAt: org.createdAt };
 }
 
+/** A role as the control API and the CLI show it; the built-in admin has no grants listed (it has every one). */
+export interface RoleItem {
+  readonly name: string;
+  readonly builtIn: boolean;
+  readonly grants: RoleDefinition['grants'];
+  readonly updatedAt: string | null;
+}
+
+export const roleItem = (r: RoleDefinition): RoleItem => ({ name: r.name, builtIn: false, grants: r.grants, updatedAt: r.updatedAt });
+
+const ADMIN_ROLE_ITEM: RoleItem = { name: ADMIN_ROLE, builtIn: true, grants: {}, updatedAt: null };
+
 export class AdminService {
   constructor(readonly control: ControlStore, readonly records: RecordStore) {}
 
@@ -137,9 +149,10 @@ export class AdminService {
   }
 
   /** The roles defined for the organization, by name (the built-in admin is not stored). */
-  async listRoles(orgId: string): Promise<RoleDefinition[]> {
+  /** The organization's roles as the control API and `role list --json` show them: the built-in admin first, then those defined, by name. */
+  async listRoles(orgId: string): Promise<RoleItem[]> {
     const org = await this.requireOrganization(orgId);
-    return this.control.listRoles(org.id);
+    return [ADMIN_ROLE_ITEM, ...(await this.control.listRoles(org.id)).map(roleItem)];
   }
 
   /**

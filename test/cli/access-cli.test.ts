@@ -33,12 +33,15 @@ describe('orchard role set and org update with --json', () => {
     });
   });
 
-  test('role list prints {org, roles} with each role\'s grants, by name', async () => {
+  test('role list prints {items} as the control API does: the built-in admin first, then each role with its grants, by name', async () => {
     await ok(dir, ['role', 'set', '--org', org.id, '--role', 'viewer', '--grant', 'lead:read', '--hide', 'lead:telephone1']);
-    const out = await ok(dir, ['role', 'list', '--org', org.id]) as { org: string; roles: Array<{ name: string; grants: object }> };
-    assert.equal(out.org, org.id);
-    assert.deepEqual(out.roles.find((r) => r.name === 'viewer')?.grants, { lead: { permissions: ['read'], hidden: ['telephone1'], readOnly: [] } });
-    assert.deepEqual(out.roles.map((r) => r.name), [...out.roles.map((r) => r.name)].sort());
+    const out = await ok(dir, ['role', 'list', '--org', org.id]) as { items: Array<{ name: string; builtIn: boolean; grants: object; updatedAt: string | null }> };
+    assert.deepEqual(Object.keys(out), ['items']);
+    assert.deepEqual(out.items[0], { name: 'admin', builtIn: true, grants: {}, updatedAt: null });
+    const viewer = out.items.find((r) => r.name === 'viewer')!;
+    assert.deepEqual([viewer.builtIn, viewer.grants], [false, { lead: { permissions: ['read'], hidden: ['telephone1'], readOnly: [] } }]);
+    const defined = out.items.slice(1).map((r) => r.name);
+    assert.deepEqual(defined, [...defined].sort());
     await fails(dir, ['role', 'list', '--org', '00000000-0000-4000-8000-000000000000'], 'ORGANIZATION_NOT_FOUND');
   });
 

@@ -28,23 +28,23 @@ describe('orchard webhook', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('create prints {id, secret}; list shows it (no secret) as the API does; delete removes it', async () => {
+  test('create prints {id, secret}; list shows it (no secret) as the API does, lists as {items}; delete removes it', async () => {
     const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'updated', '--object', 'account', '--url', 'http://127.0.0.1:9/h',
       '--filter', 'statecode = 1', '--header', 'X-Api-Key: k-1', '--header', 'X-Other: 2', '--method', 'PUT']);
     assert.deepEqual(Object.keys(made), ['id', 'secret']);
     assert.match(made.secret, /^whsec_/);
-    const { webhooks } = await ok(dir, ['webhook', 'list', '--org', org.id]) as { webhooks: Array<Record<string, unknown>> };
+    const { items: webhooks } = await ok(dir, ['webhook', 'list', '--org', org.id]) as { items: Array<Record<string, unknown>> };
     assert.equal(webhooks.length, 1);
     assert.deepEqual({ ...webhooks[0], createdAt: undefined }, {
       id: made.id, event: 'updated', object: 'account', objectType: 1, url: 'http://127.0.0.1:9/h', method: 'PUT', filter: 'statecode = 1',
       headers: { 'X-Api-Key': 'k-1', 'X-Other': '2' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
     });
-    assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { deliveries: [] });
+    assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { items: [] });
     // Enable (what the control API's enable does to a disabled one: test/webhooks/delivery.test.ts): an active one stays so.
     const enabled = await ok(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id]);
     assert.deepEqual([enabled.id, enabled.status, enabled.failures], [made.id, 'active', 0]);
     assert.deepEqual(await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]), { deleted: true });
-    assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { webhooks: [] });
+    assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { items: [] });
     await fails(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
     const gone = await fails(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
     assert.match(gone.message, /orchard webhook list --org/);
@@ -58,6 +58,6 @@ describe('orchard webhook', () => {
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--header', 'no colon'], 'WEBHOOK_INVALID');
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'moved', '--url', 'https://8.8.8.8/h'], 'USAGE');
     await fails(dir, ['webhook', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--event', 'created', '--url', 'https://8.8.8.8/h'], 'ORGANIZATION_NOT_FOUND');
-    assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { webhooks: [] });
+    assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { items: [] });
   });
 });

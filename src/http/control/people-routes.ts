@@ -5,7 +5,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import { userSummary } from '../../admin/admin-service.js';
-import { ADMIN_ROLE } from '../../auth/permissions.js';
+import { roleItem } from '../../admin/admin-service.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const userSchema = {
@@ -62,14 +62,11 @@ const roleSchema = {
   },
 } as const;
 
-const ADMIN_ROLE_ITEM = { name: ADMIN_ROLE, builtIn: true, grants: {}, updatedAt: null };
 
 export const peopleRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin }) => {
   scope.get('/organizations/:id/roles', {
     schema: { operationId: 'listRoles', tags: ['users'], summary: 'The roles of an organization: the built-in admin first, then those defined, by name.', params: idParams('organization'), response: { 200: items(roleSchema) } },
-  }, async (request) => ({
-    items: [ADMIN_ROLE_ITEM, ...(await admin.listRoles((request.params as { id: string }).id)).map((r) => ({ name: r.name, builtIn: false, grants: r.grants, updatedAt: r.updatedAt }))],
-  }));
+  }, async (request) => ({ items: await admin.listRoles((request.params as { id: string }).id) }));
 
   scope.put('/organizations/:id/roles/:name', {
     schema: {
@@ -91,7 +88,7 @@ export const peopleRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scop
     const { id, name } = request.params as { id: string; name: string };
     const body = request.body as { grant: string; hide?: string; readonly?: string };
     const role = await admin.setRole({ orgId: id, role: name, grant: body.grant, hide: body.hide, readonly: body.readonly }, { grant: 'grant', hide: 'hide', readonly: 'readonly' });
-    return { name: role.name, builtIn: false, grants: role.grants, updatedAt: role.updatedAt };
+    return roleItem(role);
   });
 
   scope.delete('/organizations/:id/roles/:name', {
