@@ -54,6 +54,24 @@ test('startOrchard refuses a bad fixtures object with the path of the bad member
     (err: unknown) => (err as { code?: string }).code === 'FIXTURE_INVALID' && (err as Error).message.startsWith("organizations[0].users[1].role: unknown role 'salse'"));
 });
 
+test('POST /_orchard/fixtures takes YAML with a YAML Content-Type, and says where a bad one is', async () => {
+  const orchard = await startOrchard();
+  try {
+    const post = (body: string, type: string) => fetch(`${orchard.url}/_orchard/fixtures`, { method: 'POST', headers: { authorization: `Bearer ${orchard.adminKey}`, 'content-type': type }, body });
+    const yaml = 'organizations:\n  - name: From YAML\n    users:\n      - { email: y@yaml.example, tokens: [yaml-token-0001] }\n    records:\n      account:\n        - { accountname: Yamled, createdon: 2025-01-05T09:00:00 }\n';
+    const loaded = await post(yaml, 'application/yaml');
+    assert.equal(loaded.status, 200, await loaded.clone().text());
+    assert.deepEqual((await loaded.json() as { organizations: Array<{ name: string; records: number }> }).organizations.map((o) => [o.name, o.records]), [['From YAML', 1]]);
+    const read = await fetch(`${orchard.url}/api/record/account`, { headers: { tokenid: 'yaml-token-0001' } });
+    assert.equal(((await read.json()) as { data: { Records: Array<{ createdon: string }> } }).data.Records[0]!.createdon, '2025-01-05T09:00:00', 'a date stays the text it was, as in a file');
+    const bad = await post('organizations: [\n', 'text/yaml');
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: { code: string; message: string } }).error.message, /^The request body is not valid YAML: /);
+  } finally {
+    await orchard.close();
+  }
+});
+
 test('startOrchard refuses a config setting that is not one, or out of its bounds, as the environment\'s would be', async () => {
   await assert.rejects(startOrchard({ config: { journalsize: 50 } as never }), /^Error: config\.journalsize is not a setting; the settings are port, host, .*journalSize/);
   await assert.rejects(startOrchard({ config: { journalSize: -5 } }), /^Error: config\.journalSize \(JOURNAL_SIZE\) must be a whole number from 0 to 100000; got -5\.$/);

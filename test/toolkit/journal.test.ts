@@ -50,6 +50,7 @@ describe('the journal, on', () => {
     const paths = async (q: string) => (await journal(q)).items.map((e: { method: string; path: string; status: number }) => `${e.method} ${e.path} ${e.status}`);
     assert.deepEqual(await paths('?method=post'), ['POST /api/record/account 201']);
     assert.deepEqual(await paths('?status=4xx'), ['GET /api/record/account/not-an-id 400']);
+    assert.deepEqual(await paths('?status=4XX'), ['GET /api/record/account/not-an-id 400'], 'a class in any case');
     assert.deepEqual(await paths('?status=200&path=METADATA'), ['GET /metadata/records 200']);
     assert.deepEqual(await paths('?since=2030-01-01T10:30:00Z'), ['GET /metadata/records 200']);
     assert.deepEqual(await paths('?until=2030-01-01T10:30:00Z&limit=1'), ['GET /api/record/account/not-an-id 400']);

@@ -2,6 +2,7 @@
 // export to the fixtures format, copy, and load fixtures (docs/control-api.md, docs/fixtures.md).
 
 import type { FastifyPluginAsync } from 'fastify';
+import { fixturesYaml } from '../../fixtures/fixtures-file.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The organization id.' } } } as const;
@@ -23,7 +24,7 @@ const snapshotSchema = {
 
 const fixturesBody = {
   type: 'object',
-  description: 'A fixtures value (docs/fixtures.md); checked member by member, a bad one is a 400 FIXTURE_INVALID naming its path.',
+  description: 'A fixtures value (docs/fixtures.md), as JSON or, with a YAML Content-Type (application/yaml, text/yaml), as YAML; checked member by member, a bad one is a 400 FIXTURE_INVALID naming its path.',
   examples: [{ organizations: [{ name: 'Acme', plan: 'enterprise', users: [{ email: 'ada@acme.example', tokens: ['0f8a4c52-3c1e-4d8b-9a8e-5b7c2d1e0f3a'] }], records: { account: [{ accountname: 'Globex', createdon: '2026-01-05T09:00:00' }] } }] }],
 } as const;
 
@@ -46,6 +47,14 @@ const loadedSchema = {
 } as const;
 
 export const fixtureRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { state, toolkit }) => {
+  // A fixtures value may come as YAML, as a file would (a suite in another language posts its file).
+  scope.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'], { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, fixturesYaml(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   scope.post('/organizations/:id/reset', {
     schema: {
       operationId: 'resetOrganization', tags: ['fixtures'],

@@ -62,7 +62,7 @@ export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
         properties: {
           method: { type: 'string', description: 'Only this method.' },
           path: { type: 'string', description: 'Only paths containing this text (any case).' },
-          status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5]xx)$', description: 'A status (404) or a class (4xx).' },
+          status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5][xX][xX])$', description: 'A status (404) or a class (4xx, any case).' },
           since: { type: 'string', format: 'date-time', description: 'Only requests at or after this instant.' },
           until: { type: 'string', format: 'date-time', description: 'Only requests before this instant.' },
           limit: { type: 'integer', minimum: 1, description: 'At most this many.' },
