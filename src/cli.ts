@@ -116,13 +116,14 @@ async function writeChunks(stream: OutStream, chunks: AsyncIterable<unknown>): P
   return failed === undefined;
 }
 
-/** The size of the file an import reads; PARAM_INVALID saying why when it cannot be read. */
+/** The size of the file an import reads (0 for a pipe); PARAM_INVALID saying why when it cannot be read. */
 function inputFileSize(file: string): number {
   try {
     const stat = fs.statSync(file);
-    if (!stat.isFile()) throw new Error('it is not a file');
+    if (stat.isDirectory()) throw new Error('it is a directory');
     fs.accessSync(file, fs.constants.R_OK);
-    return stat.size;
+    // A pipe or a device has no size to show progress against: 0 draws no bar.
+    return stat.isFile() ? stat.size : 0;
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     throw new AppError('PARAM_INVALID', `Cannot read --in ${file}: ${why}. Give the path of a CSV or NDJSON file, or - for standard input.`);

@@ -192,19 +192,37 @@ function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boo
 const GATHER_MS = { sqlite: 10, postgres: 50 } as const;
 
 /** The webhook settings of an environment (docs/webhooks.md § Settings), for the store `postgres` or not. */
+/** The webhook settings that are whole numbers: their variable and bounds, in the environment or in code. */
+const WEBHOOK_WHOLE_NUMBERS = {
+  timeoutMs: ['WEBHOOK_TIMEOUT_MS', 1, 300_000],
+  retryBaseMs: ['WEBHOOK_RETRY_BASE_MS', 1, 86_400_000],
+  retryCapMs: ['WEBHOOK_RETRY_CAP_MS', 1, 7 * 86_400_000],
+  maxAttempts: ['WEBHOOK_MAX_ATTEMPTS', 1, 1_000],
+  disableFailures: ['WEBHOOK_DISABLE_FAILURES', 1, 1_000_000],
+  disableHours: ['WEBHOOK_DISABLE_HOURS', 0, 8_760],
+  pollMs: ['WEBHOOK_POLL_MS', 10, 3_600_000],
+  concurrency: ['WEBHOOK_CONCURRENCY', 1, 1_000],
+  gatherMs: ['WEBHOOK_GATHER_MS', 0, 1_000],
+  logDays: ['WEBHOOK_LOG_DAYS', 1, 3_650],
+} as const satisfies Record<string, readonly [string, number, number]>;
+
 function webhookConfig(env: NodeJS.ProcessEnv, postgres: boolean): WebhookConfig {
+  const whole = (key: keyof typeof WEBHOOK_WHOLE_NUMBERS, fallback: number) => {
+    const [name, min, max] = WEBHOOK_WHOLE_NUMBERS[key];
+    return integer(env, name, fallback, min, max);
+  };
   return {
     allowPrivate: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE', false),
-    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1, 300_000),
-    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
-    retryCapMs: integer(env, 'WEBHOOK_RETRY_CAP_MS', 3_600_000, 1, 7 * 86_400_000),
-    maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 30, 1, 1_000),
-    disableFailures: integer(env, 'WEBHOOK_DISABLE_FAILURES', 20, 1, 1_000_000),
-    disableHours: integer(env, 'WEBHOOK_DISABLE_HOURS', 24, 0, 8_760),
-    pollMs: integer(env, 'WEBHOOK_POLL_MS', 5_000, 10, 3_600_000),
-    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1_000),
-    gatherMs: integer(env, 'WEBHOOK_GATHER_MS', postgres ? GATHER_MS.postgres : GATHER_MS.sqlite, 0, 1_000),
-    logDays: integer(env, 'WEBHOOK_LOG_DAYS', 7, 1, 3_650),
+    timeoutMs: whole('timeoutMs', 10_000),
+    retryBaseMs: whole('retryBaseMs', 10_000),
+    retryCapMs: whole('retryCapMs', 3_600_000),
+    maxAttempts: whole('maxAttempts', 30),
+    disableFailures: whole('disableFailures', 20),
+    disableHours: whole('disableHours', 24),
+    pollMs: whole('pollMs', 5_000),
+    concurrency: whole('concurrency', 32),
+    gatherMs: whole('gatherMs', postgres ? GATHER_MS.postgres : GATHER_MS.sqlite),
+    logDays: whole('logDays', 7),
     deliver: trueFalse(env, 'WEBHOOK_DELIVER', true),
   };
 }
@@ -252,18 +270,24 @@ function checkOverrides(overrides: ConfigOverrides, config: Config): void {
   for (const key of Object.keys(overrides)) {
     if (!known.includes(key)) throw new Error(`config.${key} is not a setting; the settings are ${known.join(', ')}.`);
   }
-  for (const [key, [name, min, max]] of Object.entries(WHOLE_NUMBERS)) {
-    const v = (overrides as Record<string, unknown>)[key];
-    if (v === undefined || (key === 'dailyCap' && v === null)) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw new Error(`config.${key} (${name}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(v)}.`);
+  const wholeNumbers = (given: object, bounds: Record<string, readonly [string, number, number]>, prefix: string) => {
+    for (const [key, [name, min, max]] of Object.entries(bounds)) {
+      const v = (given as Record<string, unknown>)[key];
+      if (v === undefined || (key === 'dailyCap' && v === null)) continue;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+        throw new Error(`${prefix}${key} (${name}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(v)}.`);
+      }
     }
-  }
+  };
+  wholeNumbers(overrides, WHOLE_NUMBERS, 'config.');
   if (typeof overrides.adminKey === 'string') adminKey(overrides.adminKey);
+  if (overrides.databaseSchema !== undefined) schemaName(overrides.databaseSchema);
+  if (Array.isArray(overrides.trustProxy)) trustProxy(overrides.trustProxy.join(','));
   const webhookKeys = Object.keys(webhookConfig({}, false));
   for (const key of Object.keys(overrides.webhooks ?? {})) {
     if (!webhookKeys.includes(key)) throw new Error(`config.webhooks.${key} is not a webhook setting; they are ${webhookKeys.join(', ')}.`);
   }
+  wholeNumbers(overrides.webhooks ?? {}, WEBHOOK_WHOLE_NUMBERS, 'config.webhooks.');
 }
 
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */

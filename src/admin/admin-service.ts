@@ -305,9 +305,9 @@ export class AdminService {
     return { inserted: input.count, object: obj.systemName };
   }
 
-  /** 404 ORGANIZATION_NOT_FOUND, or OBJECT_UNKNOWN, unless the organization has the object `object` names. */
-  async requireObject(orgId: string, object: string): Promise<void> {
-    await this.objectOf(orgId, object);
+  /** The system name of the organization's object `object` names; 404 ORGANIZATION_NOT_FOUND or OBJECT_UNKNOWN. */
+  async requireObject(orgId: string, object: string): Promise<string> {
+    return (await this.objectOf(orgId, object)).obj.systemName;
   }
 
   /** The organization's records and the object `object` names; the organization must exist. */

@@ -38,7 +38,7 @@ function bounded(body: Readable, limit: number): Readable {
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > limit) done(new AppError('BODY_TOO_LARGE', `The file is over the ${Math.round(limit / 1048576)} MB request limit; the lines before it were imported. Split the file, or use orchard import, which has no limit.`));
+      if (bytes > limit) done(new AppError('BODY_TOO_LARGE', `The file is over the ${Math.round(limit / 1048576)} MB request limit. Split the file, or use orchard import, which has no limit.`));
       else done(null, chunk);
     },
   });

@@ -220,8 +220,9 @@ export const STANDARD_OBJECT_REFS: ReadonlySet<string> = new Set(STANDARD_OBJECT
  * For what applies to every organization (a fault rule without orgId), where no schema is at hand.
  */
 export function checkAnyOrganizationObject(ref: string): void {
-  const key = ref.trim().toLowerCase();
-  const custom = /^(?:customobject)?(\d+)$/.exec(key);
+  // As a request names it (a rule compares the text): no spaces, no leading zeros.
+  const key = ref.toLowerCase();
+  const custom = /^(?:customobject)?([1-9]\d*)$/.exec(key);
   if (STANDARD_OBJECT_REFS.has(key) || (custom !== null && Number(custom[1]) >= FIRST_CUSTOM_OBJECT)) return;
   const near = suggestName(key, STANDARD_OBJECT_SPECS.map((s) => s.systemName));
   throw new AppError('OBJECT_UNKNOWN', `No organization has an object '${ref}'.${near ? ` Did you mean '${near}'?` : ''} Name a standard object by system name or number ('account' or 1), or a custom one as customobject1000 or 1000.`);

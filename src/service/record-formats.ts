@@ -46,8 +46,8 @@ export async function* encodeRecords(format: TransferFormat, columns: readonly s
  * it are imported, and the import then fails saying where and what was written (importRecords).
  */
 export interface UnreadableRest {
-  /** The first line not read: the one after the last record read. */
-  readonly unreadable: { readonly line: number; readonly reason: string };
+  /** The line the last record read ends on (0: none was), and what the parser said. */
+  readonly unreadable: { readonly lastRead: number; readonly reason: string };
 }
 
 export type ImportItem = ImportLine | { readonly columns: readonly string[] } | UnreadableRest;
@@ -91,7 +91,7 @@ async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
   });
   parser.on('error', (err) => (failure ??= err));
   let header: string[] | null = null;
-  // The line the last record read ended on: an unreadable one starts after it.
+  // The line the last record read ended on: what cannot be read comes after it (blank lines, maybe).
   let lastLine = 0;
   function* rows(): Generator<ImportItem> {
     for (const { record, line } of parsed.splice(0)) {
@@ -120,7 +120,7 @@ async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
   if (failure === undefined) return;
   const e = failure as { code?: string; lines?: number; message?: string };
   if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-    yield { unreadable: { line: lastLine + 1, reason: e.message ?? e.code } };
+    yield { unreadable: { lastRead: lastLine, reason: e.message ?? e.code } };
     return;
   }
   throw failure;

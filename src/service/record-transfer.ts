@@ -88,7 +88,21 @@ export async function importRecords(
     written.forEach((w, i) => (isAppError(w) ? refuse(batch[i]!.line, w) : created++));
     batch = [];
   };
-  for await (const item of items) {
+  const writtenSoFar = (before: string) => `The lines before ${before} were imported: ${created} record(s) created, ${failed} line(s) refused.`;
+  const source = items[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<ImportItem>;
+    try {
+      next = await source.next();
+    } catch (err) {
+      // The source stopped the import (BODY_TOO_LARGE past the request limit): what it had read is
+      // written, and the failure says what was. Anything else (the client gone) stops it as it is.
+      if (!isAppError(err)) throw err;
+      await flush();
+      throw new AppError(err.code, `${err.message} ${writtenSoFar('the limit')}`);
+    }
+    if (next.done) break;
+    const item = next.value;
     if ('columns' in item) {
       for (const name of item.columns) if (!obj.fieldsByName.has(name.toLowerCase())) throw unknownFieldError(obj, name, ' in the CSV header');
       continue;
@@ -96,8 +110,10 @@ export async function importRecords(
     if ('unreadable' in item) {
       // What was read before is written, and the failure says what: the caller imports the rest.
       await flush();
-      const { line, reason } = item.unreadable;
-      throw new AppError('BODY_INVALID', `The CSV cannot be read from line ${line} on: ${reason}. The lines before it were imported: ${created} record(s) created, ${failed} line(s) refused. Fix the file from line ${line} on and import those lines.`);
+      const { lastRead, reason } = item.unreadable;
+      throw new AppError('BODY_INVALID', lastRead > 0
+        ? `The CSV cannot be read past line ${lastRead}: ${reason}. ${writtenSoFar('it')} Fix the file after line ${lastRead} and import the lines after it.`
+        : `The CSV cannot be read: ${reason}. Nothing was imported.`);
     }
     onLine?.();
     if ('error' in item) {

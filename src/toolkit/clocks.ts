@@ -105,7 +105,7 @@ export class Clocks {
 
   /** Puts a clock, refused (PARAM_INVALID, nothing changed) when it would read outside the years records' dates can hold. */
   private put(orgId: string | null, moved: Moved): ClockState {
-    const at = this.timeOf(moved);
+    const at = moved.frozen ? moved.at : this.base() + moved.offsetMs;
     if (!(at >= EARLIEST && at <= LATEST)) {
       const year = Number.isFinite(at) && Math.abs(at) <= 8.64e15 ? new Date(at).getUTCFullYear() : NaN;
       throw new AppError('PARAM_INVALID', `That would put the clock ${Number.isNaN(year) ? 'out of any date' : `in the year ${year}`}: a clock reads 0000-01-01 to 9999-12-31, the years a record's dates may hold. Move it by less.`);
@@ -116,7 +116,8 @@ export class Clocks {
   }
 
   private timeOf(moved: Moved): number {
-    return moved.frozen ? moved.at : this.base() + moved.offsetMs;
+    // A running clock set near the end of 9999 stops there rather than run past it.
+    return moved.frozen ? moved.at : Math.min(this.base() + moved.offsetMs, LATEST);
   }
 }
 

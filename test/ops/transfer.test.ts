@@ -4,6 +4,7 @@
 // midway is a closed request (499), not a failure.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -11,6 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { runCli } from '../../src/cli.js';
 import type { Config } from '../../src/config.js';
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import type { OrgRecords } from '../../src/store/types.js';
 import { EXPORT_PAGE, IMPORT_BATCH } from '../../src/service/record-transfer.js';
 import { eventually, metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
@@ -183,6 +185,14 @@ for (const store of HTTP_STORES) {
       const result = JSON.parse(im.stdout);
       assert.equal(result.created, 1);
       assert.deepEqual(result.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'FIELD_REQUIRED']]);
+      // A named pipe is read as it comes (no size, so no progress bar).
+      const fifo = path.join(dir, 'in.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const writing = fs.promises.writeFile(fifo, '{"accountname": "From a pipe"}\n');
+      const piped = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson', '--in', fifo]);
+      await writing;
+      assert.equal(piped.code, 0, piped.stdout + piped.stderr);
+      assert.equal(JSON.parse(piped.stdout).created, 1);
       const missing = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson', '--in', path.join(dir, 'nope.ndjson')]);
       assert.equal(missing.code, 1);
       assert.deepEqual(JSON.parse(missing.stdout).error, { code: 'PARAM_INVALID', message: `Cannot read --in ${path.join(dir, 'nope.ndjson')}: no such file. Give the path of a CSV or NDJSON file, or - for standard input.` });
@@ -197,17 +207,41 @@ for (const store of HTTP_STORES) {
       const before = (await accounts(ctx)).length;
       const res = await importBody(ctx, '/api/record/account/import', csv, 'text/csv');
       assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'BODY_INVALID']);
-      assert.match(res.json().Message, /^The CSV cannot be read from line 506 on: Quote Not Closed: .*\. The lines before it were imported: 503 record\(s\) created, 1 line\(s\) refused\. Fix the file from line 506 on and import those lines\.$/);
+      assert.match(res.json().Message, /^The CSV cannot be read past line 505: Quote Not Closed: .*\. The lines before it were imported: 503 record\(s\) created, 1 line\(s\) refused\. Fix the file after line 505 and import the lines after it\.$/);
       assert.equal((await accounts(ctx)).length, before + 503, 'every line before the unreadable one is written, as the message says');
       const file = path.join(dir, 'broken.csv');
-      fs.writeFileSync(file, 'accountname\nCLI Broken 1\nCLI Broken 2\n"unclosed,\n');
+      fs.writeFileSync(file, 'accountname\nCLI Broken 1\nCLI Broken 2\n\n\n"unclosed,\n');
       const im = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'csv', '--in', file]);
       assert.equal(im.code, 1);
-      assert.match(JSON.parse(im.stdout).error.message, /The lines before it were imported: 2 record\(s\) created, 0 line\(s\) refused/);
+      assert.match(JSON.parse(im.stdout).error.message, /^The CSV cannot be read past line 3: .*The lines before it were imported: 2 record\(s\) created, 0 line\(s\) refused/, 'the last line read, whatever blank lines follow it');
       assert.equal((await accounts(ctx)).length, before + 505);
     });
   });
 }
+
+test('an HTTP import streamed past the 20 MB limit writes every line read before it, the pending batch too, and says how many', async () => {
+  const ctx = await testContext();
+  try {
+    // Lines of about 10 KB (a description at its longest): about 2,000 lines to pass the limit,
+    // streamed without a Content-Length, so only the stream's count stops it.
+    const description = 'd'.repeat(9_900);
+    const lines = function* () {
+      yield 'accountname,description\n';
+      for (let i = 0; i < 2_400; i++) yield `Big ${i},${description}\n`;
+    };
+    const reply = await ctx.request({ method: 'POST', url: '/api/record/account/import', payload: Readable.from(lines()), headers: { 'content-type': 'text/csv' } });
+    const res = { status: reply.statusCode, json: async () => reply.json() };
+    assert.equal(res.status, 413);
+    const message = ((await res.json()) as { Message: string }).Message;
+    const m = /^The file is over the 20 MB request limit\. Split the file, or use orchard import, which has no limit\. The lines before the limit were imported: (\d+) record\(s\) created, 0 line\(s\) refused\.$/.exec(message);
+    assert.ok(m, message);
+    const stored = (await ctx.request({ method: 'GET', url: '/api/record/account?pagesize=1' })).json().data.Total_Records as number;
+    assert.equal(stored, Number(m[1]), 'as many stored as the message says');
+    assert.ok(stored > 2_000 && stored % 500 !== 0, `${stored}: the last, partial batch was written too`);
+  } finally {
+    await ctx.close();
+  }
+});
 
 /**
  * Makes the context's store answer every export page with EXPORT_PAGE copies of one account, a

@@ -74,6 +74,9 @@ describe('Clocks', () => {
     assert.throws(() => clocks.advance(null, 120_000), /in the year 10000/);
     assert.throws(() => clocks.set('a', Date.parse('-000001-06-01T00:00:00Z')), /in the year -1/);
     assert.equal(clocks.now(), Date.parse('9999-12-31T23:59:00Z'), 'a refused move changes nothing');
+    clocks.set('late', Date.parse('9999-12-31T23:59:59.500Z'), false);
+    base += 5_000;
+    assert.equal(clocks.now('late'), Date.parse('9999-12-31T23:59:59.999Z'), 'a running clock stops at the end of 9999 rather than run past it');
     assert.equal(clocks.now('a'), Date.parse('2030-06-01T22:58:00Z'));
   });
 });

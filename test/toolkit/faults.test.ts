@@ -178,8 +178,13 @@ describe('matching, latency and the rules through the control API', () => {
     const notTheirs = await controlReply(ctx, 'POST', '/faults', { orgId: ctx.orgId, status: 503, object: 'customobject1000' });
     assert.deepEqual([notTheirs.statusCode, notTheirs.json().error.code], [404, 'OBJECT_UNKNOWN'], 'an organization\'s rule names one of its objects');
     assert.equal((await controlReply(ctx, 'POST', '/faults', { status: 503, object: 'customobject1000', count: 1 })).statusCode, 201, 'a rule for every organization may name any custom object');
+    for (const never of ['customobject01000', ' account', '01']) {
+      assert.equal((await controlReply(ctx, 'POST', '/faults', { status: 503, object: never })).statusCode, 404, `'${never}' is not how a request names an object`);
+    }
+    const byNumber = await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status: 503, object: '001', families: ['metadata'], count: 1 });
+    assert.equal(byNumber.object, 'account', 'an organization\'s rule holds the system name of the object it names');
     assert.equal((await controlReply(ctx, 'DELETE', '/faults', { keep: true })).statusCode, 400, 'a body member it does not take');
-    assert.equal((await control(ctx, 'DELETE', '/faults')).removed, 2);
+    assert.equal((await control(ctx, 'DELETE', '/faults')).removed, 3);
   });
 
   test('a count fires for the next N matches, then the rule is gone', async () => {

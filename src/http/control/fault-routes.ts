@@ -53,11 +53,12 @@ export const faultRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
       response: { 201: faultRuleSchema },
     },
   }, async (request, reply) => {
-    const input = parseFaultRule(request.body, 'body');
+    let input = parseFaultRule(request.body, 'body');
     if (input.orgId !== undefined) await admin.requireOrganization(input.orgId);
-    // A rule whose object no request could name would never fire: refused as a webhook's is.
+    // A rule whose object no request could name would never fire: refused as a webhook's is. An
+    // organization's rule holds the object's system name, however the body named it (" 001").
     if (input.object !== undefined) {
-      if (input.orgId !== undefined) await admin.requireObject(input.orgId, input.object);
+      if (input.orgId !== undefined) input = { ...input, object: await admin.requireObject(input.orgId, input.object) };
       else checkAnyOrganizationObject(input.object);
     }
     return reply.code(201).send(faults.add(input));
