@@ -46,6 +46,10 @@ export function internalError(requestId: string): AppError {
 export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape): FastifyReply {
   // A request answered 408 at the time limit may still fail afterwards as its work is stopped.
   if (reply.sent) return reply;
+  // Refused before its body was all read (an upload or import past the size limit): the rest is
+  // never read, so the connection closes after the reply. Kept alive, a client still sending
+  // would wait on a server that no longer reads.
+  if (!reply.request.raw.complete) reply.header('connection', 'close');
   return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));
 }
 

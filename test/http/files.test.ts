@@ -188,6 +188,8 @@ for (const store of HTTP_STORES) {
       } as RequestInit);
       assert.equal(res.status, 413);
       assert.equal(res.headers.get('x-error-code'), 'BODY_TOO_LARGE');
+      assert.equal(res.headers.get('connection'), 'close', 'the rest of the body is never read: the connection closes');
+      assert.equal(declared.headers.connection, 'close', 'nor the body of one declared too large');
       assert.equal((await json('GET', `/api/v2/record/account/${accountId}/files`)).body.data.some((f: { filename: string }) => f.filename === 'big.bin'), false);
     });
   });

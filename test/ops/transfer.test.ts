@@ -12,7 +12,6 @@ import { parse } from 'csv-parse/sync';
 import { runCli } from '../../src/cli.js';
 import type { Config } from '../../src/config.js';
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import type { OrgRecords } from '../../src/store/types.js';
 import { EXPORT_PAGE, IMPORT_BATCH } from '../../src/service/record-transfer.js';
 import { eventually, metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
@@ -219,18 +218,36 @@ for (const store of HTTP_STORES) {
   });
 }
 
-test('an HTTP import streamed past the 20 MB limit writes every line read before it, the pending batch too, and says how many', async () => {
+test('an HTTP import streamed past the 20 MB limit writes every line read before it, the pending batch too, says how many, and closes the connection', async () => {
   const ctx = await testContext();
   try {
     // Lines of about 10 KB (a description at its longest): about 2,000 lines to pass the limit,
-    // streamed without a Content-Length, so only the stream's count stops it.
+    // sent chunked (no Content-Length), so only the stream's count stops it, by a client that
+    // goes on sending: the reply closes the connection, or it would wait on a server not reading.
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const description = 'd'.repeat(9_900);
-    const lines = function* () {
-      yield 'accountname,description\n';
-      for (let i = 0; i < 2_400; i++) yield `Big ${i},${description}\n`;
-    };
-    const reply = await ctx.request({ method: 'POST', url: '/api/record/account/import', payload: Readable.from(lines()), headers: { 'content-type': 'text/csv' } });
-    const res = { status: reply.statusCode, json: async () => reply.json() };
+    const res = await new Promise<{ status: number; connection: string | undefined; json: () => Promise<unknown> }>((resolve, reject) => {
+      let reply: { status: number; connection: string | undefined; json: () => Promise<unknown> } | undefined;
+      const req = http.request(`${url}/api/record/account/import`, { method: 'POST', headers: { tokenid: ctx.token, 'content-type': 'text/csv' } }, (r) => {
+        let text = '';
+        r.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => (reply = { status: r.statusCode!, connection: r.headers.connection, json: async () => JSON.parse(text) }));
+      });
+      // The request ends once the server closed the connection: resolved then, with the reply.
+      req.on('close', () => (reply ? resolve(reply) : reject(new Error('the connection closed without a reply'))));
+      req.on('error', (err: NodeJS.ErrnoException) => { if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') reject(err); });
+      req.write('accountname,description\n');
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (req.destroyed || sent >= 4_000) {
+          clearInterval(timer);
+          if (!req.destroyed) req.end();
+          return;
+        }
+        req.write(Array.from({ length: 20 }, (_, i) => `Big ${sent + i},${description}\n`).join(''));
+        sent += 20;
+      }, 2);
+    });
+    assert.equal(res.connection, 'close');
     assert.equal(res.status, 413);
     const message = ((await res.json()) as { Message: string }).Message;
     const m = /^The file is over the 20 MB request limit\. Split the file, or use orchard import, which has no limit\. The lines before the limit were imported: (\d+) record\(s\) created, 0 line\(s\) refused\.$/.exec(message);
