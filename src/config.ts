@@ -227,11 +227,11 @@ function webhookConfig(env: NodeJS.ProcessEnv, postgres: boolean): WebhookConfig
   };
 }
 
-/** DATABASE_SCHEMA: lowercase letters, digits and '_', starting with a letter; PostgreSQL's 63-byte names leave room for the org suffix. */
+/** DATABASE_SCHEMA: lowercase letters, digits and '_', starting with a letter; PostgreSQL's 63-byte names leave room for `<schema>_org_` and an organization's 32 hex digits (26 at most). */
 function schemaName(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'orchard';
-  if (!/^[a-z][a-z0-9_]{0,19}$/.test(raw)) {
-    throw new Error(`DATABASE_SCHEMA must be 1 to 20 lowercase letters, digits or '_', starting with a letter; got '${raw}'.`);
+  if (!/^[a-z][a-z0-9_]{0,25}$/.test(raw)) {
+    throw new Error(`DATABASE_SCHEMA must be 1 to 26 lowercase letters, digits or '_', starting with a letter; got '${raw}'.`);
   }
   return raw;
 }

@@ -80,6 +80,7 @@ test('startOrchard refuses a config setting that is not one, or out of its bound
   await assert.rejects(startOrchard({ config: { webhooks: { concurrency: 0 } } }), /^Error: config\.webhooks\.concurrency \(WEBHOOK_CONCURRENCY\) must be a whole number from 1 to 1000; got 0\.$/);
   await assert.rejects(startOrchard({ config: { trustProxy: ['10.0.0.0/33'] } }), /^Error: TRUST_PROXY must be /);
   await assert.rejects(startOrchard({ config: { databaseSchema: 'Bad-Name' } }), /^Error: DATABASE_SCHEMA must be /);
+  await assert.rejects(startOrchard({ config: { databaseSchema: 'a'.repeat(27) } }), /^Error: DATABASE_SCHEMA must be 1 to 26 lowercase letters/, '<schema>_org_ and 32 hex digits must fit in 63 bytes');
   await assert.rejects(startOrchard({ adminKey: 'x' }), /^Error: ADMIN_KEY must be 16 to 512 visible ASCII characters/);
   const fine = await startOrchard({ config: { dailyCap: null, journalSize: 5 } });
   await fine.close();
