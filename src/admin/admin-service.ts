@@ -271,6 +271,8 @@ export class AdminService {
       throw new AppError('PARAM_INVALID', `User ${id} is the primary user of organization ${user.orgId} (usage notices go to them) and cannot be deleted; disable them with orchard user disable --id ${id}, or delete the organization.`);
     }
     if (!(await this.control.deleteUser(id))) throw noUser(id);
+    // Its crmuser record stays, for the records that name it, marked Inactive.
+    await this.records.upsertUser(user.orgId, { id: user.id, fullname: user.fullname, email: user.email, active: false });
     return user;
   }
 

@@ -14,7 +14,7 @@ import type { OrgSchema } from '../schema/org-schema.js';
 import { checkLinkComplete, composedNameOf, composeName, recordLinkOf, type RecordLink } from '../schema/record-rules.js';
 import { storedFields, type FieldDef, type ObjectDef, type RecordRow, type ViewSpec } from '../schema/types.js';
 import type { CompiledSql, SqlCache } from './record-sql.js';
-import type { RecordCheck } from './types.js';
+import type { MirroredUser, RecordCheck } from './types.js';
 import type { ActiveHook } from '../webhooks/webhook-types.js';
 
 /** A hook's result: the value itself (SQLite) or its promise (PostgreSQL). */
@@ -381,15 +381,21 @@ export function* withChangeLog<T>(author: ChangeAuthor, steps: (log: ChangeBuffe
   return result;
 }
 
-/** The statement that mirrors a user into the crmuser object (`users`): inserted once, renamed after. `now` is a stored datetime. */
-export function upsertUserStatement(k: Kysely<any>, users: ObjectDef, user: { id: string; fullname: string; email: string }, now: string): CompiledSql {
+/**
+ * The statement that mirrors a user into the crmuser object (`users`): inserted once, renamed after;
+ * Inactive (statecode 2) once the user is deleted, the record kept for the records that name it.
+ * `now` is a stored datetime.
+ */
+export function upsertUserStatement(k: Kysely<any>, users: ObjectDef, user: MirroredUser, now: string): CompiledSql {
+  const state = user.active === false ? 2 : 1;
   return k.insertInto(users.systemName)
     .values({
-      crmuserid: user.id, fullname: user.fullname, emailaddress1: user.email, ownerid: user.id, statecode: 1, statuscode: 1,
+      crmuserid: user.id, fullname: user.fullname, emailaddress1: user.email, ownerid: user.id, statecode: state, statuscode: state,
       createdon: now, modifiedon: now, createdby: user.id, modifiedby: user.id,
     })
     .onConflict((c) => c.column('crmuserid').doUpdateSet({
       fullname: sql.ref('excluded.fullname'), emailaddress1: sql.ref('excluded.emailaddress1'), modifiedon: sql.ref('excluded.modifiedon'),
+      statecode: sql.ref('excluded.statecode'), statuscode: sql.ref('excluded.statuscode'),
     }))
     .compile();
 }

@@ -185,7 +185,7 @@ export interface RecordStore {
   /** Opens (creating and migrating on first use) the organization's records. */
   org(orgId: string): Promise<OrgRecords>;
   /** Mirrors a user of the organization into its read-only crmuser object, so lookups to users resolve. */
-  upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void>;
+  upsertUser(orgId: string, user: MirroredUser): Promise<void>;
   /**
    * Inserts many records fast, bypassing per-record checks the caller has already done (seeding),
    * each with its change-log entry (a create by `author`) in the transaction that inserts it.
@@ -342,4 +342,12 @@ export interface ControlStore {
   /** Resolves when the control plane answers a read; rejects with the reason otherwise (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A user as the crmuser object mirrors it; `active: false` for one deleted (its record stays, Inactive). */
+export interface MirroredUser {
+  readonly id: string;
+  readonly fullname: string;
+  readonly email: string;
+  readonly active?: boolean;
 }

@@ -221,6 +221,8 @@ for (const store of HTTP_STORES) {
       const lee = json(await control('POST', `/organizations/${ACME}/users`, { email: 'lee@acme.example', fullname: 'Lee Former', role: 'sales' }));
       assert.equal((await api('POST', '/api/record/account', { accountname: 'By Lee' }, lee.token)).statusCode, 201);
       assert.equal((await control('DELETE', `/users/${lee.user.id}`)).statusCode, 200);
+      const mirror = json(await api('GET', `/api/record/crmuser/${lee.user.id}`, undefined, TOKEN)).data.Record;
+      assert.deepEqual([mirror.fullname, mirror.statecode], ['Lee Former', 2], 'a deleted user\'s crmuser record stays, Inactive');
       const hook = await control('POST', `/organizations/${ACME}/webhooks`, { event: 'created', object: 'account', url: 'http://127.0.0.1:9/hook' });
       assert.equal(hook.statusCode, 201, hook.body);
       const owned = async (token: string) => (json(await api('GET', '/api/record/account?pagesize=50', undefined, token)).data.Records as any[])
@@ -238,6 +240,8 @@ for (const store of HTTP_STORES) {
         assert.equal(loaded.statusCode, 200, loaded.body);
         const byLee = (json(await other.request({ method: 'GET', url: '/api/record/account?pagesize=50', token: TOKEN })).data.Records as any[]).find((r) => r.accountname === 'By Lee');
         assert.deepEqual([byLee.ownerid, byLee.ownername, byLee.createdby], [lee.user.id, 'Lee Former', lee.user.id]);
+        const loadedMirror = json(await other.request({ method: 'GET', url: `/api/record/crmuser/${lee.user.id}`, token: TOKEN })).data.Record;
+        assert.equal(loadedMirror.statecode, 2, 'and loads back Inactive');
       } finally {
         await other.close();
       }

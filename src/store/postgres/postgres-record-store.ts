@@ -23,7 +23,7 @@ import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-or
 import { appendWithDeliveries, DeliveryWatchers, outboxOf, readActiveHooks, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
 import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
-import type { ChangePage, ChangeRequest, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
+import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, release, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, followRestoredLog, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
@@ -516,7 +516,7 @@ class PostgresOrgRecords implements OrgRecords {
     await run(this.pool, `ANALYZE ${this.table(obj)}`);
   }
 
-  async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
+  async upsertUser(user: MirroredUser): Promise<void> {
     const users = (await this.current()).resolve(CRMUSER_OBJECT_TYPE);
     const { sql, parameters } = upsertUserStatement(this.k, users, user, new Date().toISOString().slice(0, 19));
     await run(this.pool, sql, parameters);
@@ -584,7 +584,7 @@ export class PostgresRecordStore implements RecordStore {
     return this.open(orgId);
   }
 
-  async upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
+  async upsertUser(orgId: string, user: MirroredUser): Promise<void> {
     await (await this.open(orgId)).upsertUser(user);
   }
 

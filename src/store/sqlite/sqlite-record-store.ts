@@ -14,7 +14,7 @@ import { SqlCache } from '../record-sql.js';
 import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
-import type { ChangePage, ChangeRequest, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
+import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { alignContents, backupTo, copyContents, fileIdsOf, listSnapshotFiles, removeDbFile, snapshotContentsDir, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecTexts } from './sqlite-ddl.js';
 import { ReadPool } from './read-pool.js';
@@ -349,7 +349,7 @@ export class SqliteRecordStore implements RecordStore {
     return this.pool?.size ?? 0;
   }
 
-  upsertUser(orgId: string, user: { id: string; fullname: string; email: string }): Promise<void> {
+  upsertUser(orgId: string, user: MirroredUser): Promise<void> {
     return this.use(orgId, (f) => f.writes.upsertUser(user));
   }
 

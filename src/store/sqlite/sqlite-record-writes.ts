@@ -13,7 +13,7 @@ import {
   type RecordWriter, type Steps,
 } from '../record-writes.js';
 import { pruneBatch } from '../change-log.js';
-import type { RecordCheck } from '../types.js';
+import type { MirroredUser, RecordCheck } from '../types.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { addColumn, countSql, createTableSql, GrownIndexes, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
@@ -292,7 +292,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     await this.write(() => this.transact(() => this.org.schemaSync()));
   }
 
-  async upsertUser(user: { id: string; fullname: string; email: string }): Promise<void> {
+  async upsertUser(user: MirroredUser): Promise<void> {
     const users = this.org.schemaSync().resolve(CRMUSER_OBJECT_TYPE);
     const { sql, parameters } = upsertUserStatement(sqliteSql, users, user, new Date().toISOString().slice(0, 19));
     await this.write(() => this.transact(() => prepared(this.db, sql).run(...parameters)));
