@@ -44,7 +44,8 @@ export class Access implements ReadAccess {
       throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => planIncludesObject(p, obj))}`);
     }
     if (!plan.actions.has(action)) {
-      const what = action === 'batch' ? 'batch requests' : `the ${action} action`;
+      // An HTTP import writes many records in one request: a batch too, which the message says.
+      const what = action === 'batch' ? 'batch requests (the v3 batch routes, and imports over HTTP)' : `the ${action} action`;
       throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => p.actions.has(action))}`);
     }
   }

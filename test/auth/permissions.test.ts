@@ -56,7 +56,7 @@ describe('the plan', () => {
     assert.equal(refusal(() => accessOf(identity('free', 'admin')).require(custom, 'read')).message,
       'The free plan does not include custom objects (customobject1000); upgrade to standard or higher.');
     assert.equal(refusal(() => accessOf(identity('free', 'admin')).requirePlan(account, 'batch')).message,
-      'The free plan does not include batch requests; upgrade to standard or higher.');
+      'The free plan does not include batch requests (the v3 batch routes, and imports over HTTP); upgrade to standard or higher.');
     const standard = accessOf(identity('standard', 'admin'));
     standard.require(custom, 'delete');
     standard.requirePlan(account, 'batch');

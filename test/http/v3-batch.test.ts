@@ -310,7 +310,7 @@ describe('v3 batch writes on the free plan', () => {
     const bodies: Array<[string, unknown[]]> = [['create', [{ accountname: 'x' }]], ['update', [{ id: ABSENT, record: { accountname: 'x' } }]], ['delete', [ABSENT]]];
     for (const [op, data] of bodies) {
       assertV3Error(await postV3(ctx, `/api/v3/record/account/batch/${op}`, { data }), 402, 'Payment Required',
-        'The free plan does not include batch requests; upgrade to standard or higher.');
+        'The free plan does not include batch requests (the v3 batch routes, and imports over HTTP); upgrade to standard or higher.');
     }
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).json().data.Total_Records, 0);
   });
@@ -318,6 +318,6 @@ describe('v3 batch writes on the free plan', () => {
   test('answer 402 before the role is consulted: the plan comes first (docs/access.md)', async () => {
     await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'viewer', grant: 'account:read' });
     const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'viewer@example.com', role: 'viewer' });
-    assertV3Error(await postV3(ctx, '/api/v3/record/account/batch/create', { data: [{ accountname: 'x' }] }, token), 402, 'Payment Required', 'The free plan does not include batch requests; upgrade to standard or higher.');
+    assertV3Error(await postV3(ctx, '/api/v3/record/account/batch/create', { data: [{ accountname: 'x' }] }, token), 402, 'Payment Required', 'The free plan does not include batch requests (the v3 batch routes, and imports over HTTP); upgrade to standard or higher.');
   });
 });

@@ -218,6 +218,17 @@ for (const store of HTTP_STORES) {
   });
 }
 
+test('an HTTP import on a plan without batches is 402 saying that an import is one', async () => {
+  const ctx = await testContext({ plan: 'free' });
+  try {
+    const res = await importBody(ctx, '/api/record/account/import', 'accountname\nFree\n', 'text/csv');
+    assert.deepEqual([res.statusCode, res.headers['x-error-code'], res.json().Message],
+      [402, 'PLAN_EXCLUDES', 'The free plan does not include batch requests (the v3 batch routes, and imports over HTTP); upgrade to standard or higher.']);
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('an HTTP import streamed past the 20 MB limit writes every line read before it, the pending batch too, says how many, and closes the connection', async () => {
   const ctx = await testContext();
   try {
