@@ -218,6 +218,28 @@ for (const store of HTTP_STORES) {
   });
 }
 
+test('a request refused before its body is read keeps its connection (Node reads the body and drops it)', async () => {
+  const ctx = await testContext();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const post = (tokenid: string) => new Promise<{ status: number; connection: string | undefined; socket: unknown }>((resolve, reject) => {
+      const req = http.request(`${url}/api/record/account`, { method: 'POST', agent, headers: { 'content-type': 'application/json', tokenid } }, (r) => {
+        r.resume().on('end', () => resolve({ status: r.statusCode!, connection: r.headers.connection, socket: req.socket }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ accountname: 'Kept' }));
+    });
+    const refused = await post('not-a-token');
+    const made = await post(ctx.token);
+    assert.deepEqual([refused.status, refused.connection, made.status], [401, 'keep-alive', 201]);
+    assert.equal(made.socket, refused.socket, 'the next request went on the same connection');
+  } finally {
+    agent.destroy();
+    await ctx.close();
+  }
+});
+
 test('an HTTP import on a plan without batches is 402 saying that an import is one', async () => {
   const ctx = await testContext({ plan: 'free' });
   try {
