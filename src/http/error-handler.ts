@@ -52,7 +52,7 @@ export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape)
   // 401 or 429 before it) Node reads and drops itself, keeping the connection.
   // A body refused for its size is not worth reading to drop either.
   const raw = reply.request.raw;
-  if (!raw.complete && (raw.readableDidRead || err.code === 'BODY_TOO_LARGE')) reply.header('connection', 'close');
+  if (!raw.readableEnded && (raw.readableDidRead || err.code === 'BODY_TOO_LARGE')) reply.header('connection', 'close');
   return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));
 }
 
