@@ -160,9 +160,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n;
 }
 
-/** A whole-number setting from its variable (WHOLE_NUMBERS), within its bounds. */
-function wholeNumber(env: NodeJS.ProcessEnv, key: keyof typeof WHOLE_NUMBERS, fallback: number): number {
-  const [name, min, max] = WHOLE_NUMBERS[key];
+/** A whole-number setting from its variable, within its bounds (WHOLE_NUMBERS, WEBHOOK_WHOLE_NUMBERS). */
+function wholeNumber(env: NodeJS.ProcessEnv, [name, min, max]: readonly [string, number, number], fallback: number): number {
   return integer(env, name, fallback, min, max);
 }
 
@@ -191,7 +190,6 @@ function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boo
  */
 const GATHER_MS = { sqlite: 10, postgres: 50 } as const;
 
-/** The webhook settings of an environment (docs/webhooks.md § Settings), for the store `postgres` or not. */
 /** The webhook settings that are whole numbers: their variable and bounds, in the environment or in code. */
 const WEBHOOK_WHOLE_NUMBERS = {
   timeoutMs: ['WEBHOOK_TIMEOUT_MS', 1, 300_000],
@@ -206,11 +204,9 @@ const WEBHOOK_WHOLE_NUMBERS = {
   logDays: ['WEBHOOK_LOG_DAYS', 1, 3_650],
 } as const satisfies Record<string, readonly [string, number, number]>;
 
+/** The webhook settings of an environment (docs/webhooks.md § Settings), for the store `postgres` or not. */
 function webhookConfig(env: NodeJS.ProcessEnv, postgres: boolean): WebhookConfig {
-  const whole = (key: keyof typeof WEBHOOK_WHOLE_NUMBERS, fallback: number) => {
-    const [name, min, max] = WEBHOOK_WHOLE_NUMBERS[key];
-    return integer(env, name, fallback, min, max);
-  };
+  const whole = (key: keyof typeof WEBHOOK_WHOLE_NUMBERS, fallback: number) => wholeNumber(env, WEBHOOK_WHOLE_NUMBERS[key], fallback);
   return {
     allowPrivate: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     timeoutMs: whole('timeoutMs', 10_000),
@@ -292,7 +288,7 @@ function checkOverrides(overrides: ConfigOverrides, config: Config): void {
 
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
-  const port = overrides.port ?? wholeNumber(env, 'port', 8080);
+  const port = overrides.port ?? wholeNumber(env, WHOLE_NUMBERS.port, 8080);
   const host = overrides.host ?? (env.HOST || '127.0.0.1');
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL || 'info');
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -316,22 +312,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     pgCache: overrides.pgCache ?? onOff(env, 'PG_CACHE', true),
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
-    redisTimeoutMs: overrides.redisTimeoutMs ?? wholeNumber(env, 'redisTimeoutMs', 250),
+    redisTimeoutMs: overrides.redisTimeoutMs ?? wholeNumber(env, WHOLE_NUMBERS.redisTimeoutMs, 250),
     smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
     logLevel,
-    requestTimeoutMs: overrides.requestTimeoutMs ?? wholeNumber(env, 'requestTimeoutMs', 30_000),
+    requestTimeoutMs: overrides.requestTimeoutMs ?? wholeNumber(env, WHOLE_NUMBERS.requestTimeoutMs, 30_000),
     rateLimits: overrides.rateLimits ?? onOff(env, 'RATE_LIMITS', true),
-    dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? wholeNumber(env, 'dailyCap', 0) : null,
-    addressMinuteLimit: overrides.addressMinuteLimit ?? wholeNumber(env, 'addressMinuteLimit', 30),
+    dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? wholeNumber(env, WHOLE_NUMBERS.dailyCap, 0) : null,
+    addressMinuteLimit: overrides.addressMinuteLimit ?? wholeNumber(env, WHOLE_NUMBERS.addressMinuteLimit, 30),
     mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
-    openOrganizations: overrides.openOrganizations ?? wholeNumber(env, 'openOrganizations', DEFAULT_OPEN_ORGANIZATIONS),
+    openOrganizations: overrides.openOrganizations ?? wholeNumber(env, WHOLE_NUMBERS.openOrganizations, DEFAULT_OPEN_ORGANIZATIONS),
     logFormat: overrides.logFormat ?? logFormat(env.LOG_FORMAT),
     corsOrigins: overrides.corsOrigins ?? corsOrigins(env.CORS_ORIGINS),
     trustProxy: overrides.trustProxy ?? trustProxy(env.TRUST_PROXY),
     adminKey: 'adminKey' in overrides ? overrides.adminKey : adminKey(env.ADMIN_KEY),
-    journalSize: overrides.journalSize ?? wholeNumber(env, 'journalSize', 0),
-    journalBodyLimit: overrides.journalBodyLimit ?? wholeNumber(env, 'journalBodyLimit', 4096),
-    changeLogRetentionDays: overrides.changeLogRetentionDays ?? wholeNumber(env, 'changeLogRetentionDays', DEFAULT_CHANGELOG_RETENTION_DAYS),
+    journalSize: overrides.journalSize ?? wholeNumber(env, WHOLE_NUMBERS.journalSize, 0),
+    journalBodyLimit: overrides.journalBodyLimit ?? wholeNumber(env, WHOLE_NUMBERS.journalBodyLimit, 4096),
+    changeLogRetentionDays: overrides.changeLogRetentionDays ?? wholeNumber(env, WHOLE_NUMBERS.changeLogRetentionDays, DEFAULT_CHANGELOG_RETENTION_DAYS),
     metrics: overrides.metrics ?? onOff(env, 'METRICS', true),
     metricsToken,
     metricsOrgLabel: overrides.metricsOrgLabel ?? onOff(env, 'METRICS_ORG_LABEL', false),

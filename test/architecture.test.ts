@@ -44,7 +44,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // webhooks: a file's webhooks are checked as the API checks them.
   fixtures: ['errors', 'schema', 'auth', 'store', 'admin', 'toolkit', 'webhooks'],
   // The integrator's tools' state (clocks, fault rules, journal, outbox): plain data, no HTTP.
-  toolkit: ['errors', 'random'],
+  // schema: a clock reads dates in the calendar records use (values.ts).
+  toolkit: ['errors', 'random', 'schema'],
   // admin: the control API (http/control/) runs the administration the CLI runs; fixtures: its
   // reset, snapshots, export and load; toolkit: the control API and the service routes' fault and
   // journal hooks act on the tools' state.

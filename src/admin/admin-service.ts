@@ -148,7 +148,6 @@ export class AdminService {
     return this.control.setRole({ orgId: org.id, name, grants: parseRoleSpec(schema, input, names) });
   }
 
-  /** The roles defined for the organization, by name (the built-in admin is not stored). */
   /** The organization's roles as the control API and `role list --json` show them: the built-in admin first, then those defined, by name. */
   async listRoles(orgId: string): Promise<RoleItem[]> {
     const org = await this.requireOrganization(orgId);

@@ -47,10 +47,9 @@ export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape)
   // A request answered 408 at the time limit may still fail afterwards as its work is stopped.
   if (reply.sent) return reply;
   // Refused after its body began to be read but before it ended (an upload or import past the
-  // size limit): the rest is never read, so the connection closes after the reply. Kept alive, a
-  // client still sending would wait on a server that no longer reads. A body not read at all (a
-  // 401 or 429 before it) Node reads and drops itself, keeping the connection.
-  // A body refused for its size is not worth reading to drop either.
+  // size limit), or refused for its size: the rest is never read, so the connection closes after
+  // the reply; kept alive, a client still sending would wait on a server that no longer reads. A
+  // body not read at all (a 401 or 429 before it) Node reads and drops itself, keeping the connection.
   const raw = reply.request.raw;
   if (!raw.readableEnded && (raw.readableDidRead || err.code === 'BODY_TOO_LARGE')) reply.header('connection', 'close');
   return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));

@@ -36,17 +36,18 @@ function isLeapYear(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
 
-function validCalendarDate(y: number, m: number, d: number): boolean {
+/** Whether year `y`, month `m` (1–12), day `d` is a date of the proleptic Gregorian calendar. */
+export function validCalendarDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
   const days = m === 2 && isLeapYear(y) ? 29 : DAYS_IN_MONTH[m - 1]!;
   return d <= days;
 }
 
 /** Milliseconds of a UTC wall time for any year 0–9999 (Date.UTC would read years 0–99 as 1900–1999). */
-function utcMs(y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+export function utcMs(y: number, mo: number, d: number, h: number, mi: number, s: number, ms = 0): number {
   const dt = new Date(0);
   dt.setUTCFullYear(y, mo - 1, d);
-  dt.setUTCHours(h, mi, s, 0);
+  dt.setUTCHours(h, mi, s, ms);
   return dt.getTime();
 }
 

@@ -3,6 +3,7 @@
 // time of an organization's request asks `now(orgId)`, so a moved clock is followed everywhere.
 
 import { AppError } from '../errors.js';
+import { utcMs, validCalendarDate } from '../schema/values.js';
 
 /** Milliseconds since the epoch; the time of `orgId`'s requests when given, else the server's. */
 export type Clock = (orgId?: string) => number;
@@ -136,8 +137,6 @@ export function parseDuration(text: string): number | undefined {
   return Number.isSafeInteger(ms) ? (m[1] ? -ms : ms) : undefined;
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 /**
  * Milliseconds of an ISO 8601 date-time (UTC when it has no zone, as the API's), undefined when it
  * is not one: a date, or a date and time with seconds' fractions of any length (cut to
@@ -148,9 +147,7 @@ export function parseInstant(text: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/.exec(text.trim());
   if (!m) return undefined;
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => (v === undefined ? undefined : Number(v))) as number[];
-  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
-  if (month! < 1 || month! > 12 || day! < 1 || day! > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month! - 1]!)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  if (!validCalendarDate(year!, month!, day!) || hour > 23 || minute > 59 || second > 59) return undefined;
   const ms = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
   let offset = 0;
   const zone = m[8];
@@ -159,8 +156,5 @@ export function parseInstant(text: string): number | undefined {
     if (Number(hh) > 23 || Number(mm ?? 0) > 59) return undefined;
     offset = (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm ?? 0)) * 60_000;
   }
-  const date = new Date(0);
-  date.setUTCFullYear(year!, month! - 1, day!);
-  date.setUTCHours(hour, minute, second, ms);
-  return date.getTime() - offset;
+  return utcMs(year!, month!, day!, hour, minute, second, ms) - offset;
 }

@@ -54,13 +54,11 @@ export const faultRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
     },
   }, async (request, reply) => {
     let input = parseFaultRule(request.body, 'body');
-    if (input.orgId !== undefined) await admin.requireOrganization(input.orgId);
-    // A rule whose object no request could name would never fire: refused as a webhook's is. An
+    // A rule that no request could match would never fire: refused as a webhook's is. An
     // organization's rule holds the object's system name, however the body named it (" 001").
-    if (input.object !== undefined) {
-      if (input.orgId !== undefined) input = { ...input, object: await admin.requireObject(input.orgId, input.object) };
-      else checkAnyOrganizationObject(input.object);
-    }
+    if (input.orgId !== undefined && input.object !== undefined) input = { ...input, object: await admin.requireObject(input.orgId, input.object) };
+    else if (input.orgId !== undefined) await admin.requireOrganization(input.orgId);
+    else if (input.object !== undefined) checkAnyOrganizationObject(input.object);
     return reply.code(201).send(faults.add(input));
   });
 

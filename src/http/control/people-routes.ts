@@ -4,8 +4,7 @@
 // and `orchard token …` commands; a token is in a reply only where it is created.
 
 import type { FastifyPluginAsync } from 'fastify';
-import { userSummary } from '../../admin/admin-service.js';
-import { roleItem } from '../../admin/admin-service.js';
+import { roleItem, userSummary } from '../../admin/admin-service.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const userSchema = {
@@ -61,7 +60,6 @@ const roleSchema = {
     updatedAt: { type: 'string', format: 'date-time', nullable: true },
   },
 } as const;
-
 
 export const peopleRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin }) => {
   scope.get('/organizations/:id/roles', {
