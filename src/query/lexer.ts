@@ -34,8 +34,8 @@ const SPACE = /\s/;
 const KEYWORD = /^(and|or)$/i;
 /** Words that end a bare value: the keywords, and the C-style spellings the parser refuses with a hint. */
 const RUN_END = /^(and|or|&&|\|\|)$/i;
-/** A whole word `\and` or `\or`: the keyword as text. */
-const ESCAPED_KEYWORD = /^\\(and|or)$/i;
+/** `\and` or `\or` where a builder escapes the word (see scanRun): the backslash is dropped. */
+const ESCAPED_KEYWORD = /^\\(and|or)(?![A-Za-z0-9_])/i;
 const OPS: ReadonlySet<string> = new Set(FILTER_OPS);
 
 /** True if `ch` may appear in a bare word (the grammar's definition). */
@@ -137,8 +137,9 @@ export class Lexer {
    * A bare value as query builders write it (docs/query.md): words separated by spaces, up to an
    * unescaped parenthesis, the end, or a word that ends a value (AND, OR, &&, ||) or begins another
    * condition (`b =`: a missing AND, which the parser refuses as it always did). The first word is
-   * always part of it. Inside, `\(`, `\)` and `\\` are those characters and a whole word `\and` or
-   * `\or` is that word; any other backslash is itself. Quotes after the first character are text.
+   * always part of it. Inside, `\(`, `\)` and `\\` are those characters, and `\and` or `\or` not
+   * preceded or followed by a letter, digit or `_` is that word; any other backslash is itself.
+   * Quotes after the first character are text.
    * A first word AND or OR comes back alone, for the parser to refuse.
    */
   private scanRun(start: number): Token {
@@ -156,6 +157,11 @@ export class Lexer {
         if (c === '\\' && (next === '(' || next === ')' || next === '\\')) {
           word += next;
           j += 2;
+        } else if (c === '\\' && (j === i || !IDENT_CHAR.test(src[j - 1]!)) && ESCAPED_KEYWORD.test(src.slice(j, j + 5))) {
+          // Builders escape `and`/`or` wherever a regex word boundary stands (`Smith-\and-Sons`).
+          const keyword = ESCAPED_KEYWORD.exec(src.slice(j, j + 5))![1]!;
+          word += keyword;
+          j += 1 + keyword.length;
         } else {
           word += c;
           j++;
@@ -167,7 +173,7 @@ export class Lexer {
       } else if (RUN_END.test(raw) || this.startsCondition(i)) {
         break;
       }
-      text += src.slice(end, i) + (ESCAPED_KEYWORD.test(raw) ? raw.slice(1) : word);
+      text += src.slice(end, i) + word;
       end = j;
       while (j < src.length && SPACE.test(src[j]!)) j++;
       // A word that stopped at a parenthesis or the end ends the value; so does a parenthesis after spaces.

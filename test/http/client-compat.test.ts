@@ -176,6 +176,12 @@ describe('a client written for the public service', () => {
     assert.deepEqual(body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }, { accountname: 'Smith Sons Ltd' }]);
     const prefix = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname', query: 'accountname start-with smith \\AND sons and accountname end-with \\(ltd\\)' });
     assert.deepEqual(prefix.body.data.Data, [{ accountname: 'Smith and Sons (Ltd)' }]);
+    // One builder escapes `and`/`or` wherever a regex word boundary stands, inside words too.
+    assert.equal((await call('POST', '/api/record/account', { accountname: 'Smith-and-Sons Or Yehuda' })).status, 201);
+    for (const query of ['(accountname = Smith-\\and-Sons \\Or Yehuda)', '(accountname start-with %\\or yehuda)']) {
+      const inWords = await call('POST', '/api/query', { objecttype: 1, fields: 'accountname', query });
+      assert.deepEqual(inWords.body.data.Data, [{ accountname: 'Smith-and-Sons Or Yehuda' }], query);
+    }
   });
 
   test('sends show_real_value: 1, as one client does by default, and reads picklist labels', async () => {

@@ -107,6 +107,13 @@ const builderValues: Array<[string, Shape]> = [
   ['a = \\And more', c('a', '=', bare('And more'))],
   ['a = \\\\and', c('a', '=', bare('\\and'))],
   ['a = x\\and y', c('a', '=', bare('x\\and y'))],
+  // The builder escapes `and`/`or` at every regex word boundary, inside words too.
+  ['(accountname = Smith-\\and-Sons)', c('accountname', '=', bare('Smith-and-Sons'))],
+  ['(accountname = Rock \\(\\and\\) Roll)', c('accountname', '=', bare('Rock (and) Roll'))],
+  ['(accountname start-with %\\or first)', c('accountname', 'start-with', bare('%or first'))],
+  ['a = \\\\\\or', c('a', '=', bare('\\or'))],
+  ['a = x.\\OR', c('a', '=', bare('x.OR'))],
+  ['a = \\order \\or_x', c('a', '=', bare('\\order \\or_x'))],
   ['a = Back\\slash Co', c('a', '=', bare('Back\\slash Co'))],
   ['a = x\\\\', c('a', '=', bare('x\\'))],
   ['(a = x\\\\)', c('a', '=', bare('x\\'))],
