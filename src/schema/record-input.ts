@@ -21,9 +21,12 @@ function checkBody(body: unknown): asserts body is Record<string, unknown> {
   }
 }
 
-/** FIELD_UNKNOWN naming the field, where it was found (e.g. " in 'sort_by'") and the nearest real field. */
-export function unknownFieldError(obj: ObjectDef, name: string, where = ''): AppError {
-  const near = suggestName(name, obj.fieldsByName.keys());
+/**
+ * FIELD_UNKNOWN naming the field, where it was found (e.g. " in 'sort_by'") and the nearest real
+ * field among `candidates` (every field of the object unless the caller may see fewer).
+ */
+export function unknownFieldError(obj: ObjectDef, name: string, where = '', candidates: Iterable<string> = obj.fieldsByName.keys()): AppError {
+  const near = suggestName(name, candidates);
   const hint = near ? ` Did you mean '${near}'?` : ` The ${obj.systemName} object has no such field.`;
   return new AppError('FIELD_UNKNOWN', `Invalid field name: ${quoteText(name)}${where}.${hint}`);
 }

@@ -523,7 +523,7 @@ export class Service {
   async field(identity: TokenIdentity, ref: string, name: string): Promise<{ obj: ObjectDef; field: FieldDef }> {
     const { obj, fields } = await this.object(identity, ref);
     const field = fields.find((f) => f.name === name.toLowerCase());
-    if (!field) throw unknownFieldError(obj, name);
+    if (!field) throw unknownFieldError(obj, name, '', fields.map((f) => f.name));
     return { obj, field };
   }
 }

@@ -119,6 +119,11 @@ describe('the metadata routes', () => {
     assert.ok(list.some((f) => f.fieldName === 'telephone2'));
     const one = await ctx.request({ method: 'GET', url: '/metadata/records/1/fields/telephone1', token });
     assert.equal(one.statusCode, 400);
+    // Nor does the error's suggestion name it: the hidden field is as unknown as any.
+    for (const url of ['/metadata/records/1/fields/telephone1/values', '/metadata/records/1/fields/telephon1']) {
+      const near = body(await ctx.request({ method: 'GET', url, token })).Message as string;
+      assert.doesNotMatch(near, /'telephone1'\?/, url);
+    }
   });
 });
 
