@@ -88,16 +88,30 @@ function readCondition(lexer: Lexer, field: Token): Condition {
   throw tokenError(token, `expected a value after '${op}'`);
 }
 
+/** Code points: a surrogate pair counts once. */
+function characterCount(text: string): number {
+  let n = text.length;
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) n--;
+    }
+  }
+  return n;
+}
+
 /**
  * Parses a filter. Returns null for an empty or whitespace-only text (no filter).
  * Throws AppError QUERY_SYNTAX for malformed text and QUERY_TOO_COMPLEX past FILTER_LIMITS.
  */
 export function parseFilter(text: string): FilterNode | null {
-  // Length first: it bounds the work of everything after it.
+  // Length first: it bounds the work of everything after it. Characters, not UTF-16 units: an emoji is one.
   if (text.length > FILTER_LIMITS.maxLength) {
-    throw tooComplex(
-      `the filter is ${text.length} characters long, over the limit of ${FILTER_LIMITS.maxLength}; send a shorter filter or split the query`,
-    );
+    const chars = characterCount(text);
+    if (chars > FILTER_LIMITS.maxLength) {
+      throw tooComplex(`the filter is ${chars} characters long, over the limit of ${FILTER_LIMITS.maxLength}; send a shorter filter or split the query`);
+    }
   }
   if (text.trim() === '') return null;
 

@@ -5,7 +5,7 @@
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
-import { isUuid, parseDateTime, parseNumber } from '../schema/values.js';
+import { isUuid, parseDateTime, parseNumber, picklistCodes } from '../schema/values.js';
 import { isMatchOp, type Condition, type FilterNode } from './ast.js';
 import { parseFilter } from './parser.js';
 import { NOTHING_HIDDEN, QueryFields, READ_ALL, knownField, type ReadAccess } from './query-fields.js';
@@ -52,6 +52,8 @@ export interface QueryPlan {
 
 /** docs/api.md: page_size 1–500, larger served as 500; default 50. */
 export const QUERY_PAGE = { default: 50, max: 500 } as const;
+/** What a query's page size may be, as its errors say. */
+export const PAGE_SIZE_RULE = `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`;
 
 export interface QueryInput {
   objecttype?: unknown;
@@ -72,7 +74,7 @@ function param(name: string, expected: string, got: unknown): AppError {
 function wholeNumber(name: string, raw: unknown): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, 'a whole number', raw);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, Number.isInteger(n) ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : 'a whole number', raw);
   return n;
 }
 
@@ -190,7 +192,9 @@ export function typeCondition(named: QueryFields, c: ConditionInput, site: Condi
     case 'picklist': {
       const n = parseNumber(text);
       if (n === undefined || (field.type === 'picklist' && !Number.isInteger(n))) {
-        throw valueError(field, c, site, field.type === 'number' ? 'Number' : 'Picklist code', 'Write a number such as 1 or 2.5.');
+        throw field.type === 'number'
+          ? valueError(field, c, site, 'Number', 'Write a number such as 1 or 2.5.')
+          : valueError(field, c, site, 'Picklist code', `Write one of its codes: ${picklistCodes(field)}.`);
       }
       return { kind: 'compare', field, op, value: n };
     }
@@ -253,7 +257,7 @@ export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAcce
   }
 
   const size = wholeNumber('page_size', input.page_size) ?? QUERY_PAGE.default;
-  if (size < 1) throw param('page_size', `a whole number from 1 to ${QUERY_PAGE.max}`, input.page_size);
+  if (size < 1) throw param('page_size', PAGE_SIZE_RULE, input.page_size);
   const number = wholeNumber('page_number', input.page_number) ?? 1;
   if (number < 1) throw param('page_number', 'a whole number of at least 1', input.page_number);
 

@@ -10,7 +10,7 @@ import { FILTER_LIMITS } from './parser.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
 import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, GROUP_LIMITS, type Aggregate, type AggregateFunction, type GroupedPlan, type GroupSort } from './group-plan.js';
-import { planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
 
@@ -270,7 +270,7 @@ function planGrouped(schema: OrgSchema, raw: Record<string, unknown>, objectType
     aggregates.push(aggregate);
   });
   if (aggregates.length > GROUP_LIMITS.aggregates) throw bad(`'fields' holds ${aggregates.length} aggregates; the most is ${GROUP_LIMITS.aggregates}.`);
-  const size = pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`) ?? QUERY_PAGE.default;
+  const size = pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', PAGE_SIZE_RULE) ?? QUERY_PAGE.default;
   return {
     obj,
     groupBy,
@@ -304,7 +304,7 @@ export function planV3Query(schema: OrgSchema, raw: unknown, access: ReadAccess,
     objecttype: objectType,
     fields: fieldList(raw.fields),
     ...sortOf(new QueryFields(schema, resolveObject(schema, objectType), access), raw.orderBy ?? raw.orderby),
-    page_size: pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`),
+    page_size: pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', PAGE_SIZE_RULE),
     page_number: pageParam(raw.pageNumber ?? raw.pagenumber, 'pageNumber', 'a whole number of at least 1'),
   }, access);
   const key = base.obj.fieldsByName.get(base.obj.keyField)!;

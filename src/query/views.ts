@@ -6,7 +6,7 @@ import { AppError, quote, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
 import { unstorableText } from '../schema/values.js';
-import { planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
+import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { pageParam } from './v3-plan.js';
 
@@ -148,7 +148,7 @@ export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unk
     fields: view.fields,
     query: view.query,
     ...sort,
-    page_size: pageParam(body.pageSize ?? body.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`),
+    page_size: pageParam(body.pageSize ?? body.pagesize, 'pageSize', PAGE_SIZE_RULE),
     page_number: pageParam(body.pageNumber ?? body.pagenumber, 'pageNumber', 'a whole number of at least 1'),
   }, access);
 }

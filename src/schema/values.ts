@@ -12,6 +12,11 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A picklist's codes with their labels, for messages: `1 (Low), 2 (Normal)`. */
+export function picklistCodes(field: FieldDef): string {
+  return (field.options ?? []).map((o) => `${o.value} (${o.label})`).join(', ');
+}
+
 export function isUuid(s: string): boolean {
   return UUID_RE.test(s);
 }
@@ -148,8 +153,7 @@ export function normalizeValue(field: FieldDef, raw: unknown): FieldValue {
       const n = parseNumber(raw);
       const options = field.options ?? [];
       if (n === undefined || !Number.isInteger(n) || !options.some((o) => o.value === n)) {
-        const allowed = options.map((o) => `${o.value} (${o.label})`).join(', ');
-        throw typeError(field, raw, `Send one of the codes ${allowed}.`);
+        throw typeError(field, raw, `Send one of the codes ${picklistCodes(field)}.`);
       }
       return n;
     }

@@ -106,7 +106,7 @@ export const EXPRESSION_CASES: readonly ExpressionCase[] = [
   { it: 'compares picklist codes with >=', q: 'accounttypecode >= 4', where: (a) => a.accounttypecode !== null && a.accounttypecode >= 4 },
   { it: 'compares picklist codes with < and leaves out empty ones', q: 'accounttypecode < 2', where: (a) => a.accounttypecode === 1 },
   { it: 'rejects a word for a picklist', q: "statecode = 'x'", error: /^'statecode' must be a valid Picklist code; got 'x' at position 13 of the query\./ },
-  { it: 'rejects a fraction for a picklist', q: 'statecode = 1.5', error: /^'statecode' must be a valid Picklist code; got '1\.5'/ },
+  { it: 'rejects a fraction for a picklist, naming its codes', q: 'statecode = 1.5', error: /^'statecode' must be a valid Picklist code; got '1\.5' at position 13 of the query\. Write one of its codes: 1 \(Active\), 2 \(Inactive\)\.$/ },
   { it: 'rejects start-with on a picklist', q: "statecode start-with '1'", error: /'start-with' compares text, but 'statecode' is a picklist field \(the operator at position 11 of the query\)/ },
   // Datetimes: a date-only value is the whole UTC day.
   { it: 'reads = with a date as the whole day', q: "pcfsystemfield85 = '2025-01-01'", rows: ['quoted', 'acmeLabs', 'acme'] },

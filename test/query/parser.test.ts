@@ -229,6 +229,12 @@ describe('parseFilter', () => {
     assert.throws(() => parseFilter(text), { code: 'QUERY_TOO_COMPLEX', message: /10006 characters long, over the limit of 10000/ });
   });
 
+  test('counts the length limit in characters: an emoji is one, not two UTF-16 units', () => {
+    const filter = (chars: number) => `a = '${'🍐'.repeat(chars - 6)}'`;
+    assert.deepEqual(parseShape(filter(FILTER_LIMITS.maxLength)), c('a', '=', sq('🍐'.repeat(FILTER_LIMITS.maxLength - 6))));
+    assert.throws(() => parseFilter(filter(FILTER_LIMITS.maxLength + 1)), { code: 'QUERY_TOO_COMPLEX', message: /10001 characters long/ });
+  });
+
   test('accepts 64 nested parentheses and rejects 65 with QUERY_TOO_COMPLEX', () => {
     const nest = (n: number) => `${'('.repeat(n)}a = 1${')'.repeat(n)}`;
     assert.deepEqual(parseShape(nest(64)), c('a', '=', bare('1')));

@@ -251,6 +251,11 @@ describe('POST /api/query over the fixture', () => {
     });
   }
 
+  test('says what a page size may be, and that a large page number is too large', async () => {
+    assertError(await runQuery(ctx, { page_size: 0 }), 400, /^'page_size' must be a whole number from 1 to 500 \(larger is served as 500\); got "?0"?\.$/);
+    assertError(await runQuery(ctx, { page_number: 1e20 }), 400, /^'page_number' must be a whole number up to 9007199254740991; got "?100000000000000000000"?\.$/);
+  });
+
   for (const pageNumber of [0, -1, 'x', 2.5]) {
     test(`rejects page_number ${JSON.stringify(pageNumber)} with 400`, async () => {
       assertError(await runQuery(ctx, { page_number: pageNumber }), 400, /page_number/);
