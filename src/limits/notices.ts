@@ -12,6 +12,11 @@ export const NOTICE_THRESHOLDS = [90, 100] as const;
 export const MAX_ATTEMPTS = 10;
 /** How often unsent notices of the current UTC day are retried. */
 export const RETRY_EVERY_MS = 5 * 60_000;
+/**
+ * How long a claimed or retaken notice stays with the process sending it before another may take
+ * it: past the mailer's time limits (mailer.ts), so a send in flight is never doubled by a retry.
+ */
+export const NOTICE_LEASE_MS = 2 * 60_000;
 
 export interface Notice {
   readonly orgId: string;
@@ -37,13 +42,25 @@ export interface NoticeLedger {
   /** Records the notice unless it exists; true only for the one caller that recorded it, who must send it. */
   claim(notice: Notice, at: string): Promise<boolean>;
   markSent(notice: Notice, at: string): Promise<void>;
-  /** Counts a failed attempt; the notice stays unsent. */
+  /** Counts a failed attempt; the notice stays unsent, and free for the next retake. */
   markFailed(notice: Notice, error: string): Promise<void>;
-  /** Claimed notices of `day` not yet sent, with fewer than `maxAttempts` attempts. */
-  unsent(day: string, maxAttempts: number): Promise<Notice[]>;
+  /**
+   * Takes the claimed notices of `day` not yet sent, with fewer than `maxAttempts` attempts, that no
+   * process claimed or took in the last `leaseMs` (by the ledger's clock), in the order they were
+   * claimed. Each is given to one caller only, who sends it: a retry on one process never doubles
+   * a send in flight on another.
+   */
+  retake(day: string, maxAttempts: number, leaseMs: number): Promise<Notice[]>;
   /** The organization's notices of `fromDay` (YYYY-MM-DD) and later, newest day first, then the higher threshold first. */
   list(orgId: string, fromDay: string): Promise<NoticeRecord[]>;
   close(): Promise<void>;
+}
+
+/** Retaken rows as notices, in the order they were claimed (RETURNING keeps none). */
+export function inClaimOrder(rows: ReadonlyArray<{ org_id: string; day: string; threshold: number; used: number; cap: number; claimed_at: string }>): Notice[] {
+  return [...rows]
+    .sort((a, b) => (a.claimed_at < b.claimed_at ? -1 : a.claimed_at > b.claimed_at ? 1 : a.org_id < b.org_id ? -1 : a.org_id > b.org_id ? 1 : a.threshold - b.threshold))
+    .map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
 }
 
 /** The part of pino (Fastify's logger) notices use. */
@@ -113,7 +130,7 @@ export class UsageNotices {
       if (this.closing) return;
       try {
         const today = isoDay(utcDay(this.options.clock()));
-        for (const notice of await this.options.ledger.unsent(today, MAX_ATTEMPTS)) this.enqueue(notice, false);
+        for (const notice of await this.options.ledger.retake(today, MAX_ATTEMPTS, NOTICE_LEASE_MS)) this.enqueue(notice, false);
       } catch (err) {
         this.options.log.error({ err }, 'could not read the unsent usage notices');
       }

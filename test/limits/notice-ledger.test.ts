@@ -1,7 +1,7 @@
 // The NoticeLedger contract (src/limits/notices.ts), run against every ledger in control-kinds.ts:
 // one claim per (organization, UTC day, threshold) whoever makes it — several ledger objects
-// (processes) claiming at once, or a ledger opened again after a restart — and the unsent list that
-// failed and sent marks move notices in and out of. End-to-end notices are in notices.test.ts.
+// (processes) claiming at once, or a ledger opened again after a restart — the unsent notices that
+// failed and sent marks move in and out of, and the lease that gives each retry to one process. End-to-end notices are in notices.test.ts.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,10 +66,10 @@ for (const kind of CONTROL_KINDS) {
       opened.splice(opened.indexOf(first), 1);
       const again = open();
       assert.equal(await again.claim(notice(orgId, 90, day), AT), false);
-      assert.deepEqual(await again.unsent(day, 10), [notice(orgId, 90, day)]);
+      assert.deepEqual(await again.retake(day, 10, 0), [notice(orgId, 90, day)]);
     });
 
-    test('lists the unsent notices of a day in the order they were claimed, until sent or out of attempts', async () => {
+    test('takes the unsent notices of a day in the order they were claimed, until sent or out of attempts (no lease)', async () => {
       const ledger = open();
       const other = open();
       const day = '2026-05-01';
@@ -78,19 +78,19 @@ for (const kind of CONTROL_KINDS) {
       await other.claim(notice(b, 90, day), '2026-05-01T10:00:01.000Z');
       await ledger.claim(notice(c, 90, day), '2026-05-01T10:00:03.000Z');
       await ledger.claim(notice(a, 90, '2026-05-02'), '2026-05-01T10:00:00.000Z');
-      assert.deepEqual(await other.unsent(day, 3), [notice(b, 90, day), notice(a, 100, day), notice(c, 90, day)]);
+      assert.deepEqual(await other.retake(day, 3, 0), [notice(b, 90, day), notice(a, 100, day), notice(c, 90, day)]);
 
       await ledger.markFailed(notice(b, 90, day), 'Mailbox busy');
       await other.markFailed(notice(b, 90, day), 'Mailbox busy');
-      assert.deepEqual(await ledger.unsent(day, 3), [notice(b, 90, day), notice(a, 100, day), notice(c, 90, day)], 'two failures, fewer than three attempts');
-      assert.deepEqual(await ledger.unsent(day, 2), [notice(a, 100, day), notice(c, 90, day)], 'two attempts made: given up at two');
+      assert.deepEqual(await ledger.retake(day, 3, 0), [notice(b, 90, day), notice(a, 100, day), notice(c, 90, day)], 'two failures, fewer than three attempts');
+      assert.deepEqual(await ledger.retake(day, 2, 0), [notice(a, 100, day), notice(c, 90, day)], 'two attempts made: given up at two');
 
       await other.markSent(notice(a, 100, day), '2026-05-01T10:01:00.000Z');
-      assert.deepEqual(await ledger.unsent(day, 3), [notice(b, 90, day), notice(c, 90, day)]);
+      assert.deepEqual(await ledger.retake(day, 3, 0), [notice(b, 90, day), notice(c, 90, day)]);
       await ledger.markSent(notice(b, 90, day), '2026-05-01T10:02:00.000Z');
-      assert.deepEqual(await ledger.unsent(day, 10), [notice(c, 90, day)], 'sent after failures: no longer listed, however many attempts are allowed');
-      assert.deepEqual(await ledger.unsent('2026-05-02', 1), [notice(a, 90, '2026-05-02')]);
-      assert.deepEqual(await ledger.unsent('2026-05-03', 10), []);
+      assert.deepEqual(await ledger.retake(day, 10, 0), [notice(c, 90, day)], 'sent after failures: no longer listed, however many attempts are allowed');
+      assert.deepEqual(await ledger.retake('2026-05-02', 1, 0), [notice(a, 90, '2026-05-02')]);
+      assert.deepEqual(await ledger.retake('2026-05-03', 10, 0), []);
     });
 
     test('lists an organization\'s notices from a day on, newest day and higher threshold first, with their claim and sending times', async () => {
@@ -113,15 +113,34 @@ for (const kind of CONTROL_KINDS) {
       assert.deepEqual(await other.list('not-an-id', '2026-01-01'), []);
     });
 
+    test('leaves a notice to the process that claimed or took it until its lease ends, then gives it to one taker; a failure frees it', async () => {
+      const [first, second, third] = [open(), open(), open()];
+      const day = '2026-08-01';
+      const n = notice(randomUUID(), 90, day);
+      assert.equal(await first.claim(n, AT), true);
+      // Claimed just now: a retry elsewhere (another process starting) leaves it to its sender.
+      assert.deepEqual(await second.retake(day, 10, 60_000), []);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      // Past a lease of 1 s: exactly one of several takers at once gets it, and holds it.
+      const taken = await Promise.all([first, second, third].flatMap((ledger) => [ledger.retake(day, 10, 1_000), ledger.retake(day, 10, 1_000)]));
+      assert.deepEqual(taken.filter((t) => t.length > 0), [[n]], JSON.stringify(taken));
+      assert.deepEqual(await third.retake(day, 10, 1_000), []);
+      // A failed attempt lets it go at once, to the next retry (the claimant's or another's).
+      await second.markFailed(n, 'Mailbox busy');
+      assert.deepEqual(await third.retake(day, 10, 60_000), [n]);
+      await third.markSent(n, AT);
+      assert.deepEqual(await first.retake(day, 10, 0), []);
+    });
+
     test('ignores marks of a notice nobody claimed: it can still be claimed, and is listed only then', async () => {
       const ledger = open();
       const day = '2026-06-01';
       const n = notice(randomUUID(), 90, day);
       await ledger.markFailed(n, 'Mailbox busy');
       await ledger.markSent(n, AT);
-      assert.deepEqual(await ledger.unsent(day, 10), []);
+      assert.deepEqual(await ledger.retake(day, 10, 0), []);
       assert.equal(await ledger.claim(n, AT), true);
-      assert.deepEqual(await ledger.unsent(day, 1), [n], 'no attempt was counted before the claim');
+      assert.deepEqual(await ledger.retake(day, 1, 0), [n], 'no attempt was counted before the claim');
     });
   });
 }

@@ -101,6 +101,12 @@ export const CONTROL_MIGRATIONS: readonly PgMigration[] = [
       CREATE TRIGGER tokens_changed AFTER UPDATE OF revoked_at, user_id, hash OR DELETE ON tokens FOR EACH STATEMENT EXECUTE FUNCTION notify_control_change();
     `);
   },
+  // 6: when a usage notice was last claimed or taken for sending, by the database's clock: a
+  // process retrying unsent notices leaves one to the process sending it until the lease ends
+  // (notices.ts, NOTICE_LEASE_MS); before, a retry at another process's start sent it again.
+  async (client) => {
+    await client.query('ALTER TABLE notices ADD COLUMN leased_at timestamptz');
+  },
 ];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

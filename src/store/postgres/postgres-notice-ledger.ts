@@ -4,7 +4,7 @@
 
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isId, isoOrNull } from './postgres-control-ddl.js';
 import { qi, schemaRunner, type Pool, type SchemaRunner } from './pg-db.js';
-import type { Notice, NoticeLedger, NoticeRecord } from '../../limits/notices.js';
+import { inClaimOrder, type Notice, type NoticeLedger, type NoticeRecord } from '../../limits/notices.js';
 
 interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number }
 
@@ -19,7 +19,7 @@ export class PostgresNoticeLedger implements NoticeLedger {
   }
 
   async claim(notice: Notice, at: string): Promise<boolean> {
-    const { rowCount } = await this.sql(`INSERT INTO ${this.table} (org_id, day, threshold, used, cap, claimed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+    const { rowCount } = await this.sql(`INSERT INTO ${this.table} (org_id, day, threshold, used, cap, claimed_at, leased_at) VALUES ($1, $2, $3, $4, $5, $6, now()) ON CONFLICT DO NOTHING`,
       [notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at]);
     return rowCount === 1;
   }
@@ -30,15 +30,18 @@ export class PostgresNoticeLedger implements NoticeLedger {
   }
 
   async markFailed(notice: Notice, error: string): Promise<void> {
-    await this.sql(`UPDATE ${this.table} SET attempts = attempts + 1, last_error = $4 WHERE org_id = $1 AND day = $2 AND threshold = $3`,
+    await this.sql(`UPDATE ${this.table} SET attempts = attempts + 1, last_error = $4, leased_at = NULL WHERE org_id = $1 AND day = $2 AND threshold = $3`,
       [notice.orgId, notice.day, notice.threshold, error]);
   }
 
-  async unsent(day: string, maxAttempts: number): Promise<Notice[]> {
-    // The day as text (a date column would come back as a local-time Date).
-    const { rows } = await this.sql<NoticeRow>(`SELECT org_id, to_char(day, 'YYYY-MM-DD') AS day, threshold, used, cap FROM ${this.table}
-      WHERE day = $1 AND sent_at IS NULL AND attempts < $2 ORDER BY claimed_at, org_id, threshold`, [day, maxAttempts]);
-    return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
+  async retake(day: string, maxAttempts: number, leaseMs: number): Promise<Notice[]> {
+    // One statement: a row another process takes at the same moment is locked, then seen leased.
+    // The lease by the database's clock, which every process shares. The day as text (a date column
+    // would come back as a local-time Date).
+    const { rows } = await this.sql<NoticeRow & { claimed_at: Date }>(`UPDATE ${this.table} SET leased_at = now()
+      WHERE day = $1 AND sent_at IS NULL AND attempts < $2 AND (leased_at IS NULL OR leased_at <= now() - $3 * interval '1 millisecond')
+      RETURNING org_id, to_char(day, 'YYYY-MM-DD') AS day, threshold, used, cap, claimed_at`, [day, maxAttempts, leaseMs]);
+    return inClaimOrder(rows.map((r) => ({ ...r, claimed_at: iso(r.claimed_at) })));
   }
 
   async list(orgId: string, fromDay: string): Promise<NoticeRecord[]> {

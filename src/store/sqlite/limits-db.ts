@@ -40,6 +40,11 @@ const LIMITS_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `);
   },
+  // 2: when a notice was last claimed or taken for sending (ms since the epoch): a retry leaves
+  // it to its sender until the lease ends (notices.ts, NOTICE_LEASE_MS).
+  (db) => {
+    db.exec('ALTER TABLE notices ADD COLUMN leased_ms INTEGER');
+  },
 ];
 
 /**

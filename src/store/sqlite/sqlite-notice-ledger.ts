@@ -3,7 +3,7 @@
 
 import { prepared, type Db } from './sqlite-db.js';
 import { openLimitsDb } from './limits-db.js';
-import type { Notice, NoticeLedger, NoticeRecord } from '../../limits/notices.js';
+import { inClaimOrder, type Notice, type NoticeLedger, type NoticeRecord } from '../../limits/notices.js';
 
 interface NoticeRow { org_id: string; day: string; threshold: number; used: number; cap: number; attempts: number }
 
@@ -18,8 +18,8 @@ export class SqliteNoticeLedger implements NoticeLedger {
   }
 
   async claim(notice: Notice, at: string): Promise<boolean> {
-    const { changes } = prepared(this.db, 'INSERT INTO notices (org_id, day, threshold, used, cap, claimed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
-      .run(notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at);
+    const { changes } = prepared(this.db, 'INSERT INTO notices (org_id, day, threshold, used, cap, claimed_at, leased_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      .run(notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at, Date.now());
     return changes === 1;
   }
 
@@ -29,14 +29,17 @@ export class SqliteNoticeLedger implements NoticeLedger {
   }
 
   async markFailed(notice: Notice, error: string): Promise<void> {
-    prepared(this.db, 'UPDATE notices SET attempts = attempts + 1, last_error = ? WHERE org_id = ? AND day = ? AND threshold = ?')
+    prepared(this.db, 'UPDATE notices SET attempts = attempts + 1, last_error = ?, leased_ms = NULL WHERE org_id = ? AND day = ? AND threshold = ?')
       .run(error, notice.orgId, notice.day, notice.threshold);
   }
 
-  async unsent(day: string, maxAttempts: number): Promise<Notice[]> {
-    const rows = prepared(this.db, 'SELECT org_id, day, threshold, used, cap, attempts FROM notices WHERE day = ? AND sent_at IS NULL AND attempts < ? ORDER BY claimed_at, org_id, threshold')
-      .all(day, maxAttempts) as NoticeRow[];
-    return rows.map((r) => ({ orgId: r.org_id, day: r.day, threshold: r.threshold, used: r.used, cap: r.cap }));
+  async retake(day: string, maxAttempts: number, leaseMs: number): Promise<Notice[]> {
+    // The lease by this machine's clock: the processes sharing a data directory share it.
+    const now = Date.now();
+    const rows = prepared(this.db, `UPDATE notices SET leased_ms = ?
+      WHERE day = ? AND sent_at IS NULL AND attempts < ? AND (leased_ms IS NULL OR leased_ms <= ?)
+      RETURNING org_id, day, threshold, used, cap, claimed_at`).all(now, day, maxAttempts, now - leaseMs) as Array<NoticeRow & { claimed_at: string }>;
+    return inClaimOrder(rows);
   }
 
   async list(orgId: string, fromDay: string): Promise<NoticeRecord[]> {
