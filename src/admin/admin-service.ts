@@ -8,7 +8,7 @@ import { AppError, errorOf } from '../errors.js';
 import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
-import type { ControlStore, OrgRecords, RecordStore } from '../store/types.js';
+import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
 import { defineWebhook, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
@@ -69,6 +69,8 @@ export interface SeedProgress {
 
 /** The last 4 characters of a token: kept to tell a user's tokens apart, never enough to use one. */
 const lastFour = (token: string): string => token.slice(-4);
+/** What the control store keeps of a new token. */
+const stored = (token: string): NewToken => ({ hash: hashToken(token), last4: lastFour(token) });
 
 function noToken(id: string): AppError {
   return new AppError('TOKEN_NOT_FOUND', `No token has id '${id}'. List a user's tokens with orchard token list --user <user id>.`);
@@ -104,11 +106,24 @@ export class AdminService {
     if (input.name.trim() === '') throw new AppError('PARAM_INVALID', 'An organization needs a non-empty name.');
     checkEmail(input.email);
     const minuteLimit = checkMinuteLimit(input.minuteLimit ?? null);
-    const org = await this.control.createOrganization({ name: input.name.trim(), plan, minuteLimit });
-    await this.records.org(org.id); // creates and migrates its database now, not on the first request
-    const { user, token } = await this.createUser({ orgId: org.id, email: input.email, role: 'admin' });
-    await this.control.setPrimaryUser(org.id, user.id);
-    return { org: { ...org, primaryUserId: user.id }, user, token };
+    // Its records first (its database, made now rather than on the first request, and the user's
+    // crmuser record), then its control rows in one transaction: a failure anywhere leaves no
+    // organization to list or find, and the call can simply be made again.
+    const [orgId, userId] = [randomUUID(), randomUUID()];
+    const fullname = nameFromEmail(input.email);
+    try {
+      await this.records.org(orgId);
+      await this.records.upsertUser(orgId, { id: userId, fullname, email: input.email });
+      const token = newToken();
+      const { org, user } = await this.control.createOrganizationWithUser({
+        id: orgId, name: input.name.trim(), plan, minuteLimit,
+        user: { id: userId, email: input.email, fullname, role: ADMIN_ROLE }, token: stored(token),
+      });
+      return { org, user, token };
+    } catch (err) {
+      await this.records.dropOrg(orgId).catch(() => {});
+      throw err;
+    }
   }
 
   async listOrganizations(): Promise<Organization[]> {
@@ -185,11 +200,18 @@ export class AdminService {
     const org = await this.control.getOrganization(input.orgId);
     if (!org) throw noOrganization(input.orgId);
     const role = await this.checkRole(org.id, input.role ?? ADMIN_ROLE);
+    // The user and their token in one transaction; their crmuser record after it, and the user
+    // taken back when that fails, so that a call that failed leaves no user without a token.
+    const token = newToken();
     const user = await this.control.createUser({
-      orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role,
+      orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role, token: stored(token),
     });
-    await this.records.upsertUser(org.id, { id: user.id, fullname: user.fullname, email: user.email });
-    const token = await this.createToken(user.id);
+    try {
+      await this.records.upsertUser(org.id, { id: user.id, fullname: user.fullname, email: user.email });
+    } catch (err) {
+      await this.control.deleteUser(user.id).catch(() => {});
+      throw err;
+    }
     return { user, token };
   }
 

@@ -264,12 +264,23 @@ export interface RecordStoreStats {
  * Several store objects (a CLI beside servers) may share one database: a write through one is seen
  * by every other on its next call. The conformance suite is test/store/control-store.test.ts.
  */
+/** A token to store: its digest and last 4 characters (null for tokens made before they were kept); never the token. */
+export interface NewToken {
+  readonly hash: string;
+  readonly last4: string | null;
+}
+
 /** What ControlStore.deleteRole did: the users named when a role is still held (id and e-mail). */
 export type RoleDeletion = 'deleted' | 'absent' | { heldBy: ReadonlyArray<{ id: string; email: string }> };
 
 export interface ControlStore {
   /** `id` (a lowercase UUID) chooses the id (fixtures); an id taken is PARAM_INVALID. */
   createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
+  /**
+   * An organization with its first user (its primary user) holding a first token, in one
+   * transaction: a failure leaves none of them, so a call that failed can be made again.
+   */
+  createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }>;
   /** Makes a user of the organization its primary user; throws when the organization does not exist or the user is not one of its users. */
   setPrimaryUser(orgId: string, userId: string): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
@@ -283,8 +294,11 @@ export interface ControlStore {
    * refused from the next request on. Its records are the record store's (RecordStore.dropOrg).
    */
   deleteOrganization(id: string): Promise<boolean>;
-  /** Throws when the organization does not exist, or already has a user whose e-mail equals this one ignoring the case of A–Z. */
-  createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User>;
+  /**
+   * Throws when the organization does not exist, or already has a user whose e-mail equals this one
+   * ignoring the case of A–Z. With `token`, the user's first token is stored in the same transaction.
+   */
+  createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): Promise<User>;
   getUser(id: string): Promise<User | null>;
   /** The users of the organization, oldest first (ties by id); empty when it does not exist. */
   listUsers(orgId: string): Promise<User[]>;

@@ -64,6 +64,30 @@ for (const kind of CONTROL_KINDS) {
     });
 
     describe('organizations', () => {
+      test('creates an organization with its primary user and a token in one call, or nothing of them', async () => {
+        const hash = hashToken(newToken());
+        const { org, user } = await server.createOrganizationWithUser({
+          name: 'Whole', plan: 'standard', minuteLimit: null, user: { email: 'first@example.com', fullname: 'First', role: 'admin' }, token: { hash, last4: 'abcd' },
+        });
+        assert.equal(org.primaryUserId, user.id);
+        assert.equal(JSON.stringify(await cli.getOrganization(org.id)), JSON.stringify(org));
+        assert.equal(JSON.stringify(await cli.getUser(user.id)), JSON.stringify(user));
+        assert.deepEqual([user.orgId, user.role, user.disabledAt], [org.id, 'admin', null]);
+        assert.equal((await cli.resolveToken(hash))?.user.id, user.id);
+        assert.deepEqual((await cli.listTokens(user.id)).map((t) => t.last4), ['abcd']);
+
+        // A failure after the organization's row (its user's id is taken) leaves no organization behind.
+        const before = (await cli.listOrganizations()).length;
+        const orgId = randomUUID();
+        const second = hashToken(newToken());
+        await assert.rejects(server.createOrganizationWithUser({
+          id: orgId, name: 'Half', plan: 'free', minuteLimit: null, user: { id: user.id, email: 'x@example.com', fullname: 'X', role: 'admin' }, token: { hash: second, last4: null },
+        }), paramInvalid(`The user id '${user.id}' is already taken; choose another id, or leave it out.`));
+        assert.equal(await cli.getOrganization(orgId), null);
+        assert.equal((await cli.listOrganizations()).length, before);
+        assert.equal(await cli.resolveToken(second), null);
+      });
+
       test('creates an organization with a new lowercase UUID and returns it as it reads it back', async () => {
         const org = await server.createOrganization({ name: 'Acme', plan: 'standard', minuteLimit: 250 });
         assert.match(org.id, LOWER_UUID);
@@ -117,6 +141,18 @@ for (const kind of CONTROL_KINDS) {
     });
 
     describe('users', () => {
+      test('stores a user\'s first token with them, or neither', async () => {
+        const org = await server.createOrganization({ name: 'Tokens', plan: 'free', minuteLimit: null });
+        const hash = hashToken(newToken());
+        const user = await server.createUser({ orgId: org.id, email: 'one@example.com', fullname: 'One', role: 'admin', token: { hash, last4: 'wxyz' } });
+        assert.equal((await cli.resolveToken(hash))?.user.id, user.id);
+        assert.deepEqual((await cli.listTokens(user.id)).map((t) => t.last4), ['wxyz']);
+        const refused = hashToken(newToken());
+        await assert.rejects(server.createUser({ orgId: org.id, email: 'ONE@example.com', fullname: 'Again', role: 'admin', token: { hash: refused, last4: null } }), { code: 'PARAM_INVALID' });
+        assert.equal(await cli.resolveToken(refused), null);
+        assert.equal((await cli.listUsers(org.id)).length, 1);
+      });
+
       test('creates a user and reads it back by id; an unknown or malformed id finds none', async () => {
         const org = await server.createOrganization({ name: 'Users', plan: 'free', minuteLimit: null });
         const user = await server.createUser({ orgId: org.id, email: 'Ada.Lopez@Example.com', fullname: 'Ada Lopez', role: 'sales' });

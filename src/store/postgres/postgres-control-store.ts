@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore, RoleDeletion } from '../types.js';
+import type { ControlStore, NewToken, RoleDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -100,6 +100,23 @@ export class PostgresControlStore implements ControlStore {
     return org;
   }
 
+  async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {
+    const createdAt = nowIso();
+    const userId = input.user.id ?? randomUUID();
+    const org: Organization = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: userId, createdAt };
+    const user: User = { id: userId, orgId: org.id, email: input.user.email, fullname: input.user.fullname, role: input.user.role, createdAt, disabledAt: null };
+    // One statement, so one transaction: the foreign keys are checked at its end, when all three rows exist.
+    await this.write(`WITH o AS (INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)),
+        u AS (INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($5, $1, $7, $8, $9, $6))
+      INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($10, $11, $5, $12, $6)`,
+    [org.id, org.name, org.plan, org.minuteLimit, user.id, createdAt, user.email, user.fullname, user.role, randomUUID(), input.token.hash, input.token.last4])
+      .catch((err: unknown) => {
+        const constraint = (err as { constraint?: unknown } | null)?.constraint;
+        return rethrowAs({ [UNIQUE_VIOLATION]: () => (constraint === 'users_pkey' ? idTaken('user', user.id) : idTaken('organization', org.id)) })(err);
+      });
+    return { org, user };
+  }
+
   async setPrimaryUser(orgId: string, userId: string): Promise<void> {
     if (!isId(orgId)) throw noOrganization(orgId);
     const rowCount = isId(userId)
@@ -136,11 +153,16 @@ export class PostgresControlStore implements ControlStore {
     return (await this.sql<{ id: string }>(`SELECT id FROM ${this.t.orgs} WHERE webhooks ORDER BY created_at, id`)).rows.map((r) => r.id);
   }
 
-  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): Promise<User> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
     const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso(), disabledAt: null };
-    await this.write(`INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt])
+    const values = [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt];
+    const insertUser = `INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`;
+    // With a token, one statement: the user never exists without it.
+    await (input.token
+      ? this.write(`WITH u AS (${insertUser}) INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($7, $8, $1, $9, $6)`,
+        [...values, randomUUID(), input.token.hash, input.token.last4])
+      : this.write(insertUser, values))
       .catch((err: unknown) => {
         // Two unique constraints: the key (an id chosen twice) and (org_id, email).
         const key = (err as { constraint?: unknown } | null)?.constraint === 'users_pkey';

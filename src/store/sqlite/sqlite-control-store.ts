@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore, RoleDeletion } from '../types.js';
+import type { ControlStore, NewToken, RoleDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -124,13 +124,27 @@ export class SqliteControlStore implements ControlStore {
 
   async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
     this.identities.clear();
-    const row: OrgRow = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: null, created_at: nowIso() };
+    return toOrg(this.insertOrganization(input, null));
+  }
+
+  async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {
+    this.identities.clear();
+    const userId = input.user.id ?? randomUUID();
+    return this.db.transaction(() => {
+      const org = toOrg(this.insertOrganization(input, userId));
+      const user = toUser(this.insertUser({ ...input.user, id: userId, orgId: org.id, token: input.token }));
+      return { org, user };
+    }).immediate();
+  }
+
+  private insertOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }, primaryUserId: string | null): OrgRow {
+    const row: OrgRow = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: primaryUserId, created_at: nowIso() };
     try {
       prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at)').run(row);
     } catch (err) {
       rethrowAs({ SQLITE_CONSTRAINT_PRIMARYKEY: () => idTaken('organization', row.id) })(err);
     }
-    return toOrg(row);
+    return row;
   }
 
   async setPrimaryUser(orgId: string, userId: string): Promise<void> {
@@ -169,8 +183,13 @@ export class SqliteControlStore implements ControlStore {
     return prepared(this.db, 'SELECT id FROM organizations WHERE webhooks = 1 ORDER BY created_at, id').pluck().all() as string[];
   }
 
-  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string }): Promise<User> {
+  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): Promise<User> {
     this.identities.clear();
+    return toUser(this.db.transaction(() => this.insertUser(input)).immediate());
+  }
+
+  /** The user's row, and their first token when given; run in a transaction. */
+  private insertUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): UserRow {
     const row: UserRow = { id: input.id ?? randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso(), disabled_at: null };
     try {
       prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
@@ -181,7 +200,8 @@ export class SqliteControlStore implements ControlStore {
         SQLITE_CONSTRAINT_FOREIGNKEY: () => noOrganization(input.orgId),
       })(err);
     }
-    return toUser(row);
+    if (input.token) this.insertToken(row.id, input.token.hash, input.token.last4);
+    return row;
   }
 
   async getUser(id: string): Promise<User | null> {
