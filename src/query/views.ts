@@ -136,16 +136,39 @@ export function viewAddition(raw: unknown, access: ReadAccess, made: { id: strin
 }
 
 /**
+ * The names of `fields` in a view's run body: the fields a client adds to the view's, as field
+ * names or as `{logicalName|name}` objects (docs/compat.md, Views).
+ */
+function addedFields(raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  const entries = Array.isArray(raw) ? raw : [raw];
+  return entries.map((entry, i) => {
+    const name = typeof entry === 'string' ? entry : isObject(entry) ? (entry.logicalName ?? entry.name) : undefined;
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new AppError('PARAM_INVALID', `fields[${i}] must be a field name or an object with its 'logicalName' (or 'name'), such as {"logicalName": "billingcity"}; got ${JSON.stringify(entry)}.`);
+    }
+    return name.trim();
+  });
+}
+
+/**
  * The query a view runs for a caller: its fields (`*`: those the caller may read), filter and sort,
- * with `raw` (`{pageNumber?, pageSize?, sortBy?}`) choosing the page and, if given, another order.
+ * with `raw` (`{pageNumber?, pageSize?, sortBy?, fields?}`) choosing the page, if given another
+ * order, and fields to show beside the view's.
  */
 export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unknown, access: ReadAccess): QueryPlan {
   const body = raw === undefined || raw === null ? {} : raw;
   if (!isObject(body)) throw new AppError('BODY_INVALID', 'The request body must be a JSON object such as {"pageNumber": 1, "sortBy": {"fieldName": "accountname", "type": "asc"}}.');
+  // Conditions added when running a view have no documented shape (the clients that send the member
+  // send it empty): refused rather than ignored, which would answer records they did not ask for.
+  if (body.conditionGroups !== undefined && body.conditionGroups !== null && !(Array.isArray(body.conditionGroups) && body.conditionGroups.length === 0)) {
+    throw new AppError('PARAM_INVALID', `'conditionGroups' is not taken when running a view; send it empty or leave it out, and define a view with the filter (POST /api/v2/views/${obj.objectType}) or send the query to /api/query.`);
+  }
+  const extra = addedFields(body.fields);
   const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(new QueryFields(schema, obj, access), body.sortBy);
   return planQuery(schema, {
     objecttype: obj.objectType,
-    fields: view.fields,
+    fields: view.fields.trim() === '*' || extra.length === 0 ? view.fields : [view.fields, ...extra].join(','),
     query: view.query,
     ...sort,
     page_size: pageParam(body.pageSize ?? body.pagesize, 'pageSize', PAGE_SIZE_RULE),

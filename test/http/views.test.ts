@@ -103,6 +103,22 @@ for (const store of HTTP_STORES) {
       assert.deepEqual(names(byCity), ['alpha', 'Bravo', 'Delta']);
     });
 
+    test('runs a view with fields added for one request, as a client sends them, and refuses conditions it would not apply', async () => {
+      // powerlink-api's getViewRecords: fields as objects, conditionGroups empty.
+      const telephone = { name: 'telephone1', logicalName: 'telephone1', fieldObjectType: 1, label: 'Phone', type: 'text' };
+      const run = await post(`/api/v2/views/account/${lisbon}`, { fields: [telephone, 'BillingCity'], conditionGroups: [], pageNumber: 1, sortBy: { fieldName: 'accountname', type: 'asc' } });
+      assert.equal(run.statusCode, 200, run.body);
+      assert.deepEqual(json(run).data.Data[0], { accountname: 'alpha', billingcity: 'Lisbon', telephone1: '555-alpha' });
+      const hidden = await post(`/api/v2/views/account/${lisbon}`, { fields: [telephone] }, readerToken);
+      assert.equal(hidden.statusCode, 403, hidden.body);
+      const conditions = await post(`/api/v2/views/account/${lisbon}`, { conditionGroups: [{ conditions: [{ fieldName: 'accountname', operator: 'eq', value: 'x' }] }] });
+      assert.equal(conditions.statusCode, 400);
+      assert.match(json(conditions).Message, /^'conditionGroups' is not taken when running a view; send it empty or leave it out/);
+      const shapeless = await post(`/api/v2/views/account/${lisbon}`, { fields: [{ label: 'Phone' }] });
+      assert.equal(shapeless.statusCode, 400);
+      assert.match(json(shapeless).Message, /^fields\[0\] must be a field name or an object with its 'logicalName'/);
+    });
+
     test('refuses a view it could not run, a taken name, and a definer without the admin role', async () => {
       const cases: Array<[object, number, string, RegExp]> = [
         [{ name: 'lisbon ACCOUNTS' }, 400, 'DEFINITION_INVALID', /already has a view named 'Lisbon accounts'/],
