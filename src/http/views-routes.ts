@@ -47,6 +47,8 @@ const runBody = {
     pageNumber: { description: 'The page, from 1 (default 1).' },
     pageSize: { description: `Records per page, 1–${QUERY_PAGE.max} (default ${QUERY_PAGE.default}); larger is served as ${QUERY_PAGE.max}.` },
     sortBy: { ...sortByInput, description: "{fieldName, type: asc or desc}: another order than the view's, for this request." },
+    fields: { description: "Fields to show beside the view's, for this request: names, or objects whose logicalName (else name) is read." },
+    conditionGroups: { description: 'Taken only empty ([]): conditions are not added to a view when it is run.' },
   },
 } as const;
 
