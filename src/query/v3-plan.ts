@@ -52,16 +52,25 @@ function fieldList(raw: unknown): string {
   return names.length === 0 ? '*' : names.join(',');
 }
 
-/** A scalar condition value as the filter language would have it: numbers as digits, null as ''. */
-function scalar(v: unknown, where: string): string {
+/** A scalar condition value: numbers as digits, null as ''; booleans are typed by the field (booleanValue). */
+function scalar(v: unknown, where: string): string | boolean {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  throw bad(`${where} must be a string or a number; got ${quote(v)}.`);
+  throw bad(`${where} must be a string, a number or a boolean; got ${quote(v)}.`);
+}
+
+/**
+ * true / false as the service's yes/no fields hold them: it has no boolean type (yes/no is a
+ * picklist or a number), so 1 and 0 where the field is a number or picklist; elsewhere a 400.
+ */
+function booleanValue(field: FieldDef, v: boolean, where: string): string {
+  if (field.type === 'number' || field.type === 'picklist') return v ? '1' : '0';
+  throw new AppError('FIELD_TYPE', `${where} is ${v}, but '${field.name}' is a ${field.type} field: true and false (read as 1 and 0) compare with number and picklist fields only. Send a ${field.type} value.`);
 }
 
 /** eq-in / not-in / between operands: a JSON array, or a comma-separated string. */
-function list(v: unknown, where: string): string[] {
+function list(v: unknown, where: string): Array<string | boolean> {
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : undefined;
   if (!items || items.length === 0) throw bad(`${where} must be a non-empty array of values.`);
   if (items.length > V3_LIST_MAX) throw bad(`${where} has ${items.length} values; the most is ${V3_LIST_MAX}.`);
@@ -92,11 +101,12 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   const site: ConditionSite = { field: ` in ${where}.fieldName`, op: ` in ${where}.operator`, value: ` in ${where}.value` };
   const { named } = p;
   const name = field.trim().toLowerCase();
-  const one = (op: FilterOp, value: string | null): PlanNode => {
+  const one = (op: FilterOp, raw: string | boolean | null, at = `${where}.value`): PlanNode => {
     if (++p.count > FILTER_LIMITS.maxConditions) {
       throw new AppError('QUERY_TOO_COMPLEX', `The filter has more than ${FILTER_LIMITS.maxConditions} conditions (each value of eq-in and not-in counts as one). Split the query.`);
     }
     const f = named.field(name, site.field);
+    const value = typeof raw === 'boolean' ? booleanValue(f, raw, at) : raw;
     const span = value !== null && (f.type === 'date' || f.type === 'datetime') ? relativeDays(value, p.ctx.now) : undefined;
     return span ? daySpanCondition(f, op, span) : typeCondition(named, { field: name, op, value }, site);
   };
@@ -107,13 +117,13 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   switch (operator) {
     case 'eq-in':
     case 'not-in': {
-      const parts = list(raw.value, `${where}.value`).map((v) => one(operator === 'eq-in' ? '=' : '!=', v));
+      const parts = list(raw.value, `${where}.value`).map((v, i) => one(operator === 'eq-in' ? '=' : '!=', v, `${where}.value[${i}]`));
       return parts.length === 1 ? parts[0]! : { kind: operator === 'eq-in' ? 'or' : 'and', children: parts };
     }
     case 'between': {
       const bounds = list(raw.value, `${where}.value`);
       if (bounds.length !== 2) throw bad(`${where}.value of 'between' must be two values [from, to]; got ${bounds.length}.`);
-      return { kind: 'and', children: [one('>=', bounds[0]!), one('<=', bounds[1]!)] };
+      return { kind: 'and', children: [one('>=', bounds[0]!, `${where}.value[0]`), one('<=', bounds[1]!, `${where}.value[1]`)] };
     }
     case 'userid':
       return one('=', p.ctx.userId);
