@@ -108,6 +108,9 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
     const f = named.field(name, site.field);
     const value = typeof raw === 'boolean' ? booleanValue(f, raw, at) : raw;
     const span = value !== null && (f.type === 'date' || f.type === 'datetime') ? relativeDays(value, p.ctx.now) : undefined;
+    // `now` is an instant on a datetime field (compared to the second), today on a date field.
+    const instant = span?.at !== undefined && f.type === 'datetime' && !isMatchOp(op) && !isNullOp(op) ? span.at : undefined;
+    if (instant !== undefined) return typeCondition(named, { field: name, op, value: instant }, site);
     return span ? daySpanCondition(f, op, span) : typeCondition(named, { field: name, op, value }, site);
   };
   if (typeof operator === 'string' && operator in SIMPLE_OPS) {
