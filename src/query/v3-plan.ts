@@ -9,7 +9,7 @@ import { isMatchOp, isNullOp, type FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
-import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, GROUP_LIMITS, type Aggregate, type AggregateFunction, type GroupedPlan, type GroupSort } from './group-plan.js';
+import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, DATE_ONLY_PERIODS, DATE_PERIODS, GROUP_LIMITS, type Aggregate, type AggregateFunction, type DatePeriod, type GroupedPlan, type GroupField, type GroupSort } from './group-plan.js';
 import { planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
@@ -221,6 +221,19 @@ function entryName(entry: unknown, where: string, shape: string): string {
 
 const ALIAS_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** `groupBy[i].datePeriod`: absent for the value itself; else a period (any case) of a date or datetime field. */
+function datePeriodOf(field: FieldDef, raw: unknown, where: string): DatePeriod | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const period = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  const valid: readonly DatePeriod[] = field.type === 'datetime' ? DATE_PERIODS : field.type === 'date' ? DATE_ONLY_PERIODS : [];
+  if (valid.length === 0) throw bad(`${where} buckets date and datetime fields only, but '${field.name}' is a ${field.type} field. Remove datePeriod, or group a date field by one of: ${DATE_PERIODS.join(', ')}.`);
+  if (!(valid as readonly string[]).includes(period)) {
+    const hours = field.type === 'date' && period.startsWith('HOUR') ? ` '${field.name}' is a date field, which has no time of day.` : '';
+    throw bad(`${where} must be one of ${valid.join(', ')}; got ${quote(raw)}.${hours}`);
+  }
+  return period as DatePeriod;
+}
+
 /** One aggregate of `fields[i]`: its function, its field (hidden → 403, unknown → 400, type checked) and its alias. */
 function aggregateOf(named: QueryFields, entry: Record<string, unknown>, name: string, where: string): Aggregate {
   const rawFn = entry.aggrFunc ?? entry.aggrfunc;
@@ -254,12 +267,16 @@ function planGrouped(schema: OrgSchema, raw: Record<string, unknown>, objectType
   const rawGroups = raw.groupBy ?? raw.groupby ?? [];
   const groupEntries = Array.isArray(rawGroups) ? rawGroups : [rawGroups];
   if (groupEntries.length > GROUP_LIMITS.groupBy) throw bad(`'groupBy' names ${groupEntries.length} fields; the most is ${GROUP_LIMITS.groupBy}.`);
-  const groupBy: FieldDef[] = [];
+  const groups: GroupField[] = [];
   groupEntries.forEach((g, i) => {
     const name = entryName(g, `groupBy[${i}]`, '{"name": "<field>"}');
     const f = named.field(name.trim().toLowerCase(), ` in groupBy[${i}].name`, name);
-    if (!groupBy.includes(f)) groupBy.push(f);
+    const period = datePeriodOf(f, isObject(g) ? g.datePeriod ?? g.dateperiod : undefined, `groupBy[${i}].datePeriod`);
+    const same = groups.find((x) => x.field === f);
+    if (same && same.period !== period) throw bad(`groupBy[${i}] groups '${f.name}' again by another period; a field is one member of each row, so group it once.`);
+    if (!same) groups.push({ field: f, period });
   });
+  const groupBy = groups.map((x) => x.field);
   if (raw.fields !== undefined && raw.fields !== null && !Array.isArray(raw.fields)) {
     throw bad("'fields' must be an array of {\"name\": \"<field>\"} or {\"name\", \"aggrFunc\", \"alias\"}.");
   }
@@ -286,7 +303,7 @@ function planGrouped(schema: OrgSchema, raw: Record<string, unknown>, objectType
   const size = pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', `a whole number from 1 to ${QUERY_PAGE.max} (larger is served as ${QUERY_PAGE.max})`) ?? QUERY_PAGE.default;
   return {
     obj,
-    groupBy,
+    groupBy: groups,
     aggregates,
     filter: planFilter({ named, ctx, count: 0 }, raw.filter),
     sort: groupSortOf(raw.orderBy ?? raw.orderby, groupBy, aggregates),
