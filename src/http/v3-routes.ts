@@ -3,7 +3,7 @@
 // written, and the structured query. This scope answers every error as `{status, error, message}`.
 
 import type { FastifyPluginAsync } from 'fastify';
-import { AGGREGATE_FUNCTIONS, GROUP_LIMITS } from '../query/group-plan.js';
+import { AGGREGATE_FUNCTIONS, DATE_PERIODS, GROUP_LIMITS } from '../query/group-plan.js';
 import { V3_OPERATORS } from '../query/v3-plan.js';
 import type { RecordRow } from '../schema/types.js';
 import { BATCH_MAX, type ItemOutcome } from '../service/batch.js';
@@ -84,7 +84,7 @@ const v3QueryBody = {
     fields: { description: `[{name}]; in a grouped query also [{name, aggrFunc, alias}], aggrFunc one of ${AGGREGATE_FUNCTIONS.map((f) => f.toUpperCase()).join(', ')} (COUNT also takes the name *).` },
     filter: { description: '[{type: AND or OR, conditions: [{fieldName, operator, value}]}].' },
     orderBy: { description: '[{name, order: asc or desc}]: one field; in a grouped query a groupBy field or an alias.' },
-    groupBy: { description: `[{name}]: up to ${GROUP_LIMITS.groupBy} fields to group the records by; the rows are then groups.` },
+    groupBy: { description: `[{name, datePeriod}]: up to ${GROUP_LIMITS.groupBy} fields to group the records by (a date or datetime field by one of ${DATE_PERIODS.join(', ')}); the rows are then groups.` },
     pageNumber: { description: 'The page, from 1.' },
     pageSize: { description: 'Rows (or groups) per page, 1–500.' },
   },
@@ -132,7 +132,7 @@ const documentedBodies = {
         },
       },
       orderBy: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, order: { type: 'string', enum: ['asc', 'desc'] } } }, description: 'One field; in a grouped query a groupBy field or an alias.' },
-      groupBy: { type: 'array', maxItems: GROUP_LIMITS.groupBy, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }, description: 'Fields to group the records by; the rows are then groups.' },
+      groupBy: { type: 'array', maxItems: GROUP_LIMITS.groupBy, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, datePeriod: { type: 'string', enum: [...DATE_PERIODS], description: 'Date and datetime fields only: group by this period of the value (UTC).' } } }, description: 'Fields to group the records by; the rows are then groups.' },
       pageSize: { type: 'integer', minimum: 1 },
       pageNumber: { type: 'integer', minimum: 1 },
     },

@@ -25,6 +25,26 @@ export const AGGREGATE_TYPES: Readonly<Record<AggregateFunction, ReadonlySet<Fie
 /** Bounds of one grouped query: group fields and aggregates. */
 export const GROUP_LIMITS = { groupBy: 10, aggregates: 50, alias: 63 } as const;
 
+/**
+ * `groupBy[].datePeriod` on date and datetime fields (the MCP client's list). The exact periods give
+ * each group the start of its period, as the field's values are written (`YYYY-MM-DD` or
+ * `YYYY-MM-DDThh:mm:ss`, UTC; weeks from Monday); the others give numbers: HOUR_PART 0–23,
+ * DAY_PART 1–31, WEEK_PART the ISO 8601 week 1–53, MONTH_PART 1–12, QUARTER_PART 1–4, DAY_OF_WEEK
+ * 1–7 from Sunday.
+ */
+export const DATE_PERIODS = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'HOUR_PART', 'DAY_PART', 'WEEK_PART', 'MONTH_PART', 'QUARTER_PART', 'DAY_OF_WEEK'] as const;
+export type DatePeriod = (typeof DATE_PERIODS)[number];
+
+/** The periods a date field (no time of day) takes: all but the hours. */
+export const DATE_ONLY_PERIODS: readonly DatePeriod[] = DATE_PERIODS.filter((p) => !p.startsWith('HOUR'));
+
+/** A field records are grouped by, by its value or by a period of it. */
+export interface GroupField {
+  readonly field: FieldDef;
+  /** null: the value itself. */
+  readonly period: DatePeriod | null;
+}
+
 export interface Aggregate {
   readonly fn: AggregateFunction;
   /** The field aggregated; null for COUNT of `*` (every record of the group). */
@@ -40,8 +60,8 @@ export type GroupSort =
 
 export interface GroupedPlan {
   readonly obj: ObjectDef;
-  /** The fields records are grouped by, in the order asked; none: one group of every record chosen. */
-  readonly groupBy: readonly FieldDef[];
+  /** The fields records are grouped by, in the order asked, each at most once; none: one group of every record chosen. */
+  readonly groupBy: readonly GroupField[];
   readonly aggregates: readonly Aggregate[];
   readonly filter: PlanNode | null;
   /**

@@ -9,7 +9,7 @@ import { isMatchOp, isNullOp, type FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
-import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, GROUP_LIMITS, type Aggregate, type AggregateFunction, type GroupedPlan, type GroupSort } from './group-plan.js';
+import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, DATE_ONLY_PERIODS, DATE_PERIODS, GROUP_LIMITS, type Aggregate, type AggregateFunction, type DatePeriod, type GroupedPlan, type GroupField, type GroupSort } from './group-plan.js';
 import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
@@ -52,16 +52,25 @@ function fieldList(raw: unknown): string {
   return names.length === 0 ? '*' : names.join(',');
 }
 
-/** A scalar condition value as the filter language would have it: numbers as digits, null as ''. */
-function scalar(v: unknown, where: string): string {
+/** A scalar condition value: numbers as digits, null as ''; booleans are typed by the field (booleanValue). */
+function scalar(v: unknown, where: string): string | boolean {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  throw bad(`${where} must be a string or a number; got ${quote(v)}.`);
+  throw bad(`${where} must be a string, a number or a boolean; got ${quote(v)}.`);
+}
+
+/**
+ * true / false as the service's yes/no fields hold them: it has no boolean type (yes/no is a
+ * picklist or a number), so 1 and 0 where the field is a number or picklist; elsewhere a 400.
+ */
+function booleanValue(field: FieldDef, v: boolean, where: string): string {
+  if (field.type === 'number' || field.type === 'picklist') return v ? '1' : '0';
+  throw new AppError('FIELD_TYPE', `${where} is ${v}, but '${field.name}' is a ${field.type} field: true and false (read as 1 and 0) compare with number and picklist fields only. Send a ${field.type} value.`);
 }
 
 /** eq-in / not-in / between operands: a JSON array, or a comma-separated string. */
-function list(v: unknown, where: string): string[] {
+function list(v: unknown, where: string): Array<string | boolean> {
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : undefined;
   if (!items || items.length === 0) throw bad(`${where} must be a non-empty array of values.`);
   if (items.length > V3_LIST_MAX) throw bad(`${where} has ${items.length} values; the most is ${V3_LIST_MAX}.`);
@@ -92,12 +101,16 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   const site: ConditionSite = { field: ` in ${where}.fieldName`, op: ` in ${where}.operator`, value: ` in ${where}.value` };
   const { named } = p;
   const name = field.trim().toLowerCase();
-  const one = (op: FilterOp, value: string | null): PlanNode => {
+  const one = (op: FilterOp, raw: string | boolean | null, at = `${where}.value`): PlanNode => {
     if (++p.count > FILTER_LIMITS.maxConditions) {
       throw new AppError('QUERY_TOO_COMPLEX', `The filter has more than ${FILTER_LIMITS.maxConditions} conditions (each value of eq-in and not-in counts as one). Split the query.`);
     }
     const f = named.field(name, site.field);
+    const value = typeof raw === 'boolean' ? booleanValue(f, raw, at) : raw;
     const span = value !== null && (f.type === 'date' || f.type === 'datetime') ? relativeDays(value, p.ctx.now) : undefined;
+    // `now` is an instant on a datetime field (compared to the second), today on a date field.
+    const instant = span?.at !== undefined && f.type === 'datetime' && !isMatchOp(op) && !isNullOp(op) ? span.at : undefined;
+    if (instant !== undefined) return typeCondition(named, { field: name, op, value: instant }, site);
     return span ? daySpanCondition(f, op, span) : typeCondition(named, { field: name, op, value }, site);
   };
   if (typeof operator === 'string' && operator in SIMPLE_OPS) {
@@ -107,13 +120,13 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
   switch (operator) {
     case 'eq-in':
     case 'not-in': {
-      const parts = list(raw.value, `${where}.value`).map((v) => one(operator === 'eq-in' ? '=' : '!=', v));
+      const parts = list(raw.value, `${where}.value`).map((v, i) => one(operator === 'eq-in' ? '=' : '!=', v, `${where}.value[${i}]`));
       return parts.length === 1 ? parts[0]! : { kind: operator === 'eq-in' ? 'or' : 'and', children: parts };
     }
     case 'between': {
       const bounds = list(raw.value, `${where}.value`);
       if (bounds.length !== 2) throw bad(`${where}.value of 'between' must be two values [from, to]; got ${bounds.length}.`);
-      return { kind: 'and', children: [one('>=', bounds[0]!), one('<=', bounds[1]!)] };
+      return { kind: 'and', children: [one('>=', bounds[0]!, `${where}.value[0]`), one('<=', bounds[1]!, `${where}.value[1]`)] };
     }
     case 'userid':
       return one('=', p.ctx.userId);
@@ -208,6 +221,19 @@ function entryName(entry: unknown, where: string, shape: string): string {
 
 const ALIAS_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** `groupBy[i].datePeriod`: absent for the value itself; else a period (any case) of a date or datetime field. */
+function datePeriodOf(field: FieldDef, raw: unknown, where: string): DatePeriod | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const period = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  const valid: readonly DatePeriod[] = field.type === 'datetime' ? DATE_PERIODS : field.type === 'date' ? DATE_ONLY_PERIODS : [];
+  if (valid.length === 0) throw bad(`${where} buckets date and datetime fields only, but '${field.name}' is a ${field.type} field. Remove datePeriod, or group a date field by one of: ${DATE_PERIODS.join(', ')}.`);
+  if (!(valid as readonly string[]).includes(period)) {
+    const hours = field.type === 'date' && period.startsWith('HOUR') ? ` '${field.name}' is a date field, which has no time of day.` : '';
+    throw bad(`${where} must be one of ${valid.join(', ')}; got ${quote(raw)}.${hours}`);
+  }
+  return period as DatePeriod;
+}
+
 /** One aggregate of `fields[i]`: its function, its field (hidden → 403, unknown → 400, type checked) and its alias. */
 function aggregateOf(named: QueryFields, entry: Record<string, unknown>, name: string, where: string): Aggregate {
   const rawFn = entry.aggrFunc ?? entry.aggrfunc;
@@ -241,12 +267,16 @@ function planGrouped(schema: OrgSchema, raw: Record<string, unknown>, objectType
   const rawGroups = raw.groupBy ?? raw.groupby ?? [];
   const groupEntries = Array.isArray(rawGroups) ? rawGroups : [rawGroups];
   if (groupEntries.length > GROUP_LIMITS.groupBy) throw bad(`'groupBy' names ${groupEntries.length} fields; the most is ${GROUP_LIMITS.groupBy}.`);
-  const groupBy: FieldDef[] = [];
+  const groups: GroupField[] = [];
   groupEntries.forEach((g, i) => {
     const name = entryName(g, `groupBy[${i}]`, '{"name": "<field>"}');
     const f = named.field(name.trim().toLowerCase(), ` in groupBy[${i}].name`, name);
-    if (!groupBy.includes(f)) groupBy.push(f);
+    const period = datePeriodOf(f, isObject(g) ? g.datePeriod ?? g.dateperiod : undefined, `groupBy[${i}].datePeriod`);
+    const same = groups.find((x) => x.field === f);
+    if (same && same.period !== period) throw bad(`groupBy[${i}] groups '${f.name}' again by another period; a field is one member of each row, so group it once.`);
+    if (!same) groups.push({ field: f, period });
   });
+  const groupBy = groups.map((x) => x.field);
   if (raw.fields !== undefined && raw.fields !== null && !Array.isArray(raw.fields)) {
     throw bad("'fields' must be an array of {\"name\": \"<field>\"} or {\"name\", \"aggrFunc\", \"alias\"}.");
   }
@@ -273,7 +303,7 @@ function planGrouped(schema: OrgSchema, raw: Record<string, unknown>, objectType
   const size = pageParam(raw.pageSize ?? raw.pagesize, 'pageSize', PAGE_SIZE_RULE) ?? QUERY_PAGE.default;
   return {
     obj,
-    groupBy,
+    groupBy: groups,
     aggregates,
     filter: planFilter({ named, ctx, count: 0 }, raw.filter),
     sort: groupSortOf(raw.orderBy ?? raw.orderby, groupBy, aggregates),

@@ -6,6 +6,7 @@ import { sql, type Kysely, type OrderByModifiers, type RawBuilder, type SqlBool 
 import type { Aggregate, GroupedPlan } from '../query/group-plan.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
+import { datePeriodExpression } from './date-period-sql.js';
 import { columnOf, fieldsOfFilter, filterExpression, fromWithJoins, isText, type PageOptions, type Select } from './record-sql.js';
 
 /** An aggregate's SQL; over a related field whose target object is gone, what it gives over nulls. */
@@ -31,27 +32,32 @@ function aggregateExpression(schema: OrgSchema, plan: GroupedPlan, a: Aggregate)
 export function selectGroupPage(k: Kysely<any>, schema: OrgSchema, plan: GroupedPlan, options: PageOptions): Select {
   const { obj } = plan;
   const aggregated = plan.aggregates.flatMap((a) => (a.field ? [a.field] : []));
-  let q = fromWithJoins(k, schema, obj, [...plan.groupBy, ...aggregated, ...fieldsOfFilter(plan.filter)]);
+  let q = fromWithJoins(k, schema, obj, [...plan.groupBy.map((g) => g.field), ...aggregated, ...fieldsOfFilter(plan.filter)]);
   if (options.guard) q = q.where(sql<SqlBool>`${sql.raw(options.guard)}`);
   if (plan.filter) {
     const filter = plan.filter;
     q = q.where((eb) => filterExpression({ eb, obj, schema, noIndex: new Set(), fold: options.fold, like: options.like }, filter));
   }
-  const groups = plan.groupBy.map((field) => ({ field, col: columnOf(obj, schema, field) }));
+  // A group's value: the column, or its date period (the same expression wherever it is used).
+  const groups = plan.groupBy.map(({ field, period }) => {
+    const col = columnOf(obj, schema, field);
+    const expr = col === undefined ? undefined : period === null ? sql.ref(col) : datePeriodExpression(col, field.type === 'datetime', period);
+    return { field, expr, text: period === null && isText(field) };
+  });
   q = q.select([
-    ...groups.map(({ field, col }) => (col === undefined ? sql<null>`null`.as(field.name) : sql.ref(col).as(field.name))),
+    ...groups.map(({ field, expr }) => (expr === undefined ? sql<null>`null`.as(field.name) : expr.as(field.name))),
     ...plan.aggregates.map((a) => aggregateExpression(schema, plan, a).as(a.alias)),
   ]);
-  const grouped = groups.flatMap(({ col }) => (col === undefined ? [] : [sql.ref(col)]));
+  const grouped = groups.flatMap(({ expr }) => (expr === undefined ? [] : [expr]));
   if (grouped.length > 0) q = q.groupBy(grouped);
 
   const direction = (desc: boolean): OrderByModifiers => (!options.nullsFirstAscending ? (desc ? 'desc' : 'asc')
     : desc ? (ob) => ob.desc().nullsLast() : (ob) => ob.asc().nullsFirst());
   const byGroup = (field: FieldDef, desc: boolean): void => {
-    const col = groups.find((g) => g.field === field)?.col;
-    if (col === undefined) return;
-    if (isText(field)) q = q.orderBy(options.fold(sql.ref(col)), direction(desc));
-    q = q.orderBy(sql.ref(col), direction(desc));
+    const group = groups.find((g) => g.field === field);
+    if (group?.expr === undefined) return;
+    if (group.text) q = q.orderBy(options.fold(group.expr), direction(desc));
+    q = q.orderBy(group.expr, direction(desc));
   };
   const { sort } = plan;
   if (sort?.kind === 'aggregate') q = q.orderBy(aggregateExpression(schema, plan, sort.aggregate), direction(sort.desc));

@@ -27,6 +27,21 @@ describe('relative date values', () => {
     ['next-7-days', '2026-03-01', '2026-03-09'],
     ['3-days-ago', '2026-02-26', '2026-02-27'],
     ['1-day-ago', '2026-02-28', '2026-03-01'],
+    ['2-days-after', '2026-03-03', '2026-03-04'],
+    ['1-Day-After', '2026-03-02', '2026-03-03'],
+    ['last-2-weeks', '2026-02-09', '2026-02-23'],
+    ['last-1-weeks', '2026-02-16', '2026-02-23'],
+    ['next-2-weeks', '2026-03-02', '2026-03-16'],
+    ['last-2-months', '2026-01-01', '2026-03-01'],
+    ['last-12-months', '2025-03-01', '2026-03-01'],
+    ['next-3-months', '2026-04-01', '2026-07-01'],
+    ['next-1-month', '2026-04-01', '2026-05-01'],
+    ['this-quarterly', '2026-01-01', '2026-04-01'],
+    ['last-quarterly', '2025-10-01', '2026-01-01'],
+    ['next-quarterly', '2026-04-01', '2026-07-01'],
+    ['quarterly-1', '2026-01-01', '2026-04-01'],
+    ['quarterly-2', '2026-04-01', '2026-07-01'],
+    ['quarterly-4', '2026-10-01', '2027-01-01'],
   ];
   for (const [word, from, to] of table) {
     test(`'${word}' is ${from} up to ${to}`, () => {
@@ -39,8 +54,20 @@ describe('relative date values', () => {
     assert.deepEqual(relativeDays('last-month', Date.parse('2026-01-15T00:00:00Z')), { from: '2025-12-01', to: '2026-01-01' });
   });
 
+  test("'now' is today, and the instant to the second for datetime fields", () => {
+    assert.deepEqual(relativeDays('NOW', NOW), { from: '2026-03-01', to: '2026-03-02', at: '2026-03-01T23:59:59' });
+  });
+
+  test('quarters and month counts cross years; a quarter\'s first month starts its own quarter', () => {
+    assert.deepEqual(relativeDays('last-quarterly', Date.parse('2026-01-01T00:00:00Z')), { from: '2025-10-01', to: '2026-01-01' });
+    assert.deepEqual(relativeDays('next-quarterly', Date.parse('2026-12-31T23:00:00Z')), { from: '2027-01-01', to: '2027-04-01' });
+    assert.deepEqual(relativeDays('this-quarterly', Date.parse('2026-07-01T00:00:00Z')), { from: '2026-07-01', to: '2026-10-01' });
+    assert.deepEqual(relativeDays('next-2-months', Date.parse('2026-11-30T00:00:00Z')), { from: '2026-12-01', to: '2027-02-01' });
+  });
+
   test('anything else is not a relative value', () => {
-    for (const v of ['2026-03-01', 'now', 'last-days', 'last-999999-days', '-3-days-ago', 'today ago']) assert.equal(relativeDays(v, NOW), undefined, v);
+    for (const v of ['quarterly-0', 'quarterly-5', 'last-5215-weeks', 'next-1201-months', '2-days-before', 'last-quarter', 'now-1']) assert.equal(relativeDays(v, NOW), undefined, v);
+    for (const v of ['2026-03-01', 'last-days', 'last-999999-days', '-3-days-ago', 'today ago']) assert.equal(relativeDays(v, NOW), undefined, v);
   });
 });
 
