@@ -83,6 +83,7 @@ export async function startServer(
     for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
     const logger = options.logger ?? loggerOptions({ level: config.logLevel, format: config.logFormat, ...(options.logStream ? { stream: options.logStream } : {}) });
     app = await buildApp({ ...stores, config, clock: Date.now, logger });
+    stores.logTo(app.log);
     for (const rule of options.fixtures?.faults ?? []) app.toolkit.faults.addOnce(rule);
     // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own below.
     await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });

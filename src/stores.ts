@@ -11,7 +11,7 @@ import type { NoticeLedger, NoticeLog } from './limits/notices.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
 import { dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
-import { CacheListener } from './store/postgres/cache-listener.js';
+import { CacheListener, type ListenerLog } from './store/postgres/cache-listener.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
 import { backupSqlite, holdsSqliteData, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
@@ -32,6 +32,8 @@ export interface Stores {
    */
   openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
   readonly admin: AdminService;
+  /** Where the stores tell of their connections' state (PostgreSQL: the cache listener lost, and back). */
+  logTo(log: ListenerLog): void;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
       ledger: pg.ledger,
       openCounters: counters,
       admin: new AdminService(pg.control, records),
+      logTo: (log) => changes?.logTo(log),
       async close() {
         await changes?.close();
         await records.close();
@@ -104,6 +107,7 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
     ledger,
     openCounters: counters,
     admin: new AdminService(control, records),
+    logTo: () => {},
     async close() {
       await records.close();
       await ledger.close();
