@@ -10,7 +10,7 @@ import { buildApp } from './app.js';
 import { LISTENING_TEXT, loggerOptions, type LogStream } from './http/log-options.js';
 import { VERSION } from './version.js';
 import type { Config } from './config.js';
-import { openStores, removeStoreData, type Stores } from './stores.js';
+import { CLOSE_WITHIN_MS, openStores, removeStoreData, type Stores } from './stores.js';
 import { loadFixtures, type LoadedOrganization } from './fixtures/load-fixtures.js';
 import type { Fixtures } from './fixtures/parse-fixtures.js';
 
@@ -103,7 +103,7 @@ export async function startServer(
     const running = app;
     running.log.info({ url, version: VERSION, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= running.close().then(() => stores.close()).then(removeData).then(() => {
+    const close = () => (closing ??= closeWithin(running, stores).then(removeData).then(() => {
       running.log.info({ uptimeSeconds: Math.round((Date.now() - started) / 1000) }, 'Orchard stopped');
     }));
     return { app: running, url, stores, close, fixtures, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
@@ -115,10 +115,31 @@ export async function startServer(
   }
 }
 
+/**
+ * Closes the app, then the stores. Requests in flight finish (the time limit bounds them); what the
+ * app does after them (webhook attempts and counters written) and the stores' close share
+ * CLOSE_WITHIN_MS, past which the stores' connections are destroyed: a stalled database holds
+ * neither a statement nor a goodbye for ever.
+ */
+async function closeWithin(app: FastifyInstance, stores: Stores): Promise<void> {
+  const served = new Promise((resolve) => app.server.once('close', resolve));
+  const appClosed = app.close();
+  await Promise.race([served, appClosed]);
+  const deadline = Date.now() + CLOSE_WITHIN_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([appClosed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(resolve, CLOSE_WITHIN_MS, false)))]);
+  clearTimeout(timer);
+  if (!inTime) app.log.warn({ waitedMs: CLOSE_WITHIN_MS }, 'the app\'s closing work waits on the stores: closing them now');
+  await stores.close({ withinMs: Math.max(0, deadline - Date.now()) });
+  // Its statements have ended with the connections.
+  await appClosed;
+}
+
 /** Closes the server on SIGTERM or SIGINT, then exits. */
 export function closeOnSignals(server: RunningServer): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      server.app.log.info({ signal }, `${signal} received: closing (requests in flight finish, then the stores close)`);
       server.close().then(() => process.exit(0), (err) => {
         console.error(err);
         process.exit(1);
