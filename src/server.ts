@@ -10,6 +10,7 @@ import { buildApp } from './app.js';
 import { LISTENING_TEXT, loggerOptions, type LogStream } from './http/log-options.js';
 import { VERSION } from './version.js';
 import type { Config } from './config.js';
+import { AppError, isAppError } from './errors.js';
 import { CLOSE_WITHIN_MS, openStores, removeStoreData, type Stores } from './stores.js';
 import { loadFixtures, type LoadedOrganization } from './fixtures/load-fixtures.js';
 import type { Fixtures } from './fixtures/parse-fixtures.js';
@@ -62,6 +63,31 @@ function urlFor(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** `url`'s host, port and database, for an operator: never its user or password. */
+function databaseAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || 'localhost'}:${u.port || 5432}${u.pathname.length > 1 ? u.pathname : ''}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * On PostgreSQL, the database answers before anything else uses it (fixtures, the app's first
+ * work): when it cannot be reached, the start fails once, naming where and why.
+ */
+async function reachable(config: Config, stores: Stores): Promise<void> {
+  if (!config.databaseUrl) return;
+  try {
+    await stores.control.ping();
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'STORE_UNAVAILABLE') throw err;
+    const cause = err.cause instanceof Error ? err.cause.message : err.message;
+    throw new AppError('STORE_UNAVAILABLE', `PostgreSQL at ${databaseAddress(config.databaseUrl)} cannot be reached (${cause}), so Orchard did not start. Check DATABASE_URL, and that PostgreSQL runs and accepts connections from this host.`, { cause: err });
+  }
+}
+
 /**
  * Opens the stores, listens, and creates the demo organization when the data directory holds
  * none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
@@ -79,6 +105,7 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   const started = Date.now();
   try {
+    await reachable(config, stores);
     const fixtures = options.fixtures ? await loadFixtures({ control: stores.control, records: stores.records, clock: Date.now, allowPrivateWebhooks: config.webhooks.allowPrivate }, options.fixtures) : null;
     for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
     const logger = options.logger ?? loggerOptions({ level: config.logLevel, format: config.logFormat, ...(options.logStream ? { stream: options.logStream } : {}) });
