@@ -213,6 +213,8 @@ describe('the start on PostgreSQL', { skip: needsPostgres }, () => {
       const banner = lines.find((l) => l.startsWith('Orchard listening on'));
       assert.ok(banner?.includes(`(records in PostgreSQL schema ${schema})`), lines.join(' | '));
       assert.ok(!banner!.includes(dir));
+      const named = await pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`orchard:${schema}`]);
+      assert.ok(named.rows[0].n >= 1, 'the pool\'s connections are named orchard:<schema>');
     } finally {
       await server.close();
       await dropSchemas(pool, schema);

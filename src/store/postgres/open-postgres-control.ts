@@ -28,7 +28,8 @@ export const CLOSE_WITHIN_MS = 5_000;
  */
 export function openPostgresControl(url: string, options: PoolOptions & { schema?: string; changes?: CacheListener } = {}): PostgresControl {
   const { schema = DEFAULT_CONTROL_SCHEMA, changes, ...poolOptions } = options;
-  const pool = createPool(url, poolOptions);
+  // Named, as the cache listener is, so an operator can tell the processes' connections in pg_stat_activity.
+  const pool = createPool(url, { applicationName: `orchard:${schema}`, ...poolOptions });
   let ended: Promise<number> | undefined;
   return {
     pool,

@@ -17,6 +17,8 @@ export interface PoolOptions {
   readonly connectTimeoutMs?: number;
   /** Named statements a connection prepares before it is closed (PREPARED_PER_CONNECTION). */
   readonly preparedPerConnection?: number;
+  /** What pg_stat_activity shows of the pool's connections (`application_name`). */
+  readonly applicationName?: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
     connectionString: url,
     // The system then tells of a peer gone for good (a dead host, a dropped route), even between statements.
     keepAlive: true,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
