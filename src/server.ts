@@ -10,7 +10,8 @@ import { buildApp } from './app.js';
 import { LISTENING_TEXT, loggerOptions, type LogStream } from './http/log-options.js';
 import { VERSION } from './version.js';
 import type { Config } from './config.js';
-import { openStores, removeStoreData, type Stores } from './stores.js';
+import { AppError, isAppError } from './errors.js';
+import { CLOSE_WITHIN_MS, openStores, removeStoreData, type Stores } from './stores.js';
 import { loadFixtures, type LoadedOrganization } from './fixtures/load-fixtures.js';
 import type { Fixtures } from './fixtures/parse-fixtures.js';
 
@@ -62,6 +63,31 @@ function urlFor(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** `url`'s host, port and database, for an operator: never its user or password. */
+function databaseAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || 'localhost'}:${u.port || 5432}${u.pathname.length > 1 ? u.pathname : ''}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * On PostgreSQL, the database answers before anything else uses it (fixtures, the app's first
+ * work): when it cannot be reached, the start fails once, naming where and why.
+ */
+async function reachable(config: Config, stores: Stores): Promise<void> {
+  if (!config.databaseUrl) return;
+  try {
+    await stores.control.ping();
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'STORE_UNAVAILABLE') throw err;
+    const cause = err.cause instanceof Error ? err.cause.message : err.message;
+    throw new AppError('STORE_UNAVAILABLE', `PostgreSQL at ${databaseAddress(config.databaseUrl)} cannot be reached (${cause}), so Orchard did not start. Check DATABASE_URL, and that PostgreSQL runs and accepts connections from this host.`, { cause: err });
+  }
+}
+
 /**
  * Opens the stores, listens, and creates the demo organization when the data directory holds
  * none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
@@ -79,10 +105,12 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   const started = Date.now();
   try {
+    await reachable(config, stores);
     const fixtures = options.fixtures ? await loadFixtures({ control: stores.control, records: stores.records, clock: Date.now, allowPrivateWebhooks: config.webhooks.allowPrivate }, options.fixtures) : null;
     for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
     const logger = options.logger ?? loggerOptions({ level: config.logLevel, format: config.logFormat, ...(options.logStream ? { stream: options.logStream } : {}) });
     app = await buildApp({ ...stores, config, clock: Date.now, logger });
+    stores.logTo(app.log);
     for (const rule of options.fixtures?.faults ?? []) app.toolkit.faults.addOnce(rule);
     // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own below.
     await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });
@@ -102,7 +130,7 @@ export async function startServer(
     const running = app;
     running.log.info({ url, version: VERSION, ...(config.databaseUrl ? { store: 'postgres', schema: config.databaseSchema } : { store: 'sqlite', dataDir: config.dataDir }) }, 'Orchard started');
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= running.close().then(() => stores.close()).then(removeData).then(() => {
+    const close = () => (closing ??= closeWithin(running, stores).then(removeData).then(() => {
       running.log.info({ uptimeSeconds: Math.round((Date.now() - started) / 1000) }, 'Orchard stopped');
     }));
     return { app: running, url, stores, close, fixtures, demo: demo ? { orgId: demo.org.id, userId: demo.user.id, token: demo.token, accounts: demo.accounts, curl } : null };
@@ -114,10 +142,31 @@ export async function startServer(
   }
 }
 
+/**
+ * Closes the app, then the stores. Requests in flight finish (the time limit bounds them); what the
+ * app does after them (webhook attempts and counters written) and the stores' close share
+ * CLOSE_WITHIN_MS, past which the stores' connections are destroyed: a stalled database holds
+ * neither a statement nor a goodbye for ever.
+ */
+async function closeWithin(app: FastifyInstance, stores: Stores): Promise<void> {
+  const served = new Promise((resolve) => app.server.once('close', resolve));
+  const appClosed = app.close();
+  await Promise.race([served, appClosed]);
+  const deadline = Date.now() + CLOSE_WITHIN_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([appClosed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(resolve, CLOSE_WITHIN_MS, false)))]);
+  clearTimeout(timer);
+  if (!inTime) app.log.warn({ waitedMs: CLOSE_WITHIN_MS }, 'the app\'s closing work waits on the stores: closing them now');
+  await stores.close({ withinMs: Math.max(0, deadline - Date.now()) });
+  // Its statements have ended with the connections.
+  await appClosed;
+}
+
 /** Closes the server on SIGTERM or SIGINT, then exits. */
 export function closeOnSignals(server: RunningServer): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      server.app.log.info({ signal }, `${signal} received: closing (requests in flight finish, then the stores close)`);
       server.close().then(() => process.exit(0), (err) => {
         console.error(err);
         process.exit(1);

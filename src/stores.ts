@@ -10,8 +10,10 @@ import { AdminService } from './admin/admin-service.js';
 import type { NoticeLedger, NoticeLog } from './limits/notices.js';
 import type { RateLimitStore } from './limits/rate-limit-store.js';
 import { RedisRateLimitStore } from './limits/redis-rate-limit-store.js';
-import { dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
-import { CacheListener } from './store/postgres/cache-listener.js';
+import { CLOSE_WITHIN_MS, dropSchemasOf, openPostgresControl } from './store/postgres/open-postgres-control.js';
+
+export { CLOSE_WITHIN_MS };
+import { CacheListener, type ListenerLog } from './store/postgres/cache-listener.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
 import { backupSqlite, holdsSqliteData, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
@@ -32,7 +34,13 @@ export interface Stores {
    */
   openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
   readonly admin: AdminService;
-  close(): Promise<void>;
+  /** Where the stores tell of their connections' state (PostgreSQL: the cache listener lost and back, a close cut short). */
+  logTo(log: ListenerLog): void;
+  /**
+   * Closes every store. On PostgreSQL, waits at most `withinMs` (CLOSE_WITHIN_MS by default) for
+   * statements under way and the connections' goodbyes, then destroys the connections still open.
+   */
+  close(options?: { withinMs?: number }): Promise<void>;
 }
 
 function openCounters(config: Config, clock: () => number, log: NoticeLog): RateLimitStore {
@@ -79,16 +87,21 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
       // Every process tells of the changes it makes, whether or not it keeps anything itself (the CLI).
       channel: config.databaseSchema, ...(changes ? { changes } : {}),
     });
+    let log: ListenerLog | undefined;
     return {
       control: pg.control,
       records,
       ledger: pg.ledger,
       openCounters: counters,
       admin: new AdminService(pg.control, records),
-      async close() {
-        await changes?.close();
+      logTo(to) {
+        log = to;
+        changes?.logTo(to);
+      },
+      async close({ withinMs = CLOSE_WITHIN_MS } = {}) {
         await records.close();
-        await pg.close();
+        const [, destroyed] = await Promise.all([changes?.close(), pg.close(withinMs)]);
+        if (destroyed > 0) log?.warn({ destroyed, withinMs }, `PostgreSQL did not answer the close in time: its ${destroyed} connections left were destroyed`);
       },
     };
   }
@@ -104,6 +117,7 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
     ledger,
     openCounters: counters,
     admin: new AdminService(control, records),
+    logTo: () => {},
     async close() {
       await records.close();
       await ledger.close();

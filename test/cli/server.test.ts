@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { tempDir } from '../helpers.js';
+import { sparePort } from '../throwaway-redis.js';
 import { childEnv, ok } from './cli-runner.js';
 import { createPool } from '../../src/store/postgres/pg-db.js';
 import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from '../services.js';
@@ -183,6 +184,25 @@ describe('npm start (node dist/src/cli.js serve)', () => {
 });
 
 describe('the start on PostgreSQL', { skip: needsPostgres }, () => {
+  test('names the address and the cause, once, when PostgreSQL cannot be reached at start (it said only "Retry the request")', async () => {
+    const port = await sparePort();
+    const dir = tempDir('orchard-pg-refused-');
+    try {
+      const env = { DATABASE_URL: `postgres://orchard:s3cret@127.0.0.1:${port}/crm`, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+      const proc = spawn(process.execPath, [CLI_JS, 'serve'], { env: { ...childEnv, ...env } });
+      let stdout = '';
+      let stderr = '';
+      proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
+      assert.equal(code, 1);
+      assert.equal(stdout, '');
+      assert.equal(stderr, `orchard: PostgreSQL at 127.0.0.1:${port}/crm cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}), so Orchard did not start. Check DATABASE_URL, and that PostgreSQL runs and accepts connections from this host.\n`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('says where the records are: the schema, not the data directory', async () => {
     const dir = tempDir('orchard-pg-start-');
     const schema = uniqueName('banner');
@@ -193,6 +213,8 @@ describe('the start on PostgreSQL', { skip: needsPostgres }, () => {
       const banner = lines.find((l) => l.startsWith('Orchard listening on'));
       assert.ok(banner?.includes(`(records in PostgreSQL schema ${schema})`), lines.join(' | '));
       assert.ok(!banner!.includes(dir));
+      const named = await pool.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`orchard:${schema}`]);
+      assert.ok(named.rows[0].n >= 1, 'the pool\'s connections are named orchard:<schema>');
     } finally {
       await server.close();
       await dropSchemas(pool, schema);

@@ -19,6 +19,7 @@ import { customFieldSpec, customObjectSpec } from '../../src/schema/custom-defin
 import { openStores, type Stores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
 import { DATABASE_URL, needsPostgres, uniqueName } from '../services.js';
+import { TcpProxy } from '../tcp-proxy.js';
 
 /** Longest wait for a change to reach the other server: the listener's bound, and slack for a loaded machine. */
 const WITHIN_MS = BOUND_MS + 2_000;
@@ -255,6 +256,43 @@ describe('the cache listener\'s bound', { skip: needsPostgres }, () => {
     } finally {
       await client.end();
       await listener.close();
+    }
+  });
+
+  test('connects again when its connection stalls (bytes stop, the socket stays open), and logs the loss and the return once each', async () => {
+    const proxy = await TcpProxy.start(TcpProxy.targetOf(DATABASE_URL!));
+    const lines: string[] = [];
+    const log = { warn: (_o: object, msg: string) => lines.push(`warn ${msg}`), info: (_o: object, msg: string) => lines.push(`info ${msg}`) };
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const listener = new CacheListener(TcpProxy.urlThrough(DATABASE_URL!, proxy), uniqueName('cfs'), { boundMs: 300, pingMs: 50, reconnectMs: 100 });
+    listener.logTo(log);
+    const trustedWithin = async (ms: number) => {
+      const started = Date.now();
+      while (!listener.trusted()) {
+        assert.ok(Date.now() - started < ms, `not trusted after ${ms} ms; log: ${lines.join('; ')}`);
+        await sleep(10);
+      }
+    };
+    try {
+      await trustedWithin(5_000);
+      proxy.freeze();
+      await sleep(400);
+      assert.equal(listener.trusted(), false, 'past the bound without its ping');
+      // Three bounds without its ping: the connection is given up and a new one made, through the proxy again.
+      await trustedWithin(5_000);
+      await sleep(300);
+      assert.equal(listener.trusted(), true);
+      assert.deepEqual(lines, [
+        'warn Cache listener lost: identities and definitions are read from PostgreSQL on every request until it is back',
+        'info Cache listener back: identities and definitions are kept in memory again',
+      ]);
+      assert.deepEqual(warnings.filter((w) => w.includes('already executing a query')), [], 'no ping sent while one was outstanding');
+    } finally {
+      process.off('warning', onWarning);
+      await listener.close();
+      await proxy.close();
     }
   });
 });

@@ -10,7 +10,9 @@
 // was delivered. Caches are trusted for BOUND_MS after the send time of the last ping received: a
 // change committed anywhere is seen within BOUND_MS, usually within milliseconds. Past that (no
 // connection, a stalled one), reads are uncached until the listener is current again; on reconnecting it
-// tells its subscribers to drop everything, as notices sent meanwhile were missed.
+// tells its subscribers to drop everything, as notices sent meanwhile were missed. A connection that
+// stalls (bytes stop, the socket stays open: nothing ends it) is given up after STALL_BOUNDS bounds
+// without a ping back, and a new one made.
 
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -22,6 +24,8 @@ export const BOUND_MS = 1_000;
 export const PING_MS = 250;
 /** How long the listener waits before connecting again after losing its connection. */
 export const RECONNECT_MS = 1_000;
+/** Bounds without hearing its own ping after which the listener gives its connection up as stalled. */
+export const STALL_BOUNDS = 3;
 
 /** The notice of a change to the control tables (tokens, users, roles, organizations). */
 export const CONTROL_CHANGED = 'control';
@@ -41,6 +45,12 @@ export interface CacheListenerOptions {
   readonly clock?: () => number;
 }
 
+/** The part of pino (Fastify's logger) the listener uses. */
+export interface ListenerLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
 /** What a cache is told: a notice's payload, or null for "drop everything" (notices may have been missed). */
 export type ChangeListener = (payload: string | null) => void;
 
@@ -51,6 +61,7 @@ export class CacheListener {
   private readonly pingMs: number;
   private readonly reconnectMs: number;
   private readonly clock: () => number;
+  private log: ListenerLog | undefined;
   private readonly listeners = new Set<ChangeListener>();
   private readonly pingPrefix = `ping:${randomUUID()}:`;
   private client: pg.Client | undefined;
@@ -59,6 +70,12 @@ export class CacheListener {
   private retry: NodeJS.Timeout | undefined;
   /** Caches are trusted until this instant (ms since the epoch): BOUND_MS past the send time of the last ping received. */
   private trustedUntil = 0;
+  /** When the connection was made or its last ping heard; the stall check counts from it. */
+  private heardAt = 0;
+  /** A ping sent and not yet answered: no other is sent meanwhile (it would queue behind a stalled one). */
+  private pinging = false;
+  /** The loss was logged and the return is not yet: each is logged once. */
+  private lostLogged = false;
   private closed = false;
 
   constructor(private readonly url: string, schema: string, options: CacheListenerOptions = {}) {
@@ -79,6 +96,11 @@ export class CacheListener {
     return this.clock() < this.trustedUntil;
   }
 
+  /** Where the loss of the listening connection, and its return, are told (once each, warn then info). */
+  logTo(log: ListenerLog): void {
+    this.log = log;
+  }
+
   /** Calls `listener` with every notice, and with null when notices may have been missed. Returns the unsubscribe. */
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
@@ -97,14 +119,19 @@ export class CacheListener {
 
   private async connect(): Promise<void> {
     // Named, so an operator (or a test) can find the listening connection in pg_stat_activity.
-    const client = new pg.Client({ connectionString: this.url, application_name: `orchard-cache:${this.channel}` });
+    // keepAlive: the system tells of a peer gone for good, even while nothing is sent. The time
+    // limits keep a connection that stalls while being made from holding the listener up.
+    const client = new pg.Client({
+      connectionString: this.url, application_name: `orchard-cache:${this.channel}`,
+      keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, query_timeout: CONNECT_TIMEOUT_MS,
+    });
     // Errors after connecting end in 'end' too; the listener keeps them from crashing the process.
     client.on('error', () => {});
     try {
       await client.connect();
       await client.query(`LISTEN ${qi(this.channel)}`);
     } catch {
-      await client.end().catch(() => {});
+      destroy(client);
       this.lost();
       return;
     }
@@ -119,6 +146,8 @@ export class CacheListener {
     });
     // Notices committed before LISTEN took effect were missed.
     this.tell(null);
+    this.heardAt = this.clock();
+    this.pinging = false;
     this.ping();
     this.pinger = setInterval(() => this.ping(), this.pingMs);
     this.pinger.unref();
@@ -128,16 +157,32 @@ export class CacheListener {
     const client = this.client;
     if (!client) return;
     const sent = this.clock();
-    client.query(notifyStatement(this.channel, `${this.pingPrefix}${sent}`)).catch(() => {
-      // A connection that cannot notify cannot be trusted to hear either.
-      if (this.client === client) this.lost();
-    });
+    if (this.pinging && sent - this.heardAt > STALL_BOUNDS * this.boundMs) {
+      this.lost();
+      return;
+    }
+    if (this.pinging) return;
+    this.pinging = true;
+    client.query(notifyStatement(this.channel, `${this.pingPrefix}${sent}`)).then(
+      () => {
+        if (this.client === client) this.pinging = false;
+      },
+      () => {
+        // A connection that cannot notify cannot be trusted to hear either.
+        if (this.client === client) this.lost();
+      },
+    );
   }
 
   private onNotice(payload: string): void {
     if (payload.startsWith(this.pingPrefix)) {
       const sent = Number(payload.slice(this.pingPrefix.length));
       this.trustedUntil = Math.max(this.trustedUntil, sent + this.boundMs);
+      this.heardAt = this.clock();
+      if (this.lostLogged && this.trusted()) {
+        this.lostLogged = false;
+        this.log?.info({ channel: this.channel }, 'Cache listener back: identities and definitions are kept in memory again');
+      }
       return;
     }
     // Another process's ping says nothing of this listener.
@@ -152,8 +197,13 @@ export class CacheListener {
     this.pinger = undefined;
     const client = this.client;
     this.client = undefined;
-    if (client) void client.end().catch(() => {});
+    // Destroyed, not ended: a goodbye on a stalled connection would wait for an answer that never comes.
+    if (client) destroy(client);
     this.tell(null);
+    if (!this.closed && !this.lostLogged) {
+      this.lostLogged = true;
+      this.log?.warn({ channel: this.channel }, 'Cache listener lost: identities and definitions are read from PostgreSQL on every request until it is back');
+    }
     if (this.closed || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
@@ -175,6 +225,23 @@ export class CacheListener {
     await this.connecting;
     const client = this.client;
     this.client = undefined;
-    if (client) await client.end().catch(() => {});
+    if (!client) return;
+    // A goodbye, so the server logs no lost client; a stalled connection never answers it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([client.end().catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+    destroy(client);
   }
+}
+
+/** How long close() waits for the server to answer its goodbye. */
+const CLOSE_WAIT_MS = 1_000;
+
+/** How long the listener waits for a connection to be made before trying again. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Ends `client`'s connection at once, whatever the peer does. */
+function destroy(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  void client.end().catch(() => {});
 }

@@ -4,16 +4,23 @@
 import { PostgresNoticeLedger } from './postgres-notice-ledger.js';
 import { PostgresControlStore } from './postgres-control-store.js';
 import { DEFAULT_CONTROL_SCHEMA } from './postgres-control-ddl.js';
-import { createPool, qi, type Pool, type PoolOptions } from './pg-db.js';
+import { createPool, endPool, qi, type Pool, type PoolOptions } from './pg-db.js';
 import type { CacheListener } from './cache-listener.js';
 
 export interface PostgresControl {
   readonly pool: Pool;
   readonly control: PostgresControlStore;
   readonly ledger: PostgresNoticeLedger;
-  /** Ends the pool, after which neither the store nor the ledger can be used; safe to call twice. */
-  close(): Promise<void>;
+  /**
+   * Ends the pool, after which neither the store nor the ledger can be used; safe to call twice.
+   * Waits at most `withinMs` (CLOSE_WITHIN_MS by default) for its connections, then destroys those
+   * left: resolves with their number.
+   */
+  close(withinMs?: number): Promise<number>;
 }
+
+/** How long closing waits for the pool's connections: statements in flight, the goodbye of each. */
+export const CLOSE_WITHIN_MS = 5_000;
 
 /**
  * The control store and notice ledger in `schema` (default `orchard`, created and migrated on first
@@ -21,13 +28,14 @@ export interface PostgresControl {
  */
 export function openPostgresControl(url: string, options: PoolOptions & { schema?: string; changes?: CacheListener } = {}): PostgresControl {
   const { schema = DEFAULT_CONTROL_SCHEMA, changes, ...poolOptions } = options;
-  const pool = createPool(url, poolOptions);
-  let ended: Promise<void> | undefined;
+  // Named, as the cache listener is, so an operator can tell the processes' connections in pg_stat_activity.
+  const pool = createPool(url, { applicationName: `orchard:${schema}`, ...poolOptions });
+  let ended: Promise<number> | undefined;
   return {
     pool,
     control: new PostgresControlStore(pool, schema, changes),
     ledger: new PostgresNoticeLedger(pool, schema),
-    close: () => (ended ??= pool.end()),
+    close: (withinMs = CLOSE_WITHIN_MS) => (ended ??= endPool(pool, withinMs)),
   };
 }
 

@@ -17,6 +17,8 @@ export interface PoolOptions {
   readonly connectTimeoutMs?: number;
   /** Named statements a connection prepares before it is closed (PREPARED_PER_CONNECTION). */
   readonly preparedPerConnection?: number;
+  /** What pg_stat_activity shows of the pool's connections (`application_name`). */
+  readonly applicationName?: string;
 }
 
 /**
@@ -52,6 +54,9 @@ export function release(client: PoolClient, broken = false): void {
   client.release(broken || (client as { spent?: boolean }).spent === true);
 }
 
+/** Every connection of each pool, so that endPool can destroy those that do not close. */
+const connections = new WeakMap<Pool, Set<pg.Client>>();
+
 /**
  * A pool on `url`. Numbers come back as JavaScript numbers (numeric and bigint counts included, -0 as 0),
  * and an idle connection that dies (a server restart) is dropped, never thrown at the process.
@@ -59,6 +64,9 @@ export function release(client: PoolClient, broken = false): void {
 export function createPool(url: string, options: PoolOptions = {}): Pool {
   const pool = new pg.Pool({
     connectionString: url,
+    // The system then tells of a peer gone for good (a dead host, a dropped route), even between statements.
+    keepAlive: true,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
@@ -82,8 +90,32 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
   pool.on('error', () => {});
   // Nor may a checked-out client's, which the pool does not listen to: the statement under way fails
   // with the error anyway, and the pool drops the dead client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const open = new Set<pg.Client>();
+  connections.set(pool, open);
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    open.add(client);
+    client.once('end', () => open.delete(client));
+  });
   return pool;
+}
+
+/**
+ * Ends `pool`, waiting at most `withinMs` for its connections to close (those checked out are
+ * waited for, and a stalled database answers no goodbye); past that, destroys those left. Resolves
+ * with the number destroyed, 0 when the pool ended in time.
+ */
+export async function endPool(pool: Pool, withinMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    pool.end().then(() => true, () => true),
+    new Promise<false>((resolve) => (timer = setTimeout(resolve, withinMs, false))),
+  ]);
+  clearTimeout(timer);
+  if (ended) return 0;
+  const left = [...(connections.get(pool) ?? [])];
+  for (const client of left) (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  return left.length;
 }
 
 const NUMERIC_OIDS = new Set([20 /* int8 */, 1700 /* numeric */]);
