@@ -4722,6 +4722,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
+                    /** @description Taken only empty ([]): conditions are not added to a view when it is run. */
+                    conditionGroups?: unknown;
+                    /** @description Fields to show beside the view's, for this request: names, or objects whose logicalName (else name) is read. */
+                    fields?: unknown;
                     /** @description The page, from 1 (default 1). */
                     pageNumber?: unknown;
                     /** @description Records per page, 1–500 (default 50); larger is served as 500. */
@@ -5114,6 +5118,11 @@ export interface operations {
                     }[];
                     /** @description Fields to group the records by; the rows are then groups. */
                     groupBy?: {
+                        /**
+                         * @description Date and datetime fields only: group by this period of the value (UTC).
+                         * @enum {string}
+                         */
+                        datePeriod?: "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR" | "HOUR_PART" | "DAY_PART" | "WEEK_PART" | "MONTH_PART" | "QUARTER_PART" | "DAY_OF_WEEK";
                         name: string;
                     }[];
                     /** @description The object's number (1) or system name (account). */
