@@ -743,6 +743,45 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await shot(page, 'sign-in');
   });
 
+  const control = (method: string, url: string, body?: unknown) => fetch(`${server.url}/_orchard${url}`, {
+    method, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const acmeId = async () => (await json(await api(ADA, 'GET', '/api/me'))).data.organization.id as string;
+  /** A new tab signed in with Ada's token, on the accounts' table. */
+  const accountsTable = async (): Promise<Page> => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'data/account');
+    await page.waitForSelector('table.records tbody tr');
+    return page;
+  };
+  /** Signs in with the admin key and opens Acme's `route`. */
+  const adminOfAcme = async (page: Page, route: string) => {
+    await signIn(page, ADMIN_KEY, 'admin');
+    await page.selectOption('header select', { label: 'Acme' });
+    await go(page, route);
+  };
+  /** Signs in with the admin key and opens Acme's tokens of `email` under Admin. */
+  const adminTokensOf = async (page: Page, email: string) => {
+    await adminOfAcme(page, 'admin');
+    await page.click(`tr[data-user="${email}"] button:has-text("Tokens")`);
+    await page.waitForSelector(`[role=region][aria-label="Tokens of ${email}"] table`);
+  };
+
+  test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
+    const page = await tab();
+    const logged: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') logged.push(m.text()); });
+    await signIn(page, ADMIN_KEY, 'admin');
+    await go(page, 'toolkit');
+    const input = page.locator('label:has-text("Snapshot name") input');
+    await input.fill('bad name!');
+    assert.equal(await input.evaluate((el: any) => el.validity.patternMismatch), true);
+    await input.fill('good-name.1');
+    assert.equal(await input.evaluate((el: any) => el.validity.valid), true);
+    assert.deepEqual(logged, []);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
