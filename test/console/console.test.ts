@@ -768,18 +768,24 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector(`[role=region][aria-label="Tokens of ${email}"] table`);
   };
 
-  test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
+  test('a token shown once stays shown when another token is revoked, and goes when it is itself revoked', async () => {
     const page = await tab();
-    const logged: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') logged.push(m.text()); });
-    await signIn(page, ADMIN_KEY, 'admin');
-    await go(page, 'toolkit');
-    const input = page.locator('label:has-text("Snapshot name") input');
-    await input.fill('bad name!');
-    assert.equal(await input.evaluate((el: any) => el.validity.patternMismatch), true);
-    await input.fill('good-name.1');
-    assert.equal(await input.evaluate((el: any) => el.validity.valid), true);
-    assert.deepEqual(logged, []);
+    await adminTokensOf(page, 'sam@acme.example');
+    const shown = () => page.textContent('.once [data-token]');
+    await page.click('button:has-text("New token")');
+    const first = (await shown())!;
+    await page.click('button:has-text("New token")');
+    await page.waitForFunction((old) => document.querySelector('.once [data-token]')?.textContent !== old, first);
+    const second = (await shown())!;
+    const revoke = async (token: string) => {
+      await page.click(`button[aria-label="Revoke token …${token.slice(-4)}"]`);
+      await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
+      await page.waitForSelector(`tr[data-last4="${token.slice(-4)}"] >> text=revoked`);
+    };
+    await revoke(first);
+    assert.equal(await shown(), second, 'still shown: another token was revoked');
+    await revoke(second);
+    assert.equal(await page.locator('.once [data-token]').count(), 0, 'gone once it is revoked');
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {

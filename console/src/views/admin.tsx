@@ -149,15 +149,16 @@ function Tokens({ user }: { user: User }) {
   const c = useConsole();
   const tokens = useLoad((signal) => c.control<{ items: TokenInfo[] }>('GET', `/users/${user.id}/tokens`, undefined, signal), [user.id]);
   const act = useAction();
-  const [shown, setShown] = useState<{ token: string; what: string } | null>(null);
+  // The token shown once stays until it is itself revoked (or another is made): revoking another one keeps it.
+  const [shown, setShown] = useState<{ id: string; token: string; what: string } | null>(null);
   const make = (path: string, what: string) => act.run(async () => {
-    const r = await c.control<{ token: string }>('POST', path);
-    setShown({ token: r.token, what });
+    const r = await c.control<{ token: string; created: { id: string } }>('POST', path);
+    setShown({ id: r.created.id, token: r.token, what });
     tokens.reload();
   });
   const revoke = (t: TokenInfo) => act.run(async () => {
     await c.control('POST', `/tokens/${t.id}/revoke`);
-    setShown(null);
+    setShown((s) => (s?.id === t.id ? null : s));
     tokens.reload();
   });
   return (
