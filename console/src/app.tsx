@@ -3,7 +3,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { controlApi, type Organization } from './api.js';
-import { ConsoleContext, consoleFor, dataTokenFor } from './context.js';
+import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
 import { ErrorBox, Loading, useLoad } from './ui.js';
@@ -56,11 +56,17 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   const orgId = session.kind === 'admin' ? session.orgId ?? orgs.value?.[0]?.id ?? null : null;
   const org = orgs.value?.find((o) => o.id === orgId) ?? null;
 
-  // One token per organization and tab, made when its data is first opened (context.ts).
+  // One token per organization and tab, made when its data is first opened, and again when it is
+  // found revoked (context.ts).
   const pending = useRef(new Map<string, Promise<DataToken>>());
+  const renewing = useRef(new Map<string, Promise<DataToken | null>>());
   const sessionRef = useRef(session);
   sessionRef.current = session;
-  const dataToken = (): Promise<DataToken> => {
+  const keep = (next: Session) => {
+    sessionRef.current = next;
+    update(next);
+  };
+  const current = (): Promise<DataToken> => {
     const s = sessionRef.current;
     if (s.kind !== 'admin' || !org) return Promise.reject(new Error('no organization'));
     const made = s.dataTokens[org.id];
@@ -69,7 +75,8 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     if (!p) {
       p = dataTokenFor(s.key, org).then((t) => {
         const now = sessionRef.current;
-        if (now.kind === 'admin') update({ ...now, dataTokens: { ...now.dataTokens, [org.id]: t } });
+        if (now.kind === 'admin') keep({ ...now, dataTokens: { ...now.dataTokens, [org.id]: t } });
+        pending.current.delete(org.id);
         return t;
       });
       p.catch(() => pending.current.delete(org.id));
@@ -77,7 +84,26 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     }
     return p;
   };
-  const ctx = useMemo(() => consoleFor(session, org, dataToken, orgs.reload), [session, org, orgs.reload]);
+  // Calls failing together with one revoked token make one new token between them.
+  const renew = (stale: DataToken): Promise<DataToken | null> => {
+    const s = sessionRef.current;
+    if (s.kind !== 'admin' || !org) return Promise.resolve(null);
+    let p = renewing.current.get(stale.tokenId);
+    if (!p) {
+      p = dataTokenRevoked(s.key, org, stale).then((revoked) => {
+        if (!revoked) return null;
+        const now = sessionRef.current;
+        if (now.kind === 'admin' && now.dataTokens[org.id]?.tokenId === stale.tokenId) {
+          const { [org.id]: _, ...rest } = now.dataTokens;
+          keep({ ...now, dataTokens: rest });
+        }
+        return current();
+      });
+      renewing.current.set(stale.tokenId, p);
+    }
+    return p;
+  };
+  const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload), [session, org, orgs.reload]);
 
   // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
   const main = useRef<HTMLElement>(null);

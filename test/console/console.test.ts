@@ -768,6 +768,34 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector(`[role=region][aria-label="Tokens of ${email}"] table`);
   };
 
+  test('revoking the console\'s own data token under Admin (labelled as the console\'s) leaves the data working: a new token is made and the call retried', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    const tokenIds = () => page.evaluate(() => Object.values(JSON.parse(sessionStorage.getItem('orchard-console-session')).dataTokens).map((t: any) => t.tokenId as string));
+    const [made] = await tokenIds();
+    await go(page, 'admin');
+    await page.click('tr[data-user="ada@acme.example"] button:has-text("Tokens")');
+    const row = page.locator(`tr[data-token-id="${made}"]`);
+    await row.waitFor();
+    assert.match((await row.textContent())!, /used by this console/);
+    await row.locator('button:has-text("Revoke")').click();
+    await row.locator('button:has-text("for good")').click();
+    await row.locator('text=revoked').waitFor();
+    await go(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    assert.equal(await page.locator('text=TOKEN_INVALID').count(), 0);
+    const [now] = await tokenIds();
+    assert.notEqual(now, made, 'a new token replaces the revoked one');
+
+    // A refused read shows its error only, not "Loading" beside it.
+    await page.route('**/api/objects', (route) => route.fulfill({ status: 503, contentType: 'application/json', headers: { 'x-error-code': 'FAULT_INJECTED' }, body: JSON.stringify({ Message: 'down for the test' }) }));
+    await go(page, 'usage');
+    await go(page, 'data');
+    await page.waitForSelector('main [role=alert]:has-text("down for the test")');
+    assert.equal(await page.locator('text=Loading objects').count(), 0);
+  });
+
   test('a token shown once stays shown when another token is revoked, and goes when it is itself revoked', async () => {
     const page = await tab();
     await adminTokensOf(page, 'sam@acme.example');
@@ -786,6 +814,20 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await shown(), second, 'still shown: another token was revoked');
     await revoke(second);
     assert.equal(await page.locator('.once [data-token]').count(), 0, 'gone once it is revoked');
+  });
+
+  test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
+    const page = await tab();
+    const logged: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') logged.push(m.text()); });
+    await signIn(page, ADMIN_KEY, 'admin');
+    await go(page, 'toolkit');
+    const input = page.locator('label:has-text("Snapshot name") input');
+    await input.fill('bad name!');
+    assert.equal(await input.evaluate((el: any) => el.validity.patternMismatch), true);
+    await input.fill('good-name.1');
+    assert.equal(await input.evaluate((el: any) => el.validity.valid), true);
+    assert.deepEqual(logged, []);
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {

@@ -148,6 +148,8 @@ function UsersPanel({ roles }: { roles: Role[] }) {
 function Tokens({ user }: { user: User }) {
   const c = useConsole();
   const tokens = useLoad((signal) => c.control<{ items: TokenInfo[] }>('GET', `/users/${user.id}/tokens`, undefined, signal), [user.id]);
+  // The tokens this tab made to open the data: revoking one is allowed (the console makes another).
+  const consoles = new Set(c.session.kind === 'admin' ? Object.values(c.session.dataTokens).map((t) => t.tokenId) : []);
   const act = useAction();
   // The token shown once stays until it is itself revoked (or another is made): revoking another one keeps it.
   const [shown, setShown] = useState<{ id: string; token: string; what: string } | null>(null);
@@ -173,7 +175,7 @@ function Tokens({ user }: { user: User }) {
                 <td><code>…{t.last4 ?? '????'}</code></td>
                 <td>{formatInstant(t.createdAt)}</td>
                 <td>{formatInstant(t.lastUsedAt)}</td>
-                <td>{t.revokedAt ? `revoked ${formatInstant(t.revokedAt)}` : 'live'}</td>
+                <td>{t.revokedAt ? `revoked ${formatInstant(t.revokedAt)}` : 'live'}{!t.revokedAt && consoles.has(t.id) && <span class="muted small"> · used by this console</span>}</td>
                 <td class="actions-cell">
                   {!t.revokedAt && (
                     <>

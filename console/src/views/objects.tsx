@@ -24,7 +24,7 @@ export function ObjectsView() {
       <PageTitle>Data</PageTitle>
       <DataAs />
       <ErrorBox error={objects.error} />
-      {!objects.value ? <Loading what="objects" /> : (
+      {!objects.value ? (!objects.error && <Loading what="objects" />) : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Objects">
             <thead>
