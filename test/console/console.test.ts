@@ -646,6 +646,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     page.on('request', (r) => { if (r.url().includes('/_orchard/')) sent.push(`${r.method()} ${new URL(r.url()).pathname} ${r.postData() ?? ''}`); });
     const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/_orchard\/users\//.test(r.url()));
     await row.locator('select').selectOption('sales');
+    await row.locator('button:has-text("Change role")').click();
     assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: 'sales' });
     assert.equal((await patched).status(), 200);
     assert.equal(await me(), 'sales', `the console's calls: ${sent.join('; ')}`);
@@ -814,6 +815,31 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await shown(), second, 'still shown: another token was revoked');
     await revoke(second);
     assert.equal(await page.locator('.once [data-token]').count(), 0, 'gone once it is revoked');
+  });
+
+  test('a user\'s role changes only when "Change role" is pressed, not as the arrow keys move through the choices', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const row = page.locator('tr[data-user="sam@acme.example"]');
+    const patches: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'PATCH') patches.push(r.postData() ?? ''); });
+    const role = async () => (await json(await api(SAM, 'GET', '/api/me'))).data.user.role;
+    await row.locator('select').focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(patches, [], 'moving through the roles changes nothing');
+    assert.equal(await role(), 'sales');
+    await row.locator('select').selectOption('admin');
+    const patched = page.waitForResponse((r) => r.request().method() === 'PATCH');
+    await row.locator('button:has-text("Change role")').click();
+    assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: 'admin' });
+    assert.equal(await role(), 'admin');
+    await row.locator('select').selectOption('sales');
+    await row.locator('button:has-text("Change role")').click();
+    await page.waitForFunction(() => !document.querySelector('tr[data-user="sam@acme.example"] button.change-role'));
+    assert.equal(await role(), 'sales');
   });
 
   test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {

@@ -74,16 +74,12 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const [role, setRole] = useState('admin');
   const [made, setMade] = useState<{ email: string; token: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  // The role just chosen, shown until the list is read again: the select would otherwise show the
-  // old role while the change is saved (the list it reads from is the old one until then).
+  // The role chosen in a user's select, given only when "Change role" is pressed: the arrow keys
+  // move through the choices, and each would otherwise be granted in turn. Kept until the list is
+  // read again, so the select does not show the old role while the change is saved.
   const [chosen, setChosen] = useState<Record<string, string>>({});
   useEffect(() => setChosen({}), [users.value]);
-  const choose = (id: string, role: string) => {
-    setChosen((c) => ({ ...c, [id]: role }));
-    void run('PATCH', `/users/${id}`, { role }).then((ok) => {
-      if (!ok) setChosen(({ [id]: _, ...rest }) => rest);
-    });
-  };
+  const choose = (id: string, role: string) => setChosen((c) => ({ ...c, [id]: role }));
   const run = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) => act.run(async () => {
     await c.control(method, path, body);
     users.reload();
@@ -115,6 +111,9 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                       <select aria-label={`Role of ${u.email}`} value={chosen[u.id] ?? u.role} onChange={(e) => choose(u.id, (e.target as HTMLSelectElement).value)}>
                         {[...new Set([...roleNames, u.role])].map((r) => <option key={r} value={r}>{r}</option>)}
                       </select>
+                      {chosen[u.id] !== undefined && chosen[u.id] !== u.role && (
+                        <button type="button" class="change-role" aria-label={`Change the role of ${u.email} to ${chosen[u.id]}`} disabled={act.busy} onClick={() => void run('PATCH', `/users/${u.id}`, { role: chosen[u.id] })}>Change role</button>
+                      )}
                     </td>
                     <td>{u.disabled ? `disabled since ${formatInstant(u.disabledAt)}` : 'enabled'}</td>
                     <td class="actions-cell">
