@@ -2,7 +2,7 @@
 // the view the route names. Views reach the server through the context (context.ts).
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { controlApi, type Organization } from './api.js';
+import { controlApi, publicApi, type Me, type Organization } from './api.js';
 import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
@@ -103,6 +103,17 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     }
     return p;
   };
+  // A token's role and plan may change after sign-in (under Admin, say): read again on load and at
+  // each move to another view, so the views and the header follow.
+  useEffect(() => {
+    if (session.kind !== 'token') return undefined;
+    const controller = new AbortController();
+    publicApi<Me>(session.token, 'GET', '/api/me', undefined, controller.signal).then((me) => {
+      const now = sessionRef.current;
+      if (now.kind === 'token' && JSON.stringify(now.me) !== JSON.stringify(me)) keep({ ...now, me });
+    }, () => undefined);
+    return () => controller.abort();
+  }, [route[0]]);
   const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload), [session, org, orgs.reload]);
 
   // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).

@@ -842,6 +842,25 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await role(), 'sales');
   });
 
+  test('a token session follows a change of its role and plan made elsewhere once it moves to another view', async () => {
+    const page = await tab();
+    await signIn(page, SAM);
+    assert.equal(await page.textContent('header .badge'), 'role: sales');
+    const acme = await acmeId();
+    const sam = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'sam@acme.example')!;
+    assert.equal((await control('PATCH', `/users/${sam.id}`, { role: 'admin' })).status, 200);
+    assert.equal((await control('PATCH', `/organizations/${acme}`, { plan: 'professional' })).status, 200);
+    try {
+      await go(page, 'usage');
+      await page.waitForFunction(() => document.querySelector('header .badge')?.textContent === 'role: admin');
+      await page.locator('nav.tabs >> text=Webhooks').waitFor();
+      await page.waitForFunction(() => /plan professional/.test(document.querySelector('main p.muted')?.textContent ?? ''));
+    } finally {
+      await control('PATCH', `/users/${sam.id}`, { role: 'sales' });
+      await control('PATCH', `/organizations/${acme}`, { plan: 'enterprise' });
+    }
+  });
+
   test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
     const page = await tab();
     const logged: string[] = [];
