@@ -875,6 +875,27 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.deepEqual(logged, []);
   });
 
+  test('the webhook form shows its own refusal, clears the earlier secret and its header fields, and names the webhook a secret belongs to', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await page.click('nav.tabs >> text=Webhooks');
+    const form = page.locator('form[aria-label="Make a webhook"]');
+    await form.waitFor();
+    await page.fill('label:has-text("URL") input', 'http://127.0.0.1:9/one');
+    await page.fill('label:has-text("Header fields") textarea', 'X-Api-Key: k-1');
+    await page.click('button:has-text("Make webhook")');
+    await page.waitForSelector('.once [data-token]');
+    assert.match((await page.textContent('.once'))!, /http:\/\/127\.0\.0\.1:9\/one/);
+    assert.equal(await page.inputValue('label:has-text("Header fields") textarea'), '');
+    await page.fill('label:has-text("URL") input', 'http://127.0.0.1:9/two');
+    await page.fill('label:has-text("Filter") input', 'nofield = 1');
+    await page.click('button:has-text("Make webhook")');
+    await form.locator('[role=alert]').waitFor();
+    assert.match((await form.locator('[role=alert]').textContent())!, /FIELD_UNKNOWN/);
+    assert.equal(await page.locator('.once').count(), 0, 'the earlier secret is not left beside a refusal');
+    for (const h of (await json(await api(ADA, 'GET', '/api/webhooks'))).data) await api(ADA, 'DELETE', `/api/webhooks/${h.id}`);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);

@@ -50,23 +50,27 @@ function WebhookList() {
   const hooks = useLoad((signal) => c.data<Webhook[]>('GET', '/api/webhooks', undefined, signal), [c.org.id]);
   const objects = useLoad((signal) => c.data<ObjectSummary[]>('GET', '/api/objects', undefined, signal), [c.org.id]);
   const act = useAction();
+  // The form's own: a refused webhook's error shows by the form, not above the list.
+  const making = useAction();
   const [event, setEvent] = useState('created');
   const [object, setObject] = useState('account');
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState('POST');
   const [filter, setFilter] = useState('');
   const [headers, setHeaders] = useState('');
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
   const create = (e: Event) => {
     e.preventDefault();
-    void act.run(async () => {
+    setSecret(null);
+    void making.run(async () => {
       const made = await c.data<Webhook & { secret: string }>('POST', '/api/webhooks', {
         event, url, method, ...(object !== '*' ? { object } : {}), ...(filter ? { filter } : {}),
         ...(headers.trim() ? { headers: headers.split('\n').map((l) => l.trim()).filter(Boolean) } : {}),
       });
-      setSecret(made.secret);
+      setSecret({ secret: made.secret, url: made.url });
       setUrl('');
       setFilter('');
+      setHeaders('');
       hooks.reload();
     });
   };
@@ -121,9 +125,10 @@ function WebhookList() {
         </select></label>
         <label>Filter (optional) <input type="text" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="statecode = 1" /></label>
         <label>Header fields (optional, one per line) <textarea rows={2} value={headers} onInput={(e) => setHeaders((e.target as HTMLTextAreaElement).value)} placeholder="X-Api-Key: k-1234" /></label>
-        <button type="submit" class="primary" disabled={act.busy}>Make webhook</button>
+        <button type="submit" class="primary" disabled={making.busy}>Make webhook</button>
+        <ErrorBox error={making.error} />
       </form>
-      {secret && <ShownOnce token={secret} what="The webhook's signing secret (Standard Webhooks)." />}
+      {secret && <ShownOnce token={secret.secret} what={`The signing secret (Standard Webhooks) of the webhook to ${secret.url}.`} />}
     </section>
   );
 }
