@@ -861,6 +861,36 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a lookup whose text is typed but not picked refuses the save with a message by the field, and Enter in it submits nothing', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'data/account/new');
+    await page.waitForSelector('#field-accountname');
+    const posts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().includes('/api/record/')) posts.push(r.postData() ?? ''); });
+    await page.fill('#field-accountname', 'Unpicked Parent Ltd');
+    const parent = page.locator('#field-parentaccountid');
+    await parent.fill('Account');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]');
+    await parent.press('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(posts, [], 'Enter with nothing highlighted submits nothing');
+    await page.click('button[type=submit]:has-text("Create")');
+    const message = page.locator('[data-field=parentaccountid] .field-error');
+    await message.waitFor();
+    assert.match((await message.textContent())!, /not picked/);
+    assert.equal(await parent.getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(posts, [], 'nothing saved');
+    await parent.press('ArrowDown');
+    await parent.press('Enter');
+    assert.equal(await message.count(), 0);
+    await page.click('button[type=submit]:has-text("Create")');
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Unpicked Parent Ltd');
+    assert.ok(JSON.parse(posts[0]!).parentaccountid, 'the picked parent is saved');
+    const id = decodeURIComponent(page.url().split('/').pop()!);
+    assert.equal((await api(ADA, 'DELETE', `/api/record/account/${id}`)).status, 200);
+  });
+
   test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
     const page = await tab();
     const logged: string[] = [];

@@ -39,10 +39,16 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const [editing, setEditing] = useState(creating);
   const [draft, setDraft] = useState<Record<string, Value>>({});
   const [names, setNames] = useState<Record<string, string>>({});
+  // Lookups whose text was typed and not picked: a save is refused (with a message by each) rather
+  // than saving the value the lookup had.
+  const [unpicked, setUnpicked] = useState<Record<string, string>>({});
+  const [refused, setRefused] = useState(false);
   // A record read again (after a save) replaces what was typed.
   useEffect(() => {
     setDraft({});
     setNames({});
+    setUnpicked({});
+    setRefused(false);
   }, [record]);
   const save = useAction();
   const remove = useAction();
@@ -63,6 +69,12 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
 
   const submit = (e: Event) => {
     e.preventDefault();
+    const first = Object.keys(unpicked)[0];
+    if (first !== undefined) {
+      setRefused(true);
+      document.getElementById(`field-${first}`)?.focus();
+      return;
+    }
     void save.run(async () => {
       if (creating) {
         const body = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== null));
@@ -115,6 +127,8 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
                           setDraft((d) => ({ ...d, [f.name]: v }));
                           if (name !== undefined) setNames((n) => ({ ...n, [f.name]: name }));
                         }}
+                        onUnpicked={(text) => setUnpicked(({ [f.name]: _, ...rest }) => (text === null ? rest : { ...rest, [f.name]: text }))}
+                        problem={refused && unpicked[f.name] !== undefined ? `"${unpicked[f.name]}" was not picked: choose a record from the list, or clear the field.` : null}
                       />
                       {f.type === 'datetime' && <span id={`${inputId}-zone`} class="muted small"> UTC</span>}
                     </>
@@ -131,7 +145,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
             <button type="submit" class="primary" disabled={save.busy}>{creating ? 'Create' : 'Save'}</button>
             {creating
               ? <a class="button" href={href('data', obj.systemName)}>Cancel</a>
-              : <button type="button" onClick={() => { setDraft({}); setNames({}); setEditing(false); save.clear(); }}>Cancel</button>}
+              : <button type="button" onClick={() => { setDraft({}); setNames({}); setUnpicked({}); setRefused(false); setEditing(false); save.clear(); }}>Cancel</button>}
           </div>
         )}
         <ErrorBox error={save.error} />
