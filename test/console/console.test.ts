@@ -891,6 +891,24 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal((await api(ADA, 'DELETE', `/api/record/account/${id}`)).status, 200);
   });
 
+  test('paging by keyboard keeps the focus on the pager while the page loads and after', async () => {
+    const page = await accountsTable();
+    await page.route('**/api/query', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.fallback();
+    });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await page.focus('nav.pager button:has-text("Next")');
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'Next', 'still on Next while the page loads');
+    await page.waitForFunction(() => /Page 2/.test(document.querySelector('nav.pager span')?.textContent ?? '') && document.querySelectorAll('table.records tbody tr').length < 25);
+    await page.waitForFunction(() => document.activeElement?.closest('nav.pager') !== null);
+    assert.equal(await focused(), 'Previous', 'Next is disabled on the last page: the focus moves to Previous');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 25 && !document.querySelector('table.records[aria-busy=true]'));
+    assert.equal(await focused(), 'Next');
+  });
+
   test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
     const page = await tab();
     const logged: string[] = [];

@@ -6,7 +6,7 @@ import type { Field, ObjectDetail, QueryPage, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
 import { loadPreference, savePreference } from '../session.js';
-import { ErrorBox, formatNumber, Loading, PageTitle, useLoad } from '../ui.js';
+import { ErrorBox, formatNumber, Loading, PageTitle, Pager, useLoad } from '../ui.js';
 import { FilterBox } from './filter-box.js';
 import { DataAs } from './objects.js';
 import { shownValue } from './values.js';
@@ -71,7 +71,8 @@ function Table({ obj }: { obj: ObjectDetail }) {
     setPage(1);
   };
   const writable = obj.permissions.includes('create');
-  const last = rows.value?.IsLastPage ?? true;
+  // The page shown until the next one is read: the rows and the pager stay (and the focus with them).
+  const shownRows = rows.latest;
 
   return (
     <section>
@@ -113,22 +114,20 @@ function Table({ obj }: { obj: ObjectDetail }) {
             </tr>
           </thead>
           <tbody>
-            {(rows.value?.Data ?? []).map((row) => (
+            {(shownRows?.Data ?? []).map((row) => (
               <tr key={String(row[obj.primaryKey])}>
                 {shown.map((f) => <td key={f.name}><Cell obj={obj} field={f} row={row} /></td>)}
               </tr>
             ))}
-            {rows.value && rows.value.Data.length === 0 && (
+            {shownRows && shownRows.Data.length === 0 && (
               <tr><td colSpan={Math.max(1, shown.length)} class="muted">No records{filter ? ' match the filter' : ''}.</td></tr>
             )}
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Previous</button>
+      <Pager label="Pages" page={page} last={shownRows?.IsLastPage ?? true} busy={rows.loading} onPage={setPage}>
         <span aria-live="polite">Page {page}{obj.records !== null && !filter ? ` of ${Math.max(1, Math.ceil(obj.records / PAGE_SIZE))}` : ''}</span>
-        <button type="button" disabled={last} onClick={() => setPage((p) => p + 1)}>Next</button>
-      </nav>
+      </Pager>
     </section>
   );
 }

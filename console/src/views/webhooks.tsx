@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { ObjectSummary } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, Pager, useAction, useLoad } from '../ui.js';
 import { ShownOnce } from './admin.js';
 import { DataAs } from './objects.js';
 
@@ -158,7 +158,7 @@ function WebhookDetail({ id }: { id: string }) {
         <h2>Delivery log</h2>
         <label class="choice"><input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Live (read every 5 s, counted as requests)</label>
       </div>
-      {!log.value ? <Loading what="deliveries" /> : (
+      {!log.value ? (!log.error && <Loading what="deliveries" />) : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Deliveries, newest first">
             <thead><tr><th scope="col">Write</th><th scope="col">Record</th><th scope="col">State</th><th scope="col" class="num">Attempts</th><th scope="col">Last reply</th><th scope="col">Next attempt</th></tr></thead>
@@ -187,11 +187,7 @@ function WebhookDetail({ id }: { id: string }) {
           </table>
         </div>
       )}
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Newer</button>
-        <span>Page {page}</span>
-        <button type="button" disabled={log.value?.isLastPage ?? true} onClick={() => setPage((p) => p + 1)}>Older</button>
-      </nav>
+      <Pager label="Pages" page={page} last={log.latest?.isLastPage ?? true} busy={log.loading} onPage={setPage} previous="Newer" next="Older"><span>Page {page}</span></Pager>
       <p><button type="button" class="link-button" onClick={() => navigate('webhooks')}>Back to the webhooks</button></p>
     </section>
   );
