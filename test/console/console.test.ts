@@ -861,6 +861,25 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a record table keeps its filter, sort and page after a record is opened and the browser goes back', async () => {
+    const page = await accountsTable();
+    const filter = page.locator('#filter-input');
+    await filter.fill("accountname start-with 'Account'");
+    await filter.press('Enter');
+    await page.click('th >> text=Account Name');
+    await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 01');
+    await page.click('nav.pager >> text=Next');
+    await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
+    await page.click('table.records a:text-is("Account 26")');
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Account 26');
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
+    assert.deepEqual(await rowsOf(page), ['Account 26', 'Account 27', 'Account 28']);
+    assert.equal(await filter.inputValue(), "accountname start-with 'Account'");
+    assert.equal(await page.locator('table.records th[aria-sort=ascending]').textContent(), 'Account Name ▲');
+    assert.match((await page.textContent('nav.pager span'))!, /Page 2/);
+  });
+
   test('a lookup whose text is typed but not picked refuses the save with a message by the field, and Enter in it submits nothing', async () => {
     const page = await tab();
     await signIn(page, ADA);

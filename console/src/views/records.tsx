@@ -36,14 +36,26 @@ interface Sort {
   readonly desc: boolean;
 }
 
+interface TableView {
+  readonly sort: Sort;
+  readonly page: number;
+  readonly filter: string;
+}
+
 function Table({ obj }: { obj: ObjectDetail }) {
   const c = useConsole();
   const prefKey = `columns-${c.org.id}-${obj.systemName}`;
   const fieldsByName = new Map(obj.fields.map((f) => [f.name, f]));
   const [columns, setColumns] = useState<string[]>(() => loadPreference<string[]>(prefKey, defaultColumns(obj)).filter((n) => fieldsByName.has(n)));
-  const [sort, setSort] = useState<Sort>({ field: 'createdon', desc: true });
-  const [page, setPage] = useState(1);
-  const [filter, setFilter] = useState('');
+  // Sort, page and filter, kept for the tab like the columns: opening a record and coming back finds the table as it was.
+  const viewKey = `table-${c.org.id}-${obj.systemName}`;
+  const [view, setView] = useState<TableView>(() => loadPreference<TableView>(viewKey, { sort: { field: 'createdon', desc: true }, page: 1, filter: '' }));
+  const { sort, page, filter } = view;
+  const change = (next: Partial<TableView>) => setView((v) => {
+    const changed = { ...v, ...next };
+    savePreference(viewKey, changed);
+    return changed;
+  });
 
   const shown = columns.map((n) => fieldsByName.get(n)!).filter(Boolean);
   // The key to link each row, and the name field of each lookup shown, are asked for too.
@@ -62,14 +74,8 @@ function Table({ obj }: { obj: ObjectDetail }) {
     setColumns(next);
     savePreference(prefKey, next);
   };
-  const sortBy = (field: string) => {
-    setSort((s) => ({ field, desc: s.field === field ? !s.desc : false }));
-    setPage(1);
-  };
-  const applyFilter = (text: string) => {
-    setFilter(text);
-    setPage(1);
-  };
+  const sortBy = (field: string) => change({ sort: { field, desc: sort.field === field ? !sort.desc : false }, page: 1 });
+  const applyFilter = (text: string) => change({ filter: text, page: 1 });
   const writable = obj.permissions.includes('create');
   // The page shown until the next one is read: the rows and the pager stay (and the focus with them).
   const shownRows = rows.latest;
@@ -125,7 +131,7 @@ function Table({ obj }: { obj: ObjectDetail }) {
           </tbody>
         </table>
       </div>
-      <Pager label="Pages" page={page} last={shownRows?.IsLastPage ?? true} busy={rows.loading} onPage={setPage}>
+      <Pager label="Pages" page={page} last={shownRows?.IsLastPage ?? true} busy={rows.loading} onPage={(p) => change({ page: p })}>
         <span aria-live="polite">Page {page}{obj.records !== null && !filter ? ` of ${Math.max(1, Math.ceil(obj.records / PAGE_SIZE))}` : ''}</span>
       </Pager>
     </section>
