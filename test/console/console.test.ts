@@ -910,6 +910,23 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal((await api(ADA, 'DELETE', `/api/record/account/${id}`)).status, 200);
   });
 
+  test('a record table without its primary column still opens each record, and with no column says so', async () => {
+    const page = await accountsTable();
+    await page.click('details.columns summary');
+    await page.uncheck('details.columns label:has-text("accountname") input');
+    await page.waitForFunction(() => ![...document.querySelectorAll('table.records th')].some((th) => th.textContent === 'Account Name'));
+    const open = page.locator('table.records tbody tr').first().locator('a[href^="#/data/account/"]');
+    assert.equal(await open.count(), 1, 'the row opens its record');
+    await open.click();
+    await page.waitForSelector('form.record');
+    await page.goBack();
+    await page.waitForSelector('table.records tbody tr');
+    await page.click('details.columns summary');
+    const ticked = page.locator('details.columns input:checked');
+    while ((await ticked.count()) > 0) await ticked.first().uncheck();
+    await page.waitForSelector('text=No column chosen');
+  });
+
   test('paging by keyboard keeps the focus on the pager while the page loads and after', async () => {
     const page = await accountsTable();
     await page.route('**/api/query', async (route) => {

@@ -60,7 +60,9 @@ function Table({ obj }: { obj: ObjectDetail }) {
   const shown = columns.map((n) => fieldsByName.get(n)!).filter(Boolean);
   // The key to link each row, and the name field of each lookup shown, are asked for too.
   const names = shown.filter((f) => f.type === 'lookup').map((f) => nameFieldOf(obj, f)?.name).filter((n): n is string => n !== undefined);
-  const asked = [...new Set([obj.primaryKey, ...columns, ...names])];
+  // Without the primary field's column, each row opens its record from a first column of its own.
+  const opener = !columns.includes(obj.primaryField);
+  const asked = [...new Set([obj.primaryKey, obj.primaryField, ...columns, ...names])];
   const rows = useLoad(
     (signal) => c.data<QueryPage>('POST', '/api/query', {
       objecttype: obj.systemName, fields: asked.join(','), page_size: PAGE_SIZE, page_number: page,
@@ -103,34 +105,38 @@ function Table({ obj }: { obj: ObjectDetail }) {
         </fieldset>
       </details>
       {!filter && <ErrorBox error={rows.error} />}
-      <div class="table-wrap">
-        <table class="grid records" aria-label={`${obj.collectionName}, page ${page}`} aria-busy={rows.loading}>
-          <thead>
-            <tr>
-              {shown.map((f) => {
-                const sorted = sort.field === f.name;
-                return (
-                  <th key={f.name} scope="col" aria-sort={sorted ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-                    <button type="button" class="sort" onClick={() => sortBy(f.name)} title={`Sort by ${f.label}`}>
-                      {f.label}<span aria-hidden="true">{sorted ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {(shownRows?.Data ?? []).map((row) => (
-              <tr key={String(row[obj.primaryKey])}>
-                {shown.map((f) => <td key={f.name}><Cell obj={obj} field={f} row={row} /></td>)}
+      {shown.length === 0 ? <p class="muted">No column chosen: tick at least one under Columns.</p> : (
+        <div class="table-wrap">
+          <table class="grid records" aria-label={`${obj.collectionName}, page ${page}`} aria-busy={rows.loading}>
+            <thead>
+              <tr>
+                {opener && <th scope="col"><span class="sr-only">Record</span></th>}
+                {shown.map((f) => {
+                  const sorted = sort.field === f.name;
+                  return (
+                    <th key={f.name} scope="col" aria-sort={sorted ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+                      <button type="button" class="sort" onClick={() => sortBy(f.name)} title={`Sort by ${f.label}`}>
+                        {f.label}<span aria-hidden="true">{sorted ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
+                      </button>
+                    </th>
+                  );
+                })}
               </tr>
-            ))}
-            {shownRows && shownRows.Data.length === 0 && (
-              <tr><td colSpan={Math.max(1, shown.length)} class="muted">No records{filter ? ' match the filter' : ''}.</td></tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {(shownRows?.Data ?? []).map((row) => (
+                <tr key={String(row[obj.primaryKey])}>
+                  {opener && <td><a href={recordHref(obj, row)} aria-label={`Open ${nameOf(obj, row)}`}>Open</a></td>}
+                  {shown.map((f) => <td key={f.name}><Cell obj={obj} field={f} row={row} /></td>)}
+                </tr>
+              ))}
+              {shownRows && shownRows.Data.length === 0 && (
+                <tr><td colSpan={shown.length + (opener ? 1 : 0)} class="muted">No records{filter ? ' match the filter' : ''}.</td></tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
       <Pager label="Pages" page={page} last={shownRows?.IsLastPage ?? true} busy={rows.loading} onPage={(p) => change({ page: p })}>
         <span aria-live="polite">Page {page}{obj.records !== null && !filter ? ` of ${Math.max(1, Math.ceil(obj.records / PAGE_SIZE))}` : ''}</span>
       </Pager>
@@ -138,11 +144,17 @@ function Table({ obj }: { obj: ObjectDetail }) {
   );
 }
 
+const recordHref = (obj: ObjectDetail, row: RecordRow): string => href('data', obj.systemName, String(row[obj.primaryKey]));
+
+/** A record's name: its primary field's value. */
+function nameOf(obj: ObjectDetail, row: RecordRow): string {
+  const value = row[obj.primaryField];
+  return value === null || value === undefined || value === '' ? '(no name)' : String(value);
+}
+
 function Cell({ obj, field, row }: { obj: ObjectDetail; field: Field; row: RecordRow }) {
   const value = row[field.name];
-  if (field.name === obj.primaryField) {
-    return <a href={href('data', obj.systemName, String(row[obj.primaryKey]))}>{value === null || value === '' ? '(no name)' : String(value)}</a>;
-  }
+  if (field.name === obj.primaryField) return <a href={recordHref(obj, row)}>{nameOf(obj, row)}</a>;
   if (field.type === 'lookup' && value !== null && field.target) {
     const name = nameFieldOf(obj, field);
     const text = name ? row[name.name] : null;
