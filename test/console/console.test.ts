@@ -982,6 +982,23 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     for (const h of (await json(await api(ADA, 'GET', '/api/webhooks'))).data) await api(ADA, 'DELETE', `/api/webhooks/${h.id}`);
   });
 
+  test('a record with unsaved edits asks before a link leaves it, and stays when the answer is no', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${GLOBEX}`);
+    await page.click('text=Edit');
+    await page.fill('#field-telephone2', '+1 555 0133');
+    const asked: string[] = [];
+    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+    await page.click('nav.tabs >> text=Usage');
+    await page.waitForFunction(() => location.hash.startsWith('#/data/account/'));
+    assert.match(asked.join(), /unsaved changes/);
+    assert.equal(await page.inputValue('#field-telephone2'), '+1 555 0133', 'the edit is still there');
+    page.once('dialog', (d) => void d.accept());
+    await page.click('nav.tabs >> text=Usage');
+    await page.waitForSelector('[data-window=minute]');
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
