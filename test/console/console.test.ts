@@ -999,6 +999,22 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector('[data-window=minute]');
   });
 
+  test('a url field is a link only when it is a web address: a javascript: one stays text', async () => {
+    assert.equal((await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { websiteurl: 'javascript:alert(1)' })).status, 200);
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, `data/account/${INITECH}`);
+      await page.waitForSelector('[data-field=websiteurl] dd:has-text("javascript:alert(1)")');
+      assert.equal(await page.locator('[data-field=websiteurl] a').count(), 0);
+      assert.equal((await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { websiteurl: 'https://initech.example' })).status, 200);
+      await page.reload();
+      assert.equal(await page.getAttribute('[data-field=websiteurl] a', 'href'), 'https://initech.example');
+    } finally {
+      await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { websiteurl: null });
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);

@@ -176,7 +176,8 @@ function Shown({ field, value, name }: { field: Field; value: Value; name: Value
   if (field.type === 'lookup' && value !== null && field.target) {
     return <a href={href('data', field.target.systemName, String(value))}>{name === null ? String(value) : String(name)}</a>;
   }
-  if (field.type === 'url' && value) return <a href={String(value)} rel="noreferrer noopener" target="_blank">{String(value)}</a>;
+  // Only a web address is a link: a javascript: or data: one would run or open something else.
+  if (field.type === 'url' && value && /^https?:\/\//i.test(String(value))) return <a href={String(value)} rel="noreferrer noopener" target="_blank">{String(value)}</a>;
   if (field.type === 'textarea' || field.type === 'html') return <span class="pre">{shownValue(field, value)}</span>;
   return <span>{shownValue(field, value)}</span>;
 }
