@@ -43,7 +43,12 @@ export function App() {
     saveSession(next);
     setSession(next);
   };
-  if (!session) return <SignIn onSignIn={update} />;
+  // Signed in, the first view's heading takes the focus (ui.tsx, PageTitle).
+  const signIn = (next: Session) => {
+    focusNextHeading();
+    update(next);
+  };
+  if (!session) return <SignIn onSignIn={signIn} />;
   return <SignedIn session={session} update={update} />;
 }
 

@@ -1015,6 +1015,14 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('the focus goes to the first view\'s heading after signing in, and to the secret field after signing out', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Data');
+    await page.click('text=Sign out');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
