@@ -1023,6 +1023,24 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
   });
 
+  test('each row\'s Delete and Restore buttons are named after their row', async () => {
+    const acme = await acmeId();
+    assert.equal((await control('POST', `/organizations/${acme}/snapshots`, { name: 'named-a' })).status, 201);
+    try {
+      const page = await tab();
+      await adminOfAcme(page, 'admin');
+      const names = (table: string) => page.$$eval(`table[aria-label=${table}] button.danger`, (bs) => bs.map((b) => b.getAttribute('aria-label') ?? b.textContent));
+      await page.waitForSelector('table[aria-label=Users] button.danger');
+      const users = await names('Users');
+      assert.ok(users.includes('Delete ada@acme.example') && users.includes('Delete sam@acme.example'), users.join(', '));
+      await go(page, 'toolkit');
+      await page.waitForSelector('table[aria-label=Snapshots] button.danger');
+      assert.deepEqual(await names('Snapshots'), ['Restore named-a', 'Delete snapshot named-a']);
+    } finally {
+      await control('DELETE', `/organizations/${acme}/snapshots/named-a`);
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);

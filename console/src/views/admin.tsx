@@ -120,7 +120,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                       <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
                       <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
                       {/* Deleting revokes every token of the user. */}
-                      <Confirm label="Delete" ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
+                      <Confirm label="Delete" labelledAs={`Delete ${u.email}`} ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
                     </td>
                   </tr>
                   {open === u.id && (

@@ -161,8 +161,8 @@ function SnapshotsPanel() {
                   <td><code>{s.name}</code></td><td>{formatInstant(s.createdAt)}</td><td class="num">{formatBytes(s.bytes)}</td>
                   <td class="actions-cell">
                     {/* Restoring replaces every record with the snapshot's: both ask a second press. */}
-                    <Confirm label="Restore" ask={`Confirm restoring ${s.name}`} confirm={`Replace the data with ${s.name}`} keep="Keep the data" onConfirm={() => void run('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`, `Snapshot ${s.name} restored.`)} />
-                    <Confirm label="Delete" ask={`Confirm deleting ${s.name}`} confirm={`Delete ${s.name} for good`} onConfirm={() => void run('DELETE', `/snapshots/${encodeURIComponent(s.name)}`, `Snapshot ${s.name} deleted.`)} />
+                    <Confirm label="Restore" labelledAs={`Restore ${s.name}`} ask={`Confirm restoring ${s.name}`} confirm={`Replace the data with ${s.name}`} keep="Keep the data" onConfirm={() => void run('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`, `Snapshot ${s.name} restored.`)} />
+                    <Confirm label="Delete" labelledAs={`Delete snapshot ${s.name}`} ask={`Confirm deleting ${s.name}`} confirm={`Delete ${s.name} for good`} onConfirm={() => void run('DELETE', `/snapshots/${encodeURIComponent(s.name)}`, `Snapshot ${s.name} deleted.`)} />
                   </td>
                 </tr>
               ))}

@@ -102,7 +102,7 @@ function WebhookList() {
                   <td class="actions-cell">
                     <a class="button" href={href('webhooks', h.id)}>Deliveries</a>
                     {h.status === 'disabled' && <button type="button" onClick={() => enable(h.id)}>Enable</button>}
-                    <Confirm label="Delete" ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
+                    <Confirm label="Delete" labelledAs={`Delete the webhook to ${h.url}`} ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
                   </td>
                 </tr>
               ))}
