@@ -2,7 +2,7 @@
 // the view the route names. Views reach the server through the context (context.ts).
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { controlApi, publicApi, type Me, type Organization } from './api.js';
+import { controlApi, publicApi, type Me, type Organization, type User } from './api.js';
 import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
@@ -60,6 +60,14 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   );
   const orgId = session.kind === 'admin' ? session.orgId ?? orgs.value?.[0]?.id ?? null : null;
   const org = orgs.value?.find((o) => o.id === orgId) ?? null;
+  // The data views of an admin session act with the primary user's role (its token is theirs): read
+  // with the organization and again at each move to another view, as it may change under Admin.
+  const primaryRole = useLoad(
+    (signal) => (session.kind === 'admin' && org?.primaryUserId
+      ? controlApi<{ items: User[] }>(session.key, 'GET', `/organizations/${org.id}/users`, undefined, signal).then((r) => r.items.find((u) => u.id === org.primaryUserId)?.role ?? null)
+      : Promise.resolve(null)),
+    [session.kind === 'admin' ? session.key : null, org?.id ?? null, org?.primaryUserId ?? null, route[0]],
+  );
 
   // One token per organization and tab, made when its data is first opened, and again when it is
   // found revoked (context.ts).
@@ -119,7 +127,7 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     }, () => undefined);
     return () => controller.abort();
   }, [route[0]]);
-  const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload), [session, org, orgs.reload]);
+  const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload, primaryRole.latest ?? null), [session, org, orgs.reload, primaryRole.latest]);
 
   // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
   const main = useRef<HTMLElement>(null);
@@ -148,8 +156,7 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   };
 
   const section = route[0] ?? (session.kind === 'admin' && !org ? 'orgs' : 'data');
-  const role = session.kind === 'admin' ? 'admin' : session.me.user.role;
-  const nav = NAV.filter((n) => (!n.admin || session.kind === 'admin') && (!n.adminRole || role === 'admin'));
+  const nav = NAV.filter((n) => (!n.admin || session.kind === 'admin') && (!n.adminRole || (ctx?.role ?? 'admin') === 'admin'));
 
   return (
     <ConsoleContext.Provider value={ctx}>

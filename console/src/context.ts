@@ -64,7 +64,8 @@ export interface DataTokens {
   renew(stale: DataToken): Promise<DataToken | null>;
 }
 
-export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void): Console | null {
+/** `primaryRole`: for an admin session, the role of the organization's primary user, once read. */
+export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void, primaryRole: string | null = null): Console | null {
   if (session.kind === 'token') {
     const { token, me } = session;
     return {
@@ -83,7 +84,8 @@ export function consoleFor(session: Session, org: Organization | null, tokens: D
   return {
     session, admin: true, refresh,
     org: { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit },
-    role: 'admin',
+    // The token the data views use is the primary user's: their role, not the admin key's (admin until read).
+    role: primaryRole ?? 'admin',
     dataUser: made?.userEmail ?? null,
     data: async (method, path, body, signal) => {
       const token = await tokens.current();

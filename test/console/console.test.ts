@@ -1041,6 +1041,24 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('with the admin key, the data views act with the primary user\'s real role: no Webhooks tab when it is not admin', async () => {
+    const acme = await acmeId();
+    const ada = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'ada@acme.example')!;
+    const page = await tab();
+    await adminOfAcme(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    await page.locator('nav.tabs >> text=Webhooks').waitFor();
+    assert.equal((await control('PATCH', `/users/${ada.id}`, { role: 'sales' })).status, 200);
+    try {
+      await go(page, 'usage');
+      await page.locator('nav.tabs >> text=Webhooks').waitFor({ state: 'detached' });
+      await go(page, 'data');
+      await page.waitForFunction(() => /role sales/.test(document.querySelector('main p.muted')?.textContent ?? ''));
+    } finally {
+      await control('PATCH', `/users/${ada.id}`, { role: 'admin' });
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
