@@ -6,7 +6,7 @@ import { controlApi, publicApi, type Me, type Organization, type User } from './
 import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
-import { ErrorBox, Loading, useLoad } from './ui.js';
+import { ErrorBox, Loading, useLoad, useStackedLabels } from './ui.js';
 import { SignIn } from './views/sign-in.js';
 import { ObjectsView } from './views/objects.js';
 import { RecordsView } from './views/records.js';
@@ -131,6 +131,7 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
 
   // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
   const main = useRef<HTMLElement>(null);
+  useStackedLabels(main);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {

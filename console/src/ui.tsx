@@ -192,3 +192,37 @@ export function Pager({ label, page, last, busy, onPage, previous = 'Previous', 
     </nav>
   );
 }
+
+/** Each cell of a stackable table, labelled with its column's header (for the phone's cards, styles.css). */
+function labelStackedCells(root: HTMLElement): void {
+  for (const table of root.querySelectorAll<HTMLTableElement>('table.stackable')) {
+    const headers = [...table.querySelectorAll<HTMLTableCellElement>(':scope > thead > tr > th')].map((th) => {
+      const hidden = th.querySelector('.sr-only');
+      // A header shown to screen readers only ("Actions") labels nothing on the card.
+      return hidden && hidden.textContent === th.textContent ? '' : (th.textContent ?? '').trim();
+    });
+    for (const row of table.querySelectorAll<HTMLTableRowElement>(':scope > tbody > tr')) {
+      const cells = [...row.cells];
+      if (cells.some((cell) => cell.colSpan > 1)) continue;
+      cells.forEach((cell, i) => {
+        const label = headers[i];
+        if (label && cell.dataset.label !== label) cell.dataset.label = label;
+      });
+    }
+  }
+}
+
+/**
+ * On a phone, stackable tables hide their header: each cell is labelled with its column's name,
+ * whatever view drew the table, as the rows under `root` change.
+ */
+export function useStackedLabels(root: { current: HTMLElement | null }): void {
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return undefined;
+    labelStackedCells(element);
+    const observer = new MutationObserver(() => labelStackedCells(element));
+    observer.observe(element, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, [root]);
+}

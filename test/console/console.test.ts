@@ -1059,6 +1059,17 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('on a phone, a stacked table labels each value with its column\'s name', async () => {
+    const page = await tab({ width: 375, height: 740 });
+    await adminOfAcme(page, 'admin');
+    const cell = page.locator('tr[data-user="sam@acme.example"] td').first();
+    await cell.waitFor();
+    assert.equal(await cell.getAttribute('data-label'), 'Role');
+    assert.equal(await cell.evaluate((td: any) => window.getComputedStyle(td, '::before').display !== 'none' && window.getComputedStyle(td, '::before').content !== 'none'), true, 'the label is shown');
+    await go(page, 'data');
+    await page.waitForSelector('td[data-object=account][data-label=Records]');
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
