@@ -2,11 +2,11 @@
 // the view the route names. Views reach the server through the context (context.ts).
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { controlApi, type Organization } from './api.js';
-import { ConsoleContext, consoleFor, dataTokenFor } from './context.js';
+import { controlApi, publicApi, type Me, type Organization, type User } from './api.js';
+import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
-import { ErrorBox, Loading, useLoad } from './ui.js';
+import { ErrorBox, Loading, useLoad, useStackedLabels } from './ui.js';
 import { SignIn } from './views/sign-in.js';
 import { ObjectsView } from './views/objects.js';
 import { RecordsView } from './views/records.js';
@@ -43,7 +43,12 @@ export function App() {
     saveSession(next);
     setSession(next);
   };
-  if (!session) return <SignIn onSignIn={update} />;
+  // Signed in, the first view's heading takes the focus (ui.tsx, PageTitle).
+  const signIn = (next: Session) => {
+    focusNextHeading();
+    update(next);
+  };
+  if (!session) return <SignIn onSignIn={signIn} />;
   return <SignedIn session={session} update={update} />;
 }
 
@@ -55,12 +60,26 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   );
   const orgId = session.kind === 'admin' ? session.orgId ?? orgs.value?.[0]?.id ?? null : null;
   const org = orgs.value?.find((o) => o.id === orgId) ?? null;
+  // The data views of an admin session act with the primary user's role (its token is theirs): read
+  // with the organization and again at each move to another view, as it may change under Admin.
+  const primaryRole = useLoad(
+    (signal) => (session.kind === 'admin' && org?.primaryUserId
+      ? controlApi<{ items: User[] }>(session.key, 'GET', `/organizations/${org.id}/users`, undefined, signal).then((r) => r.items.find((u) => u.id === org.primaryUserId)?.role ?? null)
+      : Promise.resolve(null)),
+    [session.kind === 'admin' ? session.key : null, org?.id ?? null, org?.primaryUserId ?? null, route[0]],
+  );
 
-  // One token per organization and tab, made when its data is first opened (context.ts).
+  // One token per organization and tab, made when its data is first opened, and again when it is
+  // found revoked (context.ts).
   const pending = useRef(new Map<string, Promise<DataToken>>());
+  const renewing = useRef(new Map<string, Promise<DataToken | null>>());
   const sessionRef = useRef(session);
   sessionRef.current = session;
-  const dataToken = (): Promise<DataToken> => {
+  const keep = (next: Session) => {
+    sessionRef.current = next;
+    update(next);
+  };
+  const current = (): Promise<DataToken> => {
     const s = sessionRef.current;
     if (s.kind !== 'admin' || !org) return Promise.reject(new Error('no organization'));
     const made = s.dataTokens[org.id];
@@ -69,7 +88,8 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     if (!p) {
       p = dataTokenFor(s.key, org).then((t) => {
         const now = sessionRef.current;
-        if (now.kind === 'admin') update({ ...now, dataTokens: { ...now.dataTokens, [org.id]: t } });
+        if (now.kind === 'admin') keep({ ...now, dataTokens: { ...now.dataTokens, [org.id]: t } });
+        pending.current.delete(org.id);
         return t;
       });
       p.catch(() => pending.current.delete(org.id));
@@ -77,10 +97,41 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     }
     return p;
   };
-  const ctx = useMemo(() => consoleFor(session, org, dataToken, orgs.reload), [session, org, orgs.reload]);
+  // Calls failing together with one revoked token make one new token between them.
+  const renew = (stale: DataToken): Promise<DataToken | null> => {
+    const s = sessionRef.current;
+    if (s.kind !== 'admin' || !org) return Promise.resolve(null);
+    let p = renewing.current.get(stale.tokenId);
+    if (!p) {
+      p = dataTokenRevoked(s.key, org, stale).then((revoked) => {
+        if (!revoked) return null;
+        const now = sessionRef.current;
+        if (now.kind === 'admin' && now.dataTokens[org.id]?.tokenId === stale.tokenId) {
+          const { [org.id]: _, ...rest } = now.dataTokens;
+          keep({ ...now, dataTokens: rest });
+        }
+        return current();
+      });
+      renewing.current.set(stale.tokenId, p);
+    }
+    return p;
+  };
+  // A token's role and plan may change after sign-in (under Admin, say): read again on load and at
+  // each move to another view, so the views and the header follow.
+  useEffect(() => {
+    if (session.kind !== 'token') return undefined;
+    const controller = new AbortController();
+    publicApi<Me>(session.token, 'GET', '/api/me', undefined, controller.signal).then((me) => {
+      const now = sessionRef.current;
+      if (now.kind === 'token' && JSON.stringify(now.me) !== JSON.stringify(me)) keep({ ...now, me });
+    }, () => undefined);
+    return () => controller.abort();
+  }, [route[0]]);
+  const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload, primaryRole.latest ?? null), [session, org, orgs.reload, primaryRole.latest]);
 
   // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
   const main = useRef<HTMLElement>(null);
+  useStackedLabels(main);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -106,8 +157,7 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   };
 
   const section = route[0] ?? (session.kind === 'admin' && !org ? 'orgs' : 'data');
-  const role = session.kind === 'admin' ? 'admin' : session.me.user.role;
-  const nav = NAV.filter((n) => (!n.admin || session.kind === 'admin') && (!n.adminRole || role === 'admin'));
+  const nav = NAV.filter((n) => (!n.admin || session.kind === 'admin') && (!n.adminRole || (ctx?.role ?? 'admin') === 'admin'));
 
   return (
     <ConsoleContext.Provider value={ctx}>

@@ -1,11 +1,12 @@
 // What every view is given: the current organization and the two ways to call the server for it.
 // Signed in with a token, data and usage go through the public API; signed in with the admin key,
 // usage and the tools go through the control API and data through a token the console creates for
-// the organization's primary user (shown in the Data view, revoked when signing out).
+// the organization's primary user (shown in the Data view, revoked when signing out, made again when
+// it is revoked meanwhile).
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { controlApi, publicApi, type Organization, type Usage } from './api.js';
+import { ApiError, controlApi, publicApi, type Organization, type TokenInfo, type Usage } from './api.js';
 import type { DataToken, Session } from './session.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,7 +46,26 @@ export async function dataTokenFor(key: string, org: Organization): Promise<Data
   return { token: made.token, tokenId: made.created.id, userEmail: user?.email ?? org.primaryUserId };
 }
 
-export function consoleFor(session: Session, org: Organization | null, dataToken: () => Promise<DataToken>, refresh: () => void): Console | null {
+/**
+ * Whether an admin session's data token was revoked (under Admin, say) or its user is no longer the
+ * primary user: then a new one is worth making. A disabled user's token is not: a new one would be
+ * refused too.
+ */
+export async function dataTokenRevoked(key: string, org: Organization, stale: DataToken): Promise<boolean> {
+  if (!org.primaryUserId) return false;
+  const tokens = await controlApi<{ items: TokenInfo[] }>(key, 'GET', `/users/${org.primaryUserId}/tokens`);
+  const listed = tokens.items.find((t) => t.id === stale.tokenId);
+  return !listed || listed.revokedAt !== null;
+}
+
+/** An admin session's data tokens: the one in use, and a new one for a token found revoked (null when it was not). */
+export interface DataTokens {
+  current(): Promise<DataToken>;
+  renew(stale: DataToken): Promise<DataToken | null>;
+}
+
+/** `primaryRole`: for an admin session, the role of the organization's primary user, once read. */
+export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void, primaryRole: string | null = null): Console | null {
   if (session.kind === 'token') {
     const { token, me } = session;
     return {
@@ -64,9 +84,21 @@ export function consoleFor(session: Session, org: Organization | null, dataToken
   return {
     session, admin: true, refresh,
     org: { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit },
-    role: 'admin',
+    // The token the data views use is the primary user's: their role, not the admin key's (admin until read).
+    role: primaryRole ?? 'admin',
     dataUser: made?.userEmail ?? null,
-    data: async (method, path, body, signal) => publicApi((await dataToken()).token, method, path, body, signal),
+    data: async (method, path, body, signal) => {
+      const token = await tokens.current();
+      try {
+        return await publicApi(token.token, method, path, body, signal);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'TOKEN_INVALID')) throw err;
+        // Revoked since it was made: once more with a new one.
+        const renewed = await tokens.renew(token);
+        if (!renewed) throw err;
+        return publicApi(renewed.token, method, path, body, signal);
+      }
+    },
     control: (method, path, body, signal) => controlApi(key, method, path, body, signal),
     usage: (signal) => controlApi<Usage>(key, 'GET', `/organizations/${org.id}/usage`, undefined, signal),
   };

@@ -8,6 +8,8 @@ import { takeHeadingFocus } from './router.js';
 
 export interface Loaded<T> {
   readonly value: T | undefined;
+  /** The last value loaded, for these deps or earlier ones: shown while the next loads (a table's next page). */
+  readonly latest: T | undefined;
   readonly error: unknown;
   readonly loading: boolean;
   /** Counts the values loaded: what depends on this one reloads when it moves. */
@@ -43,7 +45,7 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
     return () => clearInterval(timer);
   }, [everyMs, reload]);
   const current = state.key === key;
-  return { value: current ? state.value : undefined, error: current ? state.error : null, loading: state.loading || !current, version: state.version, reload };
+  return { value: current ? state.value : undefined, latest: state.value, error: current ? state.error : null, loading: state.loading || !current, version: state.version, reload };
 }
 
 /** Runs an action, keeping its error for display and whether it is under way. */
@@ -149,4 +151,78 @@ export function Confirm({ label, ask, confirm, keep = 'Keep', onConfirm, busy = 
       <button type="button" ref={keepButton} onClick={() => setAsking(false)}>{keep}</button>
     </span>
   );
+}
+
+/**
+ * Previous and next page. Next stays enabled while a page loads (a disabled button drops the
+ * keyboard's focus, and whether there is a next page is not known yet), a press meanwhile is
+ * ignored, and when the button pressed ends disabled (the first or last page) the focus moves to
+ * the other one.
+ */
+export function Pager({ label, page, last, busy, onPage, previous = 'Previous', next = 'Next', children }: {
+  label: string;
+  page: number;
+  last: boolean;
+  busy: boolean;
+  onPage: (page: number) => void;
+  previous?: string;
+  next?: string;
+  children?: ComponentChildren;
+}) {
+  const back = useRef<HTMLButtonElement>(null);
+  const on = useRef<HTMLButtonElement>(null);
+  const pressed = useRef<HTMLButtonElement | null>(null);
+  useLayoutEffect(() => {
+    const from = pressed.current;
+    const other = from === back.current ? on.current : back.current;
+    if (!from?.disabled || !other || other.disabled) return;
+    pressed.current = null;
+    if (document.activeElement === document.body || document.activeElement === from) other.focus();
+  });
+  const go = (button: HTMLButtonElement | null, to: number) => {
+    if (busy) return;
+    pressed.current = button;
+    onPage(to);
+  };
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" ref={back} disabled={page === 1} onClick={() => go(back.current, page - 1)}>{previous}</button>
+      {children}
+      <button type="button" ref={on} disabled={last && !busy} onClick={() => go(on.current, page + 1)}>{next}</button>
+    </nav>
+  );
+}
+
+/** Each cell of a stackable table, labelled with its column's header (for the phone's cards, styles.css). */
+function labelStackedCells(root: HTMLElement): void {
+  for (const table of root.querySelectorAll<HTMLTableElement>('table.stackable')) {
+    const headers = [...table.querySelectorAll<HTMLTableCellElement>(':scope > thead > tr > th')].map((th) => {
+      const hidden = th.querySelector('.sr-only');
+      // A header shown to screen readers only ("Actions") labels nothing on the card.
+      return hidden && hidden.textContent === th.textContent ? '' : (th.textContent ?? '').trim();
+    });
+    for (const row of table.querySelectorAll<HTMLTableRowElement>(':scope > tbody > tr')) {
+      const cells = [...row.cells];
+      if (cells.some((cell) => cell.colSpan > 1)) continue;
+      cells.forEach((cell, i) => {
+        const label = headers[i];
+        if (label && cell.dataset.label !== label) cell.dataset.label = label;
+      });
+    }
+  }
+}
+
+/**
+ * On a phone, stackable tables hide their header: each cell is labelled with its column's name,
+ * whatever view drew the table, as the rows under `root` change.
+ */
+export function useStackedLabels(root: { current: HTMLElement | null }): void {
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return undefined;
+    labelStackedCells(element);
+    const observer = new MutationObserver(() => labelStackedCells(element));
+    observer.observe(element, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, [root]);
 }

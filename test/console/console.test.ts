@@ -646,6 +646,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     page.on('request', (r) => { if (r.url().includes('/_orchard/')) sent.push(`${r.method()} ${new URL(r.url()).pathname} ${r.postData() ?? ''}`); });
     const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/_orchard\/users\//.test(r.url()));
     await row.locator('select').selectOption('sales');
+    await row.locator('button:has-text("Change role")').click();
     assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: 'sales' });
     assert.equal((await patched).status(), 200);
     assert.equal(await me(), 'sales', `the console's calls: ${sent.join('; ')}`);
@@ -741,6 +742,332 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const page = await tab();
     await page.goto(`${server.url}/console`);
     await shot(page, 'sign-in');
+  });
+
+  const control = (method: string, url: string, body?: unknown) => fetch(`${server.url}/_orchard${url}`, {
+    method, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const acmeId = async () => (await json(await api(ADA, 'GET', '/api/me'))).data.organization.id as string;
+  /** A new tab signed in with Ada's token, on the accounts' table. */
+  const accountsTable = async (): Promise<Page> => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'data/account');
+    await page.waitForSelector('table.records tbody tr');
+    return page;
+  };
+  /** Signs in with the admin key and opens Acme's `route`. */
+  const adminOfAcme = async (page: Page, route: string) => {
+    await signIn(page, ADMIN_KEY, 'admin');
+    await page.selectOption('header select', { label: 'Acme' });
+    await go(page, route);
+  };
+  /** Signs in with the admin key and opens Acme's tokens of `email` under Admin. */
+  const adminTokensOf = async (page: Page, email: string) => {
+    await adminOfAcme(page, 'admin');
+    await page.click(`tr[data-user="${email}"] button:has-text("Tokens")`);
+    await page.waitForSelector(`[role=region][aria-label="Tokens of ${email}"] table`);
+  };
+
+  test('revoking the console\'s own data token under Admin (labelled as the console\'s) leaves the data working: a new token is made and the call retried', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    const tokenIds = () => page.evaluate(() => Object.values(JSON.parse(sessionStorage.getItem('orchard-console-session')).dataTokens).map((t: any) => t.tokenId as string));
+    const [made] = await tokenIds();
+    await go(page, 'admin');
+    await page.click('tr[data-user="ada@acme.example"] button:has-text("Tokens")');
+    const row = page.locator(`tr[data-token-id="${made}"]`);
+    await row.waitFor();
+    assert.match((await row.textContent())!, /used by this console/);
+    await row.locator('button:has-text("Revoke")').click();
+    await row.locator('button:has-text("for good")').click();
+    await row.locator('text=revoked').waitFor();
+    await go(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    assert.equal(await page.locator('text=TOKEN_INVALID').count(), 0);
+    const [now] = await tokenIds();
+    assert.notEqual(now, made, 'a new token replaces the revoked one');
+
+    // A refused read shows its error only, not "Loading" beside it.
+    await page.route('**/api/objects', (route) => route.fulfill({ status: 503, contentType: 'application/json', headers: { 'x-error-code': 'FAULT_INJECTED' }, body: JSON.stringify({ Message: 'down for the test' }) }));
+    await go(page, 'usage');
+    await go(page, 'data');
+    await page.waitForSelector('main [role=alert]:has-text("down for the test")');
+    assert.equal(await page.locator('text=Loading objects').count(), 0);
+  });
+
+  test('a token shown once stays shown when another token is revoked, and goes when it is itself revoked', async () => {
+    const page = await tab();
+    await adminTokensOf(page, 'sam@acme.example');
+    const shown = () => page.textContent('.once [data-token]');
+    await page.click('button:has-text("New token")');
+    const first = (await shown())!;
+    await page.click('button:has-text("New token")');
+    await page.waitForFunction((old) => document.querySelector('.once [data-token]')?.textContent !== old, first);
+    const second = (await shown())!;
+    const revoke = async (token: string) => {
+      await page.click(`button[aria-label="Revoke token …${token.slice(-4)}"]`);
+      await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
+      await page.waitForSelector(`tr[data-last4="${token.slice(-4)}"] >> text=revoked`);
+    };
+    await revoke(first);
+    assert.equal(await shown(), second, 'still shown: another token was revoked');
+    await revoke(second);
+    assert.equal(await page.locator('.once [data-token]').count(), 0, 'gone once it is revoked');
+  });
+
+  test('a user\'s role changes only when "Change role" is pressed, not as the arrow keys move through the choices', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const row = page.locator('tr[data-user="sam@acme.example"]');
+    const patches: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'PATCH') patches.push(r.postData() ?? ''); });
+    const role = async () => (await json(await api(SAM, 'GET', '/api/me'))).data.user.role;
+    await row.locator('select').focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(patches, [], 'moving through the roles changes nothing');
+    assert.equal(await role(), 'sales');
+    /** Chooses a role and gives it, then waits for the list read again (the button gone). */
+    const change = async (to: string) => {
+      await row.locator('select').selectOption(to);
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH');
+      await row.locator('button:has-text("Change role")').click();
+      assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: to });
+      await row.locator('button.change-role').waitFor({ state: 'detached' });
+      assert.equal(await role(), to);
+    };
+    await change('admin');
+    await change('sales');
+  });
+
+  test('a token session follows a change of its role and plan made elsewhere once it moves to another view', async () => {
+    const page = await tab();
+    await signIn(page, SAM);
+    assert.equal(await page.textContent('header .badge'), 'role: sales');
+    const acme = await acmeId();
+    const sam = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'sam@acme.example')!;
+    assert.equal((await control('PATCH', `/users/${sam.id}`, { role: 'admin' })).status, 200);
+    assert.equal((await control('PATCH', `/organizations/${acme}`, { plan: 'professional' })).status, 200);
+    try {
+      await go(page, 'usage');
+      await page.waitForFunction(() => document.querySelector('header .badge')?.textContent === 'role: admin');
+      await page.locator('nav.tabs >> text=Webhooks').waitFor();
+      await page.waitForFunction(() => /plan professional/.test(document.querySelector('main p.muted')?.textContent ?? ''));
+    } finally {
+      await control('PATCH', `/users/${sam.id}`, { role: 'sales' });
+      await control('PATCH', `/organizations/${acme}`, { plan: 'enterprise' });
+    }
+  });
+
+  test('a record table keeps its filter, sort and page after a record is opened and the browser goes back', async () => {
+    const page = await accountsTable();
+    const filter = page.locator('#filter-input');
+    await filter.fill("accountname start-with 'Account'");
+    await filter.press('Enter');
+    await page.click('th >> text=Account Name');
+    await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 01');
+    await page.click('nav.pager >> text=Next');
+    await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
+    await page.click('table.records a:text-is("Account 26")');
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Account 26');
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
+    assert.deepEqual(await rowsOf(page), ['Account 26', 'Account 27', 'Account 28']);
+    assert.equal(await filter.inputValue(), "accountname start-with 'Account'");
+    assert.equal(await page.locator('table.records th[aria-sort=ascending]').textContent(), 'Account Name ▲');
+    assert.match((await page.textContent('nav.pager span'))!, /Page 2/);
+  });
+
+  test('a lookup whose text is typed but not picked refuses the save with a message by the field, and Enter in it submits nothing', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, 'data/account/new');
+    await page.waitForSelector('#field-accountname');
+    const posts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && r.url().includes('/api/record/')) posts.push(r.postData() ?? ''); });
+    await page.fill('#field-accountname', 'Unpicked Parent Ltd');
+    const parent = page.locator('#field-parentaccountid');
+    await parent.fill('Account');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]');
+    await parent.press('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(posts, [], 'Enter with nothing highlighted submits nothing');
+    await page.click('button[type=submit]:has-text("Create")');
+    const message = page.locator('[data-field=parentaccountid] .field-error');
+    await message.waitFor();
+    assert.match((await message.textContent())!, /not picked/);
+    assert.equal(await parent.getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(posts, [], 'nothing saved');
+    await parent.press('ArrowDown');
+    await parent.press('Enter');
+    assert.equal(await message.count(), 0);
+    await page.click('button[type=submit]:has-text("Create")');
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Unpicked Parent Ltd');
+    assert.ok(JSON.parse(posts[0]!).parentaccountid, 'the picked parent is saved');
+    const id = decodeURIComponent(page.url().split('/').pop()!);
+    assert.equal((await api(ADA, 'DELETE', `/api/record/account/${id}`)).status, 200);
+  });
+
+  test('a record table without its primary column still opens each record, and with no column says so', async () => {
+    const page = await accountsTable();
+    await page.click('details.columns summary');
+    await page.uncheck('details.columns label:has-text("accountname") input');
+    await page.waitForFunction(() => ![...document.querySelectorAll('table.records th')].some((th) => th.textContent === 'Account Name'));
+    const open = page.locator('table.records tbody tr').first().locator('a[href^="#/data/account/"]');
+    assert.equal(await open.count(), 1, 'the row opens its record');
+    await open.click();
+    await page.waitForSelector('form.record');
+    await page.goBack();
+    await page.waitForSelector('table.records tbody tr');
+    await page.click('details.columns summary');
+    const ticked = page.locator('details.columns input:checked');
+    while ((await ticked.count()) > 0) await ticked.first().uncheck();
+    await page.waitForSelector('text=No column chosen');
+  });
+
+  test('paging by keyboard keeps the focus on the pager while the page loads and after', async () => {
+    const page = await accountsTable();
+    await page.route('**/api/query', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.fallback();
+    });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await page.focus('nav.pager button:has-text("Next")');
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'Next', 'still on Next while the page loads');
+    await page.waitForFunction(() => /Page 2/.test(document.querySelector('nav.pager span')?.textContent ?? '') && document.querySelectorAll('table.records tbody tr').length < 25);
+    await page.waitForFunction(() => document.activeElement?.closest('nav.pager') !== null);
+    assert.equal(await focused(), 'Previous', 'Next is disabled on the last page: the focus moves to Previous');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 25 && !document.querySelector('table.records[aria-busy=true]'));
+    assert.equal(await focused(), 'Next');
+  });
+
+  test('the toolkit\'s snapshot name is checked by its pattern, and the page logs no error', async () => {
+    const page = await tab();
+    const logged: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') logged.push(m.text()); });
+    await signIn(page, ADMIN_KEY, 'admin');
+    await go(page, 'toolkit');
+    const input = page.locator('label:has-text("Snapshot name") input');
+    await input.fill('bad name!');
+    assert.equal(await input.evaluate((el: any) => el.validity.patternMismatch), true);
+    await input.fill('good-name.1');
+    assert.equal(await input.evaluate((el: any) => el.validity.valid), true);
+    assert.deepEqual(logged, []);
+  });
+
+  test('the webhook form shows its own refusal, clears the earlier secret and its header fields, and names the webhook a secret belongs to', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await page.click('nav.tabs >> text=Webhooks');
+    const form = page.locator('form[aria-label="Make a webhook"]');
+    await form.waitFor();
+    await page.fill('label:has-text("URL") input', 'http://127.0.0.1:9/one');
+    await page.fill('label:has-text("Header fields") textarea', 'X-Api-Key: k-1');
+    await page.click('button:has-text("Make webhook")');
+    await page.waitForSelector('.once [data-token]');
+    assert.match((await page.textContent('.once'))!, /http:\/\/127\.0\.0\.1:9\/one/);
+    assert.equal(await page.inputValue('label:has-text("Header fields") textarea'), '');
+    await page.fill('label:has-text("URL") input', 'http://127.0.0.1:9/two');
+    await page.fill('label:has-text("Filter") input', 'nofield = 1');
+    await page.click('button:has-text("Make webhook")');
+    await form.locator('[role=alert]').waitFor();
+    assert.match((await form.locator('[role=alert]').textContent())!, /FIELD_UNKNOWN/);
+    assert.equal(await page.locator('.once').count(), 0, 'the earlier secret is not left beside a refusal');
+    for (const h of (await json(await api(ADA, 'GET', '/api/webhooks'))).data) await api(ADA, 'DELETE', `/api/webhooks/${h.id}`);
+  });
+
+  test('a record with unsaved edits asks before a link leaves it, and stays when the answer is no', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${GLOBEX}`);
+    await page.click('text=Edit');
+    await page.fill('#field-telephone2', '+1 555 0133');
+    const asked: string[] = [];
+    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+    await page.click('nav.tabs >> text=Usage');
+    await page.waitForFunction(() => location.hash.startsWith('#/data/account/'));
+    assert.match(asked.join(), /unsaved changes/);
+    assert.equal(await page.inputValue('#field-telephone2'), '+1 555 0133', 'the edit is still there');
+    page.once('dialog', (d) => void d.accept());
+    await page.click('nav.tabs >> text=Usage');
+    await page.waitForSelector('[data-window=minute]');
+  });
+
+  test('a url field is a link only when it is a web address: a javascript: one stays text', async () => {
+    assert.equal((await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { websiteurl: 'javascript:alert(1)' })).status, 200);
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, `data/account/${INITECH}`);
+      await page.waitForSelector('[data-field=websiteurl] dd:has-text("javascript:alert(1)")');
+      assert.equal(await page.locator('[data-field=websiteurl] a').count(), 0);
+      assert.equal((await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { websiteurl: 'https://initech.example' })).status, 200);
+      await page.reload();
+      assert.equal(await page.getAttribute('[data-field=websiteurl] a', 'href'), 'https://initech.example');
+    } finally {
+      await api(ADA, 'PUT', `/api/record/account/${INITECH}`, { websiteurl: null });
+    }
+  });
+
+  test('the focus goes to the first view\'s heading after signing in, and to the secret field after signing out', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Data');
+    await page.click('text=Sign out');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+  });
+
+  test('each row\'s Delete and Restore buttons are named after their row', async () => {
+    const acme = await acmeId();
+    assert.equal((await control('POST', `/organizations/${acme}/snapshots`, { name: 'named-a' })).status, 201);
+    try {
+      const page = await tab();
+      await adminOfAcme(page, 'admin');
+      const names = (table: string) => page.$$eval(`table[aria-label=${table}] button.danger`, (bs) => bs.map((b) => b.getAttribute('aria-label') ?? b.textContent));
+      await page.waitForSelector('table[aria-label=Users] button.danger');
+      const users = await names('Users');
+      assert.ok(users.includes('Delete ada@acme.example') && users.includes('Delete sam@acme.example'), users.join(', '));
+      await go(page, 'toolkit');
+      await page.waitForSelector('table[aria-label=Snapshots] button.danger');
+      assert.deepEqual(await names('Snapshots'), ['Restore named-a', 'Delete snapshot named-a']);
+    } finally {
+      await control('DELETE', `/organizations/${acme}/snapshots/named-a`);
+    }
+  });
+
+  test('with the admin key, the data views act with the primary user\'s real role: no Webhooks tab when it is not admin', async () => {
+    const acme = await acmeId();
+    const ada = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'ada@acme.example')!;
+    const page = await tab();
+    await adminOfAcme(page, 'data');
+    await page.waitForSelector('table[aria-label=Objects]');
+    await page.locator('nav.tabs >> text=Webhooks').waitFor();
+    assert.equal((await control('PATCH', `/users/${ada.id}`, { role: 'sales' })).status, 200);
+    try {
+      await go(page, 'usage');
+      await page.locator('nav.tabs >> text=Webhooks').waitFor({ state: 'detached' });
+      await go(page, 'data');
+      await page.waitForFunction(() => /role sales/.test(document.querySelector('main p.muted')?.textContent ?? ''));
+    } finally {
+      await control('PATCH', `/users/${ada.id}`, { role: 'admin' });
+    }
+  });
+
+  test('on a phone, a stacked table labels each value with its column\'s name', async () => {
+    const page = await tab({ width: 375, height: 740 });
+    await adminOfAcme(page, 'admin');
+    const cell = page.locator('tr[data-user="sam@acme.example"] td').first();
+    await cell.waitFor();
+    assert.equal(await cell.getAttribute('data-label'), 'Role');
+    assert.equal(await cell.evaluate((td: any) => window.getComputedStyle(td, '::before').display !== 'none' && window.getComputedStyle(td, '::before').content !== 'none'), true, 'the label is shown');
+    await go(page, 'data');
+    await page.waitForSelector('td[data-object=account][data-label=Records]');
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {

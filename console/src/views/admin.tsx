@@ -74,16 +74,12 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const [role, setRole] = useState('admin');
   const [made, setMade] = useState<{ email: string; token: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  // The role just chosen, shown until the list is read again: the select would otherwise show the
-  // old role while the change is saved (the list it reads from is the old one until then).
+  // The role chosen in a user's select, given only when "Change role" is pressed: the arrow keys
+  // move through the choices, and each would otherwise be granted in turn. Kept until the list is
+  // read again, so the select does not show the old role while the change is saved.
   const [chosen, setChosen] = useState<Record<string, string>>({});
   useEffect(() => setChosen({}), [users.value]);
-  const choose = (id: string, role: string) => {
-    setChosen((c) => ({ ...c, [id]: role }));
-    void run('PATCH', `/users/${id}`, { role }).then((ok) => {
-      if (!ok) setChosen(({ [id]: _, ...rest }) => rest);
-    });
-  };
+  const choose = (id: string, role: string) => setChosen((c) => ({ ...c, [id]: role }));
   const run = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) => act.run(async () => {
     await c.control(method, path, body);
     users.reload();
@@ -115,13 +111,16 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                       <select aria-label={`Role of ${u.email}`} value={chosen[u.id] ?? u.role} onChange={(e) => choose(u.id, (e.target as HTMLSelectElement).value)}>
                         {[...new Set([...roleNames, u.role])].map((r) => <option key={r} value={r}>{r}</option>)}
                       </select>
+                      {chosen[u.id] !== undefined && chosen[u.id] !== u.role && (
+                        <button type="button" class="change-role" aria-label={`Change the role of ${u.email} to ${chosen[u.id]}`} disabled={act.busy} onClick={() => void run('PATCH', `/users/${u.id}`, { role: chosen[u.id] })}>Change role</button>
+                      )}
                     </td>
                     <td>{u.disabled ? `disabled since ${formatInstant(u.disabledAt)}` : 'enabled'}</td>
                     <td class="actions-cell">
                       <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
                       <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
                       {/* Deleting revokes every token of the user. */}
-                      <Confirm label="Delete" ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
+                      <Confirm label="Delete" labelledAs={`Delete ${u.email}`} ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
                     </td>
                   </tr>
                   {open === u.id && (
@@ -148,16 +147,19 @@ function UsersPanel({ roles }: { roles: Role[] }) {
 function Tokens({ user }: { user: User }) {
   const c = useConsole();
   const tokens = useLoad((signal) => c.control<{ items: TokenInfo[] }>('GET', `/users/${user.id}/tokens`, undefined, signal), [user.id]);
+  // The tokens this tab made to open the data: revoking one is allowed (the console makes another).
+  const consoles = new Set(c.session.kind === 'admin' ? Object.values(c.session.dataTokens).map((t) => t.tokenId) : []);
   const act = useAction();
-  const [shown, setShown] = useState<{ token: string; what: string } | null>(null);
+  // The token shown once stays until it is itself revoked (or another is made): revoking another one keeps it.
+  const [shown, setShown] = useState<{ id: string; token: string; what: string } | null>(null);
   const make = (path: string, what: string) => act.run(async () => {
-    const r = await c.control<{ token: string }>('POST', path);
-    setShown({ token: r.token, what });
+    const r = await c.control<{ token: string; created: { id: string } }>('POST', path);
+    setShown({ id: r.created.id, token: r.token, what });
     tokens.reload();
   });
   const revoke = (t: TokenInfo) => act.run(async () => {
     await c.control('POST', `/tokens/${t.id}/revoke`);
-    setShown(null);
+    setShown((s) => (s?.id === t.id ? null : s));
     tokens.reload();
   });
   return (
@@ -172,7 +174,7 @@ function Tokens({ user }: { user: User }) {
                 <td><code>…{t.last4 ?? '????'}</code></td>
                 <td>{formatInstant(t.createdAt)}</td>
                 <td>{formatInstant(t.lastUsedAt)}</td>
-                <td>{t.revokedAt ? `revoked ${formatInstant(t.revokedAt)}` : 'live'}</td>
+                <td>{t.revokedAt ? `revoked ${formatInstant(t.revokedAt)}` : 'live'}{!t.revokedAt && consoles.has(t.id) && <span class="muted small"> · used by this console</span>}</td>
                 <td class="actions-cell">
                   {!t.revokedAt && (
                     <>

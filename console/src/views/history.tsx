@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { ObjectDetail, QueryPage } from '../api.js';
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
-import { ErrorBox, Loading, useLoad } from '../ui.js';
+import { ErrorBox, Loading, Pager, useLoad } from '../ui.js';
 import { shownValue } from './values.js';
 
 interface Entry {
@@ -36,7 +36,7 @@ export function RecordHistory({ obj, id, version }: { obj: ObjectDetail; id: str
     <section class="history" aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
       <ErrorBox error={history.error} />
-      {!history.value ? <Loading what="the history" /> : (
+      {!history.value ? (!history.error && <Loading what="the history" />) : (
         <ol class="entries">
           {history.value.Entries.map((e) => (
             <li key={e.sequence} data-operation={e.operation}>
@@ -72,10 +72,7 @@ export function RecordHistory({ obj, id, version }: { obj: ObjectDetail; id: str
           {history.value.Entries.length === 0 && <li class="muted">No change kept (entries older than the retention are pruned).</li>}
         </ol>
       )}
-      <nav class="pager" aria-label="History pages">
-        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Newer</button>
-        <button type="button" disabled={history.value?.IsLastPage ?? true} onClick={() => setPage((p) => p + 1)}>Older</button>
-      </nav>
+      <Pager label="History pages" page={page} last={history.latest?.IsLastPage ?? true} busy={history.loading} onPage={setPage} previous="Newer" next="Older" />
     </section>
   );
 }

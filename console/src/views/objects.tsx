@@ -11,7 +11,7 @@ export function DataAs() {
   if (!c.admin) return null;
   return (
     <p class="muted small">
-      Data of {c.org.name}, read with a token the console made for {c.dataUser ?? 'the primary user'} (revoked when you sign out).
+      Data of {c.org.name}, read with a token the console made for {c.dataUser ?? 'the primary user'} (role {c.role}; revoked when you sign out).
     </p>
   );
 }
@@ -24,7 +24,7 @@ export function ObjectsView() {
       <PageTitle>Data</PageTitle>
       <DataAs />
       <ErrorBox error={objects.error} />
-      {!objects.value ? <Loading what="objects" /> : (
+      {!objects.value ? (!objects.error && <Loading what="objects" />) : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Objects">
             <thead>

@@ -39,13 +39,37 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const [editing, setEditing] = useState(creating);
   const [draft, setDraft] = useState<Record<string, Value>>({});
   const [names, setNames] = useState<Record<string, string>>({});
+  // Lookups whose text was typed and not picked: a save is refused (with a message by each) rather
+  // than saving the value the lookup had.
+  const [unpicked, setUnpicked] = useState<Record<string, string>>({});
+  const [refused, setRefused] = useState(false);
   // A record read again (after a save) replaces what was typed.
   useEffect(() => {
     setDraft({});
     setNames({});
+    setUnpicked({});
+    setRefused(false);
   }, [record]);
   const save = useAction();
   const remove = useAction();
+  // Unsaved edits are not lost without a word: a link followed (a click or Enter) or the page left
+  // asks first. The back button moves the hash without a way to stop it, so it is not asked.
+  const dirty = editing && (Object.keys(draft).length > 0 || Object.keys(unpicked).length > 0);
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const onClick = (e: MouseEvent) => {
+      const link = (e.target as Element | null)?.closest?.('a[href]');
+      if (!link || link.getAttribute('target') === '_blank' || e.defaultPrevented) return;
+      if (!confirm('Leave this record? Its unsaved changes will be lost.')) e.preventDefault();
+    };
+    const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
+    document.addEventListener('click', onClick, true);
+    addEventListener('beforeunload', onUnload);
+    return () => {
+      document.removeEventListener('click', onClick, true);
+      removeEventListener('beforeunload', onUnload);
+    };
+  }, [dirty]);
   const mayUpdate = obj.permissions.includes('update');
   const mayDelete = obj.permissions.includes('delete');
   const id = record ? String(record[obj.primaryKey]) : null;
@@ -63,6 +87,12 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
 
   const submit = (e: Event) => {
     e.preventDefault();
+    const first = Object.keys(unpicked)[0];
+    if (first !== undefined) {
+      setRefused(true);
+      document.getElementById(`field-${first}`)?.focus();
+      return;
+    }
     void save.run(async () => {
       if (creating) {
         const body = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== null));
@@ -115,6 +145,8 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
                           setDraft((d) => ({ ...d, [f.name]: v }));
                           if (name !== undefined) setNames((n) => ({ ...n, [f.name]: name }));
                         }}
+                        onUnpicked={(text) => setUnpicked(({ [f.name]: _, ...rest }) => (text === null ? rest : { ...rest, [f.name]: text }))}
+                        problem={refused && unpicked[f.name] !== undefined ? `"${unpicked[f.name]}" was not picked: choose a record from the list, or clear the field.` : null}
                       />
                       {f.type === 'datetime' && <span id={`${inputId}-zone`} class="muted small"> UTC</span>}
                     </>
@@ -131,7 +163,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
             <button type="submit" class="primary" disabled={save.busy}>{creating ? 'Create' : 'Save'}</button>
             {creating
               ? <a class="button" href={href('data', obj.systemName)}>Cancel</a>
-              : <button type="button" onClick={() => { setDraft({}); setNames({}); setEditing(false); save.clear(); }}>Cancel</button>}
+              : <button type="button" onClick={() => { setDraft({}); setNames({}); setUnpicked({}); setRefused(false); setEditing(false); save.clear(); }}>Cancel</button>}
           </div>
         )}
         <ErrorBox error={save.error} />
@@ -144,7 +176,8 @@ function Shown({ field, value, name }: { field: Field; value: Value; name: Value
   if (field.type === 'lookup' && value !== null && field.target) {
     return <a href={href('data', field.target.systemName, String(value))}>{name === null ? String(value) : String(name)}</a>;
   }
-  if (field.type === 'url' && value) return <a href={String(value)} rel="noreferrer noopener" target="_blank">{String(value)}</a>;
+  // Only a web address is a link: a javascript: or data: one would run or open something else.
+  if (field.type === 'url' && value && /^https?:\/\//i.test(String(value))) return <a href={String(value)} rel="noreferrer noopener" target="_blank">{String(value)}</a>;
   if (field.type === 'textarea' || field.type === 'html') return <span class="pre">{shownValue(field, value)}</span>;
   return <span>{shownValue(field, value)}</span>;
 }

@@ -6,7 +6,7 @@ import type { Field, ObjectDetail, QueryPage, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
 import { loadPreference, savePreference } from '../session.js';
-import { ErrorBox, formatNumber, Loading, PageTitle, useLoad } from '../ui.js';
+import { ErrorBox, formatNumber, Loading, PageTitle, Pager, useLoad } from '../ui.js';
 import { FilterBox } from './filter-box.js';
 import { DataAs } from './objects.js';
 import { shownValue } from './values.js';
@@ -36,19 +36,33 @@ interface Sort {
   readonly desc: boolean;
 }
 
+interface TableView {
+  readonly sort: Sort;
+  readonly page: number;
+  readonly filter: string;
+}
+
 function Table({ obj }: { obj: ObjectDetail }) {
   const c = useConsole();
   const prefKey = `columns-${c.org.id}-${obj.systemName}`;
   const fieldsByName = new Map(obj.fields.map((f) => [f.name, f]));
   const [columns, setColumns] = useState<string[]>(() => loadPreference<string[]>(prefKey, defaultColumns(obj)).filter((n) => fieldsByName.has(n)));
-  const [sort, setSort] = useState<Sort>({ field: 'createdon', desc: true });
-  const [page, setPage] = useState(1);
-  const [filter, setFilter] = useState('');
+  // Sort, page and filter, kept for the tab like the columns: opening a record and coming back finds the table as it was.
+  const viewKey = `table-${c.org.id}-${obj.systemName}`;
+  const [view, setView] = useState<TableView>(() => loadPreference<TableView>(viewKey, { sort: { field: 'createdon', desc: true }, page: 1, filter: '' }));
+  const { sort, page, filter } = view;
+  const change = (next: Partial<TableView>) => setView((v) => {
+    const changed = { ...v, ...next };
+    savePreference(viewKey, changed);
+    return changed;
+  });
 
   const shown = columns.map((n) => fieldsByName.get(n)!).filter(Boolean);
   // The key to link each row, and the name field of each lookup shown, are asked for too.
   const names = shown.filter((f) => f.type === 'lookup').map((f) => nameFieldOf(obj, f)?.name).filter((n): n is string => n !== undefined);
-  const asked = [...new Set([obj.primaryKey, ...columns, ...names])];
+  // Without the primary field's column, each row opens its record from a first column of its own.
+  const opener = !columns.includes(obj.primaryField);
+  const asked = [...new Set([obj.primaryKey, obj.primaryField, ...columns, ...names])];
   const rows = useLoad(
     (signal) => c.data<QueryPage>('POST', '/api/query', {
       objecttype: obj.systemName, fields: asked.join(','), page_size: PAGE_SIZE, page_number: page,
@@ -62,16 +76,11 @@ function Table({ obj }: { obj: ObjectDetail }) {
     setColumns(next);
     savePreference(prefKey, next);
   };
-  const sortBy = (field: string) => {
-    setSort((s) => ({ field, desc: s.field === field ? !s.desc : false }));
-    setPage(1);
-  };
-  const applyFilter = (text: string) => {
-    setFilter(text);
-    setPage(1);
-  };
+  const sortBy = (field: string) => change({ sort: { field, desc: sort.field === field ? !sort.desc : false }, page: 1 });
+  const applyFilter = (text: string) => change({ filter: text, page: 1 });
   const writable = obj.permissions.includes('create');
-  const last = rows.value?.IsLastPage ?? true;
+  // The page shown until the next one is read: the rows and the pager stay (and the focus with them).
+  const shownRows = rows.latest;
 
   return (
     <section>
@@ -96,48 +105,56 @@ function Table({ obj }: { obj: ObjectDetail }) {
         </fieldset>
       </details>
       {!filter && <ErrorBox error={rows.error} />}
-      <div class="table-wrap">
-        <table class="grid records" aria-label={`${obj.collectionName}, page ${page}`} aria-busy={rows.loading}>
-          <thead>
-            <tr>
-              {shown.map((f) => {
-                const sorted = sort.field === f.name;
-                return (
-                  <th key={f.name} scope="col" aria-sort={sorted ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-                    <button type="button" class="sort" onClick={() => sortBy(f.name)} title={`Sort by ${f.label}`}>
-                      {f.label}<span aria-hidden="true">{sorted ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {(rows.value?.Data ?? []).map((row) => (
-              <tr key={String(row[obj.primaryKey])}>
-                {shown.map((f) => <td key={f.name}><Cell obj={obj} field={f} row={row} /></td>)}
+      {shown.length === 0 ? <p class="muted">No column chosen: tick at least one under Columns.</p> : (
+        <div class="table-wrap">
+          <table class="grid records" aria-label={`${obj.collectionName}, page ${page}`} aria-busy={rows.loading}>
+            <thead>
+              <tr>
+                {opener && <th scope="col"><span class="sr-only">Record</span></th>}
+                {shown.map((f) => {
+                  const sorted = sort.field === f.name;
+                  return (
+                    <th key={f.name} scope="col" aria-sort={sorted ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+                      <button type="button" class="sort" onClick={() => sortBy(f.name)} title={`Sort by ${f.label}`}>
+                        {f.label}<span aria-hidden="true">{sorted ? (sort.desc ? ' ▼' : ' ▲') : ''}</span>
+                      </button>
+                    </th>
+                  );
+                })}
               </tr>
-            ))}
-            {rows.value && rows.value.Data.length === 0 && (
-              <tr><td colSpan={Math.max(1, shown.length)} class="muted">No records{filter ? ' match the filter' : ''}.</td></tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Previous</button>
+            </thead>
+            <tbody>
+              {(shownRows?.Data ?? []).map((row) => (
+                <tr key={String(row[obj.primaryKey])}>
+                  {opener && <td><a href={recordHref(obj, row)} aria-label={`Open ${nameOf(obj, row)}`}>Open</a></td>}
+                  {shown.map((f) => <td key={f.name}><Cell obj={obj} field={f} row={row} /></td>)}
+                </tr>
+              ))}
+              {shownRows && shownRows.Data.length === 0 && (
+                <tr><td colSpan={shown.length + (opener ? 1 : 0)} class="muted">No records{filter ? ' match the filter' : ''}.</td></tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label="Pages" page={page} last={shownRows?.IsLastPage ?? true} busy={rows.loading} onPage={(p) => change({ page: p })}>
         <span aria-live="polite">Page {page}{obj.records !== null && !filter ? ` of ${Math.max(1, Math.ceil(obj.records / PAGE_SIZE))}` : ''}</span>
-        <button type="button" disabled={last} onClick={() => setPage((p) => p + 1)}>Next</button>
-      </nav>
+      </Pager>
     </section>
   );
 }
 
+const recordHref = (obj: ObjectDetail, row: RecordRow): string => href('data', obj.systemName, String(row[obj.primaryKey]));
+
+/** A record's name: its primary field's value. */
+function nameOf(obj: ObjectDetail, row: RecordRow): string {
+  const value = row[obj.primaryField];
+  return value === null || value === undefined || value === '' ? '(no name)' : String(value);
+}
+
 function Cell({ obj, field, row }: { obj: ObjectDetail; field: Field; row: RecordRow }) {
   const value = row[field.name];
-  if (field.name === obj.primaryField) {
-    return <a href={href('data', obj.systemName, String(row[obj.primaryKey]))}>{value === null || value === '' ? '(no name)' : String(value)}</a>;
-  }
+  if (field.name === obj.primaryField) return <a href={recordHref(obj, row)}>{nameOf(obj, row)}</a>;
   if (field.type === 'lookup' && value !== null && field.target) {
     const name = nameFieldOf(obj, field);
     const text = name ? row[name.name] : null;

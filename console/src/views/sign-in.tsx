@@ -2,7 +2,7 @@
 // admin key (every organization, and the tools). Either is checked against the server before it is
 // kept, for this tab only.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { controlApi, publicApi, type Me, type Organization } from '../api.js';
 import type { Session } from '../session.js';
 import { ErrorBox, useAction } from '../ui.js';
@@ -11,6 +11,9 @@ export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
   const [kind, setKind] = useState<'token' | 'admin'>('token');
   const [secret, setSecret] = useState('');
   const action = useAction();
+  // autofocus works on a page's load only: after signing out, the field is focused here.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
 
   const submit = (e: Event) => {
     e.preventDefault();
@@ -44,7 +47,7 @@ export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
         <label class="field">
           <span>{kind === 'token' ? 'API token' : 'Admin key'}</span>
           <input
-            type="password" name="secret" autoComplete="off" required autoFocus
+            type="password" name="secret" autoComplete="off" required autoFocus ref={field}
             value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
           />
         </label>

@@ -146,7 +146,7 @@ function SnapshotsPanel() {
       <p class="muted small">Reset clears every record and custom object (or goes back to the fixture the organization was loaded from); users, roles, tokens and plan stay.</p>
       <Confirm label="Clear all data…" ask="Confirm reset" confirm={`Reset ${c.org.name}`} keep="Keep the data" onConfirm={() => void run('POST', '/reset', 'The organization was reset.')} />
       <form class="inline" onSubmit={(e) => { e.preventDefault(); if (name) void run('POST', '/snapshots', `Snapshot ${name} taken.`, { name }); }}>
-        <label>Snapshot name <input type="text" value={name} pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,63}" onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+        <label>Snapshot name <input type="text" value={name} pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}" onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Take snapshot</button>
       </form>
       {done && <Notice>{done}</Notice>}
@@ -161,8 +161,8 @@ function SnapshotsPanel() {
                   <td><code>{s.name}</code></td><td>{formatInstant(s.createdAt)}</td><td class="num">{formatBytes(s.bytes)}</td>
                   <td class="actions-cell">
                     {/* Restoring replaces every record with the snapshot's: both ask a second press. */}
-                    <Confirm label="Restore" ask={`Confirm restoring ${s.name}`} confirm={`Replace the data with ${s.name}`} keep="Keep the data" onConfirm={() => void run('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`, `Snapshot ${s.name} restored.`)} />
-                    <Confirm label="Delete" ask={`Confirm deleting ${s.name}`} confirm={`Delete ${s.name} for good`} onConfirm={() => void run('DELETE', `/snapshots/${encodeURIComponent(s.name)}`, `Snapshot ${s.name} deleted.`)} />
+                    <Confirm label="Restore" labelledAs={`Restore ${s.name}`} ask={`Confirm restoring ${s.name}`} confirm={`Replace the data with ${s.name}`} keep="Keep the data" onConfirm={() => void run('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`, `Snapshot ${s.name} restored.`)} />
+                    <Confirm label="Delete" labelledAs={`Delete snapshot ${s.name}`} ask={`Confirm deleting ${s.name}`} confirm={`Delete ${s.name} for good`} onConfirm={() => void run('DELETE', `/snapshots/${encodeURIComponent(s.name)}`, `Snapshot ${s.name} deleted.`)} />
                   </td>
                 </tr>
               ))}

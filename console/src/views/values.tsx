@@ -44,9 +44,13 @@ export interface InputProps {
   /** For a lookup: the name of the record it points to. */
   readonly name?: Value;
   readonly onChange: (value: Value, name?: string) => void;
+  /** For a lookup: the text typed and not picked from the list (null once picked or cleared). */
+  readonly onUnpicked?: (text: string | null) => void;
+  /** For a lookup: why the save was refused (its text was not picked), shown by the field. */
+  readonly problem?: string | null;
 }
 
-export function FieldInput({ field, id, value, name, onChange }: InputProps) {
+export function FieldInput({ field, id, value, name, onChange, onUnpicked, problem }: InputProps) {
   const text = inputOfValue(value);
   const common = { id, name: field.name, required: field.required, 'aria-required': field.required };
   const onText = (e: Event) => onChange(valueOfInput(field, (e.target as HTMLInputElement).value));
@@ -59,7 +63,7 @@ export function FieldInput({ field, id, value, name, onChange }: InputProps) {
         </select>
       );
     case 'lookup':
-      return <LookupInput {...{ field, id, value, name: name ?? null, onChange }} />;
+      return <LookupInput {...{ field, id, value, name: name ?? null, onChange, onUnpicked, problem }} />;
     case 'date':
       return <input {...common} type="date" value={text} onInput={onText} />;
     case 'datetime':
@@ -81,7 +85,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** A lookup: type part of a name to search the target object by its primary field; arrows and Enter choose. */
-function LookupInput({ field, id, value, name, onChange }: InputProps) {
+function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: InputProps) {
   const c = useConsole();
   const target = field.target!;
   const [text, setText] = useState(name === null || name === undefined ? inputOfValue(value) : String(name));
@@ -123,6 +127,15 @@ function LookupInput({ field, id, value, name, onChange }: InputProps) {
     setOpen(false);
     setActive(-1);
     onChange(o ? o.id : null, o?.name);
+    onUnpicked?.(null);
+  };
+  const onType = (typedText: string) => {
+    // Emptied: the lookup is cleared. Otherwise the text stays unpicked until a record is chosen.
+    if (typedText.trim() === '') return choose(null);
+    typed.current = true;
+    setText(typedText);
+    setActive(-1);
+    onUnpicked?.(typedText);
   };
   const showing = open && options.length > 0;
   const listId = `${id}-options`;
@@ -133,7 +146,8 @@ function LookupInput({ field, id, value, name, onChange }: InputProps) {
         id={id} type="search" value={text} autoComplete="off" role="combobox" aria-autocomplete="list"
         aria-expanded={showing} aria-controls={listId} aria-activedescendant={showing && active >= 0 ? `${listId}-${active}` : undefined}
         placeholder={`Search ${target.systemName} by ${target.primaryField}`}
-        onInput={(e) => { typed.current = true; setText((e.target as HTMLInputElement).value); setActive(-1); }}
+        aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined}
+        onInput={(e) => onType((e.target as HTMLInputElement).value)}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -141,9 +155,11 @@ function LookupInput({ field, id, value, name, onChange }: InputProps) {
             setOpen(true);
             const n = options.length;
             if (n) setActive((a) => (e.key === 'ArrowDown' ? (a + 1) % n : (a - 1 + n) % n));
-          } else if (e.key === 'Enter' && showing && active >= 0) {
+          } else if (e.key === 'Enter') {
+            // Never the form's submit: Enter takes the option highlighted, or shows the list.
             e.preventDefault();
-            choose(options[active]!);
+            if (showing && active >= 0) choose(options[active]!);
+            else setOpen(true);
           } else if (e.key === 'Escape') {
             setOpen(false);
           }
@@ -162,6 +178,7 @@ function LookupInput({ field, id, value, name, onChange }: InputProps) {
         </ul>
       )}
       {error && <span class="error small" role="alert">{error}</span>}
+      {problem && <span id={`${id}-problem`} class="error small field-error" role="alert">{problem}</span>}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { ObjectSummary } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, Pager, useAction, useLoad } from '../ui.js';
 import { ShownOnce } from './admin.js';
 import { DataAs } from './objects.js';
 
@@ -50,23 +50,27 @@ function WebhookList() {
   const hooks = useLoad((signal) => c.data<Webhook[]>('GET', '/api/webhooks', undefined, signal), [c.org.id]);
   const objects = useLoad((signal) => c.data<ObjectSummary[]>('GET', '/api/objects', undefined, signal), [c.org.id]);
   const act = useAction();
+  // The form's own: a refused webhook's error shows by the form, not above the list.
+  const making = useAction();
   const [event, setEvent] = useState('created');
   const [object, setObject] = useState('account');
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState('POST');
   const [filter, setFilter] = useState('');
   const [headers, setHeaders] = useState('');
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
   const create = (e: Event) => {
     e.preventDefault();
-    void act.run(async () => {
+    setSecret(null);
+    void making.run(async () => {
       const made = await c.data<Webhook & { secret: string }>('POST', '/api/webhooks', {
         event, url, method, ...(object !== '*' ? { object } : {}), ...(filter ? { filter } : {}),
         ...(headers.trim() ? { headers: headers.split('\n').map((l) => l.trim()).filter(Boolean) } : {}),
       });
-      setSecret(made.secret);
+      setSecret({ secret: made.secret, url: made.url });
       setUrl('');
       setFilter('');
+      setHeaders('');
       hooks.reload();
     });
   };
@@ -98,7 +102,7 @@ function WebhookList() {
                   <td class="actions-cell">
                     <a class="button" href={href('webhooks', h.id)}>Deliveries</a>
                     {h.status === 'disabled' && <button type="button" onClick={() => enable(h.id)}>Enable</button>}
-                    <Confirm label="Delete" ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
+                    <Confirm label="Delete" labelledAs={`Delete the webhook to ${h.url}`} ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
                   </td>
                 </tr>
               ))}
@@ -121,9 +125,10 @@ function WebhookList() {
         </select></label>
         <label>Filter (optional) <input type="text" value={filter} onInput={(e) => setFilter((e.target as HTMLInputElement).value)} placeholder="statecode = 1" /></label>
         <label>Header fields (optional, one per line) <textarea rows={2} value={headers} onInput={(e) => setHeaders((e.target as HTMLTextAreaElement).value)} placeholder="X-Api-Key: k-1234" /></label>
-        <button type="submit" class="primary" disabled={act.busy}>Make webhook</button>
+        <button type="submit" class="primary" disabled={making.busy}>Make webhook</button>
+        <ErrorBox error={making.error} />
       </form>
-      {secret && <ShownOnce token={secret} what="The webhook's signing secret (Standard Webhooks)." />}
+      {secret && <ShownOnce token={secret.secret} what={`The signing secret (Standard Webhooks) of the webhook to ${secret.url}.`} />}
     </section>
   );
 }
@@ -153,7 +158,7 @@ function WebhookDetail({ id }: { id: string }) {
         <h2>Delivery log</h2>
         <label class="choice"><input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Live (read every 5 s, counted as requests)</label>
       </div>
-      {!log.value ? <Loading what="deliveries" /> : (
+      {!log.value ? (!log.error && <Loading what="deliveries" />) : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Deliveries, newest first">
             <thead><tr><th scope="col">Write</th><th scope="col">Record</th><th scope="col">State</th><th scope="col" class="num">Attempts</th><th scope="col">Last reply</th><th scope="col">Next attempt</th></tr></thead>
@@ -182,11 +187,7 @@ function WebhookDetail({ id }: { id: string }) {
           </table>
         </div>
       )}
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>Newer</button>
-        <span>Page {page}</span>
-        <button type="button" disabled={log.value?.isLastPage ?? true} onClick={() => setPage((p) => p + 1)}>Older</button>
-      </nav>
+      <Pager label="Pages" page={page} last={log.latest?.isLastPage ?? true} busy={log.loading} onPage={setPage} previous="Newer" next="Older"><span>Page {page}</span></Pager>
       <p><button type="button" class="link-button" onClick={() => navigate('webhooks')}>Back to the webhooks</button></p>
     </section>
   );
