@@ -12,7 +12,7 @@ import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
-import { errorReplies, frameworkErrorHandler, v1ErrorBody } from './http/error-handler.js';
+import { errorReplies, frameworkErrorHandler, storeOutageEnd, v1ErrorBody } from './http/error-handler.js';
 import { deferredLimitsHook, installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
@@ -231,6 +231,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     done();
   });
+  // The log's line for the end of a database outage (error-handler.ts): a counter's test a reply otherwise.
+  app.addHook('onResponse', storeOutageEnd);
   installRequestLimit(app, deps.config.requestTimeoutMs);
   const metrics = installMetrics(app, deps.config, deps.records);
   const unfinished = installClientClosed(app);

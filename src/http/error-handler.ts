@@ -55,6 +55,42 @@ export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape)
   return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));
 }
 
+/**
+ * The database's outages as the log tells them: one error line when a request first finds it
+ * unreachable, a warning without a stack for each request refused during it, and one info line
+ * when a request is served again. Per server (the http.Server every scope of an app shares).
+ */
+const outages = new WeakMap<object, { readonly since: number; refused: number }>();
+let outagesOpen = 0;
+
+function logStoreUnavailable(request: FastifyRequest, error: AppError): void {
+  const key = request.server.server;
+  const outage = outages.get(key);
+  if (outage) {
+    outage.refused++;
+    request.log.warn({ code: error.code }, 'request refused: the database cannot be reached');
+    return;
+  }
+  outages.set(key, { since: Date.now(), refused: 1 });
+  outagesOpen++;
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  request.log.error({ code: error.code, cause }, 'the database cannot be reached: requests that need it are answered 503 until it answers again');
+}
+
+/** The onResponse hook that tells the end of an outage: the first reply under 500 after it began. */
+export function storeOutageEnd(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (outagesOpen > 0 && reply.statusCode < 500) {
+    const key = request.server.server;
+    const outage = outages.get(key);
+    if (outage) {
+      outages.delete(key);
+      outagesOpen--;
+      request.log.info({ outageMs: Date.now() - outage.since, refused: outage.refused }, 'the database answers again');
+    }
+  }
+  done();
+}
+
 /** What a 404 of an unknown path points to: the routes of the family it was asked of. */
 const DEFAULT_ROUTES_HINT = 'The record routes are /api/record/{object} and /api/record/{object}/{id}; see /docs for all routes.';
 
@@ -87,7 +123,8 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
       return sendError(reply, known, shape);
     }
     if (known) {
-      if (known.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (known.code === 'STORE_UNAVAILABLE') logStoreUnavailable(request, known);
+      else if (known.status >= 500) request.log.error({ err: error }, 'request failed');
       // The client's request took too long (or its work did): a warning, without a stack; logged
       // once, not again when the work stopped at the limit fails after the reply.
       else if (known.code === 'REQUEST_TIMEOUT' && !reply.sent) request.log.warn({ code: known.code }, 'request stopped at the time limit');

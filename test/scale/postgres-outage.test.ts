@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openStores, type Stores } from '../../src/stores.js';
-import { tempDir } from '../helpers.js';
+import { loggerOptions } from '../../src/http/log-options.js';
+import { captureLog, logEntries, tempDir } from '../helpers.js';
 import { needsPostgres } from '../services.js';
 import { canMakeCluster, ThrowawayPostgres } from '../throwaway-postgres.js';
 
@@ -22,6 +23,7 @@ describe('a server whose PostgreSQL goes away', { skip }, () => {
   let stores: Stores;
   let app: FastifyInstance;
   let token: string;
+  const log = captureLog();
 
   const list = () => app.inject({ method: 'GET', url: '/api/record/account?pagesize=1', headers: { tokenid: token } });
 
@@ -31,7 +33,7 @@ describe('a server whose PostgreSQL goes away', { skip }, () => {
     const config = loadConfig({}, { dataDir: dir, databaseUrl: cluster.url, logLevel: 'silent', rateLimits: false });
     stores = openStores(config);
     ({ token } = await stores.admin.createOrganization({ name: 'Outage', plan: 'enterprise', email: 'ops@example.com' }));
-    app = await buildApp({ ...stores, config, clock: Date.now, logger: false });
+    app = await buildApp({ ...stores, config, clock: Date.now, logger: loggerOptions({ level: 'info', format: 'json', stream: log }) });
     await app.ready();
   });
 
@@ -64,5 +66,17 @@ describe('a server whose PostgreSQL goes away', { skip }, () => {
     assert.equal(status, 200, 'the same process serves again once PostgreSQL is back');
     const after = await app.inject({ method: 'POST', url: '/api/record/account', headers: { tokenid: token }, payload: { accountname: 'After' } });
     assert.equal(after.statusCode, 201, after.body);
+
+    // The log tells the outage once, each refusal without a stack, and its end once.
+    const lines = logEntries(log.lines).filter((l) => l.code === 'STORE_UNAVAILABLE' || /database/.test(l.msg ?? ''));
+    const [first, ...rest] = lines;
+    assert.equal(first?.level, 50, JSON.stringify(lines));
+    assert.match(first!.msg, /^the database cannot be reached/);
+    const refusals = rest.filter((l) => l.msg === 'request refused: the database cannot be reached');
+    assert.ok(refusals.length >= 3 && refusals.every((l) => l.level === 40 && l.err === undefined), JSON.stringify(rest));
+    const back = rest.filter((l) => l.msg === 'the database answers again');
+    assert.equal(back.length, 1, JSON.stringify(rest));
+    assert.equal(back[0]!.refused, refusals.length + 1);
+    assert.equal(logEntries(log.lines).filter((l) => l.level >= 50).length, 1, 'no other error line');
   });
 });
