@@ -105,6 +105,8 @@ export const STANDARD_OBJECT_SPECS: readonly ObjectSpec[] = [
       text('objectid', 'Regarding', { maxLength: 36, indexed: true }),
       { name: 'objecttypecode', type: 'number', label: 'Regarding Object Type', precision: 0 },
       lookup('accountid', 1, 'Account'),
+      // A reply to another note (an n8n node's "Parent Note ID"): docs/compat.md, Notes.
+      lookup('parentnoteid', 7, 'Parent Note'),
     ],
   },
   {

@@ -301,6 +301,18 @@ describe('a client attaching notes and files and creating people by their name p
     assert.match(refused.body.Message, new RegExp(`account '${missing}', which does not exist`));
   });
 
+  test('replies to a note with parentnoteid, as an n8n node sends a "Parent Note ID"', async () => {
+    const parent = (await call('POST', '/api/record/note', { notetext: 'Question', objectid: accountId, objecttypecode: 1 })).body.data.Record.noteid;
+    const reply = await call('POST', '/api/record/note', { notetext: 'Answer', objectid: accountId, objecttypecode: 1, parentnoteid: parent });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    assert.equal(reply.body.data.Record.parentnoteid, parent);
+    const thread = await call('POST', '/api/query', { objecttype: 7, fields: 'notetext', query: `parentnoteid = ${parent}` });
+    assert.deepEqual(thread.body.data.Data, [{ notetext: 'Answer' }]);
+    const orphan = await call('POST', '/api/record/note', { notetext: 'x', parentnoteid: '00000000-0000-4000-8000-000000000009' });
+    assert.equal(orphan.status, 400);
+    assert.match(orphan.body.Message, /parentnoteid/);
+  });
+
   test('sends a file as multipart/form-data with the part named file and reads a 2xx as attached', async () => {
     const form = new FormData();
     form.append('file', new Blob(['quarterly numbers'], { type: 'text/csv' }), 'numbers.csv');

@@ -1,7 +1,7 @@
 // An organization made before notes were on records and before files (SQLite version 2, PostgreSQL
 // version 1) is brought up to date when it is next opened: the note object gets objectid and
-// objecttypecode, an optional subject and an html notetext, keeps a custom field the organization
-// added and its records; and files can be attached.
+// objecttypecode, an optional subject and an html notetext, and (SQLite 7, PostgreSQL 5) parentnoteid,
+// keeps a custom field the organization added and its records; and files can be attached.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ import { POSTGRES_UNDER_TEST, SQLITE_UNDER_TEST, type StorePlace, type StoreUnde
 function oldNoteSpec(current: ObjectSpec): ObjectSpec {
   return {
     ...current,
-    fields: current.fields.filter((f) => f.name !== 'objectid' && f.name !== 'objecttypecode').map((f) => {
+    fields: current.fields.filter((f) => f.name !== 'objectid' && f.name !== 'objecttypecode' && f.name !== 'parentnoteid').map((f) => {
       if (f.name === 'subject') return { ...f, required: true };
       if (f.name === 'notetext') return { ...f, type: 'textarea' };
       return f;
@@ -36,6 +36,7 @@ type Downgrade = (store: RecordStore, orgId: string) => Promise<void>;
 
 const NOTE_DOWN = [
   'DROP INDEX ix_note_objectid', 'ALTER TABLE note DROP COLUMN objectid', 'ALTER TABLE note DROP COLUMN objecttypecode', 'DROP TABLE orchard_files',
+  'DROP INDEX IF EXISTS ix_note_parentnoteid', 'ALTER TABLE note DROP COLUMN parentnoteid',
 ];
 
 function sqliteDowngrade(dir: string): Downgrade {
@@ -117,6 +118,7 @@ for (const { store, place: makePlace } of cases) {
       const note = (await org.schema()).resolve('note');
       const byName = (n: string) => note.fieldsByName.get(n)!;
       assert.deepEqual([byName('objectid').type, byName('objecttypecode').type, byName('notetext').type, byName('subject').required], ['text', 'number', 'html', false]);
+      assert.deepEqual([byName('parentnoteid').type, byName('parentnoteid').target], ['lookup', 7]);
       assert.equal(byName('pcfmood').label, 'Mood');
       const old = await org.get(note, noteId);
       assert.deepEqual([old?.subject, old?.pcfmood, old?.objectid, old?.objecttypecode], ['Old note', 'calm', null, null]);
@@ -126,8 +128,8 @@ for (const { store, place: makePlace } of cases) {
       const org = await records.org(orgId);
       const schema = await org.schema();
       const note = schema.resolve('note');
-      const updated = await org.update(note, noteId, { objectid: noteId, objecttypecode: 7 }, TEST_AUTHOR);
-      assert.deepEqual([updated?.objectid, updated?.objecttypecode], [noteId, 7]);
+      const updated = await org.update(note, noteId, { objectid: noteId, objecttypecode: 7, parentnoteid: noteId }, TEST_AUTHOR);
+      assert.deepEqual([updated?.objectid, updated?.objecttypecode, updated?.parentnoteid], [noteId, 7, noteId]);
       const file = { fileid: randomUUID(), objectid: noteId, objecttypecode: 7, filename: 'a.txt', contenttype: 'text/plain', size: 2, createdon: '2026-01-02T00:00:00', createdby: randomUUID() };
       assert.equal(await org.attachFile(note, file, Buffer.from('hi')), true);
       assert.deepEqual(await org.files(note, noteId), [file]);

@@ -6,7 +6,7 @@ import { STANDARD_OBJECT_SPECS, upgradedStandardSpec } from '../../schema/standa
 import type { ObjectSpec } from '../../schema/build-object.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef } from '../../schema/types.js';
 import { newEpoch } from '../change-log.js';
-import { qi, type PgMigration } from './pg-db.js';
+import { qi, type PgMigration, type PoolClient } from './pg-db.js';
 import { foldSql } from './postgres-sql.js';
 
 /**
@@ -75,16 +75,8 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
   // records with their content.
   async (client, schema) => {
     const s = qi(schema);
-    const { rows } = await client.query<{ spec: ObjectSpec }>(`SELECT spec FROM ${s}.orchard_objects ORDER BY object_type`);
-    for (const { spec: stored } of rows) {
-      const upgrade = upgradedStandardSpec(stored);
-      if (!upgrade) continue;
-      await client.query(`UPDATE ${s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(upgrade.spec), stored.objectType]);
-      const obj = buildObject(upgrade.spec);
-      for (const f of upgrade.added) for (const stmt of postgresAddColumnSql(schema, obj, obj.fieldsByName.get(f.name)!)) await client.query(stmt);
-    }
+    await upgradeStandardObjects(client, schema);
     await client.query([
-      `UPDATE ${s}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`,
       `CREATE TABLE ${s}.orchard_files (id text COLLATE "C" PRIMARY KEY, object_type integer NOT NULL, record_id text COLLATE "C" NOT NULL,
         filename text NOT NULL, content_type text NOT NULL, size integer NOT NULL, createdon text COLLATE "C" NOT NULL, createdby text NOT NULL, content bytea NOT NULL)`,
       `CREATE INDEX ix_orchard_files_record ON ${s}.orchard_files (object_type, record_id, createdon, id)`,
@@ -120,4 +112,20 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
       `CREATE INDEX IF NOT EXISTS ix_orchard_deliveries_webhook ON ${s}.orchard_deliveries (webhook_id, n)`,
     ].join(';\n'));
   },
+  // 5: standard objects as now defined (a note's parentnoteid).
+  (client, schema) => upgradeStandardObjects(client, schema),
 ];
+
+/** The standard objects' stored definitions brought to this release's, their new fields' columns added. */
+async function upgradeStandardObjects(client: PoolClient, schema: string): Promise<void> {
+  const s = qi(schema);
+  const { rows } = await client.query<{ spec: ObjectSpec }>(`SELECT spec FROM ${s}.orchard_objects ORDER BY object_type`);
+  for (const { spec: stored } of rows) {
+    const upgrade = upgradedStandardSpec(stored);
+    if (!upgrade) continue;
+    await client.query(`UPDATE ${s}.orchard_objects SET spec = $1 WHERE object_type = $2`, [JSON.stringify(upgrade.spec), stored.objectType]);
+    const obj = buildObject(upgrade.spec);
+    for (const f of upgrade.added) for (const stmt of postgresAddColumnSql(schema, obj, obj.fieldsByName.get(f.name)!)) await client.query(stmt);
+  }
+  await client.query(`UPDATE ${s}.orchard_meta SET schema_version = schema_version + 1 WHERE id = 1`);
+}

@@ -59,12 +59,12 @@ export function makeFieldIndexes(db: Db, obj: ObjectDef, present: readonly strin
 }
 
 /**
- * Adds a field's column to an existing table, and its index when the table has its indexes
- * (INDEX_ROWS rows, or made with every index by an earlier build); `obj` has the field.
+ * Adds fields' columns to an existing table, then their indexes when the table has its indexes
+ * (INDEX_ROWS rows, or made with every index by an earlier build); `obj` has the fields.
  */
-export function addColumn(db: Db, obj: ObjectDef, f: FieldDef): void {
-  db.exec(`ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`);
-  if (!f.indexed) return;
+export function addColumns(db: Db, obj: ObjectDef, fields: readonly FieldDef[]): void {
+  for (const f of fields) db.exec(`ALTER TABLE ${q(obj.systemName)} ADD COLUMN ${q(f.name)} ${sqliteColumnType(f)}`);
+  if (!fields.some((f) => f.indexed)) return;
   const rows = (prepared(db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
   const present = fieldIndexNames(db, obj);
   // An earlier build's file has every index, a small table included: it gets this one too.
@@ -159,14 +159,7 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
   // 3: standard objects as now defined (a note's objectid and objecttypecode), and files on records:
   // their content is on disk (sqlite-record-files.ts); orchard_file_trash names contents to remove.
   (db: Db) => {
-    for (const stored of readSpecs(db)) {
-      const upgrade = upgradedStandardSpec(stored);
-      if (!upgrade) continue;
-      db.prepare('UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(upgrade.spec), stored.objectType);
-      const obj = buildObject(upgrade.spec);
-      for (const f of upgrade.added) addColumn(db, obj, obj.fieldsByName.get(f.name)!);
-    }
-    db.exec('UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1');
+    upgradeStandardObjects(db);
     db.exec(`CREATE TABLE orchard_files (id TEXT PRIMARY KEY NOT NULL, object_type INTEGER NOT NULL, record_id TEXT NOT NULL,
       filename TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL, createdon TEXT NOT NULL, createdby TEXT NOT NULL)`);
     db.exec('CREATE INDEX ix_orchard_files_record ON orchard_files (object_type, record_id, createdon, id)');
@@ -195,4 +188,18 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
   (db: Db) => {
     for (const stmt of dueIndexSql('')) db.exec(stmt);
   },
+  // 7: standard objects as now defined (a note's parentnoteid).
+  (db: Db) => upgradeStandardObjects(db),
 ];
+
+/** The standard objects' stored definitions brought to this release's, their new fields' columns added. */
+function upgradeStandardObjects(db: Db): void {
+  for (const stored of readSpecs(db)) {
+    const upgrade = upgradedStandardSpec(stored);
+    if (!upgrade) continue;
+    db.prepare('UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(upgrade.spec), stored.objectType);
+    const obj = buildObject(upgrade.spec);
+    addColumns(db, obj, upgrade.added.map((f) => obj.fieldsByName.get(f.name)!));
+  }
+  db.exec('UPDATE orchard_meta SET schema_version = schema_version + 1 WHERE id = 1');
+}

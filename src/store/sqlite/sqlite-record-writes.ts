@@ -15,7 +15,7 @@ import {
 import { pruneBatch } from '../change-log.js';
 import type { MirroredUser, RecordCheck } from '../types.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
-import { addColumn, countSql, createTableSql, GrownIndexes, q } from './sqlite-ddl.js';
+import { addColumns, countSql, createTableSql, GrownIndexes, q } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
@@ -216,7 +216,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
     return this.changeSchema((schema) => {
       const { spec, field } = fieldAddition(schema, objectType, define);
       prepared(this.db, 'UPDATE orchard_objects SET spec = ? WHERE object_type = ?').run(JSON.stringify(spec), objectType);
-      addColumn(this.db, buildObject(spec), field);
+      addColumns(this.db, buildObject(spec), [field]);
     });
   }
 
