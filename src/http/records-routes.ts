@@ -142,12 +142,12 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: { type: 'object', properties: tokenQuery },
       body: newRecordBody,
-      response: { 201: envelopeOf(recordPayload, 'Created; Location names the new record.'), ...commonErrors, 403: forbiddenError },
+      response: { 201: { ...envelopeOf(recordPayload, 'Created; Location names the new record, ETag its version.'), headers: etagHeader }, ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
     const { obj, record } = await service.create(request.identity, request.params.obj, request.body);
     const base = baseUrl ?? `${request.protocol}://${request.host}`;
-    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`);
+    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`).header('etag', etagOf(record));
     return ok({ Record: record });
   });
 

@@ -71,14 +71,15 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       params: { type: 'object', properties: { ot: objParam }, required: ['ot'] },
       querystring: query,
       body: newRecordBody,
-      response: { 200: v2Reply('Created: the record as stored, and its id.'), ...errors },
+      response: { 200: { ...v2Reply('Created: the record as stored, and its id; ETag its version (not for an object defined).'), headers: etagHeader }, ...errors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     if (request.params.ot.trim() === String(OBJECT_DEFINITIONS)) {
       const obj = await service.defineObject(request.identity, request.body);
       return { success: true, _id: obj.definitionId, record: definitionRecord(obj) };
     }
     const { obj, record } = await service.create(request.identity, request.params.ot, request.body);
+    reply.header('etag', etagOf(record));
     return { success: true, _id: record[obj.keyField], record };
   });
 

@@ -192,6 +192,17 @@ for (const store of HTTP_STORES) {
       assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${star}`, payload: { accountnumber: 'S' }, headers: { 'if-match': '*' } })).statusCode, 200);
     });
 
+    test('a create carries the new record\'s ETag (v1 201 and v2), the one a GET then gives', async () => {
+      for (const url of ['/api/record/account', '/api/v2/record/1']) {
+        const made = await ctx.request({ method: 'POST', url, payload: { accountname: `Tagged at birth ${url}` } });
+        const id = url.includes('v2') ? json(made)._id : json(made).data.Record.accountid;
+        assert.match(made.headers.etag as string, /^"[A-Za-z0-9_-]{22}"$/, url);
+        assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag, made.headers.etag, url);
+        const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'B1' }, headers: { 'if-match': made.headers.etag as string } });
+        assert.equal(put.statusCode, 200, url);
+      }
+    });
+
     test('an If-Match that is not entity tags is 400 IF_MATCH_MALFORMED, not 412, and nothing is written; a tag without its quotes is read as quoted', async () => {
       const id = await create({ accountname: 'Malformed' });
       const etag = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag as string;

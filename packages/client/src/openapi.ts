@@ -1710,9 +1710,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created; Location names the new record. */
+            /** @description Created; Location names the new record, ETag its version. */
             201: {
                 headers: {
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3160,9 +3162,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created: the record as stored, and its id. */
+            /** @description Created: the record as stored, and its id; ETag its version (not for an object defined). */
             200: {
                 headers: {
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
