@@ -56,7 +56,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // webhooks: the delivery worker starts and stops with the app.
   app: ['errors', 'config', 'version', 'auth', 'limits', 'admin', 'service', 'fixtures', 'http', 'toolkit', 'webhooks'],
   // version: the line the server logs when it starts names it.
-  server: ['config', 'version', 'app', 'stores', 'fixtures', 'http'],
+  server: ['errors', 'config', 'version', 'app', 'stores', 'fixtures', 'http'],
   'cli-control': ['control-client'],
   // service: import and export run the service's pipeline.
   // webhooks: the webhook commands print what the API shows.
