@@ -4,6 +4,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { QUERY_PAGE, type QueryInput, type QueryPlan } from '../query/plan.js';
 import { FIELD_TYPE_IDS, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
+import { accessOf } from '../auth/permissions.js';
+import type { TokenIdentity } from '../auth/identity.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
@@ -64,8 +66,8 @@ export const queryPayload = {
   required: ['ObjectName', 'SystemName', 'PrimaryKey', 'PrimaryField', 'ObjectType', 'PageNum', 'SortBy', 'SortBy_Desc', 'IsLastPage', 'Columns', 'Data'],
 } as const;
 
-/** The §2.5 description of one returned field. */
-export function columnOf(obj: ObjectDef, f: FieldDef) {
+/** The §2.5 description of one returned field; `readOnly`: the fields the caller's role may not write. */
+export function columnOf(obj: ObjectDef, f: FieldDef, readOnly: ReadonlySet<string>) {
   return {
     name: f.label,
     fieldname: f.name,
@@ -73,14 +75,20 @@ export function columnOf(obj: ObjectDef, f: FieldDef) {
     fieldobjecttype: f.type === 'lookup' ? (f.target ?? null) : null,
     isprimaryfield: f.name === obj.primaryField,
     isrequired: f.required,
-    isreadonly: f.role !== 'data',
+    isreadonly: f.role !== 'data' || readOnly.has(f.name),
     maxlength: f.maxLength,
   };
 }
 
-/** The query payload (docs/query.md, Reply) of a plan's page. */
-export function queryPayloadOf(plan: QueryPlan, rows: RecordRow[], isLastPage: boolean) {
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+/**
+ * The query payload (docs/query.md, Reply) of a plan's page for the caller: `isreadonly` also marks
+ * the fields their role may not write, as /api/objects does.
+ */
+export function queryPayloadOf(plan: QueryPlan, rows: RecordRow[], isLastPage: boolean, identity?: TokenIdentity) {
   const { obj } = plan;
+  const readOnly = identity ? accessOf(identity).fields(obj).readOnly : NO_FIELDS;
   return {
     ObjectName: obj.displayName,
     SystemName: obj.systemName,
@@ -91,7 +99,7 @@ export function queryPayloadOf(plan: QueryPlan, rows: RecordRow[], isLastPage: b
     SortBy: plan.sort.field.name,
     SortBy_Desc: plan.sort.desc,
     IsLastPage: isLastPage,
-    Columns: plan.fields.map((f) => columnOf(obj, f)),
+    Columns: plan.fields.map((f) => columnOf(obj, f, readOnly)),
     Data: rows,
   };
 }
@@ -111,6 +119,6 @@ export const queryRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
     },
   }, async (request) => {
     const { plan, rows, isLastPage } = await service.query(request.identity, request.body ?? {}, request.work);
-    return ok(queryPayloadOf(plan, rows, isLastPage));
+    return ok(queryPayloadOf(plan, rows, isLastPage, request.identity));
   });
 };

@@ -114,7 +114,7 @@ export const viewsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
     },
   }, async (request) => {
     const { view, plan, rows, isLastPage } = await service.runView(request.identity, request.params.ot, request.params.viewId, request.body, request.work);
-    return ok({ ViewId: view.id, ViewName: view.name, ...queryPayloadOf(plan, rows, isLastPage) });
+    return ok({ ViewId: view.id, ViewName: view.name, ...queryPayloadOf(plan, rows, isLastPage, request.identity) });
   });
 
   app.delete<{ Params: ViewParams }>('/api/v2/views/:ot/:viewId', {

@@ -61,6 +61,15 @@ describe('a role', () => {
     assert.ok(columns.includes('emailaddress1'));
   });
 
+  test("Columns mark the fields the caller's role may not write as isreadonly, as /api/objects does; admin's are writable", async () => {
+    const readOnly = async (token?: string) => {
+      const res = token ? await query('sales', { objecttype: 'account', fields: 'accountname,emailaddress1' }) : await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 'account', fields: 'accountname,emailaddress1' } });
+      return Object.fromEntries(body(res).data.Columns.map((c: { fieldname: string; isreadonly: boolean }) => [c.fieldname, c.isreadonly]));
+    };
+    assert.deepEqual(await readOnly(tokens.sales), { accountname: false, emailaddress1: true });
+    assert.deepEqual(await readOnly(), { accountname: false, emailaddress1: false });
+  });
+
   test('a query that asks for, filters on or sorts by a hidden field is refused with 403 naming the field', async () => {
     assertErrorReply(await query('sales', { objecttype: 1, fields: 'accountname,telephone1' }), 403,
       "Field 'telephone1' of account is hidden for role 'sales', but it was asked for in 'fields'. Leave it out, or remove account:telephone1 from the role's --hide with orchard role set.");
