@@ -9,7 +9,7 @@ import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
-import { defineWebhook, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, redeliver, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
@@ -402,6 +402,12 @@ export class AdminService {
     const { schema, outbox } = await this.webhookPlace(orgId);
     const hook = await requireWebhook(outbox, id);
     return webhookSummary(schema, (await outbox.enable(hook.id)) ?? hook);
+  }
+
+  /** Sends a failed delivery of a webhook again, due at `now` (redeliver: 404 WEBHOOK_NOT_FOUND, DELIVERY_NOT_FOUND; 409 DELIVERY_NOT_FAILED). */
+  async retryDelivery(orgId: string, id: string, deliveryId: string, now: Date): Promise<Delivery> {
+    const { outbox } = await this.webhookPlace(orgId);
+    return redeliver(outbox, id, deliveryId, now.getTime());
   }
 
   /** A page of a webhook's deliveries, newest first (404 WEBHOOK_NOT_FOUND). */

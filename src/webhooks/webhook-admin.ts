@@ -9,7 +9,7 @@ import { isUuid } from '../schema/values.js';
 import { newSecret } from './signing.js';
 import { checkTarget, type LookupAll } from './target-guard.js';
 import { checkWebhookDefinition, WEBHOOK_LIMITS } from './webhook-definition.js';
-import type { Webhook, WebhookOutbox } from './webhook-types.js';
+import type { Delivery, Webhook, WebhookOutbox } from './webhook-types.js';
 import type { WebhookSummary } from '../control-client.js';
 
 /** Where a webhook is made: the organization's objects and outbox, and how to mark it in the control plane. */
@@ -56,6 +56,19 @@ export async function requireWebhook(outbox: WebhookOutbox, raw: string): Promis
   const found = await outbox.get(webhookId(raw));
   if (!found) throw errorOf('WEBHOOK_NOT_FOUND', raw);
   return found;
+}
+
+/**
+ * Makes a failed delivery of the webhook pending again, due at `nowMs` (organization's clock), with
+ * its attempts counted from 0 (docs/webhooks.md § Delivery): 404 WEBHOOK_NOT_FOUND,
+ * DELIVERY_NOT_FOUND; 409 DELIVERY_NOT_FAILED for one pending or delivered.
+ */
+export async function redeliver(outbox: WebhookOutbox, rawHook: string, rawDelivery: string, nowMs: number): Promise<Delivery> {
+  const hook = await requireWebhook(outbox, rawHook);
+  const found = isUuid(rawDelivery) ? await outbox.redeliver(hook.id, rawDelivery.toLowerCase(), nowMs) : null;
+  if (!found) throw errorOf('DELIVERY_NOT_FOUND', hook.id, rawDelivery);
+  if (!found.redelivered) throw errorOf('DELIVERY_NOT_FAILED', found.delivery.id, found.delivery.state);
+  return found.delivery;
 }
 
 /** A webhook as it is shown (its secret never is, but on creation): the reply the control API's client reads. */

@@ -116,6 +116,13 @@ export interface AttemptResult {
   readonly atMs: number;
   /** For a failure: when to try again (organization's clock), or null to give up (the last attempt). */
   readonly retryAtMs: number | null;
+  /**
+   * For the last attempt's failure: tried again at `retryAtMs` all the same while its webhook is
+   * active and has failed every attempt since `failingSince` (organization's clock, no later than
+   * the delivery's first attempt): its receiver has been down all along, and the webhook's
+   * disabling, not the count of attempts, ends the delivery.
+   */
+  readonly hold?: { readonly retryAtMs: number; readonly failingSince: number };
 }
 
 /** When a webhook that keeps failing is disabled: after `failures` failed attempts in a row spanning `hours` at least. */
@@ -145,6 +152,12 @@ export interface WebhookOutbox {
   remove(id: string): Promise<boolean>;
   /** A disabled webhook active again, its failures forgotten; null when none has the id. */
   enable(id: string): Promise<Webhook | null>;
+  /**
+   * A failed delivery of the webhook made pending again, due at `nowMs` (organization's clock), its
+   * attempts counted from 0; returns it as it is then and whether it was failed (one not failed is
+   * left as it is), or null when the webhook has no delivery with that id.
+   */
+  redeliver(webhookId: string, deliveryId: string, nowMs: number): Promise<{ delivery: Delivery; redelivered: boolean } | null>;
   /** The webhook's deliveries, newest first. */
   deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number }): Promise<Delivery[]>;
   /**
