@@ -281,12 +281,18 @@ export function* getWebhook(x: OutboxExec, id: string): Steps<Webhook | null> {
   return row ? webhookOf(row) : null;
 }
 
-export function* addWebhook(x: OutboxExec, spec: WebhookSpec): Steps<Webhook> {
+export function* addWebhook(x: OutboxExec, spec: WebhookSpec, max?: number): Steps<Webhook | null> {
+  // The version's row, updated first, is the organization's lock: on PostgreSQL a concurrent add
+  // waits here until this one commits, and then counts it (SQLite's write lock does as much).
+  yield* bumpVersion(x);
+  if (max !== undefined) {
+    const [row] = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select((eb) => eb.fn.countAll().as('n')).compile()));
+    if (Number(row?.n ?? 0) >= max) return null;
+  }
   yield* step(x.run(x.k.insertInto(WEBHOOKS_TABLE).values({
     id: spec.id, event: spec.event, object_type: spec.objectType, url: spec.url, method: spec.method, filter: spec.filter,
     headers: JSON.stringify(spec.headers), secret: spec.secret, created_at: spec.createdAt, failures: 0,
   }).compile()));
-  yield* bumpVersion(x);
   return (yield* getWebhook(x, spec.id))!;
 }
 
@@ -533,7 +539,7 @@ export function outboxOf({ read, change, keep, keepOne = keep }: OutboxRunners):
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
-    add: (spec) => change((x) => addWebhook(x, spec)),
+    add: (spec, max) => change((x) => addWebhook(x, spec, max)),
     remove: (id) => change((x) => removeWebhook(x, id)),
     enable: (id) => change((x) => enableWebhook(x, id)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),

@@ -37,12 +37,12 @@ export interface DefineOptions {
 export async function defineWebhook(place: WebhookPlace, body: unknown, options: DefineOptions): Promise<Webhook> {
   const definition = checkWebhookDefinition(place.schema, body, options.allowSecret === true);
   if (!options.allowPrivate) await checkTarget(new URL(definition.url), options.lookup);
-  if ((await place.outbox.list()).length >= WEBHOOK_LIMITS.perOrganization) {
-    throw new AppError('WEBHOOK_INVALID', `This organization has ${WEBHOOK_LIMITS.perOrganization} webhooks, the most it may have; delete one first.`);
-  }
   await place.mark();
   const { secret, ...rest } = definition;
-  return place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() });
+  // Counted in the transaction that adds it, under the organization's lock: concurrent creates cannot pass the limit together.
+  const added = await place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() }, WEBHOOK_LIMITS.perOrganization);
+  if (!added) throw new AppError('WEBHOOK_INVALID', `This organization has ${WEBHOOK_LIMITS.perOrganization} webhooks, the most it may have; delete one first.`);
+  return added;
 }
 
 /** The id as given, lowercase; 404 WEBHOOK_NOT_FOUND when it is not a UUID (no webhook can have it). */

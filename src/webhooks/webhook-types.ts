@@ -146,8 +146,13 @@ export interface WebhookOutbox {
   /** Every webhook, oldest first (ties by id). */
   list(): Promise<Webhook[]>;
   get(id: string): Promise<Webhook | null>;
-  /** Stores a new webhook; deliveries start with the writes whose requests begin after it returns. */
-  add(spec: WebhookSpec): Promise<Webhook>;
+  /**
+   * Stores a new webhook; deliveries start with the writes whose requests begin after it returns.
+   * With `max`: only while the organization has fewer webhooks, counted in the same transaction
+   * under a lock of the organization's (concurrent adds, of any process, wait for each other);
+   * null when it has that many.
+   */
+  add(spec: WebhookSpec, max?: number): Promise<Webhook | null>;
   /** Removes the webhook and its deliveries, pending ones included; false when none has the id. */
   remove(id: string): Promise<boolean>;
   /** A disabled webhook active again, its failures forgotten; null when none has the id. */
