@@ -12,7 +12,7 @@ import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/t
 import { defineWebhook, redeliver, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
-import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
+import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planOf, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecNames, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
@@ -370,7 +370,7 @@ export class AdminService {
     const org = await this.control.getOrganization(orgId);
     if (!org) throw noOrganization(orgId);
     const records = await this.records.org(org.id);
-    return { records, schema: await records.schema(), outbox: records.webhooks, mark: () => this.control.markWebhooks(org.id) };
+    return { records, schema: await records.schema(), plan: planOf(org.plan), outbox: records.webhooks, mark: () => this.control.markWebhooks(org.id) };
   }
 
   /**

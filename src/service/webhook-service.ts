@@ -36,9 +36,7 @@ export class WebhookService {
   /** Makes a webhook; its secret is in the result, and never shown again. */
   async create(identity: TokenIdentity, body: unknown): Promise<{ webhook: WebhookSummary; secret: string }> {
     const { records, schema } = await this.open(identity);
-    const ref = (body as { object?: unknown } | null)?.object;
-    if ((typeof ref === 'string' && ref.trim() !== '' && ref.trim() !== '*') || typeof ref === 'number') accessOf(identity).requirePlan(schema.resolve(ref), 'read');
-    const hook = await defineWebhook({ schema, outbox: records.webhooks, mark: () => this.deps.control.markWebhooks(identity.org.id) }, body, {
+    const hook = await defineWebhook({ schema, plan: accessOf(identity).plan, outbox: records.webhooks, mark: () => this.deps.control.markWebhooks(identity.org.id) }, body, {
       now: this.deps.clock(identity.org.id), allowPrivate: this.deps.config.webhooks.allowPrivate, ...(this.lookup ? { lookup: this.lookup } : {}),
     });
     return { webhook: webhookSummary(schema, hook), secret: hook.secret };

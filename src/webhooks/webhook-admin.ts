@@ -3,6 +3,8 @@
 // marked as one whose outbox the workers look at, then the webhook stored with a new secret.
 
 import { randomUUID } from 'node:crypto';
+import { requirePlan } from '../auth/permissions.js';
+import type { Plan } from '../auth/plans.js';
 import { AppError, errorOf } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { isUuid } from '../schema/values.js';
@@ -15,6 +17,8 @@ import type { WebhookSummary } from '../control-client.js';
 /** Where a webhook is made: the organization's objects and outbox, and how to mark it in the control plane. */
 export interface WebhookPlace {
   readonly schema: OrgSchema;
+  /** The organization's plan: a webhook on one object needs a plan that includes it (402 PLAN_EXCLUDES), as reading its records would. */
+  readonly plan: Plan;
   readonly outbox: WebhookOutbox;
   /** ControlStore.markWebhooks of the organization. */
   mark(): Promise<void>;
@@ -35,6 +39,9 @@ export interface DefineOptions {
 
 /** Checks and stores a webhook; returns it with its secret (shown to the caller this once). */
 export async function defineWebhook(place: WebhookPlace, body: unknown, options: DefineOptions): Promise<Webhook> {
+  // The plan first, as for a request on the object's records.
+  const ref = (body as { object?: unknown } | null)?.object;
+  if ((typeof ref === 'string' && ref.trim() !== '' && ref.trim() !== '*') || typeof ref === 'number') requirePlan(place.plan, place.schema.resolve(ref), 'read');
   const definition = checkWebhookDefinition(place.schema, body, options.allowSecret === true);
   if (!options.allowPrivate) await checkTarget(new URL(definition.url), options.lookup);
   await place.mark();
