@@ -67,7 +67,7 @@ const webhookExample = {
 
 export const createBody = {
   type: 'object',
-  additionalProperties: true,
+  additionalProperties: false,
   description: 'A webhook: which event of which object, the record\'s filter, and where and how it is sent.',
   properties: {
     event: { type: 'string', enum: [...WEBHOOK_EVENTS], description: 'created, updated or deleted.' },
