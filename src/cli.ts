@@ -593,7 +593,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { deleted: true }, 'View deleted.');
       });
     });
-  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, deliveries, flush; docs/webhooks.md)');
+  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, deliveries, retry, flush; docs/webhooks.md)');
   const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : ''}`;
   webhook.command('create')
     .summary('make a webhook; prints its signing secret once')
@@ -643,6 +643,18 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       await withStores(config, async ({ admin }) => {
         const h = await admin.enableWebhook(o.org, o.id);
         print(out, { ...h }, webhookLine(h));
+      });
+    });
+  webhook.command('retry')
+    .description('send a failed delivery again: it becomes pending, due now, its attempts counted from 0 (a server attempts it at its next sweep)')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--id <id>', "the webhook's id (required)")
+    .requiredOption('--delivery <id>', "the delivery's id, as webhook deliveries --json shows it (required)")
+    .action(async (o: { org: string; id: string; delivery: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const d = await admin.retryDelivery(o.org, o.id, o.delivery, new Date());
+        print(out, { ...d }, `Delivery ${d.id} is pending again.`);
       });
     });
   webhook.command('deliveries')

@@ -75,6 +75,10 @@ export const errorCatalogue = {
     status: 404, summary: 'The organization has no webhook with that id.',
     message: (id: string) => `This organization has no webhook with id '${id}'. List its webhooks with GET /api/webhooks, orchard webhook list --org <organization id>, or GET /_orchard/organizations/{id}/webhooks.`,
   },
+  DELIVERY_NOT_FOUND: {
+    status: 404, summary: 'The webhook has no delivery with that id.',
+    message: (hook: string, id: string) => `The webhook '${hook}' has no delivery with id '${id}' (delivered and failed ones leave its log after WEBHOOK_LOG_DAYS). List them with GET /api/webhooks/${hook}/deliveries.`,
+  },
   FILE_NOT_FOUND: {
     status: 404, summary: 'The record has no file with that id.',
     message: (object: string, id: string, fileId: string) => `The ${object} record '${id}' has no file with id '${fileId}'. List its files with GET /api/v2/record/${object}/${id}/files.`,
@@ -113,6 +117,10 @@ export const errorCatalogue = {
   RESTORE_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard restore: the data directory already holds Orchard data and --force was not given.' },
   // 409 of the control API and the commands
   ROLE_IN_USE: { status: 409, summary: 'A role is deleted only when no user of the organization holds it; the message names those who do.' },
+  DELIVERY_NOT_FAILED: {
+    status: 409, summary: 'Only a failed delivery can be sent again: this one is pending (it will be attempted) or delivered.',
+    message: (id: string, state: string) => `The delivery '${id}' is ${state}: only a failed delivery can be sent again${state === 'pending' ? '; this one is still attempted' : ''}.`,
+  },
   WEBHOOKS_NOT_DELIVERED_HERE: { status: 409, summary: 'POST /_orchard/webhooks/flush on a server started with WEBHOOK_DELIVER=false, which attempts no deliveries: flush on a server that delivers them.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },

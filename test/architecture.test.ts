@@ -30,7 +30,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // query types and matches a filter; config: the worker's settings. The outbox it works on is a
   // contract of its own (webhook-types.ts) that the stores implement.
   // control-client: a webhook is shown as the control API's client reads it (one type for both).
-  webhooks: ['errors', 'config', 'control-client', 'schema', 'query'],
+  // auth: a webhook on one object needs a plan that includes it, however it is made (webhook-admin.ts).
+  webhooks: ['errors', 'config', 'control-client', 'schema', 'query', 'auth'],
   // webhooks: each write makes its deliveries in its own transaction (store/webhook-outbox.ts).
   store: ['errors', 'config', 'schema', 'query', 'auth', 'limits', 'webhooks'],
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.

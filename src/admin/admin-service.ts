@@ -9,10 +9,10 @@ import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
-import { defineWebhook, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, redeliver, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
-import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, type PlanName } from '../auth/plans.js';
+import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planOf, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecNames, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
@@ -370,7 +370,7 @@ export class AdminService {
     const org = await this.control.getOrganization(orgId);
     if (!org) throw noOrganization(orgId);
     const records = await this.records.org(org.id);
-    return { records, schema: await records.schema(), outbox: records.webhooks, mark: () => this.control.markWebhooks(org.id) };
+    return { records, schema: await records.schema(), plan: planOf(org.plan), outbox: records.webhooks, mark: () => this.control.markWebhooks(org.id) };
   }
 
   /**
@@ -402,6 +402,12 @@ export class AdminService {
     const { schema, outbox } = await this.webhookPlace(orgId);
     const hook = await requireWebhook(outbox, id);
     return webhookSummary(schema, (await outbox.enable(hook.id)) ?? hook);
+  }
+
+  /** Sends a failed delivery of a webhook again, due at `now` (redeliver: 404 WEBHOOK_NOT_FOUND, DELIVERY_NOT_FOUND; 409 DELIVERY_NOT_FAILED). */
+  async retryDelivery(orgId: string, id: string, deliveryId: string, now: Date): Promise<Delivery> {
+    const { outbox } = await this.webhookPlace(orgId);
+    return redeliver(outbox, id, deliveryId, now.getTime());
   }
 
   /** A page of a webhook's deliveries, newest first (404 WEBHOOK_NOT_FOUND). */

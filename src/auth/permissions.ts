@@ -26,6 +26,19 @@ function upgradeHint(includes: (plan: Plan) => boolean): string {
   return plan ? `; upgrade to ${plan.name} or higher.` : '.';
 }
 
+/** 402 PLAN_EXCLUDES when `plan` lacks the object or the action (with the cheapest plan that has it). */
+export function requirePlan(plan: Plan, obj: Pick<ObjectDef, 'objectType' | 'systemName'>, action: Action): void {
+  if (!planIncludesObject(plan, obj)) {
+    const what = obj.objectType >= FIRST_CUSTOM_OBJECT ? `custom objects (${obj.systemName})` : `the ${obj.systemName} object`;
+    throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => planIncludesObject(p, obj))}`);
+  }
+  if (!plan.actions.has(action)) {
+    // An HTTP import writes many records in one request: a batch too, which the message says.
+    const what = action === 'batch' ? 'batch requests (the v3 batch routes, and imports over HTTP)' : `the ${action} action`;
+    throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => p.actions.has(action))}`);
+  }
+}
+
 /** What the token's user may do; build it with accessOf(). */
 export class Access implements ReadAccess {
   private readonly rules = new WeakMap<ObjectDef, FieldRules>();
@@ -38,16 +51,7 @@ export class Access implements ReadAccess {
 
   /** 402 PLAN_EXCLUDES when the plan lacks the object or the action. */
   requirePlan(obj: Pick<ObjectDef, 'objectType' | 'systemName'>, action: Action): void {
-    const { plan } = this;
-    if (!planIncludesObject(plan, obj)) {
-      const what = obj.objectType >= FIRST_CUSTOM_OBJECT ? `custom objects (${obj.systemName})` : `the ${obj.systemName} object`;
-      throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => planIncludesObject(p, obj))}`);
-    }
-    if (!plan.actions.has(action)) {
-      // An HTTP import writes many records in one request: a batch too, which the message says.
-      const what = action === 'batch' ? 'batch requests (the v3 batch routes, and imports over HTTP)' : `the ${action} action`;
-      throw new AppError('PLAN_EXCLUDES', `The ${plan.name} plan does not include ${what}${upgradeHint((p) => p.actions.has(action))}`);
-    }
+    requirePlan(this.plan, obj, action);
   }
 
   /** Whether the plan includes the object at all (metadata lists only those). */

@@ -67,7 +67,7 @@ const webhookExample = {
 
 export const createBody = {
   type: 'object',
-  additionalProperties: true,
+  additionalProperties: false,
   description: 'A webhook: which event of which object, the record\'s filter, and where and how it is sent.',
   properties: {
     event: { type: 'string', enum: [...WEBHOOK_EVENTS], description: 'created, updated or deleted.' },
@@ -83,6 +83,10 @@ export const createBody = {
 
 const idExample = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const idParams = { type: 'object', properties: { id: { type: 'string', description: 'The webhook\'s id.', examples: [idExample] } }, required: ['id'] } as const;
+const deliveryParams = {
+  type: 'object', required: ['id', 'deliveryId'],
+  properties: { ...idParams.properties, deliveryId: { type: 'string', description: 'The delivery\'s id (its webhook-id header).', examples: [idExample] } },
+} as const;
 const query = { type: 'object', properties: tokenQuery } as const;
 const pageQuery = {
   type: 'object',
@@ -166,4 +170,13 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       },
     },
   }, async (request) => ok(await webhooks.deliveries(request.identity, request.params.id, request.query)));
+
+  app.post<{ Params: IdParams & { deliveryId: string } }>('/api/webhooks/:id/deliveries/:deliveryId/retry', {
+    schema: {
+      operationId: 'retryWebhookDelivery',
+      summary: 'Send a failed delivery again: pending, due now, its attempts counted from 0 (admin role); 404 DELIVERY_NOT_FOUND, 409 DELIVERY_NOT_FAILED',
+      tags: ['webhooks'], security: tokenSecurity, params: deliveryParams, querystring: query,
+      response: { 200: envelopeOf(deliverySchema), ...errors },
+    },
+  }, async (request) => ok(await webhooks.retry(request.identity, request.params.id, request.params.deliveryId)));
 };

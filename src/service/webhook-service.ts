@@ -7,7 +7,7 @@ import { accessOf } from '../auth/permissions.js';
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { OrgRecords } from '../store/types.js';
-import { defineWebhook, DELIVERY_PAGE, requireWebhook, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { LookupAll } from '../webhooks/target-guard.js';
 import type { Delivery } from '../webhooks/webhook-types.js';
 import type { ServiceDeps } from './deps.js';
@@ -36,9 +36,7 @@ export class WebhookService {
   /** Makes a webhook; its secret is in the result, and never shown again. */
   async create(identity: TokenIdentity, body: unknown): Promise<{ webhook: WebhookSummary; secret: string }> {
     const { records, schema } = await this.open(identity);
-    const ref = (body as { object?: unknown } | null)?.object;
-    if ((typeof ref === 'string' && ref.trim() !== '' && ref.trim() !== '*') || typeof ref === 'number') accessOf(identity).requirePlan(schema.resolve(ref), 'read');
-    const hook = await defineWebhook({ schema, outbox: records.webhooks, mark: () => this.deps.control.markWebhooks(identity.org.id) }, body, {
+    const hook = await defineWebhook({ schema, plan: accessOf(identity).plan, outbox: records.webhooks, mark: () => this.deps.control.markWebhooks(identity.org.id) }, body, {
       now: this.deps.clock(identity.org.id), allowPrivate: this.deps.config.webhooks.allowPrivate, ...(this.lookup ? { lookup: this.lookup } : {}),
     });
     return { webhook: webhookSummary(schema, hook), secret: hook.secret };
@@ -61,6 +59,12 @@ export class WebhookService {
     const { records, schema } = await this.open(identity);
     const hook = await requireWebhook(records.webhooks, id);
     return webhookSummary(schema, (await records.webhooks.enable(hook.id)) ?? hook);
+  }
+
+  /** Sends a failed delivery again: pending, due now, its attempts from 0. */
+  async retry(identity: TokenIdentity, id: string, deliveryId: string): Promise<Delivery> {
+    const { records } = await this.open(identity);
+    return redeliver(records.webhooks, id, deliveryId, this.deps.clock(identity.org.id));
   }
 
   /** A page of the webhook's deliveries, newest first, and whether it is the last. */

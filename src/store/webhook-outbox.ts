@@ -6,7 +6,7 @@
 // an IMMEDIATE transaction, PostgreSQL in a transaction that claims with FOR UPDATE SKIP LOCKED.
 
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type QueryCreator } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type QueryCreator } from 'kysely';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { RecordRow } from '../schema/types.js';
 import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
@@ -281,12 +281,18 @@ export function* getWebhook(x: OutboxExec, id: string): Steps<Webhook | null> {
   return row ? webhookOf(row) : null;
 }
 
-export function* addWebhook(x: OutboxExec, spec: WebhookSpec): Steps<Webhook> {
+export function* addWebhook(x: OutboxExec, spec: WebhookSpec, max?: number): Steps<Webhook | null> {
+  // The version's row, updated first, is the organization's lock: on PostgreSQL a concurrent add
+  // waits here until this one commits, and then counts it (SQLite's write lock does as much).
+  yield* bumpVersion(x);
+  if (max !== undefined) {
+    const [row] = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select((eb) => eb.fn.countAll().as('n')).compile()));
+    if (Number(row?.n ?? 0) >= max) return null;
+  }
   yield* step(x.run(x.k.insertInto(WEBHOOKS_TABLE).values({
     id: spec.id, event: spec.event, object_type: spec.objectType, url: spec.url, method: spec.method, filter: spec.filter,
     headers: JSON.stringify(spec.headers), secret: spec.secret, created_at: spec.createdAt, failures: 0,
   }).compile()));
-  yield* bumpVersion(x);
   return (yield* getWebhook(x, spec.id))!;
 }
 
@@ -306,9 +312,18 @@ export function* enableWebhook(x: OutboxExec, id: string): Steps<Webhook | null>
   return yield* getWebhook(x, id);
 }
 
+const DELIVERY_COLUMNS = ['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'] as const;
+
+export function* redeliver(x: OutboxExec, webhookId: string, id: string, nowMs: number): Steps<{ delivery: Delivery; redelivered: boolean } | null> {
+  const changed = yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'pending', attempts: 0, next_ms: nowMs, lease_ms: null })
+    .where('webhook_id', '=', webhookId).where('id', '=', id).where('state', '=', 'failed').compile()));
+  const [row] = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE).select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId).where('id', '=', id).compile()));
+  return row ? { delivery: deliveryOf(row), redelivered: changed > 0 } : null;
+}
+
 export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number }): Steps<Delivery[]> {
   const rows = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE)
-    .select(['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'])
+    .select(DELIVERY_COLUMNS)
     .where('webhook_id', '=', webhookId).orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
   return rows.map(deliveryOf);
 }
@@ -443,6 +458,17 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
       .where('webhook_id', '=', id).where('state', '=', 'pending').compile()));
     disabled.push(webhookOf(rows[0]!));
   }
+  // A last attempt's failure whose webhook is still active and has failed all along since the
+  // delivery's first attempt: kept pending, so that the webhook's disabling, not the count of
+  // attempts, gives it up (docs/webhooks.md § Retries).
+  for (const res of results) {
+    if (res.ok || res.retryAtMs !== null || !res.hold) continue;
+    yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'pending', next_ms: res.hold.retryAtMs })
+      .where('n', '=', res.row).where('id', '=', res.id).where('state', '=', 'failed')
+      .where('webhook_id', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(WEBHOOKS_TABLE).select('id').where('id', '=', res.webhookId).where('disabled_at', 'is', null)
+        .where('failing_since', '<=', res.hold!.failingSince))
+      .compile()));
+  }
   if (disabled.length > 0) yield* bumpVersion(x);
   return disabled;
 }
@@ -513,10 +539,11 @@ export function outboxOf({ read, change, keep, keepOne = keep }: OutboxRunners):
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
-    add: (spec) => change((x) => addWebhook(x, spec)),
+    add: (spec, max) => change((x) => addWebhook(x, spec, max)),
     remove: (id) => change((x) => removeWebhook(x, id)),
     enable: (id) => change((x) => enableWebhook(x, id)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
+    redeliver: (webhookId, deliveryId, nowMs) => change((x) => redeliver(x, webhookId, deliveryId, nowMs)),
     claim: (request) => keepOne((x) => claimDeliveries(x, request)),
     finish: (results, policy) => (finishesInOne(results) ? keepOne : keep)((x) => finishDeliveries(x, results, policy)),
     nextDue: () => read(nextDue),

@@ -216,9 +216,15 @@ export class DeliveryWorker {
       const outcome = await this.deps.sender.send(d, Math.floor(this.deps.realNow() / 1000));
       const atMs = this.deps.clock(orgId);
       const attempts = d.attempts + 1;
-      const retryAtMs = outcome.ok || attempts >= this.deps.settings.maxAttempts ? null : atMs + retryDelay(this.deps.settings, attempts);
+      const last = !outcome.ok && attempts >= this.deps.settings.maxAttempts;
+      const retryAtMs = outcome.ok || last ? null : atMs + retryDelay(this.deps.settings, attempts);
       this.deps.onAttempt?.(orgId, d, outcome, atMs);
-      return { row: d.row, id: d.id, webhookId: d.webhook.id, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs, response: outcome.response, atMs, retryAtMs };
+      const result: AttemptResult = { row: d.row, id: d.id, webhookId: d.webhook.id, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs, response: outcome.response, atMs, retryAtMs };
+      if (!last) return result;
+      // Its first attempt ended no later than the delays before its retries: a webhook failing since then has failed each of them.
+      let firstMs = atMs;
+      for (let k = 1; k < attempts; k++) firstMs -= retryDelay(this.deps.settings, k);
+      return { ...result, hold: { retryAtMs: atMs + this.deps.settings.retryCapMs, failingSince: firstMs } };
     } finally {
       this.release();
     }

@@ -3,18 +3,22 @@
 // marked as one whose outbox the workers look at, then the webhook stored with a new secret.
 
 import { randomUUID } from 'node:crypto';
+import { requirePlan } from '../auth/permissions.js';
+import type { Plan } from '../auth/plans.js';
 import { AppError, errorOf } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { isUuid } from '../schema/values.js';
 import { newSecret } from './signing.js';
 import { checkTarget, type LookupAll } from './target-guard.js';
 import { checkWebhookDefinition, WEBHOOK_LIMITS } from './webhook-definition.js';
-import type { Webhook, WebhookOutbox } from './webhook-types.js';
+import type { Delivery, Webhook, WebhookOutbox } from './webhook-types.js';
 import type { WebhookSummary } from '../control-client.js';
 
 /** Where a webhook is made: the organization's objects and outbox, and how to mark it in the control plane. */
 export interface WebhookPlace {
   readonly schema: OrgSchema;
+  /** The organization's plan: a webhook on one object needs a plan that includes it (402 PLAN_EXCLUDES), as reading its records would. */
+  readonly plan: Plan;
   readonly outbox: WebhookOutbox;
   /** ControlStore.markWebhooks of the organization. */
   mark(): Promise<void>;
@@ -35,14 +39,17 @@ export interface DefineOptions {
 
 /** Checks and stores a webhook; returns it with its secret (shown to the caller this once). */
 export async function defineWebhook(place: WebhookPlace, body: unknown, options: DefineOptions): Promise<Webhook> {
+  // The plan first, as for a request on the object's records.
+  const ref = (body as { object?: unknown } | null)?.object;
+  if ((typeof ref === 'string' && ref.trim() !== '' && ref.trim() !== '*') || typeof ref === 'number') requirePlan(place.plan, place.schema.resolve(ref), 'read');
   const definition = checkWebhookDefinition(place.schema, body, options.allowSecret === true);
   if (!options.allowPrivate) await checkTarget(new URL(definition.url), options.lookup);
-  if ((await place.outbox.list()).length >= WEBHOOK_LIMITS.perOrganization) {
-    throw new AppError('WEBHOOK_INVALID', `This organization has ${WEBHOOK_LIMITS.perOrganization} webhooks, the most it may have; delete one first.`);
-  }
   await place.mark();
   const { secret, ...rest } = definition;
-  return place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() });
+  // Counted in the transaction that adds it, under the organization's lock: concurrent creates cannot pass the limit together.
+  const added = await place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() }, WEBHOOK_LIMITS.perOrganization);
+  if (!added) throw new AppError('WEBHOOK_INVALID', `This organization has ${WEBHOOK_LIMITS.perOrganization} webhooks, the most it may have; delete one first.`);
+  return added;
 }
 
 /** The id as given, lowercase; 404 WEBHOOK_NOT_FOUND when it is not a UUID (no webhook can have it). */
@@ -56,6 +63,19 @@ export async function requireWebhook(outbox: WebhookOutbox, raw: string): Promis
   const found = await outbox.get(webhookId(raw));
   if (!found) throw errorOf('WEBHOOK_NOT_FOUND', raw);
   return found;
+}
+
+/**
+ * Makes a failed delivery of the webhook pending again, due at `nowMs` (organization's clock), with
+ * its attempts counted from 0 (docs/webhooks.md § Delivery): 404 WEBHOOK_NOT_FOUND,
+ * DELIVERY_NOT_FOUND; 409 DELIVERY_NOT_FAILED for one pending or delivered.
+ */
+export async function redeliver(outbox: WebhookOutbox, rawHook: string, rawDelivery: string, nowMs: number): Promise<Delivery> {
+  const hook = await requireWebhook(outbox, rawHook);
+  const found = isUuid(rawDelivery) ? await outbox.redeliver(hook.id, rawDelivery.toLowerCase(), nowMs) : null;
+  if (!found) throw errorOf('DELIVERY_NOT_FOUND', hook.id, rawDelivery);
+  if (!found.redelivered) throw errorOf('DELIVERY_NOT_FAILED', found.delivery.id, found.delivery.state);
+  return found.delivery;
 }
 
 /** A webhook as it is shown (its secret never is, but on creation): the reply the control API's client reads. */

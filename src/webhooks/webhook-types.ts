@@ -116,6 +116,13 @@ export interface AttemptResult {
   readonly atMs: number;
   /** For a failure: when to try again (organization's clock), or null to give up (the last attempt). */
   readonly retryAtMs: number | null;
+  /**
+   * For the last attempt's failure: tried again at `retryAtMs` all the same while its webhook is
+   * active and has failed every attempt since `failingSince` (organization's clock, no later than
+   * the delivery's first attempt): its receiver has been down all along, and the webhook's
+   * disabling, not the count of attempts, ends the delivery.
+   */
+  readonly hold?: { readonly retryAtMs: number; readonly failingSince: number };
 }
 
 /** When a webhook that keeps failing is disabled: after `failures` failed attempts in a row spanning `hours` at least. */
@@ -139,12 +146,23 @@ export interface WebhookOutbox {
   /** Every webhook, oldest first (ties by id). */
   list(): Promise<Webhook[]>;
   get(id: string): Promise<Webhook | null>;
-  /** Stores a new webhook; deliveries start with the writes whose requests begin after it returns. */
-  add(spec: WebhookSpec): Promise<Webhook>;
+  /**
+   * Stores a new webhook; deliveries start with the writes whose requests begin after it returns.
+   * With `max`: only while the organization has fewer webhooks, counted in the same transaction
+   * under a lock of the organization's (concurrent adds, of any process, wait for each other);
+   * null when it has that many.
+   */
+  add(spec: WebhookSpec, max?: number): Promise<Webhook | null>;
   /** Removes the webhook and its deliveries, pending ones included; false when none has the id. */
   remove(id: string): Promise<boolean>;
   /** A disabled webhook active again, its failures forgotten; null when none has the id. */
   enable(id: string): Promise<Webhook | null>;
+  /**
+   * A failed delivery of the webhook made pending again, due at `nowMs` (organization's clock), its
+   * attempts counted from 0; returns it as it is then and whether it was failed (one not failed is
+   * left as it is), or null when the webhook has no delivery with that id.
+   */
+  redeliver(webhookId: string, deliveryId: string, nowMs: number): Promise<{ delivery: Delivery; redelivered: boolean } | null>;
   /** The webhook's deliveries, newest first. */
   deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number }): Promise<Delivery[]>;
   /**

@@ -68,16 +68,57 @@ for (const store of HTTP_STORES) {
       await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
     });
 
-    test('a delivery whose attempts run out is failed; a receiver that does not answer in time is a TIMEOUT', async () => {
+    test('a delivery whose attempts run out while its receiver has been down all along is retried at the cap until its webhook is disabled; a receiver that does not answer in time is a TIMEOUT', async () => {
       const hook = await make({ event: 'created', object: 'account', url: `${receiver.url}/slow` });
       receiver.answer = (r) => (r.path.endsWith('/slow') ? 'hang' : 200);
       await account('Never');
       await settle();
-      for (let i = 0; i < 6; i++) await advance(4 * MIN);
-      const [d] = await log(hook.id);
-      assert.deepEqual([d!.state, d!.attempts, d!.nextAttemptAt, d!.lastStatus], ['failed', 6, null, null]);
+      for (const wait of [MIN, 2 * MIN, 4 * MIN, 4 * MIN, 4 * MIN]) await advance(wait);
+      let [d] = await log(hook.id);
+      // 6 attempts in about 15 minutes: the webhook, failing for less than an hour, is still active, so the event is not given up.
+      assert.deepEqual([d!.state, d!.attempts, d!.lastStatus], ['pending', 6, null]);
+      assert.equal(Date.parse(d!.nextAttemptAt) - Date.parse(d!.lastAttemptAt), 4 * MIN);
       assert.match(d!.lastError, /^TIMEOUT: no complete reply within 300 ms/);
       assert.ok(d!.durationMs >= 290 && d!.durationMs < 5_000, String(d!.durationMs));
+      for (let i = 0; i < 12; i++) await advance(4 * MIN);
+      [d] = await log(hook.id);
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}` })).json().data.status, 'disabled');
+      assert.deepEqual([d!.state, d!.nextAttemptAt, d!.lastError.replace(/:.*/, '')], ['failed', null, 'TIMEOUT'], 'ended by the disabling, with its own error');
+      await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
+      receiver.answer = () => 200;
+    });
+
+    test('a delivery whose attempts run out while its webhook succeeded since its first one is failed', async () => {
+      const hook = await make({ event: 'created', object: 'account', url: `${receiver.url}/picky` });
+      receiver.answer = (r) => (r.json.data.record?.accountname === 'Refused' ? 400 : 200);
+      await account('Refused');
+      await settle();
+      for (let i = 0; i < 6; i++) {
+        await account(`Taken ${i}`);
+        await settle();
+        await advance(4 * MIN);
+      }
+      const refused = (await log(hook.id)).find((d) => d.lastStatus === 400)!;
+      assert.deepEqual([refused.state, refused.attempts, refused.nextAttemptAt], ['failed', 6, null]);
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}` })).json().data.status, 'active');
+
+      // Sent again: pending, due now, its attempts from 0; then delivered once the receiver takes it.
+      const retryUrl = `/api/webhooks/${hook.id}/deliveries/${refused.id}/retry`;
+      const retried = await ctx.request({ method: 'POST', url: retryUrl });
+      assert.equal(retried.statusCode, 200, retried.body);
+      assert.deepEqual([retried.json().data.id, retried.json().data.state, retried.json().data.attempts], [refused.id, 'pending', 0]);
+      assert.equal(Date.parse(retried.json().data.nextAttemptAt), ctx.clock.now());
+      const again = await ctx.request({ method: 'POST', url: retryUrl });
+      assert.deepEqual([again.statusCode, again.headers['x-error-code']], [409, 'DELIVERY_NOT_FAILED']);
+      const unknown = await ctx.request({ method: 'POST', url: `/api/webhooks/${hook.id}/deliveries/${hook.id}/retry` });
+      assert.deepEqual([unknown.statusCode, unknown.headers['x-error-code']], [404, 'DELIVERY_NOT_FOUND']);
+      receiver.answer = () => 200;
+      await advance(0);
+      const delivered = (await log(hook.id)).find((d) => d.id === refused.id)!;
+      assert.deepEqual([delivered.state, delivered.attempts, delivered.lastStatus], ['delivered', 1, 200]);
+      // The control API's, on a delivered one.
+      const control = await ctx.request({ method: 'POST', url: `/_orchard/organizations/${ctx.orgId}/webhooks/${hook.id}/deliveries/${refused.id}/retry`, token: null, headers: { authorization: `Bearer ${KEY}` } });
+      assert.equal(control.statusCode, 409, control.body);
       await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
       receiver.answer = () => 200;
     });
@@ -106,7 +147,7 @@ for (const store of HTTP_STORES) {
       assert.equal((await log(hook.id)).length, deliveries.length, 'a write makes no delivery for it');
 
       const outbox = (await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/outbox`, token: null, headers: { authorization: `Bearer ${KEY}` } })).json().items as Array<Record<string, any>>;
-      const notices = outbox.filter((m) => m.kind === 'webhook-disabled');
+      const notices = outbox.filter((m) => m.kind === 'webhook-disabled' && m.webhookId === hook.id);
       assert.equal(notices.length, 1);
       assert.equal(notices[0]!.to, 'owner@example.com');
       assert.equal(notices[0]!.webhookId, hook.id);
@@ -115,7 +156,7 @@ for (const store of HTTP_STORES) {
       assert.equal(eml.filter((f) => fs.readFileSync(path.join(ctx.dir, 'outbox', f), 'utf8').includes(hook.id)).length, 1, 'one e-mail, kept in the outbox directory');
       await advance(10 * MIN);
       assert.equal((await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/outbox`, token: null, headers: { authorization: `Bearer ${KEY}` } }))
-        .json().items.filter((m: { kind: string }) => m.kind === 'webhook-disabled').length, 1, 'told once');
+        .json().items.filter((m: { kind: string; webhookId: string }) => m.kind === 'webhook-disabled' && m.webhookId === hook.id).length, 1, 'told once');
 
       receiver.answer = () => 200;
       // Enabled through the control API (as orchard webhook enable does) and then through /api, where it stays active.

@@ -93,6 +93,9 @@ for (const store of HTTP_STORES) {
         assert.match(res.json().Message, message);
       }
       assert.deepEqual((await hooks()).json().data, []);
+      // The OpenAPI document says so: the body's members are those listed.
+      const documented = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json().paths['/api/webhooks'].post.requestBody.content['application/json'].schema;
+      assert.deepEqual([documented.additionalProperties, Object.keys(documented.properties)], [false, ['event', 'object', 'url', 'method', 'filter', 'headers']]);
     });
 
     test('a create, an update and a delete reach the receiver signed, each with the record as the write left it and the fields it changed', async () => {

@@ -63,6 +63,18 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     return { items: await admin.webhookDeliveries(id, webhookId, { limit: (request.query as { limit?: number }).limit ?? 50, offset: 0 }) };
   });
 
+  scope.post('/organizations/:id/webhooks/:webhookId/deliveries/:deliveryId/retry', {
+    schema: {
+      operationId: 'retryWebhookDelivery', tags: ['webhooks'],
+      summary: 'Sends a failed delivery again, as POST /api/webhooks/{id}/deliveries/{deliveryId}/retry does: pending, due now on the organization\'s clock, its attempts from 0.',
+      params: { ...hookParams, required: [...hookParams.required, 'deliveryId'], properties: { ...hookParams.properties, deliveryId: { type: 'string', description: 'The delivery id.' } } },
+      response: { 200: deliverySchema },
+    },
+  }, async (request) => {
+    const { id, webhookId, deliveryId } = request.params as { id: string; webhookId: string; deliveryId: string };
+    return admin.retryDelivery(id, webhookId, deliveryId, new Date(toolkit.clocks.now(id)));
+  });
+
   scope.post('/webhooks/flush', {
     schema: {
       operationId: 'flushWebhooks', tags: ['webhooks'],
