@@ -454,6 +454,10 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
       .where('id', '=', id).where('disabled_at', 'is', null).where('failures', '>=', policy.failures)
       .where('failing_since', '<=', t.lastMs - Math.floor(policy.hours * 3_600_000)).returning(WEBHOOK_COLUMNS).compile()));
     if (rows.length === 0) continue;
+    // The attempts that disabled it end failed with their own error; its other deliveries say why they end.
+    const attempted = results.filter((res) => res.webhookId === id).map((res) => res.row);
+    yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'failed', next_ms: null, lease_ms: null })
+      .where('webhook_id', '=', id).where('state', '=', 'pending').where('n', 'in', attempted).compile()));
     yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'failed', next_ms: null, lease_ms: null, last_error: 'WEBHOOK_DISABLED: the webhook was disabled for failing too long' })
       .where('webhook_id', '=', id).where('state', '=', 'pending').compile()));
     disabled.push(webhookOf(rows[0]!));

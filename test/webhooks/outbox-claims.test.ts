@@ -71,6 +71,8 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       const ofA = await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 });
       assert.deepEqual(ofA.slice(2).reverse().map((d) => [d.id, d.state, d.attempts, d.lastStatus]), [[first[0]!.id, 'failed', 1, 503], [first[2]!.id, 'failed', 1, null]]);
       assert.deepEqual(ofA.map((d) => d.state), ['failed', 'failed', 'failed', 'failed']);
+      // The attempts that disabled A keep their own error; its deliveries not attempted end with WEBHOOK_DISABLED.
+      assert.deepEqual([...ofA].reverse().map((d) => d.lastError?.replace(/:.*/, '')), ['HTTP 503', 'TIMEOUT', 'WEBHOOK_DISABLED', 'WEBHOOK_DISABLED']);
       const next = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 10 });
       assert.deepEqual(next.map((d) => d.webhook.id), [B, B]);
     });
