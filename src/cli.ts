@@ -594,7 +594,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       });
     });
   const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, deliveries, retry, flush; docs/webhooks.md)');
-  const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : ''}`;
+  const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : h.failures > 0 ? `  (failing: ${h.failures} attempts since ${h.failingSince})` : ''}`;
   webhook.command('create')
     .summary('make a webhook; prints its signing secret once')
     .description('make a webhook: each created, updated or deleted record of the object (or of every object) that matches the filter is sent to the URL, signed as Standard Webhooks defines, from the next write on; checked as POST /api/webhooks checks it. The URL must be public unless WEBHOOK_ALLOW_PRIVATE=true. Prints the signing secret, shown only now.')

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { runCli } from '../../src/cli.js';
 import { tempDir } from '../helpers.js';
-import { fails, ok, oneJsonObject } from '../cli/cli-runner.js';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { fails, ok, oneJsonObject, run } from '../cli/cli-runner.js';
 
 /** `orchard --data-dir <dir> --json …` with WEBHOOK_ALLOW_PRIVATE=true. */
 async function okPrivate(dir: string, args: readonly string[]): Promise<Record<string, any>> {
@@ -48,6 +50,17 @@ describe('orchard webhook', () => {
     await fails(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
     const gone = await fails(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id], 'WEBHOOK_NOT_FOUND');
     assert.match(gone.message, /orchard webhook list --org/);
+  });
+
+  test('list\'s text names a webhook that is failing, with its failures and since when, and a disabled one', async () => {
+    const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'http://127.0.0.1:9/failing']);
+    const db = new Database(path.join(dir, 'orgs', `${org.id}.db`));
+    db.prepare('UPDATE orchard_webhooks SET failures = 3, failing_since = ? WHERE id = ?').run(Date.parse('2026-03-01T12:00:00Z'), made.id);
+    db.close();
+    const listed = await run(['--data-dir', dir, 'webhook', 'list', '--org', org.id]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(`^${made.id} .*http://127\\.0\\.0\\.1:9/failing .*\\(failing: 3 attempts since 2026-03-01T12:00:00`, 'm'));
+    await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]);
   });
 
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {
