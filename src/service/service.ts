@@ -9,7 +9,7 @@ import type { TokenIdentity } from '../auth/identity.js';
 import { accessOf, type Access } from '../auth/permissions.js';
 import { PERMISSIONS, type Permission } from '../auth/roles.js';
 import type { Action } from '../auth/plans.js';
-import { AppError, errorOf, quote, quoteText } from '../errors.js';
+import { AppError, errorOf, isAppError, quote, quoteText } from '../errors.js';
 import { planQuery, withPicklistLabels, type QueryInput, type QueryPlan } from '../query/plan.js';
 import { withRoundedSums } from '../query/group-plan.js';
 import { planV3Query, type V3Plan } from '../query/v3-plan.js';
@@ -435,10 +435,23 @@ export class Service {
     return name;
   }
 
-  /** An object's views, its default view first, for a caller who may read its records. */
+  /**
+   * An object's views, its default view first, for a caller who may read its records. A view that
+   * names a field hidden from the caller's role (which they could not run: 403) is left out, so
+   * its fields and filter do not show them what they may not read.
+   */
   async views(identity: TokenIdentity, ref: string): Promise<{ obj: ObjectDef; views: View[] }> {
-    const { obj } = await this.target(identity, ref, 'read');
-    return { obj, views: viewsOf(obj) };
+    const { obj, schema, access } = await this.target(identity, ref, 'read');
+    const views = viewsOf(obj);
+    if (access.fields(obj).hidden.size === 0) return { obj, views };
+    return { obj, views: views.filter((view) => {
+      try {
+        planView(schema, obj, view, undefined, access);
+        return true;
+      } catch (err) {
+        return !(isAppError(err) && err.status === 403);
+      }
+    }) };
   }
 
   /** Defines a view of an object (admin role; the plan must include the object); returns it. */

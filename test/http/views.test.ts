@@ -163,6 +163,11 @@ for (const store of HTTP_STORES) {
       const hidden = await post(`/api/v2/views/account/${phones}`, {}, readerToken);
       assert.equal(hidden.statusCode, 403);
       assert.equal(hidden.headers['x-error-code'], 'FIELD_FORBIDDEN');
+      // Nor is it listed to them: its fields would name what they may not read. Admin still sees it.
+      const names = async (token?: string) => json(await get('/api/v2/views/account', token)).data.map((v: { name: string }) => v.name);
+      assert.ok(!(await names(readerToken)).includes('Phones'));
+      assert.ok((await names(readerToken)).includes('All Accounts'));
+      assert.ok((await names()).includes('Phones'));
       for (const res of [await get('/api/v2/views/account', outsiderToken), await post(`/api/v2/views/account/${lisbon}`, {}, outsiderToken)]) {
         assert.equal(res.statusCode, 403);
         assert.equal(res.headers['x-error-code'], 'PERMISSION_DENIED');
