@@ -154,12 +154,12 @@ export class Lexer {
         const c = src[j]!;
         if (SPACE.test(c) || c === '(' || c === ')') break;
         const next = src[j + 1];
+        // Builders escape `and`/`or` wherever a regex word boundary stands (`Smith-\and-Sons`).
+        const keyword = c === '\\' && (j === i || !IDENT_CHAR.test(src[j - 1]!)) ? ESCAPED_KEYWORD.exec(src.slice(j, j + 5))?.[1] : undefined;
         if (c === '\\' && (next === '(' || next === ')' || next === '\\')) {
           word += next;
           j += 2;
-        } else if (c === '\\' && (j === i || !IDENT_CHAR.test(src[j - 1]!)) && ESCAPED_KEYWORD.test(src.slice(j, j + 5))) {
-          // Builders escape `and`/`or` wherever a regex word boundary stands (`Smith-\and-Sons`).
-          const keyword = ESCAPED_KEYWORD.exec(src.slice(j, j + 5))![1]!;
+        } else if (keyword !== undefined) {
           word += keyword;
           j += 1 + keyword.length;
         } else {
