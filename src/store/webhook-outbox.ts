@@ -357,7 +357,7 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
     .where((eb) => eb.or([eb('d.lease_ms', 'is', null), eb('d.lease_ms', '<=', slot('real'))]))
     .where('h.disabled_at', 'is', null)
     .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.n').limit(slot('limit') as unknown as number);
-  const columns = ['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret'] as const;
+  const columns = ['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret', 'h.failures'] as const;
   const values = { due: r.dueMs, real: r.realMs, limit: r.limit, lease: r.realMs + r.leaseMs };
   let rows: RecordRow[];
   if (x.batchStatements) {
@@ -380,7 +380,30 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
   return rows.map((row) => ({
     row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
     webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) },
+    webhookFailures: Number(row.failures),
   }));
+}
+
+/**
+ * A held delivery's lease (postponeDeliveries): over, as no lease, so any claim takes it once due,
+ * and telling it from a retry that is due later, which resumeDeliveries leaves to its own time.
+ */
+const HELD = 0;
+
+/** Claimed deliveries left unattempted: held, due again at `untilMs` (organization's clock), attempts unchanged. */
+export function* postponeDeliveries(x: OutboxExec, deliveries: readonly Pick<ClaimedDelivery, 'row' | 'id'>[], untilMs: number): Steps<void> {
+  for (let start = 0; start < deliveries.length; start += FIXED_ROWS) {
+    const part = deliveries.slice(start, start + FIXED_ROWS);
+    // By row and id, as the outcomes are.
+    yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ next_ms: untilMs, lease_ms: HELD }).where('state', '=', 'pending')
+      .where((eb) => eb.or(part.map((d) => eb.and([eb('n', '=', d.row), eb('id', '=', d.id)])))).compile()));
+  }
+}
+
+/** The webhook's held deliveries due later than `nowMs` made due at `nowMs` (organization's clock): its receiver answers again. */
+export function* resumeDeliveries(x: OutboxExec, webhookId: string, nowMs: number): Steps<number> {
+  return yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ next_ms: nowMs }).where('webhook_id', '=', webhookId).where('state', '=', 'pending')
+    .where('lease_ms', '=', HELD).where('next_ms', '>', nowMs).compile()));
 }
 
 /** Whether finishDeliveries records `results` in one statement where the store batches statements: each attempt succeeded. */
@@ -550,6 +573,8 @@ export function outboxOf({ read, change, keep, keepOne = keep }: OutboxRunners):
     redeliver: (webhookId, deliveryId, nowMs) => change((x) => redeliver(x, webhookId, deliveryId, nowMs)),
     claim: (request) => keepOne((x) => claimDeliveries(x, request)),
     finish: (results, policy) => (finishesInOne(results) ? keepOne : keep)((x) => finishDeliveries(x, results, policy)),
+    postpone: (deliveries, untilMs) => keep((x) => postponeDeliveries(x, deliveries, untilMs)),
+    resume: (webhookId, nowMs) => keep((x) => resumeDeliveries(x, webhookId, nowMs)),
     nextDue: () => read(nextDue),
     prune: (beforeMs) => keep((x) => pruneDeliveries(x, beforeMs)),
     claimNotices: (realMs, leaseMs) => keep((x) => claimNotices(x, realMs, leaseMs)),

@@ -46,6 +46,17 @@ export interface DeliveryWorkerDeps {
   readonly log: WorkerLog;
 }
 
+/** A failing webhook's state in this process: its deliveries go one probe at a time (DeliveryWorker.triage). */
+interface HookHealth {
+  /** Probes (or a batch's attempts) failed since it was found failing. */
+  failedProbes: number;
+  probing: boolean;
+  /** Organization's clock: no probe before. */
+  nextProbeMs: number;
+}
+
+const hookKey = (orgId: string, hookId: string) => `${orgId}\0${hookId}`;
+
 interface OrgWork {
   /** When its earliest pending delivery is due (organization's clock); null: none known. */
   nextDue: number | null;
@@ -68,6 +79,11 @@ export class DeliveryWorker {
   private readonly timers: NodeJS.Timeout[] = [];
   private sweeping: Promise<void> | null = null;
   private readonly policy: DisablePolicy;
+  /** Failing webhooks, by organization and webhook (hookKey). */
+  private readonly failing = new Map<string, HookHealth>();
+  /** Webhooks whose receiver answered again in a batch: their held deliveries are made due. */
+  private readonly resumed = new Set<string>();
+  private readonly probes = new Set<Promise<void>>();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { failures: deps.settings.disableFailures, hours: deps.settings.disableHours };
@@ -91,6 +107,7 @@ export class DeliveryWorker {
     await this.sweep();
     for (;;) {
       const running = [...this.orgs.values()].map((o) => o.running).filter((r): r is Promise<void> => r !== null);
+      running.push(...this.probes);
       if (running.length === 0) return;
       await Promise.all(running);
     }
@@ -102,6 +119,7 @@ export class DeliveryWorker {
     for (const t of this.timers) clearInterval(t);
     await this.sweeping;
     await Promise.all([...this.orgs.values()].map((o) => o.running));
+    await Promise.all([...this.probes]);
     this.deps.sender.close();
   }
 
@@ -163,10 +181,15 @@ export class DeliveryWorker {
           w.again = false;
           claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
           if (claimed.length > 0) {
-            const results = await Promise.all(claimed.map((d) => this.attempt(orgId, d)));
-            const disabled = await outbox.finish(results, this.policy);
-            for (const hook of disabled) this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
-            if (disabled.length > 0) await this.sendNotices(orgId, outbox);
+            const held = new Map<string, ClaimedDelivery[]>();
+            const batch = this.failing.size === 0 && claimed.every((d) => d.webhookFailures === 0) ? claimed : this.triage(orgId, outbox, claimed, held);
+            const results: AttemptResult[] = [];
+            (await Promise.all(batch.map((d) => this.attempt(orgId, d, true)))).forEach((res, i) => {
+              if (res) results.push(res);
+              else this.hold(held, batch[i]!);
+            });
+            await this.postpone(orgId, outbox, held);
+            if (results.length > 0) await this.record(orgId, outbox, results);
             if (claimed.length === CLAIM_BATCH) w.again = true;
           }
           if (w.again && !this.closing) continue;
@@ -210,11 +233,26 @@ export class DeliveryWorker {
     else this.active--;
   }
 
-  private async attempt(orgId: string, d: ClaimedDelivery): Promise<AttemptResult> {
+  /**
+   * One attempt of `d`, in a slot. In a batch (`inBatch`), null when its webhook was found failing
+   * while it waited for its slot (by an attempt of the same batch): it is held, not attempted.
+   */
+  private async attempt(orgId: string, d: ClaimedDelivery, inBatch: boolean): Promise<AttemptResult | null> {
     await this.slot();
     try {
+      // Keyed only when some webhook is failing or this attempt fails: the healthy path stays as it was.
+      if (inBatch && this.failing.size > 0 && this.failing.has(hookKey(orgId, d.webhook.id))) return null;
       const outcome = await this.deps.sender.send(d, Math.floor(this.deps.realNow() / 1000));
       const atMs = this.deps.clock(orgId);
+      if (inBatch && (!outcome.ok || this.failing.size > 0)) {
+        const key = hookKey(orgId, d.webhook.id);
+        if (outcome.ok) {
+          if (this.failing.delete(key)) this.resumed.add(key);
+        } else if (!this.failing.has(key)) {
+          // Its next claim probes it at once: one failure may be this event's alone.
+          this.failing.set(key, { failedProbes: 0, probing: false, nextProbeMs: atMs });
+        }
+      }
       const attempts = d.attempts + 1;
       const last = !outcome.ok && attempts >= this.deps.settings.maxAttempts;
       const retryAtMs = outcome.ok || last ? null : atMs + retryDelay(this.deps.settings, attempts);
@@ -228,6 +266,95 @@ export class DeliveryWorker {
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * Splits a claim: the deliveries of webhooks not failing are the batch (returned). A failing
+   * webhook's wait (`held`, by webhook) but for one, its probe, attempted on its own when no probe of
+   * it is under way and its backoff has passed: the one tried least, so that an event its receiver
+   * refuses does not stand for a receiver that is down. A receiver that is down or hangs then holds
+   * one slot, not the process's, and does not delay its organization's other webhooks.
+   */
+  private triage(orgId: string, outbox: WebhookOutbox, claimed: readonly ClaimedDelivery[], held: Map<string, ClaimedDelivery[]>): ClaimedDelivery[] {
+    const batch: ClaimedDelivery[] = [];
+    const now = this.deps.clock(orgId);
+    for (const d of claimed) {
+      const key = hookKey(orgId, d.webhook.id);
+      if (!this.failing.has(key) && d.webhookFailures > 0) this.failing.set(key, { failedProbes: 0, probing: false, nextProbeMs: now });
+      if (this.failing.has(key)) this.hold(held, d);
+      else batch.push(d);
+    }
+    for (const [hookId, deliveries] of held) {
+      const health = this.failing.get(hookKey(orgId, hookId))!;
+      if (health.probing || health.nextProbeMs > now) continue;
+      const probe = deliveries.reduce((least, d) => (d.attempts < least.attempts ? d : least));
+      deliveries.splice(deliveries.indexOf(probe), 1);
+      this.probe(orgId, outbox, probe, health);
+    }
+    return batch;
+  }
+
+  private hold(held: Map<string, ClaimedDelivery[]>, d: ClaimedDelivery): void {
+    const list = held.get(d.webhook.id);
+    if (list) list.push(d);
+    else held.set(d.webhook.id, [d]);
+  }
+
+  /**
+   * Held deliveries wait for their webhook's next probe: past the one under way, one backoff more
+   * (retryDelay of its failed probes); none under way, its next. Webhooks whose receiver answered
+   * again in the batch have their deliveries made due now.
+   */
+  private async postpone(orgId: string, outbox: WebhookOutbox, held: ReadonlyMap<string, ClaimedDelivery[]>): Promise<void> {
+    const now = this.deps.clock(orgId);
+    for (const [hookId, deliveries] of held) {
+      if (deliveries.length === 0) continue;
+      const health = this.failing.get(hookKey(orgId, hookId));
+      const until = !health ? now : health.probing ? now + retryDelay(this.deps.settings, health.failedProbes + 1) : Math.max(now, health.nextProbeMs);
+      await outbox.postpone(deliveries, until);
+    }
+    for (const key of this.resumed) {
+      const [org, hookId] = key.split('\0') as [string, string];
+      if (org !== orgId) continue;
+      this.resumed.delete(key);
+      await outbox.resume(hookId, now);
+    }
+  }
+
+  /** Attempts a failing webhook's probe on its own, records it, and resumes the webhook's deliveries when it succeeded. */
+  private probe(orgId: string, outbox: WebhookOutbox, d: ClaimedDelivery, health: HookHealth): void {
+    health.probing = true;
+    const run: Promise<void> = (async () => {
+      try {
+        const res = (await this.attempt(orgId, d, false))!;
+        await this.record(orgId, outbox, [res]);
+        if (res.ok) {
+          this.failing.delete(hookKey(orgId, d.webhook.id));
+          await outbox.resume(d.webhook.id, this.deps.clock(orgId));
+          this.nudge(orgId);
+        } else {
+          health.failedProbes++;
+          health.nextProbeMs = res.atMs + retryDelay(this.deps.settings, health.failedProbes);
+        }
+      } catch (err) {
+        // Its claim ends with its lease, and any worker tries it again.
+        this.deps.log.error({ err, orgId, webhookId: d.webhook.id }, 'webhook probe not attempted or not recorded; retried');
+      }
+    })().finally(() => {
+      health.probing = false;
+      this.probes.delete(run);
+    });
+    this.probes.add(run);
+  }
+
+  /** Records a batch's attempts; logs and sends the notices of the webhooks they disabled. */
+  private async record(orgId: string, outbox: WebhookOutbox, results: readonly AttemptResult[]): Promise<void> {
+    const disabled = await outbox.finish(results, this.policy);
+    for (const hook of disabled) {
+      this.failing.delete(hookKey(orgId, hook.id));
+      this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
+    }
+    if (disabled.length > 0) await this.sendNotices(orgId, outbox);
   }
 
   /** Sends the notices of the organization's disabled webhooks that no worker sent (claimed first). */

@@ -94,6 +94,8 @@ export interface ClaimedDelivery {
   readonly row: number;
   readonly id: string;
   readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'>;
+  /** Its webhook's attempts failed in a row when it was claimed (Webhook.failures): above 0, the webhook is failing. */
+  readonly webhookFailures: number;
   readonly event: WebhookEvent;
   readonly payload: string;
   /** Attempts made before this one. */
@@ -177,6 +179,10 @@ export interface WebhookOutbox {
    * failed for long, ending their pending deliveries. Returns the webhooks this call disabled.
    */
   finish(results: readonly AttemptResult[], policy: DisablePolicy): Promise<Webhook[]>;
+  /** Ends the claim of deliveries left unattempted and makes them due at `untilMs` (organization's clock); their attempts are unchanged. */
+  postpone(deliveries: readonly Pick<ClaimedDelivery, 'row' | 'id'>[], untilMs: number): Promise<void>;
+  /** Makes the webhook's held deliveries (postponed) due later than `nowMs` due at `nowMs` (its receiver answers again); how many. */
+  resume(webhookId: string, nowMs: number): Promise<number>;
   /** When the earliest pending delivery of an active webhook is due (organization's clock, ms); null when none. */
   nextDue(): Promise<number | null>;
   /** Removes delivered and failed deliveries made before `beforeMs` (organization's clock); how many went. */

@@ -131,16 +131,20 @@ for (const store of HTTP_STORES) {
       await advance(MIN);
       await account('D2');
       await settle();
-      // 3 failures so far within 1 minute: not yet. Past an hour, the next failure disables it.
+      // Failing, its deliveries go one probe at a time: D2 waits for the next probe, not attempted.
+      assert.deepEqual((await log(hook.id)).map((d) => [d.attempts, d.state]), [[0, 'pending'], [2, 'pending']]);
+      // 2 failures within 1 minute, then one probe past the hour: 3, not yet. The next probe's failure disables it.
       await advance(61 * MIN);
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}` })).json().data.status, 'active');
+      await advance(4 * MIN);
       let shown = (await ctx.request({ method: 'GET', url: `/api/webhooks/${hook.id}` })).json().data;
       assert.equal(shown.status, 'disabled');
       assert.ok(shown.failures >= 4);
       assert.ok(Date.parse(shown.disabledAt) - Date.parse(shown.failingSince) >= 60 * MIN);
       const deliveries = await log(hook.id);
       assert.ok(deliveries.every((d) => d.state === 'failed'), JSON.stringify(deliveries.map((d) => [d.state, d.lastError])));
-      // Both were attempted when it was disabled: each keeps its attempt's error.
-      assert.deepEqual(deliveries.map((d) => d.lastError), ['HTTP 500', 'HTTP 500']);
+      // A probe is the delivery tried least (D2 after the first two): the one that disabled it keeps its attempt's error, D1, held, says why it ends.
+      assert.deepEqual(deliveries.map((d) => [d.attempts, d.lastError.replace(/:.*/, '')]), [[2, 'HTTP 500'], [2, 'WEBHOOK_DISABLED']]);
       const before = receiver.received.length;
       await account('While disabled');
       await advance(10 * MIN);

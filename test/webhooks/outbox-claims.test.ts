@@ -96,6 +96,32 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       assert.deepEqual(batch.map((d) => kept.get(d.id)), batch.map((d, i) => ['delivered', d.id === failing!.id ? 2 : 1, replies[i]]));
     });
   });
+
+  describe(`a failing webhook's held deliveries on ${s.name}`, { skip: s.skip }, () => {
+    const o = organizationOn(s, []);
+    before(async () => withDeliveries(o.store, o.orgId, o.records, 3));
+
+    test('a claim tells each delivery its webhook\'s failures; held deliveries wait unattempted, and a resume brings back those alone, not a retry due later', async () => {
+      const realMs = Date.now();
+      const ofA = (await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 10 })).filter((d) => d.webhook.id === A);
+      assert.deepEqual(ofA.map((d) => d.webhookFailures), [0, 0, 0]);
+      // A's first fails (a retry a minute on); the other two are held for 5 minutes, their attempts unchanged.
+      await o.records.webhooks.finish([outcome(ofA[0]!, false)], { failures: 100, hours: 1_000 });
+      await o.records.webhooks.postpone(ofA.slice(1), DUE + 300_000);
+      // Each claim 1 ms long, and past the one before.
+      let real = realMs + 120_000;
+      const at = async (dueMs: number) => (await o.records.webhooks.claim({ dueMs, realMs: (real += 10), leaseMs: 1, limit: 10 })).filter((d) => d.webhook.id === A);
+      assert.deepEqual((await at(DUE)).map((d) => d.id), [], 'held: not due, their claim over');
+      const retry = await at(DUE + 60_000);
+      assert.deepEqual([retry.map((d) => d.id), retry.map((d) => d.webhookFailures)], [[ofA[0]!.id], [1]]);
+      assert.deepEqual((await at(DUE + 300_000)).map((d) => [d.id, d.attempts]), [[ofA[0]!.id, 1], [ofA[1]!.id, 0], [ofA[2]!.id, 0]]);
+      // Held again (the claims above lapsed), then resumed at a minute: the held two are due then, the retry stays at its own time.
+      await o.records.webhooks.postpone(ofA.slice(1), DUE + 600_000);
+      assert.equal(await o.records.webhooks.resume(A, DUE + 30_000), 2);
+      assert.deepEqual((await at(DUE + 30_000)).map((d) => d.id), [ofA[1]!.id, ofA[2]!.id]);
+      assert.equal(await o.records.webhooks.resume(B, DUE + 30_000), 0, 'another webhook\'s are not touched');
+    });
+  });
 }
 
 describe('the outbox\'s statements on PostgreSQL', { skip: needsPostgres }, () => {

@@ -43,7 +43,7 @@ function workerOn(gatherMs: number, send: (d: ClaimedDelivery) => Promise<SendOu
   let n = 0;
   const write = () => {
     n++;
-    written.push({ row: n, id: `d${n}`, webhook: { id: 'h1', url: 'https://hooks.example.com/h1', method: 'POST', headers: {}, secret: 'whsec_AAAA' }, event: 'created', payload: '{}', attempts: 0, writtenMs: 0 });
+    written.push({ row: n, id: `d${n}`, webhook: { id: 'h1', url: 'https://hooks.example.com/h1', method: 'POST', headers: {}, secret: 'whsec_AAAA' }, webhookFailures: 0, event: 'created', payload: '{}', attempts: 0, writtenMs: 0 });
     worker.nudge(ORG);
   };
   return { worker, write, batches };
