@@ -748,6 +748,9 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     method, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const acmeId = async () => (await json(await api(ADA, 'GET', '/api/me'))).data.organization.id as string;
+  /** A user of Acme as the control API lists them. */
+  const userOfAcme = async (email: string): Promise<{ id: string; email: string; role: string }> =>
+    ((await json(await control('GET', `/organizations/${await acmeId()}/users`))).items as Array<{ id: string; email: string; role: string }>).find((u) => u.email === email)!;
   /** A new tab signed in with Ada's token, on the accounts' table. */
   const accountsTable = async (): Promise<Page> => {
     const page = await tab();
@@ -849,7 +852,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await signIn(page, SAM);
     assert.equal(await page.textContent('header .badge'), 'role: sales');
     const acme = await acmeId();
-    const sam = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'sam@acme.example')!;
+    const sam = await userOfAcme('sam@acme.example');
     assert.equal((await control('PATCH', `/users/${sam.id}`, { role: 'admin' })).status, 200);
     assert.equal((await control('PATCH', `/organizations/${acme}`, { plan: 'professional' })).status, 200);
     try {
@@ -1042,8 +1045,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   test('with the admin key, the data views act with the primary user\'s real role: no Webhooks tab when it is not admin', async () => {
-    const acme = await acmeId();
-    const ada = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'ada@acme.example')!;
+    const ada = await userOfAcme('ada@acme.example');
     const page = await tab();
     await adminOfAcme(page, 'data');
     await page.waitForSelector('table[aria-label=Objects]');
@@ -1068,6 +1070,44 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await cell.evaluate((td: any) => window.getComputedStyle(td, '::before').display !== 'none' && window.getComputedStyle(td, '::before').content !== 'none'), true, 'the label is shown');
     await go(page, 'data');
     await page.waitForSelector('td[data-object=account][data-label=Records]');
+  });
+
+  test('a role chosen while the users are being read again is kept, and given when "Change role" is pressed', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const row = page.locator('tr[data-user="sam@acme.example"]');
+    await row.waitFor();
+    const sam = await userOfAcme('sam@acme.example');
+    // The users' next read is held until the role is chosen: the list is read again meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => { reading = resolve; });
+    let holding = true;
+    await page.route('**/_orchard/organizations/*/users', async (route) => {
+      if (route.request().method() !== 'GET' || !holding) return route.fallback();
+      holding = false;
+      reading();
+      await held;
+      await route.fallback();
+    });
+    try {
+      await row.locator('button:has-text("Disable")').click();
+      await read;
+      await row.locator('select').selectOption('admin');
+      release();
+      await row.locator('td:has-text("disabled since")').waitFor();
+      assert.equal(await row.locator('select').inputValue(), 'admin', 'the choice outlives the list read again');
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/users/${sam.id}`));
+      await row.locator('button:has-text("Change role")').click();
+      assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: 'admin' });
+      await row.locator('button.change-role').waitFor({ state: 'detached' });
+      assert.equal((await userOfAcme('sam@acme.example')).role, 'admin');
+      assert.equal(await row.locator('select').inputValue(), 'admin');
+    } finally {
+      release();
+      await control('PATCH', `/users/${sam.id}`, { role: 'sales', disabled: false });
+    }
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
