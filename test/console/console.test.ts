@@ -1110,6 +1110,57 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a kept page past the last one after records are deleted comes back as the last page there is, or the first when none is left', async () => {
+    const made: string[] = [];
+    const make = async (n: number) => {
+      for (let i = 1; i <= n; i++) made.push((await json(await api(ADA, 'POST', '/api/record/account', { accountname: `Gone ${String(i).padStart(2, '0')}` }))).data.Record.accountid);
+    };
+    const removeMade = async () => {
+      for (const id of made.splice(0)) assert.equal((await api(ADA, 'DELETE', `/api/record/account/${id}`)).status, 200);
+    };
+    const pageIs = (label: RegExp, rows: number) => page.waitForFunction(([source, n]) => new RegExp(source as string).test(document.querySelector('nav.pager span')?.textContent ?? '')
+      && document.querySelectorAll('table.records tbody tr').length === n && !document.querySelector('table.records[aria-busy=true]'), [label.source, rows] as const);
+    /** Leaves the table for another view, deletes what the test made, and comes back to the table. */
+    const deleteAndComeBack = async () => {
+      await go(page, 'usage');
+      await page.waitForSelector('[data-window=minute]');
+      await removeMade();
+      await go(page, 'data/account');
+    };
+    await make(26);
+    const page = await accountsTable();
+    try {
+      // Filtered: 26 records, two pages; the second kept, then every one deleted.
+      const filter = page.locator('#filter-input');
+      await filter.fill("accountname start-with 'Gone'");
+      await filter.press('Enter');
+      await pageIs(/^Page 1$/, 25);
+      await page.click('nav.pager >> text=Next');
+      await pageIs(/^Page 2$/, 1);
+      await deleteAndComeBack();
+      await page.waitForSelector('table.records td:text-is("No records match the filter.")');
+      await pageIs(/^Page 1$/, 1);
+      assert.equal(await page.isDisabled('nav.pager >> text=Previous'), true);
+
+      // Unfiltered: 51 records, three pages; the third kept, then 21 deleted (two pages left).
+      await page.click('.filter >> text=Clear');
+      await make(21);
+      await go(page, 'data');
+      await page.waitForSelector('td[data-object=account]:text-is("51")');
+      await go(page, 'data/account');
+      await pageIs(/^Page 1 of 3$/, 25);
+      await page.click('nav.pager >> text=Next');
+      await pageIs(/^Page 2 of 3$/, 25);
+      await page.click('nav.pager >> text=Next');
+      await pageIs(/^Page 3 of 3$/, 1);
+      await deleteAndComeBack();
+      await pageIs(/^Page 2 of 2$/, 5);
+      assert.equal(await page.isDisabled('nav.pager >> text=Next'), true);
+    } finally {
+      await removeMade();
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
