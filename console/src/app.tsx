@@ -7,6 +7,7 @@ import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './co
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
 import { ErrorBox, Loading, useLoad, useStackedLabels } from './ui.js';
+import { mayDropEdits } from './unsaved.js';
 import { SignIn } from './views/sign-in.js';
 import { ObjectsView } from './views/objects.js';
 import { RecordsView } from './views/records.js';
@@ -144,6 +145,8 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   }, [route.join('/')]);
 
   const signOut = async () => {
+    // Unsaved edits of a record would be lost: a no keeps the session, and them.
+    if (!mayDropEdits((what) => `Sign out? The unsaved changes to ${what} will be lost.`)) return;
     if (session.kind === 'admin') {
       // The tokens made for data views are revoked; a failure leaves them listed under Admin.
       await Promise.allSettled(Object.values(session.dataTokens).map((t) => controlApi(session.key, 'POST', `/tokens/${t.tokenId}/revoke`)));

@@ -759,6 +759,21 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector('table.records tbody tr');
     return page;
   };
+  /** A new tab signed in with Ada's token, on Globex's page with `phone` typed as its other phone and not saved. */
+  const editedGlobex = async (phone: string): Promise<Page> => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${GLOBEX}`);
+    await page.click('text=Edit');
+    await page.fill('#field-telephone2', phone);
+    return page;
+  };
+  /** Answers the page's next question (a confirm) yes or no; what it asked is pushed to the list returned. */
+  const answerNext = (page: Page, yes: boolean): string[] => {
+    const asked: string[] = [];
+    page.once('dialog', (d) => { asked.push(d.message()); void (yes ? d.accept() : d.dismiss()); });
+    return asked;
+  };
   /** Signs in with the admin key and opens Acme's `route`. */
   const adminOfAcme = async (page: Page, route: string) => {
     await signIn(page, ADMIN_KEY, 'admin');
@@ -986,18 +1001,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   test('a record with unsaved edits asks before a link leaves it, and stays when the answer is no', async () => {
-    const page = await tab();
-    await signIn(page, ADA);
-    await go(page, `data/account/${GLOBEX}`);
-    await page.click('text=Edit');
-    await page.fill('#field-telephone2', '+1 555 0133');
-    const asked: string[] = [];
-    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+    const page = await editedGlobex('+1 555 0133');
+    const asked = answerNext(page, false);
     await page.click('nav.tabs >> text=Usage');
     await page.waitForFunction(() => location.hash.startsWith('#/data/account/'));
     assert.match(asked.join(), /unsaved changes/);
     assert.equal(await page.inputValue('#field-telephone2'), '+1 555 0133', 'the edit is still there');
-    page.once('dialog', (d) => void d.accept());
+    answerNext(page, true);
     await page.click('nav.tabs >> text=Usage');
     await page.waitForSelector('[data-window=minute]');
   });
@@ -1159,6 +1169,20 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     } finally {
       await removeMade();
     }
+  });
+
+  test('signing out with unsaved edits asks first, and a no keeps the session and the edits', async () => {
+    const page = await editedGlobex('+1 555 0144');
+    const asked = answerNext(page, false);
+    await page.click('text=Sign out');
+    await page.waitForFunction(() => document.querySelector('header.top') !== null);
+    assert.match(asked.join(), /Sign out\? .*unsaved changes/);
+    assert.equal(await page.inputValue('#field-telephone2'), '+1 555 0144', 'the edit is still there');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session') !== null), true, 'still signed in');
+    answerNext(page, true);
+    await page.click('text=Sign out');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null);
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
