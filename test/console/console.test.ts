@@ -1185,6 +1185,26 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null);
   });
 
+  test('a token revoked while its session is open says it no longer works and offers the sign-in form', async () => {
+    const sam = await userOfAcme('sam@acme.example');
+    const made = await json(await control('POST', `/users/${sam.id}/tokens`));
+    const page = await tab();
+    await signIn(page, made.token);
+    await page.waitForSelector('table[aria-label=Objects]');
+    assert.equal((await control('POST', `/tokens/${made.created.id}/revoke`)).status, 200);
+    await go(page, 'usage');
+    const told = page.locator('.sign-in [role=alert]');
+    await told.waitFor();
+    assert.match((await told.textContent())!, /TOKEN_INVALID.*no longer works.*revoked.*[Ss]ign in again/);
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null, 'the refused token is not kept');
+    await page.keyboard.type(SAM);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('header.top');
+    assert.equal(await page.textContent('header .badge'), 'role: sales');
+    assert.equal(await told.count(), 0);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
