@@ -15,6 +15,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal of the token itself: unknown, revoked (or rotated), or its user disabled. */
+export const tokenRefused = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'TOKEN_INVALID';
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 async function call(method: Method, url: string, headers: Record<string, string>, body?: unknown, signal?: AbortSignal): Promise<Response> {

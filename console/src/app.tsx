@@ -2,11 +2,12 @@
 // the view the route names. Views reach the server through the context (context.ts).
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { controlApi, publicApi, type Me, type Organization, type User } from './api.js';
+import { controlApi, publicApi, tokenRefused, type ApiError, type Me, type Organization, type User } from './api.js';
 import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
 import { ErrorBox, Loading, useLoad, useStackedLabels } from './ui.js';
+import { mayDropEdits } from './unsaved.js';
 import { SignIn } from './views/sign-in.js';
 import { ObjectsView } from './views/objects.js';
 import { RecordsView } from './views/records.js';
@@ -39,20 +40,34 @@ const NAV: readonly NavItem[] = [
 
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
+  const sessionRef = useRef(session);
   const update = (next: Session | null) => {
+    sessionRef.current = next;
     saveSession(next);
     setSession(next);
   };
+  // Why the last session ended, when it was not signed out: shown by the sign-in form.
+  const [ended, setEnded] = useState<ApiError | null>(null);
   // Signed in, the first view's heading takes the focus (ui.tsx, PageTitle).
   const signIn = (next: Session) => {
     focusNextHeading();
+    setEnded(null);
     update(next);
   };
-  if (!session) return <SignIn onSignIn={signIn} />;
-  return <SignedIn session={session} update={update} />;
+  // A token refused (revoked, rotated, its user disabled) ends its session: nothing more can be done
+  // with it. The route stays, so signing in again goes back to the view. A late refusal of a session
+  // already left changes nothing.
+  const refused = (token: string) => (err: ApiError) => {
+    const now = sessionRef.current;
+    if (now?.kind !== 'token' || now.token !== token) return;
+    setEnded(err);
+    update(null);
+  };
+  if (!session) return <SignIn onSignIn={signIn} ended={ended} />;
+  return <SignedIn session={session} update={update} refused={session.kind === 'token' ? refused(session.token) : () => undefined} />;
 }
 
-function SignedIn({ session, update }: { session: Session; update: (s: Session | null) => void }) {
+function SignedIn({ session, update, refused }: { session: Session; update: (s: Session | null) => void; refused: (err: ApiError) => void }) {
   const route = useRoute();
   const orgs = useLoad(
     (signal) => (session.kind === 'admin' ? controlApi<{ items: Organization[] }>(session.key, 'GET', '/organizations', undefined, signal).then((r) => r.items) : Promise.resolve([])),
@@ -124,10 +139,12 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
     publicApi<Me>(session.token, 'GET', '/api/me', undefined, controller.signal).then((me) => {
       const now = sessionRef.current;
       if (now.kind === 'token' && JSON.stringify(now.me) !== JSON.stringify(me)) keep({ ...now, me });
-    }, () => undefined);
+    }, (err: unknown) => {
+      if (tokenRefused(err)) refused(err);
+    });
     return () => controller.abort();
   }, [route[0]]);
-  const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload, primaryRole.latest ?? null), [session, org, orgs.reload, primaryRole.latest]);
+  const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload, refused, primaryRole.latest ?? null), [session, org, orgs.reload, primaryRole.latest]);
 
   // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
   const main = useRef<HTMLElement>(null);
@@ -144,6 +161,8 @@ function SignedIn({ session, update }: { session: Session; update: (s: Session |
   }, [route.join('/')]);
 
   const signOut = async () => {
+    // Unsaved edits of a record would be lost: a no keeps the session, and them.
+    if (!mayDropEdits((what) => `Sign out? The unsaved changes to ${what} will be lost.`)) return;
     if (session.kind === 'admin') {
       // The tokens made for data views are revoked; a failure leaves them listed under Admin.
       await Promise.allSettled(Object.values(session.dataTokens).map((t) => controlApi(session.key, 'POST', `/tokens/${t.tokenId}/revoke`)));

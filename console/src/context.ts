@@ -6,7 +6,7 @@
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { ApiError, controlApi, publicApi, type Organization, type TokenInfo, type Usage } from './api.js';
+import { controlApi, publicApi, tokenRefused, type ApiError, type Organization, type TokenInfo, type Usage } from './api.js';
 import type { DataToken, Session } from './session.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -64,18 +64,26 @@ export interface DataTokens {
   renew(stale: DataToken): Promise<DataToken | null>;
 }
 
-/** `primaryRole`: for an admin session, the role of the organization's primary user, once read. */
-export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void, primaryRole: string | null = null): Console | null {
+/**
+ * `refused`: told when a token session's token is refused (TOKEN_INVALID), which ends the session.
+ * `primaryRole`: for an admin session, the role of the organization's primary user, once read.
+ */
+export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void, refused: (err: ApiError) => void, primaryRole: string | null = null): Console | null {
   if (session.kind === 'token') {
     const { token, me } = session;
+    // No other token to fall back on, unlike an admin session's: the refusal is passed on, and thrown too.
+    const told = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => {
+      if (tokenRefused(err)) refused(err);
+      throw err;
+    });
     return {
       session, admin: false, refresh,
       org: { id: me.organization.id, name: me.organization.name, plan: me.organization.plan, minuteLimit: me.organization.minuteLimit },
       role: me.user.role,
       dataUser: null,
-      data: (method, path, body, signal) => publicApi(token, method, path, body, signal),
+      data: (method, path, body, signal) => told(publicApi(token, method, path, body, signal)),
       control: () => Promise.reject(new Error('The control API needs the admin key.')),
-      usage: (signal) => publicApi<Usage>(token, 'GET', '/api/usage', undefined, signal),
+      usage: (signal) => told(publicApi<Usage>(token, 'GET', '/api/usage', undefined, signal)),
     };
   }
   if (!org) return null;
@@ -92,7 +100,7 @@ export function consoleFor(session: Session, org: Organization | null, tokens: D
       try {
         return await publicApi(token.token, method, path, body, signal);
       } catch (err) {
-        if (!(err instanceof ApiError && err.code === 'TOKEN_INVALID')) throw err;
+        if (!tokenRefused(err)) throw err;
         // Revoked since it was made: once more with a new one.
         const renewed = await tokens.renew(token);
         if (!renewed) throw err;

@@ -748,6 +748,9 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     method, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const acmeId = async () => (await json(await api(ADA, 'GET', '/api/me'))).data.organization.id as string;
+  /** A user of Acme as the control API lists them. */
+  const userOfAcme = async (email: string): Promise<{ id: string; email: string; role: string }> =>
+    ((await json(await control('GET', `/organizations/${await acmeId()}/users`))).items as Array<{ id: string; email: string; role: string }>).find((u) => u.email === email)!;
   /** A new tab signed in with Ada's token, on the accounts' table. */
   const accountsTable = async (): Promise<Page> => {
     const page = await tab();
@@ -755,6 +758,21 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await go(page, 'data/account');
     await page.waitForSelector('table.records tbody tr');
     return page;
+  };
+  /** A new tab signed in with Ada's token, on Globex's page with `phone` typed as its other phone and not saved. */
+  const editedGlobex = async (phone: string): Promise<Page> => {
+    const page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${GLOBEX}`);
+    await page.click('text=Edit');
+    await page.fill('#field-telephone2', phone);
+    return page;
+  };
+  /** Answers the page's next question (a confirm) yes or no; what it asked is pushed to the list returned. */
+  const answerNext = (page: Page, yes: boolean): string[] => {
+    const asked: string[] = [];
+    page.once('dialog', (d) => { asked.push(d.message()); void (yes ? d.accept() : d.dismiss()); });
+    return asked;
   };
   /** Signs in with the admin key and opens Acme's `route`. */
   const adminOfAcme = async (page: Page, route: string) => {
@@ -849,7 +867,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await signIn(page, SAM);
     assert.equal(await page.textContent('header .badge'), 'role: sales');
     const acme = await acmeId();
-    const sam = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'sam@acme.example')!;
+    const sam = await userOfAcme('sam@acme.example');
     assert.equal((await control('PATCH', `/users/${sam.id}`, { role: 'admin' })).status, 200);
     assert.equal((await control('PATCH', `/organizations/${acme}`, { plan: 'professional' })).status, 200);
     try {
@@ -983,18 +1001,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   test('a record with unsaved edits asks before a link leaves it, and stays when the answer is no', async () => {
-    const page = await tab();
-    await signIn(page, ADA);
-    await go(page, `data/account/${GLOBEX}`);
-    await page.click('text=Edit');
-    await page.fill('#field-telephone2', '+1 555 0133');
-    const asked: string[] = [];
-    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+    const page = await editedGlobex('+1 555 0133');
+    const asked = answerNext(page, false);
     await page.click('nav.tabs >> text=Usage');
     await page.waitForFunction(() => location.hash.startsWith('#/data/account/'));
     assert.match(asked.join(), /unsaved changes/);
     assert.equal(await page.inputValue('#field-telephone2'), '+1 555 0133', 'the edit is still there');
-    page.once('dialog', (d) => void d.accept());
+    answerNext(page, true);
     await page.click('nav.tabs >> text=Usage');
     await page.waitForSelector('[data-window=minute]');
   });
@@ -1042,8 +1055,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   test('with the admin key, the data views act with the primary user\'s real role: no Webhooks tab when it is not admin', async () => {
-    const acme = await acmeId();
-    const ada = ((await json(await control('GET', `/organizations/${acme}/users`))).items as Array<{ id: string; email: string }>).find((u) => u.email === 'ada@acme.example')!;
+    const ada = await userOfAcme('ada@acme.example');
     const page = await tab();
     await adminOfAcme(page, 'data');
     await page.waitForSelector('table[aria-label=Objects]');
@@ -1068,6 +1080,129 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await cell.evaluate((td: any) => window.getComputedStyle(td, '::before').display !== 'none' && window.getComputedStyle(td, '::before').content !== 'none'), true, 'the label is shown');
     await go(page, 'data');
     await page.waitForSelector('td[data-object=account][data-label=Records]');
+  });
+
+  test('a role chosen while the users are being read again is kept, and given when "Change role" is pressed', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const row = page.locator('tr[data-user="sam@acme.example"]');
+    await row.waitFor();
+    const sam = await userOfAcme('sam@acme.example');
+    // The users' next read is held until the role is chosen: the list is read again meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => { reading = resolve; });
+    let holding = true;
+    await page.route('**/_orchard/organizations/*/users', async (route) => {
+      if (route.request().method() !== 'GET' || !holding) return route.fallback();
+      holding = false;
+      reading();
+      await held;
+      await route.fallback();
+    });
+    try {
+      await row.locator('button:has-text("Disable")').click();
+      await read;
+      await row.locator('select').selectOption('admin');
+      release();
+      await row.locator('td:has-text("disabled since")').waitFor();
+      assert.equal(await row.locator('select').inputValue(), 'admin', 'the choice outlives the list read again');
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/users/${sam.id}`));
+      await row.locator('button:has-text("Change role")').click();
+      assert.deepEqual(JSON.parse((await patched).request().postData()!), { role: 'admin' });
+      await row.locator('button.change-role').waitFor({ state: 'detached' });
+      assert.equal((await userOfAcme('sam@acme.example')).role, 'admin');
+      assert.equal(await row.locator('select').inputValue(), 'admin');
+    } finally {
+      release();
+      await control('PATCH', `/users/${sam.id}`, { role: 'sales', disabled: false });
+    }
+  });
+
+  test('a kept page past the last one after records are deleted comes back as the last page there is, or the first when none is left', async () => {
+    const made: string[] = [];
+    const make = async (n: number) => {
+      for (let i = 1; i <= n; i++) made.push((await json(await api(ADA, 'POST', '/api/record/account', { accountname: `Gone ${String(i).padStart(2, '0')}` }))).data.Record.accountid);
+    };
+    const removeMade = async () => {
+      for (const id of made.splice(0)) assert.equal((await api(ADA, 'DELETE', `/api/record/account/${id}`)).status, 200);
+    };
+    const pageIs = (label: RegExp, rows: number) => page.waitForFunction(([source, n]) => new RegExp(source as string).test(document.querySelector('nav.pager span')?.textContent ?? '')
+      && document.querySelectorAll('table.records tbody tr').length === n && !document.querySelector('table.records[aria-busy=true]'), [label.source, rows] as const);
+    /** Leaves the table for another view, deletes what the test made, and comes back to the table. */
+    const deleteAndComeBack = async () => {
+      await go(page, 'usage');
+      await page.waitForSelector('[data-window=minute]');
+      await removeMade();
+      await go(page, 'data/account');
+    };
+    await make(26);
+    const page = await accountsTable();
+    try {
+      // Filtered: 26 records, two pages; the second kept, then every one deleted.
+      const filter = page.locator('#filter-input');
+      await filter.fill("accountname start-with 'Gone'");
+      await filter.press('Enter');
+      await pageIs(/^Page 1$/, 25);
+      await page.click('nav.pager >> text=Next');
+      await pageIs(/^Page 2$/, 1);
+      await deleteAndComeBack();
+      await page.waitForSelector('table.records td:text-is("No records match the filter.")');
+      await pageIs(/^Page 1$/, 1);
+      assert.equal(await page.isDisabled('nav.pager >> text=Previous'), true);
+
+      // Unfiltered: 51 records, three pages; the third kept, then 21 deleted (two pages left).
+      await page.click('.filter >> text=Clear');
+      await make(21);
+      await go(page, 'data');
+      await page.waitForSelector('td[data-object=account]:text-is("51")');
+      await go(page, 'data/account');
+      await pageIs(/^Page 1 of 3$/, 25);
+      await page.click('nav.pager >> text=Next');
+      await pageIs(/^Page 2 of 3$/, 25);
+      await page.click('nav.pager >> text=Next');
+      await pageIs(/^Page 3 of 3$/, 1);
+      await deleteAndComeBack();
+      await pageIs(/^Page 2 of 2$/, 5);
+      assert.equal(await page.isDisabled('nav.pager >> text=Next'), true);
+    } finally {
+      await removeMade();
+    }
+  });
+
+  test('signing out with unsaved edits asks first, and a no keeps the session and the edits', async () => {
+    const page = await editedGlobex('+1 555 0144');
+    const asked = answerNext(page, false);
+    await page.click('text=Sign out');
+    await page.waitForFunction(() => document.querySelector('header.top') !== null);
+    assert.match(asked.join(), /Sign out\? .*unsaved changes/);
+    assert.equal(await page.inputValue('#field-telephone2'), '+1 555 0144', 'the edit is still there');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session') !== null), true, 'still signed in');
+    answerNext(page, true);
+    await page.click('text=Sign out');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null);
+  });
+
+  test('a token revoked while its session is open says it no longer works and offers the sign-in form', async () => {
+    const sam = await userOfAcme('sam@acme.example');
+    const made = await json(await control('POST', `/users/${sam.id}/tokens`));
+    const page = await tab();
+    await signIn(page, made.token);
+    await page.waitForSelector('table[aria-label=Objects]');
+    assert.equal((await control('POST', `/tokens/${made.created.id}/revoke`)).status, 200);
+    await go(page, 'usage');
+    const told = page.locator('.sign-in [role=alert]');
+    await told.waitFor();
+    assert.match((await told.textContent())!, /TOKEN_INVALID.*no longer works.*revoked.*[Ss]ign in again/);
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null, 'the refused token is not kept');
+    await page.keyboard.type(SAM);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('header.top');
+    assert.equal(await page.textContent('header .badge'), 'role: sales');
+    assert.equal(await told.count(), 0);
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {

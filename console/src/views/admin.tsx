@@ -75,10 +75,14 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const [made, setMade] = useState<{ email: string; token: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   // The role chosen in a user's select, given only when "Change role" is pressed: the arrow keys
-  // move through the choices, and each would otherwise be granted in turn. Kept until the list is
-  // read again, so the select does not show the old role while the change is saved.
+  // move through the choices, and each would otherwise be granted in turn. A choice stays until the
+  // list read again shows the user with that role (or without the user), so neither a read under way
+  // as it is made drops it nor does the select show the old role while the change is saved.
   const [chosen, setChosen] = useState<Record<string, string>>({});
-  useEffect(() => setChosen({}), [users.value]);
+  useEffect(() => {
+    const items = users.value?.items;
+    if (items) setChosen((c) => Object.fromEntries(Object.entries(c).filter(([id, r]) => items.some((u) => u.id === id && u.role !== r))));
+  }, [users.value]);
   const choose = (id: string, role: string) => setChosen((c) => ({ ...c, [id]: role }));
   const run = (method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: object) => act.run(async () => {
     await c.control(method, path, body);
@@ -109,7 +113,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                     <th scope="row">{u.fullname} <span class="muted small">{u.email}</span></th>
                     <td>
                       <select aria-label={`Role of ${u.email}`} value={chosen[u.id] ?? u.role} onChange={(e) => choose(u.id, (e.target as HTMLSelectElement).value)}>
-                        {[...new Set([...roleNames, u.role])].map((r) => <option key={r} value={r}>{r}</option>)}
+                        {[...new Set([...roleNames, u.role, chosen[u.id] ?? u.role])].map((r) => <option key={r} value={r}>{r}</option>)}
                       </select>
                       {chosen[u.id] !== undefined && chosen[u.id] !== u.role && (
                         <button type="button" class="change-role" aria-label={`Change the role of ${u.email} to ${chosen[u.id]}`} disabled={act.busy} onClick={() => void run('PATCH', `/users/${u.id}`, { role: chosen[u.id] })}>Change role</button>

@@ -8,6 +8,7 @@ import type { Field, ObjectDetail, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
 import { Confirm, ErrorBox, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { useUnsavedEdits } from '../unsaved.js';
 import { DataAs } from './objects.js';
 import { nameFieldOf } from './records.js';
 import { FieldInput, shownValue } from './values.js';
@@ -52,24 +53,8 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   }, [record]);
   const save = useAction();
   const remove = useAction();
-  // Unsaved edits are not lost without a word: a link followed (a click or Enter) or the page left
-  // asks first. The back button moves the hash without a way to stop it, so it is not asked.
-  const dirty = editing && (Object.keys(draft).length > 0 || Object.keys(unpicked).length > 0);
-  useEffect(() => {
-    if (!dirty) return undefined;
-    const onClick = (e: MouseEvent) => {
-      const link = (e.target as Element | null)?.closest?.('a[href]');
-      if (!link || link.getAttribute('target') === '_blank' || e.defaultPrevented) return;
-      if (!confirm('Leave this record? Its unsaved changes will be lost.')) e.preventDefault();
-    };
-    const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
-    document.addEventListener('click', onClick, true);
-    addEventListener('beforeunload', onUnload);
-    return () => {
-      document.removeEventListener('click', onClick, true);
-      removeEventListener('beforeunload', onUnload);
-    };
-  }, [dirty]);
+  // Unsaved edits: a link followed, the page left or signing out asks first (unsaved.ts).
+  useUnsavedEdits(editing && (Object.keys(draft).length > 0 || Object.keys(unpicked).length > 0), 'this record');
   const mayUpdate = obj.permissions.includes('update');
   const mayDelete = obj.permissions.includes('delete');
   const id = record ? String(record[obj.primaryKey]) : null;

@@ -1,7 +1,7 @@
 // One object's records as a table (POST /api/query): chosen columns, sort by a column header, pages,
 // and a filter in the query language. Each record opens its page; lookups link to their target.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Field, ObjectDetail, QueryPage, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href } from '../router.js';
@@ -64,12 +64,17 @@ function Table({ obj }: { obj: ObjectDetail }) {
   const opener = !columns.includes(obj.primaryField);
   const asked = [...new Set([obj.primaryKey, obj.primaryField, ...columns, ...names])];
   const rows = useLoad(
-    (signal) => c.data<QueryPage>('POST', '/api/query', {
-      objecttype: obj.systemName, fields: asked.join(','), page_size: PAGE_SIZE, page_number: page,
+    (signal) => pageOrLast(page, (n) => c.data<QueryPage>('POST', '/api/query', {
+      objecttype: obj.systemName, fields: asked.join(','), page_size: PAGE_SIZE, page_number: n,
       sort_by: sort.field, sort_type: sort.desc ? 'desc' : 'asc', ...(filter ? { query: filter } : {}),
-    }, signal),
+    }, signal)),
     [obj.systemName, asked.join(','), page, sort.field, sort.desc, filter],
   );
+  // A kept page found past the end shows the last one: the table (and what it keeps) moves there.
+  const shownPage = rows.value?.PageNum;
+  useEffect(() => {
+    if (shownPage !== undefined && shownPage !== page) change({ page: shownPage });
+  }, [shownPage]);
 
   const choose = (name: string, on: boolean) => {
     const next = on ? obj.fields.map((f) => f.name).filter((n) => n === name || columns.includes(n)) : columns.filter((n) => n !== name);
@@ -142,6 +147,32 @@ function Table({ obj }: { obj: ObjectDetail }) {
       </Pager>
     </section>
   );
+}
+
+/**
+ * Page `page`, or when it has no rows (a kept page whose records were deleted since) the last page
+ * that has some, found by halving as IsLastPage is exact; page 1 when none is left. PageNum says
+ * which page it is.
+ */
+async function pageOrLast(page: number, read: (page: number) => Promise<QueryPage>): Promise<QueryPage> {
+  const asked = await read(page);
+  if (asked.Data.length > 0 || page === 1) return { ...asked, PageNum: page };
+  let found: QueryPage | null = null;
+  let low = 1;
+  let high = page - 1;
+  while (low <= high) {
+    const middle = Math.ceil((low + high) / 2);
+    const got = await read(middle);
+    if (got.Data.length === 0 && middle > 1) {
+      high = middle - 1;
+      continue;
+    }
+    found = { ...got, PageNum: middle };
+    if (got.IsLastPage) break;
+    low = middle + 1;
+  }
+  // Page 1 is always read before the search ends without a page that has rows.
+  return found!;
 }
 
 const recordHref = (obj: ObjectDetail, row: RecordRow): string => href('data', obj.systemName, String(row[obj.primaryKey]));

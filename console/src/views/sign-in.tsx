@@ -3,20 +3,23 @@
 // kept, for this tab only.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { controlApi, publicApi, type Me, type Organization } from '../api.js';
+import { controlApi, publicApi, type ApiError, type Me, type Organization } from '../api.js';
 import type { Session } from '../session.js';
 import { ErrorBox, useAction } from '../ui.js';
 
-export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
+/** `ended`: the refusal that ended the last session (its token no longer works), shown until the next try. */
+export function SignIn({ onSignIn, ended = null }: { onSignIn: (session: Session) => void; ended?: ApiError | null }) {
   const [kind, setKind] = useState<'token' | 'admin'>('token');
   const [secret, setSecret] = useState('');
   const action = useAction();
+  const [told, setTold] = useState(ended);
   // autofocus works on a page's load only: after signing out, the field is focused here.
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
 
   const submit = (e: Event) => {
     e.preventDefault();
+    setTold(null);
     const value = secret.trim();
     void action.run(async () => {
       if (kind === 'token') {
@@ -32,6 +35,11 @@ export function SignIn({ onSignIn }: { onSignIn: (session: Session) => void }) {
   return (
     <main class="sign-in" id="main">
       <h1>Orchard console</h1>
+      {told && (
+        <div class="error" role="alert">
+          <code class="code">{told.code}</code> The API token this tab was signed in with no longer works: {told.message} Sign in again, with another token or the admin key.
+        </div>
+      )}
       <form onSubmit={submit}>
         <fieldset>
           <legend>Sign in with</legend>
