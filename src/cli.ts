@@ -26,6 +26,7 @@ import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } f
 import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
 import type { WebhookSummary } from './webhooks/webhook-admin.js';
+import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -662,10 +663,11 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--id <id>', "the webhook's id (required)")
     .option('--limit <n>', 'at most this many (default 50)', wholeNumber('--limit'))
-    .action(async (o: { org: string; id: string; limit?: number }) => {
+    .addOption(new Option('--state <state>', 'only the deliveries in this state (default: all)').choices(DELIVERY_STATES))
+    .action(async (o: { org: string; id: string; limit?: number; state?: DeliveryState }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0 });
+        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0, ...(o.state ? { state: o.state } : {}) });
         print(out, { items: deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.event} ${d.recordId}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
       });
     });

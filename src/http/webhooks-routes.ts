@@ -4,7 +4,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookService } from '../service/webhook-service.js';
-import { WEBHOOK_EVENTS, WEBHOOK_METHODS } from '../webhooks/webhook-types.js';
+import { DELIVERY_STATES, WEBHOOK_EVENTS, WEBHOOK_METHODS, type DeliveryState } from '../webhooks/webhook-types.js';
 import { DELIVERY_PAGE } from '../webhooks/webhook-admin.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
@@ -48,7 +48,7 @@ export const deliverySchema = {
     objectType: { type: 'integer' },
     recordId: str,
     sequence: { type: 'integer', description: 'The change log\'s number of the write (data.sequence of the body).' },
-    state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: 'pending: waiting for its first attempt or a retry; failed: given up.' },
+    state: { type: 'string', enum: [...DELIVERY_STATES], description: 'pending: waiting for its first attempt or a retry; failed: given up.' },
     attempts: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time', description: 'When the write was made.' },
     lastAttemptAt: { type: 'string', format: 'date-time', nullable: true },
@@ -94,6 +94,7 @@ const pageQuery = {
     ...tokenQuery,
     pagesize: { type: 'integer', minimum: 1, description: `Deliveries per page (default ${DELIVERY_PAGE.default}; larger than ${DELIVERY_PAGE.max} is served as ${DELIVERY_PAGE.max}).` },
     pagenumber: { type: 'integer', minimum: 1, description: 'The page, from 1 (default 1).' },
+    state: { type: 'string', enum: [...DELIVERY_STATES], description: 'Only the deliveries in this state (default: all); pages count those only.' },
   },
 } as const;
 
@@ -156,9 +157,9 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
     },
   }, async (request) => ok(await webhooks.enable(request.identity, request.params.id)));
 
-  app.get<{ Params: IdParams; Querystring: { pagesize?: number; pagenumber?: number } }>('/api/webhooks/:id/deliveries', {
+  app.get<{ Params: IdParams; Querystring: { pagesize?: number; pagenumber?: number; state?: DeliveryState } }>('/api/webhooks/:id/deliveries', {
     schema: {
-      operationId: 'listWebhookDeliveries', summary: 'A webhook\'s delivery log, newest first: state, attempts, last status and error, duration (admin role)',
+      operationId: 'listWebhookDeliveries', summary: 'A webhook\'s delivery log, newest first, of every state or of one: state, attempts, last status and error, duration (admin role)',
       tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: pageQuery,
       response: {
         200: envelopeOf({

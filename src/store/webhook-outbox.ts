@@ -321,10 +321,15 @@ export function* redeliver(x: OutboxExec, webhookId: string, id: string, nowMs: 
   return row ? { delivery: deliveryOf(row), redelivered: changed > 0 } : null;
 }
 
-export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number }): Steps<Delivery[]> {
-  const rows = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE)
-    .select(DELIVERY_COLUMNS)
-    .where('webhook_id', '=', webhookId).orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
+/**
+ * A page of the webhook's log, newest first. Walks ix_orchard_deliveries_webhook (webhook_id, n)
+ * backwards on both stores, the state checked on each row: no index of its own, which every
+ * delivery's insert in a write's transaction and every outcome would pay (docs/webhooks.md § The delivery log).
+ */
+export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number; state?: DeliveryState }): Steps<Delivery[]> {
+  let query = x.k.selectFrom(DELIVERIES_TABLE).select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId);
+  if (page.state !== undefined) query = query.where('state', '=', page.state);
+  const rows = yield* step(x.rows(query.orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
   return rows.map(deliveryOf);
 }
 

@@ -45,7 +45,8 @@ export interface Webhook extends WebhookSpec {
 }
 
 /** A delivery's state: waiting for an attempt (first or next), received (2xx), or given up. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** One delivery of the delivery log: one event of one record to one webhook. */
 export interface Delivery {
@@ -163,8 +164,8 @@ export interface WebhookOutbox {
    * left as it is), or null when the webhook has no delivery with that id.
    */
   redeliver(webhookId: string, deliveryId: string, nowMs: number): Promise<{ delivery: Delivery; redelivered: boolean } | null>;
-  /** The webhook's deliveries, newest first. */
-  deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number }): Promise<Delivery[]>;
+  /** The webhook's deliveries, newest first; with `state`, those in that state only. */
+  deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number; readonly state?: DeliveryState }): Promise<Delivery[]>;
   /**
    * Claims up to `limit` pending deliveries of active webhooks that are due by `dueMs` (organization's
    * clock) and not claimed by another worker (any process) whose claim runs to `realMs + leaseMs`

@@ -42,6 +42,8 @@ describe('orchard webhook', () => {
       headers: { 'X-Api-Key': 'k-1', 'X-Other': '2' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
     });
     assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { items: [] });
+    assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'failed']), { items: [] });
+    await fails(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'sent'], 'USAGE');
     // Enable (what the control API's enable does to a disabled one: test/webhooks/delivery.test.ts): an active one stays so.
     const enabled = await ok(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id]);
     assert.deepEqual([enabled.id, enabled.status, enabled.failures], [made.id, 'active', 0]);

@@ -110,6 +110,8 @@ describe('webhooks in fixtures files and the control API', () => {
     assert.deepEqual(await cli(['webhook', 'flush']), { flushed: true });
     [d] = await orchard.control.webhookDeliveries(orgId, made.id);
     assert.deepEqual([d!.state, d!.attempts, d!.lastStatus], ['delivered', 2, 200]);
+    assert.deepEqual((await orchard.control.webhookDeliveries(orgId, made.id, { state: 'delivered' })).map((x) => x.id), [d!.id]);
+    assert.deepEqual(await orchard.control.webhookDeliveries(orgId, made.id, { state: 'pending' }), []);
     const { items } = await cli(['outbox', 'list', '--org', orgId]);
     const attempts = (items as Array<Record<string, any>>).filter((m) => m.kind === 'webhook-delivery' && m.webhookId === made.id);
     assert.deepEqual(attempts.map((m) => [m.attempt, m.ok, m.status, m.to]), [[2, true, 200, `${receiver.url}/flaky`], [1, false, 503, `${receiver.url}/flaky`]]);

@@ -468,7 +468,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's delivery log, newest first: state, attempts, last status and error, duration (admin role) */
+        /** A webhook's delivery log, newest first, of every state or of one: state, attempts, last status and error, duration (admin role) */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -6534,6 +6534,8 @@ export interface operations {
                 pagenumber?: number;
                 /** @description Deliveries per page (default 50; larger than 500 is served as 500). */
                 pagesize?: number;
+                /** @description Only the deliveries in this state (default: all); pages count those only. */
+                state?: "pending" | "delivered" | "failed";
                 /** @description The API token, for clients that cannot send the tokenid header. */
                 tokenid?: string;
             };
