@@ -146,6 +146,11 @@ export class ControlClient {
     return (await this.call<{ items: Array<Record<string, unknown>> }>('GET', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/deliveries${query}`)).items;
   }
 
+  /** Sends the webhook a test event (type webhook.test): returns its delivery, pending; flushWebhooks attempts it. */
+  testWebhook(orgId: string, webhookId: string): Promise<Record<string, unknown>> {
+    return this.call('POST', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/test`);
+  }
+
   /** Attempts every delivery that is due now and resolves once they are recorded. */
   async flushWebhooks(): Promise<void> {
     await this.call('POST', 'webhooks/flush');

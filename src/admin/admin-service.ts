@@ -9,7 +9,7 @@ import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
-import { defineWebhook, redeliver, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, redeliver, requireWebhook, sendTestEvent, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery, DeliveryState } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planOf, type PlanName } from '../auth/plans.js';
@@ -408,6 +408,12 @@ export class AdminService {
   async retryDelivery(orgId: string, id: string, deliveryId: string, now: Date): Promise<Delivery> {
     const { outbox } = await this.webhookPlace(orgId);
     return redeliver(outbox, id, deliveryId, now.getTime());
+  }
+
+  /** Sends a webhook a test event, made at `now` and due then (sendTestEvent: 404 WEBHOOK_NOT_FOUND, 409 WEBHOOK_DISABLED). */
+  async testWebhook(orgId: string, id: string, now: Date): Promise<Delivery> {
+    const { schema, outbox } = await this.webhookPlace(orgId);
+    return sendTestEvent(schema, outbox, id, { nowMs: now.getTime(), userId: null });
   }
 
   /** A page of a webhook's deliveries, newest first, of every state or of `state` (404 WEBHOOK_NOT_FOUND). */

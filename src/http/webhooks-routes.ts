@@ -4,7 +4,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookService } from '../service/webhook-service.js';
-import { DELIVERY_STATES, WEBHOOK_EVENTS, WEBHOOK_METHODS, type DeliveryState } from '../webhooks/webhook-types.js';
+import { DELIVERY_STATES, TEST_EVENT, WEBHOOK_EVENTS, WEBHOOK_METHODS, type DeliveryState } from '../webhooks/webhook-types.js';
 import { DELIVERY_PAGE } from '../webhooks/webhook-admin.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
@@ -44,10 +44,10 @@ export const deliverySchema = {
   properties: {
     id: { type: 'string', description: 'The delivery\'s id: the webhook-id header of each of its attempts.' },
     webhookId: str,
-    event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
-    objectType: { type: 'integer' },
-    recordId: str,
-    sequence: { type: 'integer', description: 'The change log\'s number of the write (data.sequence of the body).' },
+    event: { type: 'string', enum: [...WEBHOOK_EVENTS, TEST_EVENT], description: `The record's event; ${TEST_EVENT}: a test event (POST /api/webhooks/{id}/test), of no record.` },
+    objectType: { type: 'integer', nullable: true, description: 'The record\'s object; null for a test event.' },
+    recordId: { type: 'string', nullable: true, description: 'The record\'s id; null for a test event.' },
+    sequence: { type: 'integer', nullable: true, description: 'The change log\'s number of the write (data.sequence of the body); null for a test event.' },
     state: { type: 'string', enum: [...DELIVERY_STATES], description: 'pending: waiting for its first attempt or a retry; failed: given up.' },
     attempts: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time', description: 'When the write was made.' },
@@ -171,6 +171,15 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       },
     },
   }, async (request) => ok(await webhooks.deliveries(request.identity, request.params.id, request.query)));
+
+  app.post<{ Params: IdParams }>('/api/webhooks/:id/test', {
+    schema: {
+      operationId: 'testWebhook',
+      summary: 'Send the webhook a test event (type webhook.test, of no record) through its outbox: signed, retried and logged as any delivery (admin role); 202 with it, pending; 409 WEBHOOK_DISABLED',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: query,
+      response: { 202: envelopeOf(deliverySchema, 'Made: the test event\'s delivery, pending.'), ...errors, 409: errorReply('The webhook is disabled for failing (WEBHOOK_DISABLED): enable it first.') },
+    },
+  }, async (request, reply) => reply.code(202).send(ok(await webhooks.test(request.identity, request.params.id))));
 
   app.post<{ Params: IdParams & { deliveryId: string } }>('/api/webhooks/:id/deliveries/:deliveryId/retry', {
     schema: {

@@ -7,7 +7,7 @@ import { accessOf } from '../auth/permissions.js';
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { OrgRecords } from '../store/types.js';
-import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, sendTestEvent, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { LookupAll } from '../webhooks/target-guard.js';
 import type { Delivery, DeliveryState } from '../webhooks/webhook-types.js';
 import type { ServiceDeps } from './deps.js';
@@ -66,6 +66,12 @@ export class WebhookService {
   async retry(identity: TokenIdentity, id: string, deliveryId: string): Promise<Delivery> {
     const { records } = await this.open(identity);
     return redeliver(records.webhooks, id, deliveryId, this.deps.clock(identity.org.id));
+  }
+
+  /** Makes one delivery of a test event to the webhook (409 WEBHOOK_DISABLED for a disabled one): no write, no change-log entry. */
+  async test(identity: TokenIdentity, id: string): Promise<Delivery> {
+    const { records, schema } = await this.open(identity);
+    return sendTestEvent(schema, records.webhooks, id, { nowMs: this.deps.clock(identity.org.id), userId: identity.user.id });
   }
 
   /** A page of the webhook's deliveries, newest first (those in `state` only, when given), and whether it is the last. */

@@ -48,16 +48,22 @@ export interface Webhook extends WebhookSpec {
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
+/** The event of a test delivery (docs/webhooks.md § Test events): of no record, and no write. */
+export const TEST_EVENT = 'test';
+/** What a delivery tells of: a record's event, or a test event. */
+export type DeliveryEvent = WebhookEvent | typeof TEST_EVENT;
+
 /** One delivery of the delivery log: one event of one record to one webhook. */
 export interface Delivery {
   /** A UUID: the `webhook-id` of every attempt, so a receiver can tell a retry from a new event. */
   readonly id: string;
   readonly webhookId: string;
-  readonly event: WebhookEvent;
-  readonly objectType: number;
-  readonly recordId: string;
-  /** The change log's number of the write (data.sequence of the body). */
-  readonly sequence: number;
+  readonly event: DeliveryEvent;
+  /** The record's object and id; null for a test event. */
+  readonly objectType: number | null;
+  readonly recordId: string | null;
+  /** The change log's number of the write (data.sequence of the body); null for a test event. */
+  readonly sequence: number | null;
   readonly state: DeliveryState;
   readonly attempts: number;
   /** When the write was made (organization's clock, ISO 8601). */
@@ -89,13 +95,24 @@ export interface NewDelivery {
   readonly writtenMs: number;
 }
 
+/** A delivery made outside any write: a test event, which has no record, no write and no change-log entry. */
+export interface TestDelivery {
+  readonly id: string;
+  /** The JSON body every attempt sends. */
+  readonly payload: string;
+  /** Organization's clock, milliseconds: when it was made and is first due. */
+  readonly createdMs: number;
+  /** Real time, milliseconds. */
+  readonly writtenMs: number;
+}
+
 /** A delivery claimed by a worker for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
   /** Its row in the outbox (the store's own key). */
   readonly row: number;
   readonly id: string;
   readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'>;
-  readonly event: WebhookEvent;
+  readonly event: DeliveryEvent;
   readonly payload: string;
   /** Attempts made before this one. */
   readonly attempts: number;
@@ -166,6 +183,13 @@ export interface WebhookOutbox {
   redeliver(webhookId: string, deliveryId: string, nowMs: number): Promise<{ delivery: Delivery; redelivered: boolean } | null>;
   /** The webhook's deliveries, newest first; with `state`, those in that state only. */
   deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number; readonly state?: DeliveryState }): Promise<Delivery[]>;
+  /**
+   * Adds a test delivery to an active webhook, pending and due at `createdMs`, in a transaction of
+   * its own (no write's: no change-log entry, no schema version moved); a delete of the webhook
+   * waits for it and removes it with the others. Returns it as the log shows it; the webhook when it
+   * is disabled (nothing added); null when none has the id.
+   */
+  addTest(webhookId: string, delivery: TestDelivery): Promise<{ delivery: Delivery } | { disabled: Webhook } | null>;
   /**
    * Claims up to `limit` pending deliveries of active webhooks that are due by `dueMs` (organization's
    * clock) and not claimed by another worker (any process) whose claim runs to `realMs + leaseMs`

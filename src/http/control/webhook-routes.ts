@@ -71,6 +71,17 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     return { items: await admin.webhookDeliveries(id, webhookId, { limit: limit ?? 50, offset: 0, ...(state ? { state } : {}) }) };
   });
 
+  scope.post('/organizations/:id/webhooks/:webhookId/test', {
+    schema: {
+      operationId: 'testWebhook', tags: ['webhooks'],
+      summary: 'Sends the webhook a test event, as POST /api/webhooks/{id}/test does: 202 with its delivery, pending, made on the organization\'s clock (409 WEBHOOK_DISABLED for a disabled webhook).',
+      params: hookParams, response: { 202: deliverySchema },
+    },
+  }, async (request, reply) => {
+    const { id, webhookId } = request.params as { id: string; webhookId: string };
+    return reply.code(202).send(await admin.testWebhook(id, webhookId, new Date(toolkit.clocks.now(id))));
+  });
+
   scope.post('/organizations/:id/webhooks/:webhookId/deliveries/:deliveryId/retry', {
     schema: {
       operationId: 'retryWebhookDelivery', tags: ['webhooks'],
