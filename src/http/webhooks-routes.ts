@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookService } from '../service/webhook-service.js';
 import { DELIVERY_STATES, TEST_EVENT, WEBHOOK_EVENTS, WEBHOOK_METHODS, type DeliveryState } from '../webhooks/webhook-types.js';
-import { DELIVERY_PAGE } from '../webhooks/webhook-admin.js';
+import { DELIVERY_PAGE, HEADER_MASK } from '../webhooks/webhook-admin.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, errorReply, tokenQuery, tokenSecurity } from './schemas.js';
@@ -23,7 +23,10 @@ export const webhookSchema = {
     url: str,
     method: { type: 'string', enum: [...WEBHOOK_METHODS] },
     filter: { type: 'string', nullable: true, description: 'The filter the record must match (filter language of /api/query); null: every record.' },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Header fields sent with each delivery.' },
+    headers: {
+      type: 'object', additionalProperties: { type: 'string' },
+      description: `Header fields sent with each delivery, their values masked: ${HEADER_MASK.mark}, followed by the last four characters of a value of ${HEADER_MASK.showLastFrom} or more (deliveries send them whole).`,
+    },
     createdAt: { type: 'string', format: 'date-time' },
     status: { type: 'string', enum: ['active', 'disabled'], description: 'disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.' },
     disabledAt: { type: 'string', format: 'date-time', nullable: true },

@@ -97,13 +97,27 @@ export async function sendTestEvent(schema: OrgSchema, outbox: WebhookOutbox, ra
 /** A webhook as it is shown (its secret never is, but on creation): the reply the control API's client reads. */
 export type { WebhookSummary };
 
+/** The mark a header field's value is shown as, and the length from which its last four characters follow it. */
+export const HEADER_MASK = { mark: '****', showLastFrom: 16 } as const;
+
+/**
+ * Header field values as a webhook is shown: they are often credentials (Authorization, X-Api-Key),
+ * so each is the mark, followed by its last four characters when it has 16 or more (so that two
+ * keys can be told apart, and 12 characters or more stay hidden). Deliveries send the values whole.
+ */
+export function maskedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = value.length >= HEADER_MASK.showLastFrom ? `${HEADER_MASK.mark}${value.slice(-4)}` : HEADER_MASK.mark;
+  return out;
+}
+
 const objectName = (schema: OrgSchema, objectType: number): string => schema.find(objectType)?.systemName ?? String(objectType);
 
 export function webhookSummary(schema: OrgSchema, hook: Webhook): WebhookSummary {
   return {
     id: hook.id, event: hook.event,
     object: hook.objectType === null ? null : objectName(schema, hook.objectType),
-    objectType: hook.objectType, url: hook.url, method: hook.method, filter: hook.filter, headers: hook.headers, createdAt: hook.createdAt,
+    objectType: hook.objectType, url: hook.url, method: hook.method, filter: hook.filter, headers: maskedHeaders(hook.headers), createdAt: hook.createdAt,
     status: hook.disabledAt === null ? 'active' : 'disabled', disabledAt: hook.disabledAt, failures: hook.failures, failingSince: hook.failingSince,
   };
 }

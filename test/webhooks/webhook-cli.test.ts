@@ -1,7 +1,7 @@
 // `orchard webhook create | list | delete | test | deliveries` as scripts run them (--json), on the data
-// directory a server uses: `create` prints {id, secret} once, the webhook is the API's, refusals
-// carry the API's codes, and a private URL needs WEBHOOK_ALLOW_PRIVATE=true; a test event made
-// there, and the webhook's header values, survive orchard backup and restore.
+// directory a server uses: `create` prints {id, secret} once, the webhook is the API's (its header
+// values masked), refusals carry the API's codes, and a private URL needs WEBHOOK_ALLOW_PRIVATE=true;
+// a test event made there, and the webhook's header values, survive orchard backup and restore.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,17 +35,18 @@ describe('orchard webhook', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('create prints {id, secret}; list shows it (no secret) as the API does, lists as {items}; delete removes it', async () => {
+  test('create prints {id, secret}; list shows it (no secret, header values masked) as the API does, lists as {items}; delete removes it', async () => {
     const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'updated', '--object', 'account', '--url', 'http://127.0.0.1:9/h',
-      '--filter', 'statecode = 1', '--header', 'X-Api-Key: k-1', '--header', 'X-Other: 2', '--method', 'PUT']);
+      '--filter', 'statecode = 1', '--header', 'X-Api-Key: k-1', '--header', 'Authorization: Bearer sk_live_0123456789abcdef', '--method', 'PUT']);
     assert.deepEqual(Object.keys(made), ['id', 'secret']);
     assert.match(made.secret, /^whsec_/);
     const { items: webhooks } = await ok(dir, ['webhook', 'list', '--org', org.id]) as { items: Array<Record<string, unknown>> };
     assert.equal(webhooks.length, 1);
     assert.deepEqual({ ...webhooks[0], createdAt: undefined }, {
       id: made.id, event: 'updated', object: 'account', objectType: 1, url: 'http://127.0.0.1:9/h', method: 'PUT', filter: 'statecode = 1',
-      headers: { 'X-Api-Key': 'k-1', 'X-Other': '2' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+      headers: { 'X-Api-Key': '****', Authorization: '****cdef' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
     });
+    assert.doesNotMatch((await run(['--data-dir', dir, 'webhook', 'list', '--org', org.id])).stdout, /k-1|sk_live/, 'nor the text');
     assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { items: [] });
     assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'failed']), { items: [] });
     await fails(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'sent'], 'USAGE');

@@ -40,19 +40,27 @@ for (const store of HTTP_STORES) {
     /** Every delivery the writes made so far attempted. */
     const settle = () => ctx.app.webhooks.idle();
 
-    test('an admin makes a webhook: 201 with its secret once; list and get never show the secret', async () => {
-      const made = await make({ event: 'created', object: 'Account', url: receiver.url, method: 'put', headers: ['X-Api-Key: k-1'], filter: "  statecode = 1 " });
+    test('an admin makes a webhook: 201 with its secret once; list and get never show the secret, and show header values masked', async () => {
+      const made = await make({
+        event: 'created', object: 'Account', url: receiver.url, method: 'put', filter: "  statecode = 1 ",
+        headers: ['X-Api-Key: k-1', 'Authorization: Bearer sk_live_0123456789abcdef', 'X-Fifteen: 123456789012345', 'X-Sixteen: 1234567890123456'],
+      });
       assert.match(made.secret, /^whsec_/);
+      // The mark alone up to 15 characters; from 16, the mark and the last four.
+      const masked = { 'X-Api-Key': '****', Authorization: '****cdef', 'X-Fifteen': '****', 'X-Sixteen': '****3456' };
       assert.deepEqual({ ...made, id: undefined, secret: undefined, createdAt: undefined }, {
         id: undefined, secret: undefined, createdAt: undefined, event: 'created', object: 'account', objectType: 1, url: receiver.url, method: 'PUT',
-        filter: 'statecode = 1', headers: { 'X-Api-Key': 'k-1' }, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+        filter: 'statecode = 1', headers: masked, status: 'active', disabledAt: null, failures: 0, failingSince: null,
       });
       const listed = (await hooks()).json().data as Array<Record<string, unknown>>;
       assert.deepEqual(listed.map((h) => h.id), [made.id]);
       assert.ok(!('secret' in listed[0]!));
+      assert.deepEqual(listed[0]!.headers, masked);
       const one = await ctx.request({ method: 'GET', url: `/api/webhooks/${made.id}` });
       assert.equal(one.json().data.id, made.id);
       assert.ok(!('secret' in one.json().data));
+      assert.deepEqual(one.json().data.headers, masked);
+      assert.deepEqual((await ctx.request({ method: 'POST', url: `/api/webhooks/${made.id}/enable` })).json().data.headers, masked);
       await remove(made.id);
       assert.deepEqual((await hooks()).json().data, []);
       const gone = await ctx.request({ method: 'GET', url: `/api/webhooks/${made.id}` });
@@ -102,7 +110,7 @@ for (const store of HTTP_STORES) {
     test('a create, an update and a delete reach the receiver signed, each with the record as the write left it and the fields it changed', async () => {
       const secrets = new Map<string, string>();
       for (const event of ['created', 'updated', 'deleted']) {
-        const h = await make({ event, object: 'account', url: receiver.url, headers: { 'X-Api-Key': 'k-1' } });
+        const h = await make({ event, object: 'account', url: receiver.url, headers: { 'X-Api-Key': 'k-1', Authorization: 'Bearer sk_live_0123456789abcdef' } });
         secrets.set(h.id, h.secret);
       }
       const start = receiver.received.length;
@@ -116,7 +124,9 @@ for (const store of HTTP_STORES) {
       assert.deepEqual(got.map((r) => r.json.type), ['account.created', 'account.updated', 'account.deleted']);
       for (const r of got) {
         assert.equal(r.method, 'POST');
+        // Shown masked, sent whole.
         assert.equal(r.headers['x-api-key'], 'k-1');
+        assert.equal(r.headers.authorization, 'Bearer sk_live_0123456789abcdef');
         assert.equal(r.headers['content-type'], 'application/json');
         assert.deepEqual(new Webhook(secrets.get(r.json.data.webhookId)!).verify(r.body, r.headers), r.json);
         assert.equal(r.json.data.id, id);

@@ -5863,7 +5863,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -6069,7 +6069,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -6251,7 +6251,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -6972,7 +6972,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
