@@ -26,6 +26,7 @@ import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } f
 import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
 import type { WebhookSummary } from './webhooks/webhook-admin.js';
+import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -593,7 +594,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { deleted: true }, 'View deleted.');
       });
     });
-  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, deliveries, retry, flush; docs/webhooks.md)');
+  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, test, deliveries, retry, flush; docs/webhooks.md)');
   const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : h.failures > 0 ? `  (failing: ${h.failures} attempts since ${h.failingSince})` : ''}`;
   webhook.command('create')
     .summary('make a webhook; prints its signing secret once')
@@ -657,16 +658,28 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { ...d }, `Delivery ${d.id} is pending again.`);
       });
     });
+  webhook.command('test')
+    .description('send a webhook a test event (type webhook.test, of no record): one delivery, signed, retried and logged as any other; a server attempts it at its next sweep')
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--id <id>', "the webhook's id (required)")
+    .action(async (o: { org: string; id: string }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const d = await admin.testWebhook(o.org, o.id, new Date());
+        print(out, { ...d }, `Test event ${d.id} is pending.`);
+      });
+    });
   webhook.command('deliveries')
     .description("a webhook's delivery log, newest first: state, attempts, last status and error, duration")
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--id <id>', "the webhook's id (required)")
     .option('--limit <n>', 'at most this many (default 50)', wholeNumber('--limit'))
-    .action(async (o: { org: string; id: string; limit?: number }) => {
+    .addOption(new Option('--state <state>', 'only the deliveries in this state (default: all)').choices(DELIVERY_STATES))
+    .action(async (o: { org: string; id: string; limit?: number; state?: DeliveryState }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0 });
-        print(out, { items: deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.event} ${d.recordId}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
+        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0, ...(o.state ? { state: o.state } : {}) });
+        print(out, { items: deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.recordId === null ? 'test event' : `${d.event} ${d.recordId}`}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
       });
     });
   // What a running server holds in memory: through its control API.

@@ -140,9 +140,15 @@ export class ControlClient {
     await this.call('DELETE', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}`);
   }
 
-  /** A webhook's delivery log, newest first. */
-  async webhookDeliveries(orgId: string, webhookId: string): Promise<Array<Record<string, unknown>>> {
-    return (await this.call<{ items: Array<Record<string, unknown>> }>('GET', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/deliveries`)).items;
+  /** A webhook's delivery log, newest first; with `state`, the deliveries in that state only. */
+  async webhookDeliveries(orgId: string, webhookId: string, options: { state?: 'pending' | 'delivered' | 'failed' } = {}): Promise<Array<Record<string, unknown>>> {
+    const query = options.state ? `?state=${segment(options.state)}` : '';
+    return (await this.call<{ items: Array<Record<string, unknown>> }>('GET', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/deliveries${query}`)).items;
+  }
+
+  /** Sends the webhook a test event (type webhook.test): returns its delivery, pending; flushWebhooks attempts it. */
+  testWebhook(orgId: string, webhookId: string): Promise<Record<string, unknown>> {
+    return this.call('POST', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/test`);
   }
 
   /** Attempts every delivery that is due now and resolves once they are recorded. */

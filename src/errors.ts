@@ -121,6 +121,10 @@ export const errorCatalogue = {
     status: 409, summary: 'Only a failed delivery can be sent again: this one is pending (it will be attempted) or delivered.',
     message: (id: string, state: string) => `The delivery '${id}' is ${state}: only a failed delivery can be sent again${state === 'pending' ? '; this one is still attempted' : ''}.`,
   },
+  WEBHOOK_DISABLED: {
+    status: 409, summary: 'The webhook is disabled for failing and its deliveries are not attempted: a test event is refused (enable it first), and its pending deliveries end failed with this code in their lastError.',
+    message: (id: string, since: string) => `The webhook '${id}' is disabled for failing since ${since}: its deliveries are not attempted. Enable it (POST /api/webhooks/${id}/enable, orchard webhook enable), then send the test event.`,
+  },
   WEBHOOKS_NOT_DELIVERED_HERE: { status: 409, summary: 'POST /_orchard/webhooks/flush on a server started with WEBHOOK_DELIVER=false, which attempts no deliveries: flush on a server that delivers them.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },

@@ -9,8 +9,8 @@ import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
-import { defineWebhook, redeliver, requireWebhook, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
-import type { Delivery } from '../webhooks/webhook-types.js';
+import { defineWebhook, redeliver, requireWebhook, sendTestEvent, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import type { Delivery, DeliveryState } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planOf, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecNames, type RoleSpecText } from './role-spec.js';
@@ -410,8 +410,14 @@ export class AdminService {
     return redeliver(outbox, id, deliveryId, now.getTime());
   }
 
-  /** A page of a webhook's deliveries, newest first (404 WEBHOOK_NOT_FOUND). */
-  async webhookDeliveries(orgId: string, id: string, page: { limit: number; offset: number }): Promise<Delivery[]> {
+  /** Sends a webhook a test event, made at `now` and due then (sendTestEvent: 404 WEBHOOK_NOT_FOUND, 409 WEBHOOK_DISABLED). */
+  async testWebhook(orgId: string, id: string, now: Date): Promise<Delivery> {
+    const { schema, outbox } = await this.webhookPlace(orgId);
+    return sendTestEvent(schema, outbox, id, { nowMs: now.getTime(), userId: null });
+  }
+
+  /** A page of a webhook's deliveries, newest first, of every state or of `state` (404 WEBHOOK_NOT_FOUND). */
+  async webhookDeliveries(orgId: string, id: string, page: { limit: number; offset: number; state?: DeliveryState }): Promise<Delivery[]> {
     const { outbox } = await this.webhookPlace(orgId);
     return outbox.deliveries((await requireWebhook(outbox, id)).id, page);
   }

@@ -4,8 +4,8 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookService } from '../service/webhook-service.js';
-import { WEBHOOK_EVENTS, WEBHOOK_METHODS } from '../webhooks/webhook-types.js';
-import { DELIVERY_PAGE } from '../webhooks/webhook-admin.js';
+import { DELIVERY_STATES, TEST_EVENT, WEBHOOK_EVENTS, WEBHOOK_METHODS, type DeliveryState } from '../webhooks/webhook-types.js';
+import { DELIVERY_PAGE, HEADER_MASK } from '../webhooks/webhook-admin.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, errorReply, tokenQuery, tokenSecurity } from './schemas.js';
@@ -23,7 +23,10 @@ export const webhookSchema = {
     url: str,
     method: { type: 'string', enum: [...WEBHOOK_METHODS] },
     filter: { type: 'string', nullable: true, description: 'The filter the record must match (filter language of /api/query); null: every record.' },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Header fields sent with each delivery.' },
+    headers: {
+      type: 'object', additionalProperties: { type: 'string' },
+      description: `Header fields sent with each delivery, their values masked: ${HEADER_MASK.mark}, followed by the last four characters of a value of ${HEADER_MASK.showLastFrom} or more (deliveries send them whole).`,
+    },
     createdAt: { type: 'string', format: 'date-time' },
     status: { type: 'string', enum: ['active', 'disabled'], description: 'disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.' },
     disabledAt: { type: 'string', format: 'date-time', nullable: true },
@@ -44,11 +47,11 @@ export const deliverySchema = {
   properties: {
     id: { type: 'string', description: 'The delivery\'s id: the webhook-id header of each of its attempts.' },
     webhookId: str,
-    event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
-    objectType: { type: 'integer' },
-    recordId: str,
-    sequence: { type: 'integer', description: 'The change log\'s number of the write (data.sequence of the body).' },
-    state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: 'pending: waiting for its first attempt or a retry; failed: given up.' },
+    event: { type: 'string', enum: [...WEBHOOK_EVENTS, TEST_EVENT], description: `The record's event; ${TEST_EVENT}: a test event (POST /api/webhooks/{id}/test), of no record.` },
+    objectType: { type: 'integer', nullable: true, description: 'The record\'s object; null for a test event.' },
+    recordId: { type: 'string', nullable: true, description: 'The record\'s id; null for a test event.' },
+    sequence: { type: 'integer', nullable: true, description: 'The change log\'s number of the write (data.sequence of the body); null for a test event.' },
+    state: { type: 'string', enum: [...DELIVERY_STATES], description: 'pending: waiting for its first attempt or a retry; failed: given up.' },
     attempts: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time', description: 'When the write was made.' },
     lastAttemptAt: { type: 'string', format: 'date-time', nullable: true },
@@ -94,6 +97,7 @@ const pageQuery = {
     ...tokenQuery,
     pagesize: { type: 'integer', minimum: 1, description: `Deliveries per page (default ${DELIVERY_PAGE.default}; larger than ${DELIVERY_PAGE.max} is served as ${DELIVERY_PAGE.max}).` },
     pagenumber: { type: 'integer', minimum: 1, description: 'The page, from 1 (default 1).' },
+    state: { type: 'string', enum: [...DELIVERY_STATES], description: 'Only the deliveries in this state (default: all); pages count those only.' },
   },
 } as const;
 
@@ -156,9 +160,9 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
     },
   }, async (request) => ok(await webhooks.enable(request.identity, request.params.id)));
 
-  app.get<{ Params: IdParams; Querystring: { pagesize?: number; pagenumber?: number } }>('/api/webhooks/:id/deliveries', {
+  app.get<{ Params: IdParams; Querystring: { pagesize?: number; pagenumber?: number; state?: DeliveryState } }>('/api/webhooks/:id/deliveries', {
     schema: {
-      operationId: 'listWebhookDeliveries', summary: 'A webhook\'s delivery log, newest first: state, attempts, last status and error, duration (admin role)',
+      operationId: 'listWebhookDeliveries', summary: 'A webhook\'s delivery log, newest first, of every state or of one: state, attempts, last status and error, duration (admin role)',
       tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: pageQuery,
       response: {
         200: envelopeOf({
@@ -170,6 +174,15 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       },
     },
   }, async (request) => ok(await webhooks.deliveries(request.identity, request.params.id, request.query)));
+
+  app.post<{ Params: IdParams }>('/api/webhooks/:id/test', {
+    schema: {
+      operationId: 'testWebhook',
+      summary: 'Send the webhook a test event (type webhook.test, of no record) through its outbox: signed, retried and logged as any delivery (admin role); 202 with it, pending; 409 WEBHOOK_DISABLED',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: query,
+      response: { 202: envelopeOf(deliverySchema, 'Made: the test event\'s delivery, pending.'), ...errors, 409: errorReply('The webhook is disabled for failing (WEBHOOK_DISABLED): enable it first.') },
+    },
+  }, async (request, reply) => reply.code(202).send(ok(await webhooks.test(request.identity, request.params.id))));
 
   app.post<{ Params: IdParams & { deliveryId: string } }>('/api/webhooks/:id/deliveries/:deliveryId/retry', {
     schema: {

@@ -7,15 +7,16 @@ import { accessOf } from '../auth/permissions.js';
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { OrgRecords } from '../store/types.js';
-import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, sendTestEvent, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { LookupAll } from '../webhooks/target-guard.js';
-import type { Delivery } from '../webhooks/webhook-types.js';
+import type { Delivery, DeliveryState } from '../webhooks/webhook-types.js';
 import type { ServiceDeps } from './deps.js';
 
-/** The page of the delivery log asked for. */
+/** The page of the delivery log asked for, and the state its deliveries are in (any, when absent). */
 export interface DeliveryPageQuery {
   readonly pagesize?: number;
   readonly pagenumber?: number;
+  readonly state?: DeliveryState;
 }
 
 export class WebhookService {
@@ -67,7 +68,13 @@ export class WebhookService {
     return redeliver(records.webhooks, id, deliveryId, this.deps.clock(identity.org.id));
   }
 
-  /** A page of the webhook's deliveries, newest first, and whether it is the last. */
+  /** Makes one delivery of a test event to the webhook (409 WEBHOOK_DISABLED for a disabled one): no write, no change-log entry. */
+  async test(identity: TokenIdentity, id: string): Promise<Delivery> {
+    const { records, schema } = await this.open(identity);
+    return sendTestEvent(schema, records.webhooks, id, { nowMs: this.deps.clock(identity.org.id), userId: identity.user.id });
+  }
+
+  /** A page of the webhook's deliveries, newest first (those in `state` only, when given), and whether it is the last. */
   async deliveries(identity: TokenIdentity, id: string, query: DeliveryPageQuery): Promise<{ deliveries: Delivery[]; pageSize: number; pageNumber: number; isLastPage: boolean }> {
     const { records } = await this.open(identity);
     const hook = await requireWebhook(records.webhooks, id);
@@ -77,7 +84,7 @@ export class WebhookService {
     }
     const pageSize = Math.min(query.pagesize ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max);
     const pageNumber = query.pagenumber ?? 1;
-    const rows = await records.webhooks.deliveries(hook.id, { limit: pageSize + 1, offset: (pageNumber - 1) * pageSize });
+    const rows = await records.webhooks.deliveries(hook.id, { limit: pageSize + 1, offset: (pageNumber - 1) * pageSize, ...(query.state ? { state: query.state } : {}) });
     return { deliveries: rows.slice(0, pageSize), pageSize, pageNumber, isLastPage: rows.length <= pageSize };
   }
 }

@@ -12,8 +12,8 @@ import type { RecordRow } from '../schema/types.js';
 import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
 import { payloadParts, type WrittenRecord } from '../webhooks/payload.js';
 import {
-  EVENT_OF, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryState, type DisablePolicy, type Webhook,
-  type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
+  EVENT_OF, TEST_EVENT, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryEvent, type DeliveryState, type DisablePolicy,
+  type TestDelivery, type Webhook, type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
 import { appendChanges, CHANGE_LOG_TABLE, CHANGES_TABLE, step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
@@ -93,13 +93,15 @@ function webhookOf(r: RecordRow): Webhook {
 }
 
 function deliveryOf(r: RecordRow): Delivery {
+  // A test event's row holds placeholders where a record's event has its record (addTestDelivery).
+  const ofRecord = r.event !== TEST_EVENT;
   return {
     id: String(r.id),
     webhookId: String(r.webhook_id),
-    event: r.event as WebhookEvent,
-    objectType: Number(r.object_type),
-    recordId: String(r.record_id),
-    sequence: Number(r.sequence),
+    event: r.event as DeliveryEvent,
+    objectType: ofRecord ? Number(r.object_type) : null,
+    recordId: ofRecord ? String(r.record_id) : null,
+    sequence: ofRecord ? Number(r.sequence) : null,
     state: r.state as DeliveryState,
     attempts: Number(r.attempts),
     createdAt: iso(Number(r.created_ms))!,
@@ -321,11 +323,37 @@ export function* redeliver(x: OutboxExec, webhookId: string, id: string, nowMs: 
   return row ? { delivery: deliveryOf(row), redelivered: changed > 0 } : null;
 }
 
-export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number }): Steps<Delivery[]> {
-  const rows = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE)
-    .select(DELIVERY_COLUMNS)
-    .where('webhook_id', '=', webhookId).orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
+/**
+ * A page of the webhook's log, newest first. Walks ix_orchard_deliveries_webhook (webhook_id, n)
+ * backwards on both stores, the state checked on each row: no index of its own, which every
+ * delivery's insert in a write's transaction and every outcome would pay (docs/webhooks.md § The delivery log).
+ */
+export function* listDeliveries(x: OutboxExec, webhookId: string, page: { limit: number; offset: number; state?: DeliveryState }): Steps<Delivery[]> {
+  let query = x.k.selectFrom(DELIVERIES_TABLE).select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId);
+  if (page.state !== undefined) query = query.where('state', '=', page.state);
+  const rows = yield* step(x.rows(query.orderBy('n', 'desc').limit(page.limit).offset(page.offset).compile()));
   return rows.map(deliveryOf);
+}
+
+/**
+ * A test event's delivery (docs/webhooks.md § Test events), added to an active webhook outside any
+ * write. Its row's record columns, NOT NULL for a record's event, hold placeholders that deliveryOf
+ * reads as null; sequence 0 puts it first among those due at its time.
+ */
+export function* addTestDelivery(x: OutboxExec, webhookId: string, d: TestDelivery): Steps<{ delivery: Delivery } | { disabled: Webhook } | null> {
+  // The webhook's row, updated to itself, is locked to the commit (PostgreSQL; SQLite's write lock
+  // does as much): a delete waits and then removes this delivery with the others, none left without its webhook.
+  const active = yield* step(x.run(x.k.updateTable(WEBHOOKS_TABLE).set({ failures: sql`failures` }).where('id', '=', webhookId).where('disabled_at', 'is', null).compile()));
+  if (active === 0) {
+    const hook = yield* getWebhook(x, webhookId);
+    return hook ? { disabled: hook } : null;
+  }
+  yield* step(x.run(x.k.insertInto(DELIVERIES_TABLE).values({
+    id: d.id, webhook_id: webhookId, event: TEST_EVENT, object_type: 0, record_id: '', sequence: 0,
+    payload: d.payload, state: 'pending', attempts: 0, created_ms: d.createdMs, written_ms: d.writtenMs, next_ms: d.createdMs,
+  }).compile()));
+  const [row] = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE).select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId).where('id', '=', d.id).compile()));
+  return { delivery: deliveryOf(row!) };
 }
 
 /**
@@ -559,10 +587,12 @@ export interface OutboxRunners {
    * it alone, one round trip where BEGIN and COMMIT made three. Without it, keep.
    */
   keepOne?<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
+  /** After the commit of a delivery made outside a write (a test event): what the store does after a write's (RecordStore.watchDeliveries). */
+  made?(): void;
 }
 
 /** One organization's WebhookOutbox from the outbox's steps, run as the store runs them. */
-export function outboxOf({ read, change, keep, keepOne = keep }: OutboxRunners): WebhookOutbox {
+export function outboxOf({ read, change, keep, keepOne = keep, made }: OutboxRunners): WebhookOutbox {
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
@@ -571,6 +601,11 @@ export function outboxOf({ read, change, keep, keepOne = keep }: OutboxRunners):
     enable: (id) => change((x) => enableWebhook(x, id)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
     redeliver: (webhookId, deliveryId, nowMs) => change((x) => redeliver(x, webhookId, deliveryId, nowMs)),
+    addTest: async (webhookId, delivery) => {
+      const added = await change((x) => addTestDelivery(x, webhookId, delivery));
+      if (added && 'delivery' in added) made?.();
+      return added;
+    },
     claim: (request) => keepOne((x) => claimDeliveries(x, request)),
     finish: (results, policy) => (finishesInOne(results) ? keepOne : keep)((x) => finishDeliveries(x, results, policy)),
     postpone: (deliveries, untilMs) => keep((x) => postponeDeliveries(x, deliveries, untilMs)),

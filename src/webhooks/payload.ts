@@ -3,7 +3,7 @@
 
 import type { ChangedFields } from '../schema/changes.js';
 import { storedFields, type ObjectDef, type RecordRow } from '../schema/types.js';
-import type { WebhookEvent } from './webhook-types.js';
+import { TEST_EVENT, type WebhookEvent } from './webhook-types.js';
 
 /** One record written, as the write's transaction knows it. */
 export interface WrittenRecord {
@@ -52,6 +52,24 @@ export function payloadParts(webhookId: string, w: WrittenRecord): readonly [hea
   });
   const at = body.indexOf(SEQUENCE_AT) + SEQUENCE_AT.length - 'null'.length;
   return [body.slice(0, at), body.slice(at + 'null'.length)];
+}
+
+/** The `type` of a test event's body: no object's event (those are `{object}.{created|updated|deleted}`). */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * The body of a test event (docs/webhooks.md § Test events): an event's members, of no record and no
+ * write, so `id`, `sequence`, `record` and `changes` are null; `object` is the webhook's (null: every object).
+ */
+export function testPayload(webhookId: string, object: { readonly systemName: string; readonly objectType: number } | null, userId: string | null, at: string): string {
+  return JSON.stringify({
+    type: TEST_EVENT_TYPE,
+    timestamp: at,
+    data: {
+      webhookId, event: TEST_EVENT, object: object?.systemName ?? null, objectType: object?.objectType ?? null,
+      id: null, sequence: null, userId, record: null, changes: null,
+    },
+  });
 }
 
 /** The `type` of a body made from payloadParts, without parsing it (it is the body's first member). */

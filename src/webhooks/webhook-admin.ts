@@ -8,6 +8,7 @@ import type { Plan } from '../auth/plans.js';
 import { AppError, errorOf } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { isUuid } from '../schema/values.js';
+import { testPayload } from './payload.js';
 import { newSecret } from './signing.js';
 import { checkTarget, type LookupAll } from './target-guard.js';
 import { checkWebhookDefinition, WEBHOOK_LIMITS } from './webhook-definition.js';
@@ -78,14 +79,45 @@ export async function redeliver(outbox: WebhookOutbox, rawHook: string, rawDeliv
   return found.delivery;
 }
 
+/**
+ * Makes a test event's delivery to an active webhook (docs/webhooks.md § Test events), due at
+ * `nowMs` (organization's clock), and returns it: 404 WEBHOOK_NOT_FOUND; 409 WEBHOOK_DISABLED, whose
+ * deliveries are not attempted until it is enabled.
+ */
+export async function sendTestEvent(schema: OrgSchema, outbox: WebhookOutbox, raw: string, by: { readonly nowMs: number; readonly userId: string | null }): Promise<Delivery> {
+  const hook = await requireWebhook(outbox, raw);
+  const obj = hook.objectType === null ? null : { systemName: objectName(schema, hook.objectType), objectType: hook.objectType };
+  const at = new Date(by.nowMs).toISOString();
+  const added = await outbox.addTest(hook.id, { id: randomUUID(), payload: testPayload(hook.id, obj, by.userId, at), createdMs: by.nowMs, writtenMs: Date.now() });
+  if (!added) throw errorOf('WEBHOOK_NOT_FOUND', raw);
+  if ('disabled' in added) throw errorOf('WEBHOOK_DISABLED', hook.id, added.disabled.disabledAt!);
+  return added.delivery;
+}
+
 /** A webhook as it is shown (its secret never is, but on creation): the reply the control API's client reads. */
 export type { WebhookSummary };
+
+/** The mark a header field's value is shown as, and the length from which its last four characters follow it. */
+export const HEADER_MASK = { mark: '****', showLastFrom: 16 } as const;
+
+/**
+ * Header field values as a webhook is shown: they are often credentials (Authorization, X-Api-Key),
+ * so each is the mark, followed by its last four characters when it has 16 or more (so that two
+ * keys can be told apart, and 12 characters or more stay hidden). Deliveries send the values whole.
+ */
+export function maskedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = value.length >= HEADER_MASK.showLastFrom ? `${HEADER_MASK.mark}${value.slice(-4)}` : HEADER_MASK.mark;
+  return out;
+}
+
+const objectName = (schema: OrgSchema, objectType: number): string => schema.find(objectType)?.systemName ?? String(objectType);
 
 export function webhookSummary(schema: OrgSchema, hook: Webhook): WebhookSummary {
   return {
     id: hook.id, event: hook.event,
-    object: hook.objectType === null ? null : (schema.find(hook.objectType)?.systemName ?? String(hook.objectType)),
-    objectType: hook.objectType, url: hook.url, method: hook.method, filter: hook.filter, headers: hook.headers, createdAt: hook.createdAt,
+    object: hook.objectType === null ? null : objectName(schema, hook.objectType),
+    objectType: hook.objectType, url: hook.url, method: hook.method, filter: hook.filter, headers: maskedHeaders(hook.headers), createdAt: hook.createdAt,
     status: hook.disabledAt === null ? 'active' : 'disabled', disabledAt: hook.disabledAt, failures: hook.failures, failingSince: hook.failingSince,
   };
 }

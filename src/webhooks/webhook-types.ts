@@ -45,18 +45,25 @@ export interface Webhook extends WebhookSpec {
 }
 
 /** A delivery's state: waiting for an attempt (first or next), received (2xx), or given up. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** The event of a test delivery (docs/webhooks.md § Test events): of no record, and no write. */
+export const TEST_EVENT = 'test';
+/** What a delivery tells of: a record's event, or a test event. */
+export type DeliveryEvent = WebhookEvent | typeof TEST_EVENT;
 
 /** One delivery of the delivery log: one event of one record to one webhook. */
 export interface Delivery {
   /** A UUID: the `webhook-id` of every attempt, so a receiver can tell a retry from a new event. */
   readonly id: string;
   readonly webhookId: string;
-  readonly event: WebhookEvent;
-  readonly objectType: number;
-  readonly recordId: string;
-  /** The change log's number of the write (data.sequence of the body). */
-  readonly sequence: number;
+  readonly event: DeliveryEvent;
+  /** The record's object and id; null for a test event. */
+  readonly objectType: number | null;
+  readonly recordId: string | null;
+  /** The change log's number of the write (data.sequence of the body); null for a test event. */
+  readonly sequence: number | null;
   readonly state: DeliveryState;
   readonly attempts: number;
   /** When the write was made (organization's clock, ISO 8601). */
@@ -88,6 +95,17 @@ export interface NewDelivery {
   readonly writtenMs: number;
 }
 
+/** A delivery made outside any write: a test event, which has no record, no write and no change-log entry. */
+export interface TestDelivery {
+  readonly id: string;
+  /** The JSON body every attempt sends. */
+  readonly payload: string;
+  /** Organization's clock, milliseconds: when it was made and is first due. */
+  readonly createdMs: number;
+  /** Real time, milliseconds. */
+  readonly writtenMs: number;
+}
+
 /** A delivery claimed by a worker for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
   /** Its row in the outbox (the store's own key). */
@@ -96,7 +114,7 @@ export interface ClaimedDelivery {
   readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'>;
   /** Its webhook's attempts failed in a row when it was claimed (Webhook.failures): above 0, the webhook is failing. */
   readonly webhookFailures: number;
-  readonly event: WebhookEvent;
+  readonly event: DeliveryEvent;
   readonly payload: string;
   /** Attempts made before this one. */
   readonly attempts: number;
@@ -165,8 +183,15 @@ export interface WebhookOutbox {
    * left as it is), or null when the webhook has no delivery with that id.
    */
   redeliver(webhookId: string, deliveryId: string, nowMs: number): Promise<{ delivery: Delivery; redelivered: boolean } | null>;
-  /** The webhook's deliveries, newest first. */
-  deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number }): Promise<Delivery[]>;
+  /** The webhook's deliveries, newest first; with `state`, those in that state only. */
+  deliveries(webhookId: string, page: { readonly limit: number; readonly offset: number; readonly state?: DeliveryState }): Promise<Delivery[]>;
+  /**
+   * Adds a test delivery to an active webhook, pending and due at `createdMs`, in a transaction of
+   * its own (no write's: no change-log entry, no schema version moved); a delete of the webhook
+   * waits for it and removes it with the others. Returns it as the log shows it; the webhook when it
+   * is disabled (nothing added); null when none has the id.
+   */
+  addTest(webhookId: string, delivery: TestDelivery): Promise<{ delivery: Delivery } | { disabled: Webhook } | null>;
   /**
    * Claims up to `limit` pending deliveries of active webhooks that are due by `dueMs` (organization's
    * clock) and not claimed by another worker (any process) whose claim runs to `realMs + leaseMs`

@@ -335,6 +335,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.click('tr[data-state=delivered] button:has-text("reply")');
       assert.equal(await page.textContent('tr[data-state=delivered] pre.body'), 'thanks');
       await shot(page, 'webhooks');
+      // A test event shows in the log as one, of no record.
+      const [made] = (await json(await api(ADA, 'GET', '/api/webhooks'))).data;
+      assert.equal((await api(ADA, 'POST', `/api/webhooks/${made.id}/test`)).status, 202);
+      await page.waitForSelector('tr[data-state=delivered]:has-text("test event")', { timeout: 15_000 });
+      assert.equal(await page.locator('tr:has-text("test event") a').count(), 0, 'no link to a record');
+      assert.equal(received.length, 2);
+      assert.equal(JSON.parse(received[1]!).type, 'webhook.test');
 
       // Deleted: gone from the list and from the API, and the next write is delivered to nobody.
       await page.click('text=Back to the webhooks');
@@ -345,7 +352,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       assert.deepEqual((await json(await api(ADA, 'GET', '/api/webhooks'))).data, []);
       assert.equal((await api(ADA, 'PUT', `/api/record/account/${GLOBEX}`, { telephone2: '+1 555 0112' })).status, 200);
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.equal(received.length, 1);
+      assert.equal(received.length, 2, 'nothing after the delete');
     } finally {
       receiver.close();
     }

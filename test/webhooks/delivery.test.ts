@@ -150,6 +150,13 @@ for (const store of HTTP_STORES) {
       await advance(10 * MIN);
       assert.equal(receiver.received.length, before, 'nothing is sent to a disabled webhook');
       assert.equal((await log(hook.id)).length, deliveries.length, 'a write makes no delivery for it');
+      // Nor does a test event: it would never be attempted.
+      const test = await ctx.request({ method: 'POST', url: `/api/webhooks/${hook.id}/test` });
+      assert.deepEqual([test.statusCode, test.headers['x-error-code']], [409, 'WEBHOOK_DISABLED']);
+      assert.match(test.json().Message, new RegExp(`disabled for failing since ${shown.disabledAt}.*Enable it \\(POST /api/webhooks/${hook.id}/enable`));
+      const controlTest = await ctx.request({ method: 'POST', url: `/_orchard/organizations/${ctx.orgId}/webhooks/${hook.id}/test`, token: null, headers: { authorization: `Bearer ${KEY}` } });
+      assert.deepEqual([controlTest.statusCode, controlTest.json().error.code], [409, 'WEBHOOK_DISABLED']);
+      assert.equal((await log(hook.id)).length, deliveries.length);
 
       const outbox = (await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/outbox`, token: null, headers: { authorization: `Bearer ${KEY}` } })).json().items as Array<Record<string, any>>;
       const notices = outbox.filter((m) => m.kind === 'webhook-disabled' && m.webhookId === hook.id);
@@ -175,6 +182,9 @@ for (const store of HTTP_STORES) {
       await account('After');
       await settle();
       assert.deepEqual(receiver.received.slice(start).map((r) => r.json.data.record.accountname), ['After']);
+      assert.equal((await ctx.request({ method: 'POST', url: `/api/webhooks/${hook.id}/test` })).statusCode, 202, 'enabled, it takes a test event');
+      await settle();
+      assert.deepEqual(receiver.received.slice(start + 1).map((r) => r.json.type), ['webhook.test']);
       await ctx.request({ method: 'DELETE', url: `/api/webhooks/${hook.id}` });
     });
 

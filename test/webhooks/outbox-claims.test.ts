@@ -50,7 +50,7 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       for (const d of claimed) assert.deepEqual(d.webhook, { id: d.webhook.id, url: `https://hooks.example.com/${d.webhook.id}`, method: 'POST', headers: { 'x-team': d.webhook.id }, secret: 'whsec_AAAA' });
       // Oldest first: by the change log's number, A's before B's for each (made in that order).
       const log = [...await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 }), ...await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 })];
-      const expected = log.sort((a, b) => a.sequence - b.sequence || (a.webhookId < b.webhookId ? -1 : 1)).map((d) => d.id);
+      const expected = log.sort((a, b) => a.sequence! - b.sequence! || (a.webhookId < b.webhookId ? -1 : 1)).map((d) => d.id);
       assert.deepEqual(claimed.map((d) => d.id), expected);
     });
 

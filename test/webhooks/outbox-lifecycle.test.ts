@@ -27,20 +27,21 @@ for (const store of HTTP_STORES) {
 
     const control = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
       ctx.request({ method, url: `/_orchard${url}`, token: null, headers: { authorization: `Bearer ${KEY}` }, ...(payload ? { payload } : {}) });
-    const make = async (path: string) => (await ctx.request({ method: 'POST', url: '/api/webhooks', payload: { event: 'created', object: 'account', url: `${receiver.url}${path}` } })).json().data.id as string;
+    const make = async (path: string, headers: Record<string, string> = {}) =>
+      (await ctx.request({ method: 'POST', url: '/api/webhooks', payload: { event: 'created', object: 'account', url: `${receiver.url}${path}`, headers } })).json().data.id as string;
     const log = async (id: string) => (await ctx.request({ method: 'GET', url: `/api/webhooks/${id}/deliveries` })).json().data.deliveries as Array<Record<string, any>>;
 
-    test('a restore brings back the snapshot\'s webhooks and keeps the deliveries owed to them; those of the others go', async () => {
+    test('a restore brings back the snapshot\'s webhooks, their header fields whole, and keeps the deliveries owed to them; those of the others go', async () => {
       receiver.answer = () => 503;
-      const kept = await make('/kept');
+      const kept = await make('/kept', { Authorization: 'Bearer sk_live_0123456789abcdef' });
       assert.equal((await control('POST', `/organizations/${ctx.orgId}/snapshots`, { name: 'one-hook' })).statusCode, 201);
       const dropped = await make('/dropped');
       await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Owed' } });
       await ctx.app.webhooks.idle();
       assert.equal((await log(kept))[0]!.state, 'pending');
       assert.equal((await control('POST', `/organizations/${ctx.orgId}/snapshots/one-hook/restore`)).statusCode, 204);
-      const hooks = (await ctx.request({ method: 'GET', url: '/api/webhooks' })).json().data as Array<{ id: string }>;
-      assert.deepEqual(hooks.map((h) => h.id), [kept]);
+      const hooks = (await ctx.request({ method: 'GET', url: '/api/webhooks' })).json().data as Array<{ id: string; headers: object }>;
+      assert.deepEqual(hooks.map((h) => [h.id, h.headers]), [[kept, { Authorization: '****cdef' }]]);
       const [owed] = await log(kept);
       assert.deepEqual([owed!.state, owed!.attempts], ['pending', 1], 'the write was acknowledged before the restore: its delivery is still owed');
       assert.equal((await ctx.request({ method: 'GET', url: `/api/webhooks/${dropped}/deliveries` })).statusCode, 404);
@@ -48,8 +49,12 @@ for (const store of HTTP_STORES) {
       const start = receiver.received.length;
       ctx.clock.advance(60_000);
       assert.equal((await control('POST', '/webhooks/flush')).statusCode, 204);
-      assert.deepEqual(receiver.received.slice(start).map((r) => [r.path, r.json.data.record.accountname]), [['/hooks/kept', 'Owed']]);
+      assert.deepEqual(receiver.received.slice(start).map((r) => [r.path, r.json.data.record.accountname, r.headers.authorization]), [['/hooks/kept', 'Owed', 'Bearer sk_live_0123456789abcdef']]);
       assert.equal((await log(kept))[0]!.state, 'delivered');
+      // And a test event made after the restore.
+      assert.equal((await ctx.request({ method: 'POST', url: `/api/webhooks/${kept}/test` })).statusCode, 202);
+      assert.equal((await control('POST', '/webhooks/flush')).statusCode, 204);
+      assert.deepEqual(receiver.received.slice(start + 1).map((r) => [r.json.type, r.headers.authorization]), [['webhook.test', 'Bearer sk_live_0123456789abcdef']]);
     });
 
     test('a reset of an organization not loaded from a fixture leaves it without webhooks or deliveries', async () => {

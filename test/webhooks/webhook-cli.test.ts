@@ -1,6 +1,7 @@
-// `orchard webhook create | list | delete | deliveries` as scripts run them (--json), on the data
-// directory a server uses: `create` prints {id, secret} once, the webhook is the API's, refusals
-// carry the API's codes, and a private URL needs WEBHOOK_ALLOW_PRIVATE=true.
+// `orchard webhook create | list | delete | test | deliveries` as scripts run them (--json), on the data
+// directory a server uses: `create` prints {id, secret} once, the webhook is the API's (its header
+// values masked), refusals carry the API's codes, and a private URL needs WEBHOOK_ALLOW_PRIVATE=true;
+// a test event made there, and the webhook's header values, survive orchard backup and restore.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,11 @@ import { runCli } from '../../src/cli.js';
 import { tempDir } from '../helpers.js';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openStores } from '../../src/stores.js';
 import { fails, ok, oneJsonObject, run } from '../cli/cli-runner.js';
+import { startReceiver } from './receiver.js';
 
 /** `orchard --data-dir <dir> --json …` with WEBHOOK_ALLOW_PRIVATE=true. */
 async function okPrivate(dir: string, args: readonly string[]): Promise<Record<string, any>> {
@@ -30,18 +35,21 @@ describe('orchard webhook', () => {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('create prints {id, secret}; list shows it (no secret) as the API does, lists as {items}; delete removes it', async () => {
+  test('create prints {id, secret}; list shows it (no secret, header values masked) as the API does, lists as {items}; delete removes it', async () => {
     const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'updated', '--object', 'account', '--url', 'http://127.0.0.1:9/h',
-      '--filter', 'statecode = 1', '--header', 'X-Api-Key: k-1', '--header', 'X-Other: 2', '--method', 'PUT']);
+      '--filter', 'statecode = 1', '--header', 'X-Api-Key: k-1', '--header', 'Authorization: Bearer sk_live_0123456789abcdef', '--method', 'PUT']);
     assert.deepEqual(Object.keys(made), ['id', 'secret']);
     assert.match(made.secret, /^whsec_/);
     const { items: webhooks } = await ok(dir, ['webhook', 'list', '--org', org.id]) as { items: Array<Record<string, unknown>> };
     assert.equal(webhooks.length, 1);
     assert.deepEqual({ ...webhooks[0], createdAt: undefined }, {
       id: made.id, event: 'updated', object: 'account', objectType: 1, url: 'http://127.0.0.1:9/h', method: 'PUT', filter: 'statecode = 1',
-      headers: { 'X-Api-Key': 'k-1', 'X-Other': '2' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+      headers: { 'X-Api-Key': '****', Authorization: '****cdef' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
     });
+    assert.doesNotMatch((await run(['--data-dir', dir, 'webhook', 'list', '--org', org.id])).stdout, /k-1|sk_live/, 'nor the text');
     assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { items: [] });
+    assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'failed']), { items: [] });
+    await fails(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'sent'], 'USAGE');
     // Enable (what the control API's enable does to a disabled one: test/webhooks/delivery.test.ts): an active one stays so.
     const enabled = await ok(dir, ['webhook', 'enable', '--org', org.id, '--id', made.id]);
     assert.deepEqual([enabled.id, enabled.status, enabled.failures], [made.id, 'active', 0]);
@@ -61,6 +69,41 @@ describe('orchard webhook', () => {
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^${made.id} .*http://127\\.0\\.0\\.1:9/failing .*\\(failing: 3 attempts since 2026-03-01T12:00:00`, 'm'));
     await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]);
+  });
+
+  test('test makes a pending test event; deliveries --state lists one state; with the header values, both survive a backup restored, where a server delivers them whole', async () => {
+    const receiver = await startReceiver();
+    const restored = tempDir('orchard-webhook-restored-');
+    const backupDir = path.join(tempDir('orchard-webhook-backup-'), 'b');
+    try {
+      const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', `${receiver.url}/restored`, '--header', 'Authorization: Bearer sk_live_0123456789abcdef']);
+      const test = await ok(dir, ['webhook', 'test', '--org', org.id, '--id', made.id]);
+      assert.deepEqual([test.webhookId, test.event, test.recordId, test.state, test.attempts], [made.id, 'test', null, 'pending', 0]);
+      const text = await run(['--data-dir', dir, 'webhook', 'deliveries', '--org', org.id, '--id', made.id]);
+      assert.match(text.stdout, /^\S+ {2}test event {2}pending, 0 attempts$/m);
+      assert.deepEqual(((await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'pending'])).items as Array<{ id: string }>).map((d: { id: string }) => d.id), [test.id]);
+      assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id, '--state', 'delivered']), { items: [] });
+
+      await ok(dir, ['backup', '--to', backupDir]);
+      await ok(restored, ['restore', '--from', backupDir]);
+      const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { dataDir: restored, logLevel: 'silent' });
+      const stores = openStores(config);
+      const app = await buildApp({ ...stores, config, clock: Date.now, logger: false });
+      try {
+        await app.ready();
+        await app.webhooks.idle();
+        const [got] = await receiver.waitFor(1);
+        assert.deepEqual([got!.headers['webhook-id'], got!.json.type, got!.headers.authorization], [test.id, 'webhook.test', 'Bearer sk_live_0123456789abcdef']);
+      } finally {
+        await app.close();
+        await stores.close();
+      }
+      await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]);
+    } finally {
+      await receiver.close();
+      fs.rmSync(restored, { recursive: true, force: true });
+      fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
+    }
   });
 
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {

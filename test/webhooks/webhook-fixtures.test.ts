@@ -71,7 +71,7 @@ describe('webhooks in fixtures files and the control API', () => {
     );
   });
 
-  test('the file\'s webhook fires from the first write after the load, signed with the file\'s secret; reset brings it back; an export writes it', async () => {
+  test('the file\'s webhook fires from the first write after the load, signed with the file\'s secret; reset brings it back; an export writes it whole, and loaded elsewhere it delivers as it did', async () => {
     assert.equal(receiver.received.length, 0, 'loading the records fired nothing');
     assert.equal((await create('First')).status, 201);
     const [got] = await receiver.waitFor(1);
@@ -82,11 +82,30 @@ describe('webhooks in fixtures files and the control API', () => {
     await orchard.control.deleteWebhook(orgId, hook!.id);
     assert.deepEqual(await orchard.control.listWebhooks(orgId), []);
     await orchard.control.reset(orgId);
-    assert.deepEqual((await orchard.control.listWebhooks(orgId)).map((h) => h.id), [hook!.id]);
+    const [back] = await orchard.control.listWebhooks(orgId);
+    assert.deepEqual([back!.id, back!.headers], [hook!.id, { 'X-From': '****' }], 'shown masked');
+    // A test event of the webhook brought back: sent with the file's value, signed with its secret.
+    /** The test event a server's webhook `id` of organization `org` sends, once flushed. */
+    const testEvent = async (server: StartedOrchard, org: string, id: string) => {
+      const made = await server.control.testWebhook(org, id);
+      await server.control.flushWebhooks();
+      const got = receiver.received.find((r) => r.headers['webhook-id'] === made.id)!;
+      assert.equal(got.json.type, 'webhook.test');
+      assert.deepEqual(new Webhook(SECRET).verify(got.body, got.headers), got.json);
+      return got;
+    };
+    assert.equal((await testEvent(orchard, orgId, hook!.id)).headers['x-from'], 'fixture');
 
     const exported = await orchard.control.exportOrganization(orgId) as { organizations: Array<{ webhooks: unknown[] }> };
     assert.deepEqual(exported.organizations[0]!.webhooks, [{ id: hook!.id, event: 'created', object: 'account', url: receiver.url, method: 'POST', filter: 'statecode = 1', headers: { 'X-From': 'fixture' }, secret: SECRET }]);
     assert.equal(refusal(exported), null, 'the export is a valid fixtures value');
+    // Loaded by another server, the export's webhook sends what the original sent.
+    const elsewhere = await startOrchard({ config: { webhooks: { allowPrivate: true } }, fixtures: exported });
+    try {
+      assert.equal((await testEvent(elsewhere, elsewhere.organizations[0]!.id, hook!.id)).headers['x-from'], 'fixture');
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   test('the control API makes a webhook with a chosen secret; flush attempts what came due on a moved clock; the outbox shows each attempt', async () => {
@@ -110,6 +129,8 @@ describe('webhooks in fixtures files and the control API', () => {
     assert.deepEqual(await cli(['webhook', 'flush']), { flushed: true });
     [d] = await orchard.control.webhookDeliveries(orgId, made.id);
     assert.deepEqual([d!.state, d!.attempts, d!.lastStatus], ['delivered', 2, 200]);
+    assert.deepEqual((await orchard.control.webhookDeliveries(orgId, made.id, { state: 'delivered' })).map((x) => x.id), [d!.id]);
+    assert.deepEqual(await orchard.control.webhookDeliveries(orgId, made.id, { state: 'pending' }), []);
     const { items } = await cli(['outbox', 'list', '--org', orgId]);
     const attempts = (items as Array<Record<string, any>>).filter((m) => m.kind === 'webhook-delivery' && m.webhookId === made.id);
     assert.deepEqual(attempts.map((m) => [m.attempt, m.ok, m.status, m.to]), [[2, true, 200, `${receiver.url}/flaky`], [1, false, 503, `${receiver.url}/flaky`]]);

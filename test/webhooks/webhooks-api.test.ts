@@ -10,7 +10,8 @@ import { HTTP_STORES } from '../query/http-stores.js';
 import type { TestContext } from '../helpers.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
-const ALLOW_PRIVATE = { webhooks: { allowPrivate: true } };
+// No sweep within a test: what is attempted without settle() was attempted because the commit told the worker.
+const ALLOW_PRIVATE = { webhooks: { allowPrivate: true, pollMs: 600_000 } };
 
 for (const store of HTTP_STORES) {
   describe(`webhooks through the API on ${store.name}`, { skip: store.skip }, () => {
@@ -39,19 +40,27 @@ for (const store of HTTP_STORES) {
     /** Every delivery the writes made so far attempted. */
     const settle = () => ctx.app.webhooks.idle();
 
-    test('an admin makes a webhook: 201 with its secret once; list and get never show the secret', async () => {
-      const made = await make({ event: 'created', object: 'Account', url: receiver.url, method: 'put', headers: ['X-Api-Key: k-1'], filter: "  statecode = 1 " });
+    test('an admin makes a webhook: 201 with its secret once; list and get never show the secret, and show header values masked', async () => {
+      const made = await make({
+        event: 'created', object: 'Account', url: receiver.url, method: 'put', filter: "  statecode = 1 ",
+        headers: ['X-Api-Key: k-1', 'Authorization: Bearer sk_live_0123456789abcdef', 'X-Fifteen: 123456789012345', 'X-Sixteen: 1234567890123456'],
+      });
       assert.match(made.secret, /^whsec_/);
+      // The mark alone up to 15 characters; from 16, the mark and the last four.
+      const masked = { 'X-Api-Key': '****', Authorization: '****cdef', 'X-Fifteen': '****', 'X-Sixteen': '****3456' };
       assert.deepEqual({ ...made, id: undefined, secret: undefined, createdAt: undefined }, {
         id: undefined, secret: undefined, createdAt: undefined, event: 'created', object: 'account', objectType: 1, url: receiver.url, method: 'PUT',
-        filter: 'statecode = 1', headers: { 'X-Api-Key': 'k-1' }, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+        filter: 'statecode = 1', headers: masked, status: 'active', disabledAt: null, failures: 0, failingSince: null,
       });
       const listed = (await hooks()).json().data as Array<Record<string, unknown>>;
       assert.deepEqual(listed.map((h) => h.id), [made.id]);
       assert.ok(!('secret' in listed[0]!));
+      assert.deepEqual(listed[0]!.headers, masked);
       const one = await ctx.request({ method: 'GET', url: `/api/webhooks/${made.id}` });
       assert.equal(one.json().data.id, made.id);
       assert.ok(!('secret' in one.json().data));
+      assert.deepEqual(one.json().data.headers, masked);
+      assert.deepEqual((await ctx.request({ method: 'POST', url: `/api/webhooks/${made.id}/enable` })).json().data.headers, masked);
       await remove(made.id);
       assert.deepEqual((await hooks()).json().data, []);
       const gone = await ctx.request({ method: 'GET', url: `/api/webhooks/${made.id}` });
@@ -101,7 +110,7 @@ for (const store of HTTP_STORES) {
     test('a create, an update and a delete reach the receiver signed, each with the record as the write left it and the fields it changed', async () => {
       const secrets = new Map<string, string>();
       for (const event of ['created', 'updated', 'deleted']) {
-        const h = await make({ event, object: 'account', url: receiver.url, headers: { 'X-Api-Key': 'k-1' } });
+        const h = await make({ event, object: 'account', url: receiver.url, headers: { 'X-Api-Key': 'k-1', Authorization: 'Bearer sk_live_0123456789abcdef' } });
         secrets.set(h.id, h.secret);
       }
       const start = receiver.received.length;
@@ -115,7 +124,9 @@ for (const store of HTTP_STORES) {
       assert.deepEqual(got.map((r) => r.json.type), ['account.created', 'account.updated', 'account.deleted']);
       for (const r of got) {
         assert.equal(r.method, 'POST');
+        // Shown masked, sent whole.
         assert.equal(r.headers['x-api-key'], 'k-1');
+        assert.equal(r.headers.authorization, 'Bearer sk_live_0123456789abcdef');
         assert.equal(r.headers['content-type'], 'application/json');
         assert.deepEqual(new Webhook(secrets.get(r.json.data.webhookId)!).verify(r.body, r.headers), r.json);
         assert.equal(r.json.data.id, id);
@@ -146,6 +157,54 @@ for (const store of HTTP_STORES) {
       const got = receiver.received.slice(start).sort((a, b) => a.json.data.sequence - b.json.data.sequence);
       assert.deepEqual(got.map((r) => [r.json.data.record.billingcity, r.json.data.record.accountname]), [['LISBON', 'Filtered'], ['Lisbon', 'Back']]);
       await remove(h.id);
+    });
+
+    test('a test event is one delivery through the outbox: 202 with it, signed, retried and logged like any other, of no record and no write', async () => {
+      const h = await make({ event: 'updated', object: 'account', url: `${receiver.url}/test`, headers: { Authorization: 'Bearer sk_live_0123456789abcdef' } });
+      const cursor = (await ctx.request({ method: 'GET', url: '/api/changes?since=now' })).json().data.Cursor as string;
+      const start = receiver.received.length;
+      let refuse = true;
+      receiver.answer = (r) => (r.path.endsWith('/test') && refuse ? 503 : 200);
+      const sent = await ctx.request({ method: 'POST', url: `/api/webhooks/${h.id}/test` });
+      assert.equal(sent.statusCode, 202, sent.body);
+      const made = sent.json().data;
+      assert.deepEqual({ ...made, id: undefined, createdAt: undefined, nextAttemptAt: undefined }, {
+        id: undefined, webhookId: h.id, event: 'test', objectType: null, recordId: null, sequence: null, state: 'pending', attempts: 0,
+        createdAt: undefined, lastAttemptAt: null, nextAttemptAt: undefined, lastStatus: null, lastError: null, durationMs: null, response: null,
+      });
+      assert.equal(made.createdAt, new Date(ctx.clock.now()).toISOString(), 'made on the organization\'s clock');
+      assert.equal(made.nextAttemptAt, made.createdAt, 'due at once');
+      await receiver.waitFor(start + 1, 5_000);
+      await settle();
+      // Refused: retried as any delivery is.
+      let [d] = (await ctx.request({ method: 'GET', url: `/api/webhooks/${h.id}/deliveries` })).json().data.deliveries;
+      assert.deepEqual([d.id, d.state, d.attempts, d.lastStatus], [made.id, 'pending', 1, 503]);
+      refuse = false;
+      ctx.clock.advance(10_000);
+      await settle();
+      [d] = (await ctx.request({ method: 'GET', url: `/api/webhooks/${h.id}/deliveries` })).json().data.deliveries;
+      assert.deepEqual([d.id, d.state, d.attempts, d.lastStatus, d.event, d.recordId], [made.id, 'delivered', 2, 200, 'test', null]);
+
+      const got = receiver.received.slice(start);
+      assert.equal(got.length, 2);
+      assert.equal(got[0]!.body, got[1]!.body, 'the body made when it was asked for');
+      const r = got[1]!;
+      assert.equal(r.headers['webhook-id'], made.id);
+      assert.equal(r.headers.authorization, 'Bearer sk_live_0123456789abcdef');
+      assert.deepEqual(new Webhook(h.secret).verify(r.body, r.headers), r.json);
+      assert.deepEqual(r.json, {
+        type: 'webhook.test', timestamp: made.createdAt,
+        data: { webhookId: h.id, event: 'test', object: 'account', objectType: 1, id: null, sequence: null, userId: ctx.userId, record: null, changes: null },
+      });
+      // Not a write: nothing in the change log.
+      assert.deepEqual((await ctx.request({ method: 'GET', url: `/api/changes?since=${cursor}` })).json().data.Entries, []);
+      receiver.answer = () => 200;
+
+      const reader = await ctx.request({ method: 'POST', url: `/api/webhooks/${h.id}/test`, token: readerToken });
+      assert.deepEqual([reader.statusCode, reader.headers['x-error-code']], [403, 'PERMISSION_DENIED']);
+      await remove(h.id);
+      const gone = await ctx.request({ method: 'POST', url: `/api/webhooks/${h.id}/test` });
+      assert.deepEqual([gone.statusCode, gone.headers['x-error-code']], [404, 'WEBHOOK_NOT_FOUND']);
     });
 
     test('a webhook of every object hears each object; v3 batches and imports fire like single writes', async () => {

@@ -26,10 +26,11 @@ interface Webhook {
 
 interface Delivery {
   id: string;
+  /** A record's event, or 'test': a test event, of no record (its objectType, recordId and sequence are null). */
   event: string;
-  objectType: number;
-  recordId: string;
-  sequence: number;
+  objectType: number | null;
+  recordId: string | null;
+  sequence: number | null;
   state: 'pending' | 'delivered' | 'failed';
   attempts: number;
   createdAt: string;
@@ -165,8 +166,8 @@ function WebhookDetail({ id }: { id: string }) {
             <tbody>
               {log.value.deliveries.map((d) => (
                 <tr key={d.id} data-state={d.state}>
-                  <td>{formatInstant(d.createdAt)} <span class="muted small">#{d.sequence}</span></td>
-                  <td><a href={href('data', systemNameOf(d.objectType), d.recordId)}>{d.event} {systemNameOf(d.objectType)}</a></td>
+                  <td>{formatInstant(d.createdAt)}{d.sequence !== null && <> <span class="muted small">#{d.sequence}</span></>}</td>
+                  <td>{d.objectType !== null && d.recordId !== null ? <a href={href('data', systemNameOf(d.objectType), d.recordId)}>{d.event} {systemNameOf(d.objectType)}</a> : <span class="muted">test event</span>}</td>
                   <td class={`state ${d.state}`}>{d.state}</td>
                   <td class="num">{d.attempts}</td>
                   <td>

@@ -468,7 +468,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's delivery log, newest first: state, attempts, last status and error, duration (admin role) */
+        /** A webhook's delivery log, newest first, of every state or of one: state, attempts, last status and error, duration (admin role) */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -506,6 +506,23 @@ export interface paths {
         put?: never;
         /** Make a webhook disabled for failing active again (admin role) */
         post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the webhook a test event (type webhook.test, of no record) through its outbox: signed, retried and logged as any delivery (admin role); 202 with it, pending; 409 WEBHOOK_DISABLED */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5846,7 +5863,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -6052,7 +6069,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -6234,7 +6251,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -6534,6 +6551,8 @@ export interface operations {
                 pagenumber?: number;
                 /** @description Deliveries per page (default 50; larger than 500 is served as 500). */
                 pagesize?: number;
+                /** @description Only the deliveries in this state (default: all); pages count those only. */
+                state?: "pending" | "delivered" | "failed";
                 /** @description The API token, for clients that cannot send the tokenid header. */
                 tokenid?: string;
             };
@@ -6566,8 +6585,11 @@ export interface operations {
                                 createdAt: string;
                                 /** @description How long the last attempt took. */
                                 durationMs: number | null;
-                                /** @enum {string} */
-                                event: "created" | "updated" | "deleted";
+                                /**
+                                 * @description The record's event; test: a test event (POST /api/webhooks/{id}/test), of no record.
+                                 * @enum {string}
+                                 */
+                                event: "created" | "updated" | "deleted" | "test";
                                 /** @description The delivery's id: the webhook-id header of each of its attempts. */
                                 id: string;
                                 /** Format: date-time */
@@ -6577,12 +6599,14 @@ export interface operations {
                                 lastStatus: number | null;
                                 /** Format: date-time */
                                 nextAttemptAt: string | null;
-                                objectType: number;
-                                recordId: string;
+                                /** @description The record's object; null for a test event. */
+                                objectType: number | null;
+                                /** @description The record's id; null for a test event. */
+                                recordId: string | null;
                                 /** @description The start of the last reply's body (1,000 characters at most). */
                                 response: string | null;
-                                /** @description The change log's number of the write (data.sequence of the body). */
-                                sequence: number;
+                                /** @description The change log's number of the write (data.sequence of the body); null for a test event. */
+                                sequence: number | null;
                                 /**
                                  * @description pending: waiting for its first attempt or a retry; failed: given up.
                                  * @enum {string}
@@ -6757,8 +6781,11 @@ export interface operations {
                             createdAt: string;
                             /** @description How long the last attempt took. */
                             durationMs: number | null;
-                            /** @enum {string} */
-                            event: "created" | "updated" | "deleted";
+                            /**
+                             * @description The record's event; test: a test event (POST /api/webhooks/{id}/test), of no record.
+                             * @enum {string}
+                             */
+                            event: "created" | "updated" | "deleted" | "test";
                             /** @description The delivery's id: the webhook-id header of each of its attempts. */
                             id: string;
                             /** Format: date-time */
@@ -6768,12 +6795,14 @@ export interface operations {
                             lastStatus: number | null;
                             /** Format: date-time */
                             nextAttemptAt: string | null;
-                            objectType: number;
-                            recordId: string;
+                            /** @description The record's object; null for a test event. */
+                            objectType: number | null;
+                            /** @description The record's id; null for a test event. */
+                            recordId: string | null;
                             /** @description The start of the last reply's body (1,000 characters at most). */
                             response: string | null;
-                            /** @description The change log's number of the write (data.sequence of the body). */
-                            sequence: number;
+                            /** @description The change log's number of the write (data.sequence of the body); null for a test event. */
+                            sequence: number | null;
                             /**
                              * @description pending: waiting for its first attempt or a retry; failed: given up.
                              * @enum {string}
@@ -6943,7 +6972,7 @@ export interface operations {
                             failures: number;
                             /** @description The filter the record must match (filter language of /api/query); null: every record. */
                             filter: string | null;
-                            /** @description Header fields sent with each delivery. */
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
                             headers: {
                                 [key: string]: string;
                             };
@@ -7020,6 +7049,206 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id.
+                 * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Made: the test event's delivery, pending. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /**
+                             * Format: date-time
+                             * @description When the write was made.
+                             */
+                            createdAt: string;
+                            /** @description How long the last attempt took. */
+                            durationMs: number | null;
+                            /**
+                             * @description The record's event; test: a test event (POST /api/webhooks/{id}/test), of no record.
+                             * @enum {string}
+                             */
+                            event: "created" | "updated" | "deleted" | "test";
+                            /** @description The delivery's id: the webhook-id header of each of its attempts. */
+                            id: string;
+                            /** Format: date-time */
+                            lastAttemptAt: string | null;
+                            lastError: string | null;
+                            /** @description The HTTP status of the last attempt; null when it got no reply. */
+                            lastStatus: number | null;
+                            /** Format: date-time */
+                            nextAttemptAt: string | null;
+                            /** @description The record's object; null for a test event. */
+                            objectType: number | null;
+                            /** @description The record's id; null for a test event. */
+                            recordId: string | null;
+                            /** @description The start of the last reply's body (1,000 characters at most). */
+                            response: string | null;
+                            /** @description The change log's number of the write (data.sequence of the body); null for a test event. */
+                            sequence: number | null;
+                            /**
+                             * @description pending: waiting for its first attempt or a retry; failed: given up.
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            webhookId: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The webhook is disabled for failing (WEBHOOK_DISABLED): enable it first. */
+            409: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;

@@ -4,6 +4,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
+import { DELIVERY_STATES, type DeliveryState } from '../../webhooks/webhook-types.js';
 import { createBody, createdSchema, deliverySchema, webhookSchema } from '../webhooks-routes.js';
 import type { ControlRouteOptions } from './control-options.js';
 
@@ -55,12 +56,30 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     schema: {
       operationId: 'listWebhookDeliveries', tags: ['webhooks'], summary: 'A webhook\'s delivery log, newest first.',
       params: hookParams,
-      querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many (default 50).' } } },
+      querystring: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many (default 50).' },
+          state: { type: 'string', enum: [...DELIVERY_STATES], description: 'Only the deliveries in this state (default: all).' },
+        },
+      },
       response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: deliverySchema } } } },
     },
   }, async (request) => {
     const { id, webhookId } = request.params as { id: string; webhookId: string };
-    return { items: await admin.webhookDeliveries(id, webhookId, { limit: (request.query as { limit?: number }).limit ?? 50, offset: 0 }) };
+    const { limit, state } = request.query as { limit?: number; state?: DeliveryState };
+    return { items: await admin.webhookDeliveries(id, webhookId, { limit: limit ?? 50, offset: 0, ...(state ? { state } : {}) }) };
+  });
+
+  scope.post('/organizations/:id/webhooks/:webhookId/test', {
+    schema: {
+      operationId: 'testWebhook', tags: ['webhooks'],
+      summary: 'Sends the webhook a test event, as POST /api/webhooks/{id}/test does: 202 with its delivery, pending, made on the organization\'s clock (409 WEBHOOK_DISABLED for a disabled webhook).',
+      params: hookParams, response: { 202: deliverySchema },
+    },
+  }, async (request, reply) => {
+    const { id, webhookId } = request.params as { id: string; webhookId: string };
+    return reply.code(202).send(await admin.testWebhook(id, webhookId, new Date(toolkit.clocks.now(id))));
   });
 
   scope.post('/organizations/:id/webhooks/:webhookId/deliveries/:deliveryId/retry', {

@@ -123,6 +123,7 @@ class PostgresOrgRecords implements OrgRecords {
     change: (steps) => this.outboxTransaction(steps, true),
     keep: (steps) => this.outboxTransaction(steps, false),
     keepOne: (steps) => runAsync(steps(this.oneStatement())),
+    made: () => this.onDeliveries(),
   }));
 
   /** Outcomes recorded since the outbox was last vacuumed, and how many start the next vacuum. */

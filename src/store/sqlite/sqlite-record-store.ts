@@ -149,9 +149,11 @@ class SqliteOrgRecords implements OrgRecords {
     read: (steps) => this.use((f) => runSync(steps(f.writes.outbox))),
     change: (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox))),
     keep: (steps) => this.use((f) => f.writes.inTransaction(() => steps(f.writes.outbox), false)),
+    made: () => this.onDeliveries(),
   });
 
-  constructor(private readonly opened: OpenOrganizations<OrgFile>, private readonly orgId: string) {}
+  /** `onDeliveries`: after a commit of this organization that made webhook deliveries outside a write (RecordStore.watchDeliveries). */
+  constructor(private readonly opened: OpenOrganizations<OrgFile>, private readonly orgId: string, private readonly onDeliveries: () => void) {}
 
   private use<R>(work: (file: OrgFile) => R | Promise<R>): Promise<R> {
     return this.opened.use(this.orgId, work);
@@ -341,7 +343,7 @@ export class SqliteRecordStore implements RecordStore {
   async org(orgId: string): Promise<OrgRecords> {
     // Opened (created and migrated on first use) now, so that a file that cannot be opened fails here.
     await this.use(orgId, () => undefined);
-    return new SqliteOrgRecords(this.files, orgId);
+    return new SqliteOrgRecords(this.files, orgId, () => this.watchers.told(orgId));
   }
 
   /** Reader threads started: 0 until a read needs them, then `readers`. */
