@@ -53,7 +53,7 @@ export const rotateBody = {
       description: `Hours the secret replaced signs each delivery beside the new one (default ${ROTATION_HOURS.default}); 0: only the new one, from now on.`,
     },
   },
-  examples: [{ expiresInHours: ROTATION_HOURS.default }],
+  // No example: "Try it out" would send it for the example id, which names no webhook here.
 } as const;
 
 export const deliverySchema = {

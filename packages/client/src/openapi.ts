@@ -7141,11 +7141,6 @@ export interface operations {
         /** @description How long the secret replaced keeps signing beside the new one. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "expiresInHours": 24
-                 *     }
-                 */
                 "application/json": {
                     /** @description Hours the secret replaced signs each delivery beside the new one (default 24); 0: only the new one, from now on. */
                     expiresInHours?: number;
