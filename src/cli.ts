@@ -25,7 +25,7 @@ import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
 import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
-import type { WebhookSummary } from './webhooks/webhook-admin.js';
+import { ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
 import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
 
 
@@ -594,7 +594,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         print(out, { deleted: true }, 'View deleted.');
       });
     });
-  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, test, deliveries, retry, flush; docs/webhooks.md)');
+  const webhook = program.command('webhook').description('manage the webhooks of an organization (webhook create, list, delete, enable, rotate-secret, test, deliveries, retry, flush; docs/webhooks.md)');
   const webhookLine = (h: WebhookSummary) => `${h.id}  ${h.method} ${h.url}  on ${h.event} of ${h.object ?? 'every object'}${h.filter ? ` where ${h.filter}` : ''}${h.status === 'disabled' ? `  (disabled since ${h.disabledAt})` : h.failures > 0 ? `  (failing: ${h.failures} attempts since ${h.failingSince})` : ''}`;
   webhook.command('create')
     .summary('make a webhook; prints its signing secret once')
@@ -620,7 +620,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .action(async (o: { org: string }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const webhooks = await admin.listWebhooks(o.org);
+        const webhooks = await admin.listWebhooks(o.org, new Date());
         print(out, { items: webhooks }, webhooks.map(webhookLine).join('\n') || 'No webhooks.');
       });
     });
@@ -642,8 +642,23 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .action(async (o: { org: string; id: string }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const h = await admin.enableWebhook(o.org, o.id);
+        const h = await admin.enableWebhook(o.org, o.id, new Date());
         print(out, { ...h }, webhookLine(h));
+      });
+    });
+  webhook.command('rotate-secret')
+    .summary('give a webhook a new signing secret; prints it once')
+    .description(`give a webhook a new signing secret, as POST /api/webhooks/{id}/rotate-secret does: the secret it replaces keeps signing every delivery beside the new one for --expires-in-hours (default ${ROTATION_HOURS.default}), so the receiver can switch to the new one meanwhile; a rotation during that time ends the older secret's. Prints the new secret, shown only now.`)
+    .requiredOption('--org <id>', 'organization id (required)')
+    .requiredOption('--id <id>', "the webhook's id (required)")
+    .option('--expires-in-hours <n>', `hours the secret replaced keeps signing beside the new one, 0 to ${ROTATION_HOURS.max} (default ${ROTATION_HOURS.default}; 0: only the new one from now on)`, wholeNumber('--expires-in-hours'))
+    .action(async (o: { org: string; id: string; expiresInHours?: number }) => {
+      const { config, out } = ctx();
+      await withStores(config, async ({ admin }) => {
+        const body = o.expiresInHours === undefined ? {} : { expiresInHours: o.expiresInHours };
+        const { webhook: h, secret } = await admin.rotateWebhookSecret({ orgId: o.org, id: o.id, body, now: new Date() });
+        const until = h.previousSecretExpiresAt === null ? 'The secret it replaced no longer signs.' : `The secret it replaced also signs until ${h.previousSecretExpiresAt}.`;
+        print(out, { id: h.id, secret, previousSecretExpiresAt: h.previousSecretExpiresAt }, `Webhook ${webhookLine(h)}\nNew signing secret (shown once): ${secret}\n${until}`);
       });
     });
   webhook.command('retry')

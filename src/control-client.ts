@@ -47,6 +47,8 @@ export interface WebhookSummary {
   readonly disabledAt: string | null;
   readonly failures: number;
   readonly failingSince: string | null;
+  /** When the secret its last rotation replaced stops signing beside the new one (organization's clock); null when none signs. */
+  readonly previousSecretExpiresAt: string | null;
 }
 
 const segment = (s: string): string => encodeURIComponent(s);
@@ -130,6 +132,14 @@ export class ControlClient {
   /** Makes a webhook of the organization (`definition` as POST /api/webhooks takes it, `secret` allowed); returns it with its secret. */
   createWebhook(orgId: string, definition: Record<string, unknown>): Promise<WebhookSummary & { secret: string }> {
     return this.call('POST', `organizations/${segment(orgId)}/webhooks`, definition);
+  }
+
+  /**
+   * Gives a webhook a new signing secret, returned with it; the one replaced keeps signing beside it
+   * for `expiresInHours` (default 24, 0 to 168); `secret` may choose the new one.
+   */
+  rotateWebhookSecret(orgId: string, webhookId: string, body: { expiresInHours?: number; secret?: string } = {}): Promise<WebhookSummary & { secret: string }> {
+    return this.call('POST', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/rotate-secret`, body);
   }
 
   async listWebhooks(orgId: string): Promise<WebhookSummary[]> {

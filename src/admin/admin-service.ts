@@ -9,8 +9,8 @@ import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
 import { noOrganization, noUser } from '../store/control-errors.js';
 import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
-import { defineWebhook, redeliver, requireWebhook, sendTestEvent, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
-import type { Delivery, DeliveryState } from '../webhooks/webhook-types.js';
+import { defineWebhook, redeliver, requireWebhook, rotateWebhookSecret, sendTestEvent, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import type { Delivery, DeliveryState, PreviousSecret } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planOf, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecNames, type RoleSpecText } from './role-spec.js';
@@ -377,18 +377,31 @@ export class AdminService {
    * Makes a webhook of the organization, checked as one made through the API (`definition` is the
    * body POST /api/webhooks takes; with `allowSecret`, it may fix the secret); returns it shown, and its secret.
    */
-  async createWebhook(input: { orgId: string; definition: unknown; allowPrivate: boolean; allowSecret?: boolean; id?: string; now?: Date }): Promise<{ webhook: WebhookSummary; secret: string }> {
+  async createWebhook(input: { orgId: string; definition: unknown; allowPrivate: boolean; allowSecret?: boolean; id?: string; previous?: PreviousSecret; now?: Date }): Promise<{ webhook: WebhookSummary; secret: string }> {
     const place = await this.webhookPlace(input.orgId);
+    const now = (input.now ?? new Date()).getTime();
     const hook = await defineWebhook(place, input.definition, {
-      now: (input.now ?? new Date()).getTime(), allowPrivate: input.allowPrivate, allowSecret: input.allowSecret === true, ...(input.id ? { id: input.id } : {}),
+      now, allowPrivate: input.allowPrivate, allowSecret: input.allowSecret === true, ...(input.id ? { id: input.id } : {}), ...(input.previous ? { previous: input.previous } : {}),
     });
-    return { webhook: webhookSummary(place.schema, hook), secret: hook.secret };
+    return { webhook: webhookSummary(place.schema, hook, now), secret: hook.secret };
   }
 
-  /** The organization's webhooks, oldest first. */
-  async listWebhooks(orgId: string): Promise<WebhookSummary[]> {
+  /**
+   * Gives a webhook of the organization a new signing secret, as POST /api/webhooks/{id}/rotate-secret
+   * does (`body` as it takes it; with `allowSecret`, it may choose the secret), at `now` on the
+   * organization's clock; returns it shown, and its new secret.
+   */
+  async rotateWebhookSecret(input: { orgId: string; id: string; body: unknown; allowSecret?: boolean; now: Date }): Promise<{ webhook: WebhookSummary; secret: string }> {
+    const { schema, outbox } = await this.webhookPlace(input.orgId);
+    const now = input.now.getTime();
+    const hook = await rotateWebhookSecret(outbox, input.id, input.body, { now, allowSecret: input.allowSecret === true });
+    return { webhook: webhookSummary(schema, hook, now), secret: hook.secret };
+  }
+
+  /** The organization's webhooks, oldest first, shown at `now` on its clock. */
+  async listWebhooks(orgId: string, now: Date): Promise<WebhookSummary[]> {
     const { schema, outbox } = await this.webhookPlace(orgId);
-    return (await outbox.list()).map((h) => webhookSummary(schema, h));
+    return (await outbox.list()).map((h) => webhookSummary(schema, h, now.getTime()));
   }
 
   /** Deletes a webhook of the organization with its delivery log (404 WEBHOOK_NOT_FOUND). */
@@ -398,10 +411,10 @@ export class AdminService {
   }
 
   /** Makes a webhook disabled for failing active again (its failures forgotten); one that is active stays so. */
-  async enableWebhook(orgId: string, id: string): Promise<WebhookSummary> {
+  async enableWebhook(orgId: string, id: string, now: Date): Promise<WebhookSummary> {
     const { schema, outbox } = await this.webhookPlace(orgId);
     const hook = await requireWebhook(outbox, id);
-    return webhookSummary(schema, (await outbox.enable(hook.id)) ?? hook);
+    return webhookSummary(schema, (await outbox.enable(hook.id)) ?? hook, now.getTime());
   }
 
   /** Sends a failed delivery of a webhook again, due at `now` (redeliver: 404 WEBHOOK_NOT_FOUND, DELIVERY_NOT_FOUND; 409 DELIVERY_NOT_FAILED). */

@@ -1,11 +1,11 @@
-// Webhooks (docs/webhooks.md) as a plugin: an organization's webhooks listed, made, read, deleted and
-// enabled again, and each one's delivery log; admin role only. Replies in the {success, data,
+// Webhooks (docs/webhooks.md) as a plugin: an organization's webhooks listed, made, read, deleted,
+// enabled again and given a new secret, and each one's delivery log; admin role only. Replies in the {success, data,
 // message} envelope, errors as {Message}.
 
 import type { FastifyPluginAsync } from 'fastify';
 import type { WebhookService } from '../service/webhook-service.js';
 import { DELIVERY_STATES, TEST_EVENT, WEBHOOK_EVENTS, WEBHOOK_METHODS, type DeliveryState } from '../webhooks/webhook-types.js';
-import { DELIVERY_PAGE, HEADER_MASK } from '../webhooks/webhook-admin.js';
+import { DELIVERY_PAGE, HEADER_MASK, ROTATION_HOURS } from '../webhooks/webhook-admin.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, errorReply, tokenQuery, tokenSecurity } from './schemas.js';
@@ -32,14 +32,31 @@ export const webhookSchema = {
     disabledAt: { type: 'string', format: 'date-time', nullable: true },
     failures: { type: 'integer', description: 'Failed attempts in a row since the last success.' },
     failingSince: { type: 'string', format: 'date-time', nullable: true },
+    previousSecretExpiresAt: {
+      type: 'string', format: 'date-time', nullable: true,
+      description: 'Until when the secret the last rotation replaced signs each delivery beside the current one; null when none does.',
+    },
   },
-  required: ['id', 'event', 'object', 'objectType', 'url', 'method', 'filter', 'headers', 'createdAt', 'status', 'disabledAt', 'failures', 'failingSince'],
+  required: ['id', 'event', 'object', 'objectType', 'url', 'method', 'filter', 'headers', 'createdAt', 'status', 'disabledAt', 'failures', 'failingSince', 'previousSecretExpiresAt'],
 } as const;
 
 export const createdSchema = {
   ...webhookSchema,
   properties: { ...webhookSchema.properties, secret: { type: 'string', description: 'The signing secret (Standard Webhooks, `whsec_…`): shown only in this reply.' } },
   required: [...webhookSchema.required, 'secret'],
+} as const;
+
+export const rotateBody = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'How long the secret replaced keeps signing beside the new one.',
+  properties: {
+    expiresInHours: {
+      type: 'integer', minimum: 0, maximum: ROTATION_HOURS.max,
+      description: `Hours the secret replaced signs each delivery beside the new one (default ${ROTATION_HOURS.default}); 0: only the new one, from now on.`,
+    },
+  },
+  // No example: "Try it out" would send it for the example id, which names no webhook here.
 } as const;
 
 export const deliverySchema = {
@@ -159,6 +176,20 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       response: { 200: envelopeOf(webhookSchema), ...errors },
     },
   }, async (request) => ok(await webhooks.enable(request.identity, request.params.id)));
+
+  app.post<{ Params: IdParams }>('/api/webhooks/:id/rotate-secret', {
+    schema: {
+      operationId: 'rotateWebhookSecret',
+      summary: 'Give a webhook a new signing secret, shown this once; the one replaced signs beside it for `expiresInHours` (admin role)',
+      tags: ['webhooks'], security: tokenSecurity, params: idParams, querystring: query,
+      // Checked by the service, whose messages say what to fix (no body: the defaults); the document shows the members typed.
+      documentedBody: rotateBody,
+      response: { 200: envelopeOf(createdSchema, 'The webhook with its new secret.'), ...errors },
+    },
+  }, async (request) => {
+    const { webhook, secret } = await webhooks.rotateSecret(request.identity, request.params.id, request.body);
+    return ok({ ...webhook, secret });
+  });
 
   app.get<{ Params: IdParams; Querystring: { pagesize?: number; pagenumber?: number; state?: DeliveryState } }>('/api/webhooks/:id/deliveries', {
     schema: {

@@ -7,7 +7,7 @@ import { accessOf } from '../auth/permissions.js';
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { OrgRecords } from '../store/types.js';
-import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, sendTestEvent, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
+import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, rotateWebhookSecret, sendTestEvent, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { LookupAll } from '../webhooks/target-guard.js';
 import type { Delivery, DeliveryState } from '../webhooks/webhook-types.js';
 import type { ServiceDeps } from './deps.js';
@@ -31,7 +31,8 @@ export class WebhookService {
 
   async list(identity: TokenIdentity): Promise<WebhookSummary[]> {
     const { records, schema } = await this.open(identity);
-    return (await records.webhooks.list()).map((h) => webhookSummary(schema, h));
+    const now = this.deps.clock(identity.org.id);
+    return (await records.webhooks.list()).map((h) => webhookSummary(schema, h, now));
   }
 
   /** Makes a webhook; its secret is in the result, and never shown again. */
@@ -40,12 +41,12 @@ export class WebhookService {
     const hook = await defineWebhook({ schema, plan: accessOf(identity).plan, outbox: records.webhooks, mark: () => this.deps.control.markWebhooks(identity.org.id) }, body, {
       now: this.deps.clock(identity.org.id), allowPrivate: this.deps.config.webhooks.allowPrivate, ...(this.lookup ? { lookup: this.lookup } : {}),
     });
-    return { webhook: webhookSummary(schema, hook), secret: hook.secret };
+    return { webhook: webhookSummary(schema, hook, this.deps.clock(identity.org.id)), secret: hook.secret };
   }
 
   async get(identity: TokenIdentity, id: string): Promise<WebhookSummary> {
     const { records, schema } = await this.open(identity);
-    return webhookSummary(schema, await requireWebhook(records.webhooks, id));
+    return webhookSummary(schema, await requireWebhook(records.webhooks, id), this.deps.clock(identity.org.id));
   }
 
   /** Deletes a webhook and its delivery log; pending deliveries are not made. */
@@ -59,7 +60,15 @@ export class WebhookService {
   async enable(identity: TokenIdentity, id: string): Promise<WebhookSummary> {
     const { records, schema } = await this.open(identity);
     const hook = await requireWebhook(records.webhooks, id);
-    return webhookSummary(schema, (await records.webhooks.enable(hook.id)) ?? hook);
+    return webhookSummary(schema, (await records.webhooks.enable(hook.id)) ?? hook, this.deps.clock(identity.org.id));
+  }
+
+  /** Gives a webhook a new signing secret, in the result and never shown again; the one replaced signs beside it for the hours the body asks. */
+  async rotateSecret(identity: TokenIdentity, id: string, body: unknown): Promise<{ webhook: WebhookSummary; secret: string }> {
+    const { records, schema } = await this.open(identity);
+    const now = this.deps.clock(identity.org.id);
+    const hook = await rotateWebhookSecret(records.webhooks, id, body, { now });
+    return { webhook: webhookSummary(schema, hook, now), secret: hook.secret };
   }
 
   /** Sends a failed delivery again: pending, due now, its attempts from 0. */

@@ -13,7 +13,7 @@ import { matchesFilter, planWebhookFilter } from '../webhooks/filter-match.js';
 import { payloadParts, type WrittenRecord } from '../webhooks/payload.js';
 import {
   EVENT_OF, TEST_EVENT, type ActiveHook, type AttemptResult, type ClaimedDelivery, type ClaimRequest, type Delivery, type DeliveryEvent, type DeliveryState, type DisablePolicy,
-  type TestDelivery, type Webhook, type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
+  type PreviousSecret, type TestDelivery, type Webhook, type WebhookEvent, type WebhookMethod, type WebhookOutbox, type WebhookSpec,
 } from '../webhooks/webhook-types.js';
 import type { CompiledSql } from './record-sql.js';
 import { appendChanges, CHANGE_LOG_TABLE, CHANGES_TABLE, step, type ChangeBuffer, type RecordWriter, type Steps } from './record-writes.js';
@@ -85,6 +85,8 @@ function webhookOf(r: RecordRow): Webhook {
     filter: r.filter === null ? null : String(r.filter),
     headers: JSON.parse(String(r.headers)) as Record<string, string>,
     secret: String(r.secret),
+    previousSecret: r.previous_secret === null ? null : String(r.previous_secret),
+    previousSecretExpiresAt: iso(num(r.previous_secret_expires_at)),
     createdAt: String(r.created_at),
     failures: Number(r.failures),
     failingSince: iso(num(r.failing_since)),
@@ -271,7 +273,9 @@ export function* appendWithDeliveries(w: RecordWriter, log: ChangeBuffer, made: 
   made.count += planned.length;
 }
 
-const WEBHOOK_COLUMNS = ['id', 'event', 'object_type', 'url', 'method', 'filter', 'headers', 'secret', 'created_at', 'failures', 'failing_since', 'disabled_at'] as const;
+const WEBHOOK_COLUMNS = [
+  'id', 'event', 'object_type', 'url', 'method', 'filter', 'headers', 'secret', 'previous_secret', 'previous_secret_expires_at', 'created_at', 'failures', 'failing_since', 'disabled_at',
+] as const;
 
 export function* listWebhooks(x: OutboxExec): Steps<Webhook[]> {
   const rows = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select(WEBHOOK_COLUMNS).orderBy('created_at').orderBy('id').compile()));
@@ -283,7 +287,7 @@ export function* getWebhook(x: OutboxExec, id: string): Steps<Webhook | null> {
   return row ? webhookOf(row) : null;
 }
 
-export function* addWebhook(x: OutboxExec, spec: WebhookSpec, max?: number): Steps<Webhook | null> {
+export function* addWebhook(x: OutboxExec, spec: WebhookSpec, max?: number, previous?: PreviousSecret): Steps<Webhook | null> {
   // The version's row, updated first, is the organization's lock: on PostgreSQL a concurrent add
   // waits here until this one commits, and then counts it (SQLite's write lock does as much).
   yield* bumpVersion(x);
@@ -294,6 +298,7 @@ export function* addWebhook(x: OutboxExec, spec: WebhookSpec, max?: number): Ste
   yield* step(x.run(x.k.insertInto(WEBHOOKS_TABLE).values({
     id: spec.id, event: spec.event, object_type: spec.objectType, url: spec.url, method: spec.method, filter: spec.filter,
     headers: JSON.stringify(spec.headers), secret: spec.secret, created_at: spec.createdAt, failures: 0,
+    ...(previous ? { previous_secret: previous.secret, previous_secret_expires_at: Date.parse(previous.expiresAt) } : {}),
   }).compile()));
   return (yield* getWebhook(x, spec.id))!;
 }
@@ -312,6 +317,18 @@ export function* enableWebhook(x: OutboxExec, id: string): Steps<Webhook | null>
   if (changed === 0) return null;
   yield* bumpVersion(x);
   return yield* getWebhook(x, id);
+}
+
+/**
+ * The schema version stays: the write path's webhooks (readActiveHooks) have no secret, and a claim
+ * reads the secrets with its deliveries, so the next attempt, pending ones included, signs with these.
+ */
+export function* rotateSecret(x: OutboxExec, id: string, secret: string, previousUntilMs: number | null): Steps<Webhook | null> {
+  // The right-hand `secret` is the row's before this statement: the one replaced.
+  const changed = yield* step(x.run(x.k.updateTable(WEBHOOKS_TABLE).set({
+    secret, previous_secret: previousUntilMs === null ? null : sql`secret`, previous_secret_expires_at: previousUntilMs,
+  }).where('id', '=', id).compile()));
+  return changed === 0 ? null : yield* getWebhook(x, id);
 }
 
 const DELIVERY_COLUMNS = ['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'] as const;
@@ -386,17 +403,19 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
     .where('h.disabled_at', 'is', null)
     .orderBy('d.next_ms').orderBy('d.sequence').orderBy('d.n').limit(slot('limit') as unknown as number);
   const columns = ['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret', 'h.failures'] as const;
+  // While a rotation's overlap lasts (organization's clock), the secret it replaced signs too.
+  const previous = sql<string | null>`CASE WHEN h.previous_secret_expires_at > ${slot('due')} THEN h.previous_secret END`.as('previous_secret');
   const values = { due: r.dueMs, real: r.realMs, limit: r.limit, lease: r.realMs + r.leaseMs };
   let rows: RecordRow[];
   if (x.batchStatements) {
     rows = yield* step(x.rows(fixed(x, 'claim+lease', () => x.k.with('lazy', lazyCommit).with('due', (db) => due(db).select('d.n').forUpdate('d').skipLocked())
       .updateTable(`${DELIVERIES_TABLE} as d`).from(['due', `${WEBHOOKS_TABLE} as h`, 'lazy']).set({ lease_ms: slot('lease') })
       .whereRef('d.n', '=', 'due.n').whereRef('h.id', '=', 'd.webhook_id')
-      .returning([...columns, 'd.next_ms', 'd.sequence']), values)));
+      .returning([...columns, previous, 'd.next_ms', 'd.sequence']), values)));
     // RETURNING keeps no order: the claim's, oldest first.
     rows.sort((a, b) => Number(a.next_ms) - Number(b.next_ms) || Number(a.sequence) - Number(b.sequence) || Number(a.n) - Number(b.n));
   } else {
-    rows = yield* step(x.rows(fixed(x, 'claim', () => due(x.k).select(columns), values)));
+    rows = yield* step(x.rows(fixed(x, 'claim', () => due(x.k).select([...columns, previous]), values)));
     for (let start = 0; start < rows.length; start += FIXED_ROWS) {
       const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
       const leased: Record<string, unknown> = { lease: values.lease };
@@ -407,7 +426,8 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
   if (rows.length === 0) return [];
   return rows.map((row) => ({
     row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
-    webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret) },
+    webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret),
+      ...(row.previous_secret === null ? {} : { previousSecret: String(row.previous_secret) }) },
     webhookFailures: Number(row.failures),
   }));
 }
@@ -596,9 +616,10 @@ export function outboxOf({ read, change, keep, keepOne = keep, made }: OutboxRun
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
-    add: (spec, max) => change((x) => addWebhook(x, spec, max)),
+    add: (spec, max, previous) => change((x) => addWebhook(x, spec, max, previous)),
     remove: (id) => change((x) => removeWebhook(x, id)),
     enable: (id) => change((x) => enableWebhook(x, id)),
+    rotateSecret: (id, secret, previousUntilMs) => change((x) => rotateSecret(x, id, secret, previousUntilMs)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
     redeliver: (webhookId, deliveryId, nowMs) => change((x) => redeliver(x, webhookId, deliveryId, nowMs)),
     addTest: async (webhookId, delivery) => {

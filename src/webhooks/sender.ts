@@ -76,7 +76,7 @@ export class WebhookSender {
       else headers.push([name, value]);
     }
     headers.push(['user-agent', userAgent], ['content-type', 'application/json']);
-    for (const field of Object.entries(signedHeaders(d.webhook.secret, d.id, nowSeconds, d.payload))) headers.push(field);
+    for (const field of Object.entries(signedHeaders(d.webhook.secret, d.id, nowSeconds, d.payload, d.webhook.previousSecret))) headers.push(field);
     try {
       const reply = await this.client.request({
         url, method: d.webhook.method, headers, body: Buffer.from(d.payload), maxBodyBytes: REPLY_BYTES, timeoutMs: this.options.timeoutMs, lookup: this.lookup,

@@ -1,6 +1,8 @@
 // Signatures of deliveries as Standard Webhooks defines them (https://www.standardwebhooks.com):
 // `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` = `v1,` + base64 of the
 // HMAC-SHA256 of `{id}.{timestamp}.{body}` under the secret's bytes; the secret is `whsec_` + base64.
+// During a rotation's overlap the header carries a signature under each secret, space-separated,
+// which the standard allows: a receiver that knows either secret finds its own.
 
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -26,11 +28,16 @@ export function signature(secret: string, id: string, timestampSeconds: number, 
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
 }
 
-/** The header fields that sign an attempt: `timestampSeconds` is real time, which receivers compare with their own clock. */
-export function signedHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * The header fields that sign an attempt: `timestampSeconds` is real time, which receivers compare
+ * with their own clock. With `previousSecret` (a rotation's overlap), the new secret's signature
+ * comes first, then the previous one's.
+ */
+export function signedHeaders(secret: string, id: string, timestampSeconds: number, body: string, previousSecret?: string): Record<string, string> {
+  const signed = signature(secret, id, timestampSeconds, body);
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signature(secret, id, timestampSeconds, body),
+    'webhook-signature': previousSecret === undefined ? signed : `${signed} ${signature(previousSecret, id, timestampSeconds, body)}`,
   };
 }

@@ -1,18 +1,19 @@
 // Making and showing webhooks, the same way through the API, the CLI, the control API and fixtures
 // files (docs/webhooks.md): the definition checked, the URL's address checked, the organization
-// marked as one whose outbox the workers look at, then the webhook stored with a new secret.
+// marked as one whose outbox the workers look at, then the webhook stored with a new secret; and
+// rotating that secret, the one it replaces signing beside it for a while.
 
 import { randomUUID } from 'node:crypto';
 import { requirePlan } from '../auth/permissions.js';
 import type { Plan } from '../auth/plans.js';
-import { AppError, errorOf } from '../errors.js';
+import { AppError, errorOf, quote, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { isUuid } from '../schema/values.js';
 import { testPayload } from './payload.js';
 import { newSecret } from './signing.js';
 import { checkTarget, type LookupAll } from './target-guard.js';
-import { checkWebhookDefinition, WEBHOOK_LIMITS } from './webhook-definition.js';
-import type { Delivery, Webhook, WebhookOutbox } from './webhook-types.js';
+import { checkWebhookDefinition, secretOf, WEBHOOK_LIMITS } from './webhook-definition.js';
+import type { Delivery, PreviousSecret, Webhook, WebhookOutbox } from './webhook-types.js';
 import type { WebhookSummary } from '../control-client.js';
 
 /** Where a webhook is made: the organization's objects and outbox, and how to mark it in the control plane. */
@@ -34,6 +35,8 @@ export interface DefineOptions {
   readonly allowSecret?: boolean;
   /** Chosen id (fixtures files); a new UUID otherwise. */
   readonly id?: string;
+  /** A secret a rotation replaced, still signing until its time (fixtures files: what an export wrote). */
+  readonly previous?: PreviousSecret;
   /** How the URL's host is resolved (tests give their own). */
   readonly lookup?: LookupAll;
 }
@@ -48,7 +51,7 @@ export async function defineWebhook(place: WebhookPlace, body: unknown, options:
   await place.mark();
   const { secret, ...rest } = definition;
   // Counted in the transaction that adds it, under the organization's lock: concurrent creates cannot pass the limit together.
-  const added = await place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() }, WEBHOOK_LIMITS.perOrganization);
+  const added = await place.outbox.add({ ...rest, id: options.id ?? randomUUID(), secret: secret ?? newSecret(), createdAt: new Date(options.now).toISOString() }, WEBHOOK_LIMITS.perOrganization, options.previous);
   if (!added) throw new AppError('WEBHOOK_INVALID', `This organization has ${WEBHOOK_LIMITS.perOrganization} webhooks, the most it may have; delete one first.`);
   return added;
 }
@@ -64,6 +67,42 @@ export async function requireWebhook(outbox: WebhookOutbox, raw: string): Promis
   const found = await outbox.get(webhookId(raw));
   if (!found) throw errorOf('WEBHOOK_NOT_FOUND', raw);
   return found;
+}
+
+/** How long the secret a rotation replaces keeps signing, in hours: by default, and at most. */
+export const ROTATION_HOURS = { default: 24, max: 168 } as const;
+
+export interface RotateOptions {
+  /** Milliseconds since the epoch on the organization's clock: the overlap runs from then. */
+  readonly now: number;
+  /** The body may choose the new secret (the control API, as at creation). */
+  readonly allowSecret?: boolean;
+}
+
+/**
+ * Gives the webhook a new signing secret (in the result: shown this once). The body,
+ * `{expiresInHours?, secret?}`, says for how many hours the secret replaced keeps signing beside it
+ * (default 24, 0 to 168; 0: from now on only the new one), in place of any secret an earlier
+ * rotation left signing. 400 WEBHOOK_INVALID for a bad body, 404 WEBHOOK_NOT_FOUND.
+ */
+export async function rotateWebhookSecret(outbox: WebhookOutbox, raw: string, body: unknown, options: RotateOptions): Promise<Webhook> {
+  const members = body === undefined || body === null ? {} : body;
+  if (typeof members !== 'object' || Array.isArray(members)) throw new AppError('WEBHOOK_INVALID', `A secret's rotation takes an object such as {"expiresInHours": 24}, or no body; got ${quote(body)}.`);
+  const m = members as Record<string, unknown>;
+  const allowed = options.allowSecret ? ['expiresInHours', 'secret'] : ['expiresInHours'];
+  for (const key of Object.keys(m)) {
+    if (!allowed.includes(key)) throw new AppError('WEBHOOK_INVALID', `${quoteText(key)} is not a member of a secret's rotation; its members are ${allowed.join(', ')}.`);
+  }
+  const hours = m.expiresInHours ?? ROTATION_HOURS.default;
+  if (typeof hours !== 'number' || !Number.isInteger(hours) || hours < 0 || hours > ROTATION_HOURS.max) {
+    throw new AppError('WEBHOOK_INVALID', `'expiresInHours' must be a whole number of hours from 0 to ${ROTATION_HOURS.max}: how long the secret replaced keeps signing beside the new one (0: not at all; default ${ROTATION_HOURS.default}); got ${quote(m.expiresInHours)}.`);
+  }
+  const secret = secretOf(m.secret) ?? newSecret();
+  const hook = await requireWebhook(outbox, raw);
+  const rotated = await outbox.rotateSecret(hook.id, secret, hours === 0 ? null : options.now + hours * 3_600_000);
+  // Deleted since it was read.
+  if (!rotated) throw errorOf('WEBHOOK_NOT_FOUND', raw);
+  return rotated;
 }
 
 /**
@@ -113,12 +152,15 @@ export function maskedHeaders(headers: Readonly<Record<string, string>>): Record
 
 const objectName = (schema: OrgSchema, objectType: number): string => schema.find(objectType)?.systemName ?? String(objectType);
 
-export function webhookSummary(schema: OrgSchema, hook: Webhook): WebhookSummary {
+/** `nowMs`: the organization's clock, which says whether the previous secret still signs. */
+export function webhookSummary(schema: OrgSchema, hook: Webhook, nowMs: number): WebhookSummary {
+  const previousUntil = hook.previousSecretExpiresAt;
   return {
     id: hook.id, event: hook.event,
     object: hook.objectType === null ? null : objectName(schema, hook.objectType),
     objectType: hook.objectType, url: hook.url, method: hook.method, filter: hook.filter, headers: maskedHeaders(hook.headers), createdAt: hook.createdAt,
     status: hook.disabledAt === null ? 'active' : 'disabled', disabledAt: hook.disabledAt, failures: hook.failures, failingSince: hook.failingSince,
+    previousSecretExpiresAt: previousUntil !== null && Date.parse(previousUntil) > nowMs ? previousUntil : null,
   };
 }
 

@@ -107,6 +107,13 @@ export function headersOf(raw: unknown): Record<string, string> {
   return out;
 }
 
+/** A signing secret given (where one may be chosen: fixtures, the control API); undefined when absent. */
+export function secretOf(raw: unknown): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string' || !isSecret(raw)) throw invalid(`'secret' must be 'whsec_' followed by the base64 of 24 to 64 random bytes; leave it out to have one made.`);
+  return raw;
+}
+
 /** What a definition says once its members are checked: the object and filter still as given. */
 type CheckedMembers = Omit<WebhookDefinition, 'objectType' | 'filter'> & { readonly object: unknown; readonly filter: string | null };
 
@@ -133,11 +140,7 @@ export function checkWebhookMembers(body: unknown, allowSecret = false): Checked
     filter = m.filter.trim();
   }
   const headers = headersOf(m.headers);
-  let secret: string | undefined;
-  if (m.secret !== undefined && m.secret !== null) {
-    if (typeof m.secret !== 'string' || !isSecret(m.secret)) throw invalid(`'secret' must be 'whsec_' followed by the base64 of 24 to 64 random bytes; leave it out to have one made.`);
-    secret = m.secret;
-  }
+  const secret = secretOf(m.secret);
   return { event, object: m.object, url: url.href, method, filter, headers, ...(secret ? { secret } : {}) };
 }
 

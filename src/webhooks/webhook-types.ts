@@ -15,7 +15,7 @@ export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 export type WriteOperation = 'create' | 'update' | 'delete';
 export const EVENT_OF: Readonly<Record<WriteOperation, WebhookEvent>> = { create: 'created', update: 'updated', delete: 'deleted' };
 
-/** A webhook as defined: fixed once made (a change is a delete and a new one). */
+/** A webhook as defined: fixed once made (a change is a delete and a new one), but for its secret, which rotates (rotateSecret). */
 export interface WebhookSpec {
   /** A UUID. */
   readonly id: string;
@@ -34,8 +34,18 @@ export interface WebhookSpec {
   readonly createdAt: string;
 }
 
+/** The secret a rotation replaced, and when it stops signing beside the webhook's secret (organization's clock, ISO 8601). */
+export interface PreviousSecret {
+  readonly secret: string;
+  readonly expiresAt: string;
+}
+
 /** A webhook with its state: failures in a row and, once it failed for long, when it was disabled. */
 export interface Webhook extends WebhookSpec {
+  /** The secret the last rotation replaced, which signs beside `secret` until `previousSecretExpiresAt`; null when none. */
+  readonly previousSecret: string | null;
+  /** When `previousSecret` stops signing (organization's clock, ISO 8601), past or not; null when none. */
+  readonly previousSecretExpiresAt: string | null;
   /** Attempts that failed since the last one that succeeded (any delivery of the webhook). */
   readonly failures: number;
   /** When the first of those failures happened (organization's clock, ISO 8601); null when none. */
@@ -111,7 +121,8 @@ export interface ClaimedDelivery {
   /** Its row in the outbox (the store's own key). */
   readonly row: number;
   readonly id: string;
-  readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'>;
+  /** `previousSecret` only while a rotation's overlap lasts, at the claim (organization's clock): the attempt signs with both. */
+  readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'> & { readonly previousSecret?: string };
   /** Its webhook's attempts failed in a row when it was claimed (Webhook.failures): above 0, the webhook is failing. */
   readonly webhookFailures: number;
   readonly event: DeliveryEvent;
@@ -170,13 +181,19 @@ export interface WebhookOutbox {
    * Stores a new webhook; deliveries start with the writes whose requests begin after it returns.
    * With `max`: only while the organization has fewer webhooks, counted in the same transaction
    * under a lock of the organization's (concurrent adds, of any process, wait for each other);
-   * null when it has that many.
+   * null when it has that many. With `previous`, a webhook in the middle of a rotation (fixtures files).
    */
-  add(spec: WebhookSpec, max?: number): Promise<Webhook | null>;
+  add(spec: WebhookSpec, max?: number, previous?: PreviousSecret): Promise<Webhook | null>;
   /** Removes the webhook and its deliveries, pending ones included; false when none has the id. */
   remove(id: string): Promise<boolean>;
   /** A disabled webhook active again, its failures forgotten; null when none has the id. */
   enable(id: string): Promise<Webhook | null>;
+  /**
+   * Makes `secret` the webhook's signing secret, in one statement: with `previousUntilMs`
+   * (organization's clock) the secret it replaces signs beside it until then, in place of any
+   * earlier one; with null only the new one signs. Null when none has the id.
+   */
+  rotateSecret(id: string, secret: string, previousUntilMs: number | null): Promise<Webhook | null>;
   /**
    * A failed delivery of the webhook made pending again, due at `nowMs` (organization's clock), its
    * attempts counted from 0; returns it as it is then and whether it was failed (one not failed is

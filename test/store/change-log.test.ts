@@ -7,20 +7,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { AppError } from '../../src/errors.js';
 import type { ChangeAuthor, ChangeEntry } from '../../src/schema/changes.js';
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { FEED_SPAN, PRUNE_BATCH } from '../../src/store/change-log.js';
 import type { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
-import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords, RecordStore } from '../../src/store/types.js';
-import { tempDir } from '../helpers.js';
 import { DATABASE_URL } from '../services.js';
-import { organizationOn, POSTGRES_UNDER_TEST, STORES_UNDER_TEST, type StorePlace } from './stores-under-test.js';
+import { downgradeCases, organizationOn, POSTGRES_UNDER_TEST, STORES_UNDER_TEST, type StorePlace } from './stores-under-test.js';
 
 const wanted = (process.env.STORES ?? STORES_UNDER_TEST.map((s) => s.name).join(',')).split(',').map((s) => s.trim());
 
@@ -277,47 +272,11 @@ for (const s of STORES_UNDER_TEST) {
   });
 }
 
-/** Takes an organization's database back to before the change log. */
-type Downgrade = (store: RecordStore, orgId: string) => Promise<void>;
-
-const upgradeCases: Array<{ name: string; skip: false | string; place: () => Promise<{ place: StorePlace; downgrade: Downgrade }> }> = [
-  {
-    name: 'sqlite',
-    skip: false,
-    place: async () => {
-      const dir = tempDir('orchard-log-upgrade-');
-      return {
-        place: { open: () => new SqliteRecordStore(dir), remove: async () => fs.rmSync(dir, { recursive: true, force: true }) },
-        downgrade: async (_store, orgId) => {
-          const db = new Database(path.join(dir, 'orgs', `${orgId}.db`));
-          try {
-            db.exec('DROP TABLE orchard_changes; DROP TABLE orchard_change_log');
-            db.pragma('user_version = 3');
-          } finally {
-            db.close();
-          }
-        },
-      };
-    },
-  },
-  {
-    name: 'postgres',
-    skip: POSTGRES_UNDER_TEST.skip,
-    place: async () => ({
-      place: await POSTGRES_UNDER_TEST.place(),
-      downgrade: async (store, orgId) => {
-        const client = new pg.Client({ connectionString: DATABASE_URL });
-        await client.connect();
-        try {
-          const s = `"${(store as PostgresRecordStore).schemaName(orgId)}"`;
-          await client.query(`DROP TABLE ${s}.orchard_changes; DROP TABLE ${s}.orchard_change_log; UPDATE ${s}.orchard_version SET version = 2`);
-        } finally {
-          await client.end();
-        }
-      },
-    }),
-  },
-];
+/** Organizations taken back to before the change log. */
+const upgradeCases = downgradeCases(
+  { sql: 'DROP TABLE orchard_changes; DROP TABLE orchard_change_log', version: 3 },
+  { sql: (s) => `DROP TABLE ${s}.orchard_changes; DROP TABLE ${s}.orchard_change_log`, version: 2 },
+);
 
 for (const c of upgradeCases) {
   describe(`an organization from before the change log (${c.name})`, { skip: wanted.includes(c.name) ? c.skip : `STORES leaves ${c.name} out` }, () => {

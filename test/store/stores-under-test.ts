@@ -2,7 +2,10 @@
 // directory, a schema prefix) that the suite removes afterwards.
 
 import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { after, before } from 'node:test';
 import { createPool, type Pool } from '../../src/store/postgres/pg-db.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
@@ -64,6 +67,61 @@ export const POSTGRES_UNDER_TEST: StoreUnderTest = {
 
 /** The stores the conformance suites loop over; the SQLite store twice, each way it answers reads. */
 export const STORES_UNDER_TEST: readonly StoreUnderTest[] = [SQLITE_UNDER_TEST, SQLITE_READERS_UNDER_TEST, POSTGRES_UNDER_TEST];
+
+/** Takes an organization's database back to where an older Orchard left it; `store` is the one that made it. */
+export type Downgrade = (store: RecordStore, orgId: string) => Promise<void>;
+
+/** A store whose organizations a test takes back to an earlier schema version, to open them again with this one. */
+export interface DowngradeCase {
+  readonly name: string;
+  readonly skip: false | string;
+  place(): Promise<{ place: StorePlace; downgrade: Downgrade }>;
+}
+
+/**
+ * SQLite and PostgreSQL, each with a downgrade that runs its statements on the organization's
+ * database and sets its version: SQLite's on the file, PostgreSQL's given the schema's quoted name.
+ */
+export function downgradeCases(sqlite: { readonly sql: string; readonly version: number }, postgres: { readonly sql: (s: string) => string; readonly version: number }): DowngradeCase[] {
+  return [
+    {
+      name: 'sqlite',
+      skip: false,
+      async place() {
+        const dir = tempDir('orchard-upgrade-');
+        return {
+          place: { open: () => new SqliteRecordStore(dir), remove: async () => fs.rmSync(dir, { recursive: true, force: true }) },
+          async downgrade(_store, orgId) {
+            const db = new Database(path.join(dir, 'orgs', `${orgId}.db`));
+            try {
+              db.exec(sqlite.sql);
+              db.pragma(`user_version = ${sqlite.version}`);
+            } finally {
+              db.close();
+            }
+          },
+        };
+      },
+    },
+    {
+      name: 'postgres',
+      skip: POSTGRES_UNDER_TEST.skip,
+      place: async () => ({
+        place: await POSTGRES_UNDER_TEST.place(),
+        async downgrade(store, orgId) {
+          const client = new pg.Client({ connectionString: DATABASE_URL });
+          await client.connect();
+          try {
+            const s = `"${(store as PostgresRecordStore).schemaName(orgId)}"`;
+            await client.query(`${postgres.sql(s)}; UPDATE ${s}.orchard_version SET version = ${postgres.version}`);
+          } finally {
+            await client.end();
+          }
+        },
+      }),
+    },
+  ];
+}
 
 /** A suite's store and its organization (organizationOn). */
 export interface OrganizationOnStore {

@@ -1,8 +1,10 @@
 // A webhook receiver for tests: an HTTP server on a free port of 127.0.0.1 that keeps every request
-// it gets and answers with the status `answer` chooses (200 by default), or not at all.
+// it gets and answers with the status `answer` chooses (200 by default), or not at all; and which
+// secrets a delivery it got verifies with.
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 export interface Received {
   readonly method: string;
@@ -74,4 +76,16 @@ export async function startReceiver(): Promise<Receiver> {
     }),
   };
   return receiver;
+}
+
+/** For each secret, whether a receiver verifying with it (the `standardwebhooks` package) accepts the delivery. */
+export function acceptedBy(r: Received, secrets: readonly string[]): boolean[] {
+  return secrets.map((secret) => {
+    try {
+      new Webhook(secret).verify(r.body, r.headers);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

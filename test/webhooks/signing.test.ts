@@ -1,5 +1,6 @@
 // Deliveries are signed as Standard Webhooks defines: the reference implementation (the
-// `standardwebhooks` package) verifies what the server signs, and refuses it once anything changes.
+// `standardwebhooks` package) verifies what the server signs, and refuses it once anything changes;
+// during a secret's rotation, with either secret.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,6 +28,20 @@ describe('delivery signatures', () => {
     assert.throws(() => new Webhook(newSecret()).verify(body, headers));
     // A timestamp far from the receiver's clock is refused: the server signs with real time.
     assert.throws(() => wh.verify(body, signedHeaders(secret, 'id-1', now - 3600, body)));
+  });
+
+  test('during a rotation\'s overlap the header carries a signature under each secret, the new first: standardwebhooks verifies it with either, and no other', () => {
+    const [secret, previous] = [newSecret(), newSecret()];
+    const body = '{"type":"account.updated"}';
+    const now = Math.floor(Date.now() / 1000);
+    const headers = signedHeaders(secret, 'id-1', now, body, previous);
+    assert.deepEqual(headers['webhook-signature']!.split(' '), [
+      signedHeaders(secret, 'id-1', now, body)['webhook-signature'], signedHeaders(previous, 'id-1', now, body)['webhook-signature'],
+    ]);
+    for (const s of [secret, previous]) assert.deepEqual(new Webhook(s).verify(body, headers), JSON.parse(body));
+    assert.throws(() => new Webhook(newSecret()).verify(body, headers));
+    // One secret, one signature: an attempt outside an overlap is signed as before.
+    assert.match(signedHeaders(secret, 'id-1', now, body)['webhook-signature']!, /^v1,[A-Za-z0-9+/]{43}=$/);
   });
 
   test('secrets are whsec_ and the base64 of 32 random bytes; others are told apart', () => {

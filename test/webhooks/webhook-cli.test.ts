@@ -1,7 +1,9 @@
-// `orchard webhook create | list | delete | test | deliveries` as scripts run them (--json), on the data
-// directory a server uses: `create` prints {id, secret} once, the webhook is the API's (its header
-// values masked), refusals carry the API's codes, and a private URL needs WEBHOOK_ALLOW_PRIVATE=true;
-// a test event made there, and the webhook's header values, survive orchard backup and restore.
+// `orchard webhook create | list | delete | test | deliveries | rotate-secret` as scripts run them
+// (--json), on the data directory a server uses: `create` prints {id, secret} once, the webhook is the
+// API's (its header values masked), refusals carry the API's codes, and a private URL needs
+// WEBHOOK_ALLOW_PRIVATE=true; a test event made there, and the webhook's header values, survive
+// orchard backup and restore; `rotate-secret` prints the new secret once, the old one signing beside
+// it for the hours asked.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,7 +46,7 @@ describe('orchard webhook', () => {
     assert.equal(webhooks.length, 1);
     assert.deepEqual({ ...webhooks[0], createdAt: undefined }, {
       id: made.id, event: 'updated', object: 'account', objectType: 1, url: 'http://127.0.0.1:9/h', method: 'PUT', filter: 'statecode = 1',
-      headers: { 'X-Api-Key': '****', Authorization: '****cdef' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+      headers: { 'X-Api-Key': '****', Authorization: '****cdef' }, createdAt: undefined, status: 'active', disabledAt: null, failures: 0, failingSince: null, previousSecretExpiresAt: null,
     });
     assert.doesNotMatch((await run(['--data-dir', dir, 'webhook', 'list', '--org', org.id])).stdout, /k-1|sk_live/, 'nor the text');
     assert.deepEqual(await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', made.id]), { items: [] });
@@ -104,6 +106,45 @@ describe('orchard webhook', () => {
       fs.rmSync(restored, { recursive: true, force: true });
       fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
     }
+  });
+
+  test('rotate-secret prints {id, secret, previousSecretExpiresAt}: the old secret signs beside the new one until then, or not at all with --expires-in-hours 0', async () => {
+    const made = await okPrivate(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'http://127.0.0.1:9/rotated']);
+    const stored = () => {
+      const db = new Database(path.join(dir, 'orgs', `${org.id}.db`));
+      try {
+        return db.prepare('SELECT secret, previous_secret AS previous, previous_secret_expires_at AS until FROM orchard_webhooks WHERE id = ?').get(made.id) as { secret: string; previous: string | null; until: number | null };
+      } finally {
+        db.close();
+      }
+    };
+    const before = Date.now();
+    const rotated = await ok(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id]) as { id: string; secret: string; previousSecretExpiresAt: string };
+    assert.deepEqual(Object.keys(rotated), ['id', 'secret', 'previousSecretExpiresAt']);
+    assert.equal(rotated.id, made.id);
+    assert.notEqual(rotated.secret, made.secret);
+    // By default 24 hours from the command (real time: the CLI has no moved clocks).
+    const until = Date.parse(rotated.previousSecretExpiresAt);
+    assert.ok(until >= before + 24 * 3_600_000 && until <= Date.now() + 24 * 3_600_000, rotated.previousSecretExpiresAt);
+    assert.deepEqual(stored(), { secret: rotated.secret, previous: made.secret, until });
+    const { items } = await ok(dir, ['webhook', 'list', '--org', org.id]) as { items: Array<Record<string, unknown>> };
+    assert.equal(items.find((h) => h.id === made.id)!.previousSecretExpiresAt, rotated.previousSecretExpiresAt);
+
+    const human = await run(['--data-dir', dir, 'webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', '2']);
+    assert.equal(human.code, 0, human.stderr);
+    const secret = /New signing secret \(shown once\): (whsec_\S+)/.exec(human.stdout)![1];
+    assert.match(human.stdout, /The secret it replaced also signs until \d{4}-\d{2}-\d{2}T/);
+    assert.deepEqual([stored().secret, stored().previous], [secret, rotated.secret], 'the older secret is replaced');
+
+    const ended = await ok(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', '0']) as { secret: string; previousSecretExpiresAt: null };
+    assert.equal(ended.previousSecretExpiresAt, null);
+    assert.deepEqual(stored(), { secret: ended.secret, previous: null, until: null });
+
+    await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', '169'], 'WEBHOOK_INVALID');
+    await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', 'soon'], 'USAGE');
+    await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', '00000000-0000-4000-8000-000000000000'], 'WEBHOOK_NOT_FOUND');
+    assert.equal(stored().secret, ended.secret, 'refusals change nothing');
+    await ok(dir, ['webhook', 'delete', '--org', org.id, '--id', made.id]);
   });
 
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {

@@ -23,7 +23,7 @@ test('a free organization gets no webhook on an object its plan excludes, throug
     assert.match(err.message, /^The free plan does not include the opportunity object; upgrade to standard or higher\.$/);
     return true;
   });
-  assert.deepEqual((await ctx.stores.admin.listWebhooks(ctx.orgId)).length, 0);
+  assert.deepEqual((await ctx.stores.admin.listWebhooks(ctx.orgId, new Date())).length, 0);
   // An object the plan includes, and every object, are fine.
   assert.equal((await ctx.stores.admin.createWebhook({ orgId: ctx.orgId, definition: body('account'), allowPrivate: true })).webhook.object, 'account');
   assert.equal((await ctx.request({ method: 'POST', url: `/_orchard/organizations/${ctx.orgId}/webhooks`, payload: { event: 'created', url: 'https://hooks.example.com/all' }, token: null, headers: { authorization: `Bearer ${KEY}` } })).statusCode, 201);

@@ -50,7 +50,7 @@ for (const store of HTTP_STORES) {
       const masked = { 'X-Api-Key': '****', Authorization: '****cdef', 'X-Fifteen': '****', 'X-Sixteen': '****3456' };
       assert.deepEqual({ ...made, id: undefined, secret: undefined, createdAt: undefined }, {
         id: undefined, secret: undefined, createdAt: undefined, event: 'created', object: 'account', objectType: 1, url: receiver.url, method: 'PUT',
-        filter: 'statecode = 1', headers: masked, status: 'active', disabledAt: null, failures: 0, failingSince: null,
+        filter: 'statecode = 1', headers: masked, status: 'active', disabledAt: null, failures: 0, failingSince: null, previousSecretExpiresAt: null,
       });
       const listed = (await hooks()).json().data as Array<Record<string, unknown>>;
       assert.deepEqual(listed.map((h) => h.id), [made.id]);
@@ -69,7 +69,7 @@ for (const store of HTTP_STORES) {
     });
 
     test('only the admin role manages webhooks', async () => {
-      for (const [method, url] of [['GET', '/api/webhooks'], ['POST', '/api/webhooks']] as const) {
+      for (const [method, url] of [['GET', '/api/webhooks'], ['POST', '/api/webhooks'], ['POST', '/api/webhooks/0f8fad5b-d9cb-469f-a165-70867728950e/rotate-secret']] as const) {
         const res = await ctx.request({ method, url, token: readerToken, ...(method === 'POST' ? { payload: { event: 'created', url: receiver.url } } : {}) });
         assert.equal(res.statusCode, 403, `${method} ${url}`);
         assert.equal(res.headers['x-error-code'], 'PERMISSION_DENIED');

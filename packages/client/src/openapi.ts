@@ -512,6 +512,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a webhook a new signing secret, shown this once; the one replaced signs beside it for `expiresInHours` (admin role) */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -5875,6 +5892,11 @@ export interface operations {
                             object: string | null;
                             objectType: number | null;
                             /**
+                             * Format: date-time
+                             * @description Until when the secret the last rotation replaced signs each delivery beside the current one; null when none does.
+                             */
+                            previousSecretExpiresAt: string | null;
+                            /**
                              * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
                              * @enum {string}
                              */
@@ -6080,6 +6102,11 @@ export interface operations {
                             /** @description The object's system name; null: every object. */
                             object: string | null;
                             objectType: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Until when the secret the last rotation replaced signs each delivery beside the current one; null when none does.
+                             */
+                            previousSecretExpiresAt: string | null;
                             /** @description The signing secret (Standard Webhooks, `whsec_…`): shown only in this reply. */
                             secret: string;
                             /**
@@ -6262,6 +6289,11 @@ export interface operations {
                             /** @description The object's system name; null: every object. */
                             object: string | null;
                             objectType: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Until when the secret the last rotation replaced signs each delivery beside the current one; null when none does.
+                             */
+                            previousSecretExpiresAt: string | null;
                             /**
                              * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
                              * @enum {string}
@@ -6983,6 +7015,206 @@ export interface operations {
                             /** @description The object's system name; null: every object. */
                             object: string | null;
                             objectType: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Until when the secret the last rotation replaced signs each delivery beside the current one; null when none does.
+                             */
+                            previousSecretExpiresAt: string | null;
+                            /**
+                             * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
+                             * @enum {string}
+                             */
+                            status: "active" | "disabled";
+                            url: string;
+                        };
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user is not admin: only the admin role manages webhooks. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            503: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id.
+                 * @example 0f8fad5b-d9cb-469f-a165-70867728950e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description How long the secret replaced keeps signing beside the new one. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Hours the secret replaced signs each delivery beside the new one (default 24); 0: only the new one, from now on. */
+                    expiresInHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            disabledAt: string | null;
+                            /** @enum {string} */
+                            event: "created" | "updated" | "deleted";
+                            /** Format: date-time */
+                            failingSince: string | null;
+                            /** @description Failed attempts in a row since the last success. */
+                            failures: number;
+                            /** @description The filter the record must match (filter language of /api/query); null: every record. */
+                            filter: string | null;
+                            /** @description Header fields sent with each delivery, their values masked: ****, followed by the last four characters of a value of 16 or more (deliveries send them whole). */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description The webhook's id, a UUID. */
+                            id: string;
+                            /** @enum {string} */
+                            method: "POST" | "PUT" | "PATCH";
+                            /** @description The object's system name; null: every object. */
+                            object: string | null;
+                            objectType: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Until when the secret the last rotation replaced signs each delivery beside the current one; null when none does.
+                             */
+                            previousSecretExpiresAt: string | null;
+                            /** @description The signing secret (Standard Webhooks, `whsec_…`): shown only in this reply. */
+                            secret: string;
                             /**
                              * @description disabled: it failed for too long (docs/webhooks.md); POST …/enable makes it active again.
                              * @enum {string}

@@ -1,11 +1,11 @@
 // Control API: an organization's webhooks (docs/webhooks.md, docs/control-api.md § Webhooks) made,
-// listed and deleted by a test suite with the admin key (a fixed secret may be given, as in a
-// fixtures file), their delivery logs read, and the server's delivery worker run now.
+// listed, deleted and given a new secret by a test suite with the admin key (a fixed secret may be
+// given, as in a fixtures file), their delivery logs read, and the server's delivery worker run now.
 
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { DELIVERY_STATES, type DeliveryState } from '../../webhooks/webhook-types.js';
-import { createBody, createdSchema, deliverySchema, webhookSchema } from '../webhooks-routes.js';
+import { createBody, createdSchema, deliverySchema, rotateBody, webhookSchema } from '../webhooks-routes.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The organization id.' } } } as const;
@@ -20,7 +20,10 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       operationId: 'listWebhooks', tags: ['webhooks'], summary: 'The organization\'s webhooks, oldest first (never their secrets).',
       params: idParams, response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: webhookSchema } } } },
     },
-  }, async (request) => ({ items: await admin.listWebhooks((request.params as { id: string }).id) }));
+  }, async (request) => {
+    const orgId = (request.params as { id: string }).id;
+    return { items: await admin.listWebhooks(orgId, new Date(toolkit.clocks.now(orgId))) };
+  });
 
   scope.post('/organizations/:id/webhooks', {
     schema: {
@@ -49,7 +52,26 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
     schema: { operationId: 'enableWebhook', tags: ['webhooks'], summary: 'Makes a webhook disabled for failing active again (its failures forgotten); one that is active stays so.', params: hookParams, response: { 200: webhookSchema } },
   }, async (request) => {
     const { id, webhookId } = request.params as { id: string; webhookId: string };
-    return admin.enableWebhook(id, webhookId);
+    return admin.enableWebhook(id, webhookId, new Date(toolkit.clocks.now(id)));
+  });
+
+  scope.post('/organizations/:id/webhooks/:webhookId/rotate-secret', {
+    schema: {
+      operationId: 'rotateWebhookSecret', tags: ['webhooks'],
+      summary: 'Gives a webhook a new signing secret as POST /api/webhooks/{id}/rotate-secret does, on the organization\'s clock; `secret` may choose it (whsec_…), as at creation.',
+      params: hookParams,
+      body: { ...rotateBody, properties: { ...rotateBody.properties, secret: { type: 'string', description: 'The new signing secret: whsec_ and the base64 of 24 to 64 bytes; made when absent.' } } },
+      response: { 200: createdSchema },
+    },
+    // No body is an empty one: the defaults.
+    preValidation: (request, _reply, done) => {
+      request.body ??= {};
+      done();
+    },
+  }, async (request) => {
+    const { id, webhookId } = request.params as { id: string; webhookId: string };
+    const { webhook, secret } = await admin.rotateWebhookSecret({ orgId: id, id: webhookId, body: request.body, allowSecret: true, now: new Date(toolkit.clocks.now(id)) });
+    return { ...webhook, secret };
   });
 
   scope.get('/organizations/:id/webhooks/:webhookId/deliveries', {

@@ -114,6 +114,11 @@ export const POSTGRES_ORG_MIGRATIONS: readonly PgMigration[] = [
   },
   // 5: standard objects as now defined (a note's parentnoteid).
   (client, schema) => upgradeStandardObjects(client, schema),
+  // 6: a webhook's previous secret, which signs beside a rotated one until it expires. IF NOT
+  // EXISTS: a restore of an older snapshot keeps the table's columns and takes the version back.
+  async (client, schema) => {
+    await client.query(`ALTER TABLE ${qi(schema)}.orchard_webhooks ADD COLUMN IF NOT EXISTS previous_secret text, ADD COLUMN IF NOT EXISTS previous_secret_expires_at bigint`);
+  },
 ];
 
 /** The standard objects' stored definitions brought to this release's, their new fields' columns added. */

@@ -190,6 +190,13 @@ export const ORG_MIGRATIONS: readonly Migration[] = [
   },
   // 7: standard objects as now defined (a note's parentnoteid).
   (db: Db) => upgradeStandardObjects(db),
+  // 8: a webhook's previous secret, which signs beside a rotated one until it expires. Idempotent:
+  // a restore of an older snapshot, or a file taken back to an earlier version, may have the columns.
+  (db: Db) => {
+    const has = new Set((db.prepare(`SELECT name FROM pragma_table_info('orchard_webhooks')`).all() as Array<{ name: string }>).map((c) => c.name));
+    if (!has.has('previous_secret')) db.exec(`ALTER TABLE orchard_webhooks ADD COLUMN previous_secret TEXT`);
+    if (!has.has('previous_secret_expires_at')) db.exec(`ALTER TABLE orchard_webhooks ADD COLUMN previous_secret_expires_at INTEGER`);
+  },
 ];
 
 /** The standard objects' stored definitions brought to this release's, their new fields' columns added. */
