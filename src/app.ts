@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import { trackAllowedMethods } from './http/allowed-methods.js';
+import { installDecimalQueryNumbers } from './http/query-numbers.js';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
@@ -215,8 +216,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  // Before any route: every route registered is known to the 405 of a path asked with another method.
+  // Before any route: every route registered is known to the 405 of a path asked with another method,
+  // and its integer query parameters are read as decimal digits only.
   trackAllowedMethods(app, ROUTER_OPTIONS);
+  installDecimalQueryNumbers(app);
   if (deps.config.corsOrigins.length > 0) await app.register(cors, corsOptions(deps.config.corsOrigins));
 
   // Hooks that never wait take `done` rather than return a promise: each promise is a hop through

@@ -83,6 +83,8 @@ export interface Field {
   label: string;
   type: FieldType;
   required: boolean;
+  /** A create may leave it out: the server fills it. */
+  hasDefault?: boolean;
   readOnly: boolean;
   maxLength: number | null;
   precision?: number;

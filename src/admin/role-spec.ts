@@ -141,7 +141,7 @@ function checkGrant(names: RoleSpecNames, obj: ObjectDef, g: ObjectGrant): void 
     throw invalid(`'${both}' of ${obj.systemName} is given in both ${names.hide} and ${names.readonly}; a hidden field is never written, so give it in one of them.`);
   }
   if (!g.permissions.includes('create')) return;
-  const blocked = [...g.hidden, ...g.readOnly].map((name) => obj.fieldsByName.get(name)!).find((f) => f.required);
+  const blocked = [...g.hidden, ...g.readOnly].map((name) => obj.fieldsByName.get(name)!).find((f) => f.required && !f.hasDefault);
   if (blocked) {
     throw invalid(`The role may create ${obj.systemName} records, but '${blocked.name}' is required on create, so it must be writable: drop ${obj.systemName}:${blocked.name} from ${names.hide} and ${names.readonly}, or drop ${obj.systemName}:create.`);
   }

@@ -60,7 +60,8 @@ const fieldSchema = {
     name: str,
     label: str,
     type: { type: 'string', enum: ['text', 'number', 'date', 'datetime', 'picklist', 'lookup', 'email', 'telephone', 'url', 'textarea', 'html'] },
-    required: { type: 'boolean' },
+    required: { type: 'boolean', description: 'Every record holds a value: an update cannot clear it, and a create must send one unless hasDefault.' },
+    hasDefault: { type: 'boolean', description: 'Present when a create may leave the field out: the server fills it (ownerid: the caller; statecode, statuscode: 1).' },
     readOnly: { type: 'boolean', description: 'Not written by clients: the key, a system or derived field, or read-only for the role.' },
     maxLength: { ...nullableInt, description: 'Characters, for text-like types.' },
     precision: { ...int, description: 'Decimal places of a number.' },
@@ -131,6 +132,7 @@ function fieldOf(f: FieldDef, detail: ObjectDetail, targetOf: (n: number) => Tar
   const target = f.type === 'lookup' && f.target !== undefined ? targetOf(f.target) : undefined;
   return {
     name: f.name, label: f.label, type: f.type, required: f.required,
+    ...(f.hasDefault ? { hasDefault: true } : {}),
     readOnly: f.role !== 'data' || detail.readOnly.has(f.name) || detail.obj.readOnly,
     maxLength: f.maxLength,
     ...(f.precision !== undefined ? { precision: f.precision } : {}),

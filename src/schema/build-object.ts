@@ -22,6 +22,7 @@ export interface FieldSpec {
   type: FieldType;
   label?: string;
   required?: boolean;
+  hasDefault?: boolean;
   maxLength?: number | null;
   precision?: number;
   options?: readonly PicklistOption[];
@@ -58,6 +59,7 @@ export function makeField(spec: FieldSpec, role: FieldDef['role'] = 'data'): Fie
     type: spec.type,
     role,
     required: spec.required ?? false,
+    ...(spec.hasDefault ? { hasDefault: true } : {}),
     maxLength: spec.maxLength !== undefined ? spec.maxLength : (DEFAULT_MAX_LENGTH[spec.type] ?? null),
     ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
     ...(spec.options ? { options: spec.options } : {}),
@@ -93,10 +95,11 @@ export function buildObject(spec: ObjectSpec): ObjectDef {
     makeField(f.name === spec.primaryField ? { indexed: true, ...f } : f),
   );
   const has = new Set(data.map((f) => f.name));
+  // Every record has them (an update cannot clear them); a create that leaves them out gets the default.
   const standardData: FieldSpec[] = [
-    { name: 'ownerid', type: 'lookup', label: 'Owner', target: CRMUSER_OBJECT_TYPE },
-    { name: 'statecode', type: 'picklist', label: 'Status', options: STATECODE_OPTIONS },
-    { name: 'statuscode', type: 'picklist', label: 'Status Reason', options: STATUSCODE_OPTIONS },
+    { name: 'ownerid', type: 'lookup', label: 'Owner', target: CRMUSER_OBJECT_TYPE, required: true, hasDefault: true },
+    { name: 'statecode', type: 'picklist', label: 'Status', options: STATECODE_OPTIONS, required: true, hasDefault: true },
+    { name: 'statuscode', type: 'picklist', label: 'Status Reason', options: STATUSCODE_OPTIONS, required: true, hasDefault: true },
   ];
   for (const f of standardData) if (!has.has(f.name)) data.push(makeField(f));
   const system: FieldDef[] = [

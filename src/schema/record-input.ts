@@ -107,9 +107,7 @@ export function prepareUpdate(obj: ObjectDef, body: unknown, ctx: WriteContext):
       if (partSent) continue;
       throw composedNameMissing(obj, name);
     }
-    if (v === null && (field.required || field.name === 'ownerid' || field.name === 'statecode' || field.name === 'statuscode')) {
-      throw missing(field);
-    }
+    if (v === null && field.required) throw missing(field);
     changes[field.name] = v;
   }
   const link = recordLinkOf(obj);

@@ -54,7 +54,10 @@ export interface FieldDef {
   readonly label: string;
   readonly type: FieldType;
   readonly role: FieldRole;
+  /** Every record holds a value: a create must send one unless `hasDefault`, an update may not clear it. */
   readonly required: boolean;
+  /** Left out of a create, the server fills it (ownerid: the caller; statecode, statuscode: 1). */
+  readonly hasDefault?: boolean;
   /** Maximum length in characters for text-like types; null when none. */
   readonly maxLength: number | null;
   /** Decimal places kept for numbers; 0 makes an integer field. */

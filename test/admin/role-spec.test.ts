@@ -23,6 +23,12 @@ describe('parseRoleSpec', () => {
     });
   });
 
+  test('lets a role that creates keep ownerid, statecode and statuscode read-only or hidden: the server fills them', () => {
+    assert.deepEqual(parseRoleSpec(schema, { grant: 'account:create', readonly: 'account:statecode,account:statuscode', hide: 'account:ownerid' }), {
+      account: { permissions: ['create'], hidden: ['ownerid'], readOnly: ['statecode', 'statuscode'] },
+    });
+  });
+
   test('reads * as all four permissions and an empty --grant as a role with none', () => {
     assert.deepEqual(parseRoleSpec(schema, { grant: 'lead:*' }), { lead: { permissions: ['read', 'create', 'update', 'delete'], hidden: [], readOnly: [] } });
     assert.deepEqual(parseRoleSpec(schema, { grant: '' }), {});

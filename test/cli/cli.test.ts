@@ -151,7 +151,7 @@ describe('orchard with --json', () => {
           for (const f of obj.fields) {
             const v = record[f.name];
             assert.ok(f.name in record, `${f.name} present`);
-            if (f.required) assert.ok(typeof v === 'string' && v.trim() !== '', `required ${f.name} is set`);
+            if (f.required) assert.ok(v !== null && v !== undefined && String(v).trim() !== '', `required ${f.name} is set`);
             if (f.type === 'picklist' && v !== null) {
               assert.ok(f.options!.some((o) => o.value === v), `${f.name}=${String(v)} is one of its codes`);
             }

@@ -183,15 +183,40 @@ describe('POST /api/query over the fixture', () => {
       col('Main Phone', 'telephone1', 'telephone', { maxlength: 50 }),
       col('Website', 'websiteurl', 'url', { maxlength: 2000 }),
       col('Description', 'description', 'textarea', { maxlength: 10000 }),
-      col('Status', 'statecode', 'picklist'),
+      col('Status', 'statecode', 'picklist', { isrequired: true }),
       col('Last Contacted', 'pcfsystemfield85', 'datetime'),
       col('Primary Contact', 'primarycontactid', 'lookup', { fieldobjecttype: 2 }),
-      col('Owner', 'ownerid', 'lookup', { fieldobjecttype: 9 }),
+      col('Owner', 'ownerid', 'lookup', { fieldobjecttype: 9, isrequired: true }),
       col('Created On', 'createdon', 'datetime', { isreadonly: true }),
       col('Created By', 'createdby', 'lookup', { fieldobjecttype: 9, isreadonly: true }),
       col('Owner Name', 'ownername', 'text', { isreadonly: true }),
       col('Primary Contact Name', 'primarycontactname', 'text', { isreadonly: true }),
     ]);
+  });
+
+  // A form built from the metadata offered an empty owner and status that the update then refused.
+  test('says isrequired of exactly the fields an update may not clear, as /api/objects says required', async () => {
+    // An organization of its own: the fixture's records stay as the other tests expect them.
+    const own = await testContext();
+    try {
+      for (const object of ['account', 'contact']) {
+        const cols = (await runQuery(own, { objecttype: object, fields: '*', page_size: 1 })).body.data.Columns as Array<{ fieldname: string; isrequired: boolean; isreadonly: boolean }>;
+        const described = (await own.request({ method: 'GET', url: `/api/objects/${object}` })).json().data.fields as Array<{ name: string; required: boolean; hasDefault?: true }>;
+        assert.deepEqual(described.map((f) => [f.name, f.required]), cols.map((c) => [c.fieldname, c.isrequired]), `${object}: the same in both`);
+        const made = await own.request({ method: 'POST', url: `/api/record/${object}`, payload: object === 'account' ? { accountname: 'Cleared' } : { firstname: 'Clea', lastname: 'Red' } });
+        assert.equal(made.statusCode, 201, made.body);
+        const id = made.json().data.Record[`${object}id`] as string;
+        for (const c of cols.filter((col) => !col.isreadonly)) {
+          const res = await own.request({ method: 'PUT', url: `/api/record/${object}/${id}`, payload: { [c.fieldname]: null } });
+          assert.equal(res.statusCode, c.isrequired ? 400 : 200, `${object}.${c.fieldname} (isrequired ${c.isrequired}): ${res.body}`);
+          if (c.isrequired) assert.equal(res.headers['x-error-code'], 'FIELD_REQUIRED');
+        }
+        const defaulted = described.filter((f) => f.hasDefault).map((f) => f.name);
+        assert.deepEqual(defaulted, ['ownerid', 'statecode', 'statuscode'], `${object}: what a create may leave out though required`);
+      }
+    } finally {
+      await own.close();
+    }
   });
 
   test('uses only the eleven docs/compat.md type ids across all columns', async () => {

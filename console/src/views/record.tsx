@@ -63,6 +63,8 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   // Name fields are shown beside their lookups; the key stays in the header.
   const shown = obj.fields.filter((f) => f.derivedFrom === undefined && f.name !== obj.primaryKey);
   const editable = (f: Field) => !f.readOnly && (creating || mayUpdate);
+  // A field the server fills on create (ownerid, statecode) may be left empty there, never on an edit.
+  const asked = (f: Field): Field => (creating && f.hasDefault ? { ...f, required: false } : f);
   const valueOf = (f: Field): Value => (f.name in draft ? draft[f.name]! : (record?.[f.name] ?? null));
   const nameOf = (f: Field): Value => {
     if (f.name in names) return names[f.name]!;
@@ -120,12 +122,12 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
             const inputId = `field-${f.name}`;
             return (
               <div key={f.name} class="field-row" data-field={f.name}>
-                <dt><label for={editing && editable(f) ? inputId : undefined}>{f.label}{f.required && editing ? ' *' : ''}</label> <code class="muted small">{f.name}</code></dt>
+                <dt><label for={editing && editable(f) ? inputId : undefined}>{f.label}{asked(f).required && editing ? ' *' : ''}</label> <code class="muted small">{f.name}</code></dt>
                 <dd>
                   {editing && editable(f) ? (
                     <>
                       <FieldInput
-                        field={f} id={inputId} value={valueOf(f)} name={nameOf(f)}
+                        field={asked(f)} id={inputId} value={valueOf(f)} name={nameOf(f)}
                         onChange={(v, name) => {
                           setDraft((d) => ({ ...d, [f.name]: v }));
                           if (name !== undefined) setNames((n) => ({ ...n, [f.name]: name }));

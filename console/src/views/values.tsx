@@ -143,7 +143,7 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
   return (
     <div class="combo lookup">
       <input
-        id={id} type="search" value={text} autoComplete="off" role="combobox" aria-autocomplete="list"
+        id={id} type="search" value={text} autoComplete="off" role="combobox" aria-autocomplete="list" required={field.required} aria-required={field.required}
         aria-expanded={showing} aria-controls={listId} aria-activedescendant={showing && active >= 0 ? `${listId}-${active}` : undefined}
         placeholder={`Search ${target.systemName} by ${target.primaryField}`}
         aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined}
@@ -166,7 +166,7 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
         }}
       />
       {value !== null && <a class="small" href={href('data', target.systemName, String(value))}>open</a>}
-      {value !== null && <button type="button" class="link-button small" onClick={() => choose(null)}>clear</button>}
+      {value !== null && !field.required && <button type="button" class="link-button small" onClick={() => choose(null)}>clear</button>}
       {showing && (
         <ul id={listId} role="listbox" class="suggestions" aria-label={`${target.systemName} records`}>
           {options.map((o, i) => (

@@ -1189,6 +1189,8 @@ export interface operations {
                             fields: {
                                 /** @description For the name field of a lookup: the lookup. */
                                 derivedFrom?: string;
+                                /** @description Present when a create may leave the field out: the server fills it (ownerid: the caller; statecode, statuscode: 1). */
+                                hasDefault?: boolean;
                                 label: string;
                                 /** @description Characters, for text-like types. */
                                 maxLength: number | null;
@@ -1202,6 +1204,7 @@ export interface operations {
                                 precision?: number;
                                 /** @description Not written by clients: the key, a system or derived field, or read-only for the role. */
                                 readOnly: boolean;
+                                /** @description Every record holds a value: an update cannot clear it, and a create must send one unless hasDefault. */
                                 required: boolean;
                                 /** @description The object a lookup refers to. */
                                 target?: {
