@@ -351,6 +351,25 @@ describe('records of every standard object', () => {
       assert.equal(body(await getOne(ctx, 'account', r.accountid as string)).data.Record.accountname, 'Original');
     });
 
+    test('gives a deleted record\'s id again: the history goes on under the id, the feed has the delete before the create', async () => {
+      const first = await create(ctx, 'account', { accountname: 'First life' });
+      const id = first.accountid as string;
+      const cursor = body(await ctx.request({ method: 'GET', url: '/api/changes?since=now' })).data.Cursor as string;
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}` })).statusCode, 200);
+      const again = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountid: id.toUpperCase(), accountname: 'Second life' } });
+      assert.equal(again.statusCode, 201, again.body);
+      assert.equal(body(again).data.Record.accountid, id);
+      assert.equal(body(await getOne(ctx, 'account', id)).data.Record.accountname, 'Second life');
+      const history = body(await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history` })).data.Entries as Array<{ operation: string; fields: Record<string, { old: unknown; new: unknown }> }>;
+      assert.deepEqual(history.map((e) => [e.operation, e.fields.accountname]), [
+        ['create', { old: null, new: 'Second life' }], ['delete', { old: 'First life', new: null }], ['create', { old: null, new: 'First life' }],
+      ]);
+      const feed = body(await ctx.request({ method: 'GET', url: `/api/changes?since=${cursor}` })).data.Entries as Array<{ operation: string; recordid: string }>;
+      assert.deepEqual(feed.map((e) => [e.operation, e.recordid]), [['delete', id], ['create', id]]);
+      const taken = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountid: id, accountname: 'Third' } });
+      assert.deepEqual([taken.statusCode, taken.headers['x-error-code']], [400, 'RECORD_ID_TAKEN'], 'while a record has it, it is taken');
+    });
+
     test('ignores system fields and derived names sent on create', async () => {
       const r = await create(ctx, 'account', {
         accountname: 'System fields sent', createdon: '2000-01-01T00:00:00', modifiedon: '2000-01-01T00:00:00',

@@ -135,6 +135,22 @@ for (const s of STORES_UNDER_TEST) {
       assert.deepEqual(entries[3]!.fields, { accountname: { old: 'Batch 1', new: 'Batch 1b' } });
     });
 
+    test('a deleted record\'s id chosen again: its history goes on under the id, the feed has the delete before the create', async () => {
+      const at = '2026-03-03T09:00:00';
+      const earlier = row(o.account, ada.id, { accountname: 'Earlier' }, at);
+      const id = earlier.accountid as string;
+      await o.records.create(o.account, earlier, by(ada.id, at));
+      const start = await last();
+      assert.equal(await o.records.delete(o.account, id, by(ada.id, at)), true);
+      const later = await o.records.create(o.account, { ...earlier, accountname: 'Later' }, by(bo.id, at));
+      assert.equal(later.accountname, 'Later');
+      assert.deepEqual((await since(start)).map((e) => [e.operation, e.recordId, e.userId]), [['delete', id, ada.id], ['create', id, bo.id]]);
+      assert.deepEqual((await o.records.history(o.account.objectType, id, { limit: 10, offset: 0 })).map((e) => [e.operation, e.fields.accountname]), [
+        ['create', { old: null, new: 'Later' }], ['delete', { old: 'Earlier', new: null }], ['create', { old: null, new: 'Earlier' }],
+      ]);
+      await assert.rejects(o.records.create(o.account, { ...earlier }, by(ada.id, at)), { code: 'RECORD_ID_TAKEN' });
+    });
+
     test('a record\'s history is newest first and paged, and a deleted record keeps it', async () => {
       const stored = row(o.contact, ada.id, { firstname: 'Grace', lastname: 'Hopper', fullname: 'Grace Hopper' }, '2026-03-02T09:00:00');
       const id = stored.contactid as string;
