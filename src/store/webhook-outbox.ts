@@ -336,8 +336,14 @@ const DELIVERY_COLUMNS = ['id', 'webhook_id', 'event', 'object_type', 'record_id
 export function* redeliver(x: OutboxExec, webhookId: string, id: string, nowMs: number): Steps<{ delivery: Delivery; redelivered: boolean } | null> {
   const changed = yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'pending', attempts: 0, next_ms: nowMs, lease_ms: null })
     .where('webhook_id', '=', webhookId).where('id', '=', id).where('state', '=', 'failed').compile()));
+  const delivery = yield* readDelivery(x, webhookId, id);
+  return delivery ? { delivery, redelivered: changed > 0 } : null;
+}
+
+/** The webhook's delivery with the id, as the log shows it; null when it has none. */
+function* readDelivery(x: OutboxExec, webhookId: string, id: string): Steps<Delivery | null> {
   const [row] = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE).select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId).where('id', '=', id).compile()));
-  return row ? { delivery: deliveryOf(row), redelivered: changed > 0 } : null;
+  return row ? deliveryOf(row) : null;
 }
 
 /**
@@ -369,8 +375,7 @@ export function* addTestDelivery(x: OutboxExec, webhookId: string, d: TestDelive
     id: d.id, webhook_id: webhookId, event: TEST_EVENT, object_type: 0, record_id: '', sequence: 0,
     payload: d.payload, state: 'pending', attempts: 0, created_ms: d.createdMs, written_ms: d.writtenMs, next_ms: d.createdMs,
   }).compile()));
-  const [row] = yield* step(x.rows(x.k.selectFrom(DELIVERIES_TABLE).select(DELIVERY_COLUMNS).where('webhook_id', '=', webhookId).where('id', '=', d.id).compile()));
-  return { delivery: deliveryOf(row!) };
+  return { delivery: (yield* readDelivery(x, webhookId, d.id))! };
 }
 
 /**
