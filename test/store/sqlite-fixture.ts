@@ -2,6 +2,7 @@
 // organization open, that organization's database file for connections of a test's own, and more
 // stores on the same directory, as the CLI's beside a running server or a freshly started one.
 
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ObjectDef } from '../../src/schema/types.js';
@@ -50,4 +51,16 @@ export async function sqliteFixture(orgId: string, options: SqliteOptions = {}):
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `use` with a fixture of a new organization whose primary user `ownerId` is mirrored (sample rows name it), closed after. */
+export async function withOwnedOrg(ownerId: string, use: (fx: SqliteFixture, orgId: string) => Promise<void>): Promise<void> {
+  const orgId = randomUUID();
+  const fx = await sqliteFixture(orgId);
+  try {
+    await fx.store.upsertUser(orgId, { id: ownerId, fullname: 'Owner', email: 'owner@example.com' });
+    await use(fx, orgId);
+  } finally {
+    await fx.close();
+  }
 }

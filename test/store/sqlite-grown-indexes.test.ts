@@ -13,7 +13,7 @@ import { indexSql, INDEX_ROWS } from '../../src/store/sqlite/sqlite-ddl.js';
 import { openDb } from '../../src/store/sqlite/sqlite-db.js';
 import { QUICK_ROWS } from '../../src/store/sqlite/sqlite-read-plan.js';
 import type { OrgRecords } from '../../src/store/types.js';
-import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
+import { withOwnedOrg, type SqliteFixture } from './sqlite-fixture.js';
 import { TEST_AUTHOR } from '../helpers.js';
 
 const OWNER = 'c4005e00-0000-4000-8000-0000000000aa';
@@ -51,16 +51,7 @@ async function reads(org: OrgRecords, obj: ObjectDef): Promise<unknown> {
   ];
 }
 
-async function withOrg(use: (fx: SqliteFixture, orgId: string) => Promise<void>): Promise<void> {
-  const orgId = randomUUID();
-  const fx = await sqliteFixture(orgId);
-  try {
-    await fx.store.upsertUser(orgId, { id: OWNER, fullname: 'Owner', email: 'owner@example.com' });
-    await use(fx, orgId);
-  } finally {
-    await fx.close();
-  }
-}
+const withOrg = (use: (fx: SqliteFixture, orgId: string) => Promise<void>): Promise<void> => withOwnedOrg(OWNER, use);
 
 describe('field indexes made as object tables grow', () => {
   test('a new organization has no field index on its object tables, and keeps its own tables\' indexes', async () => {

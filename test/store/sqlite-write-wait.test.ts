@@ -105,7 +105,7 @@ describe('SQLite writes while another connection holds the write lock', () => {
   test('give the connection its own busy timeout back once they gave up, so that its reads wait in SQLite as before', async () => {
     const db = openDb(path.join(dir, 'orgs', `${ORG}.db`));
     const schema = await records.schema();
-    const writes = new SqliteRecordWrites(db, { file: db.name, sqlCache: new SqlCache(), current: () => schema, schemaSync: () => schema }, 100);
+    const writes = new SqliteRecordWrites(db, { file: db.name, sqlCache: new SqlCache(), current: () => schema, schemaSync: () => schema, countsSeen: () => {} }, 100);
     try {
       other.exec('BEGIN IMMEDIATE');
       try {

@@ -26,8 +26,17 @@ export function sqliteColumnType(f: FieldDef): string {
  * with ties by key. Text fields are indexed on their case fold, which is what queries compare.
  */
 export function indexSql(obj: ObjectDef, f: FieldDef): string {
-  const column = TEXT_TYPES.has(f.type) ? `${FOLD_FUNCTION}(${q(f.name)})` : q(f.name);
-  return `CREATE INDEX IF NOT EXISTS ${q(`ix_${obj.systemName}_${f.name}`)} ON ${q(obj.systemName)} (${column}, ${q(obj.keyField)})`;
+  return `CREATE INDEX IF NOT EXISTS ${q(fieldIndexName(obj, f))} ON ${q(obj.systemName)} (${indexedColumn(f)}, ${q(obj.keyField)})`;
+}
+
+/** The name of a field's index (indexSql). */
+export function fieldIndexName(obj: ObjectDef, f: FieldDef): string {
+  return `ix_${obj.systemName}_${f.name}`;
+}
+
+/** What a field's index orders by before the key: the column, or its case fold for text. */
+export function indexedColumn(f: FieldDef): string {
+  return TEXT_TYPES.has(f.type) ? `${FOLD_FUNCTION}(${q(f.name)})` : q(f.name);
 }
 
 /**
@@ -46,7 +55,7 @@ export function createTableSql(obj: ObjectDef): string[] {
 }
 
 /** The names of the field indexes (ix_<object>_<field>) the object's table has. */
-function fieldIndexNames(db: Db, obj: ObjectDef): string[] {
+export function fieldIndexNames(db: Db, obj: ObjectDef): string[] {
   const names = prepared(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").pluck().all(obj.systemName) as string[];
   return names.filter((n) => n.startsWith(`ix_${obj.systemName}_`));
 }
@@ -54,7 +63,7 @@ function fieldIndexNames(db: Db, obj: ObjectDef): string[] {
 /** Makes the object's missing field indexes (`present`: those it has), inside the caller's write transaction. */
 export function makeFieldIndexes(db: Db, obj: ObjectDef, present: readonly string[] = fieldIndexNames(db, obj)): void {
   for (const f of obj.fields) {
-    if (f.indexed && f.role !== 'derived' && !present.includes(`ix_${obj.systemName}_${f.name}`)) db.exec(indexSql(obj, f));
+    if (f.indexed && f.role !== 'derived' && !present.includes(fieldIndexName(obj, f))) db.exec(indexSql(obj, f));
   }
 }
 
@@ -81,22 +90,33 @@ export class GrownIndexes {
   private version = Number.NaN;
   private readonly done = new Set<number>();
 
-  constructor(private readonly db: Db) {}
+  /** `onCounts` is given the row counts read, those of INDEX_ROWS rows or more (the planner's statistics follow them). */
+  constructor(private readonly db: Db, private readonly onCounts: (counts: readonly TableCount[]) => void = () => {}) {}
 
   grow(schema: OrgSchema): void {
     if (schema.version !== this.version) {
       this.done.clear();
       this.version = schema.version;
     }
-    const due = prepared(this.db, 'SELECT object_type FROM orchard_counts WHERE n >= ?').pluck().all(INDEX_ROWS) as number[];
-    for (const objectType of due) {
+    const due = prepared(this.db, GROWN_SQL).all(INDEX_ROWS) as TableCount[];
+    for (const { objectType } of due) {
       if (this.done.has(objectType)) continue;
       const obj = schema.find(objectType);
       if (obj) makeFieldIndexes(this.db, obj);
       this.done.add(objectType);
     }
+    if (due.length > 0) this.onCounts(due);
   }
 }
+
+/** An object's row count (orchard_counts). */
+export interface TableCount {
+  readonly objectType: number;
+  readonly n: number;
+}
+
+/** The objects of at least ? rows, with their counts. */
+export const GROWN_SQL = 'SELECT object_type AS objectType, n FROM orchard_counts WHERE n >= ?';
 
 /**
  * The row count of an object's table kept in orchard_counts by triggers, so a GET-list page reads

@@ -16,7 +16,8 @@ import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-or
 import { errorOf } from '../../errors.js';
 import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { alignContents, backupTo, copyContents, fileIdsOf, listSnapshotFiles, removeDbFile, snapshotContentsDir, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
-import { ORG_MIGRATIONS, readSpecTexts } from './sqlite-ddl.js';
+import { ORG_MIGRATIONS, readSpecTexts, type TableCount } from './sqlite-ddl.js';
+import { PlannerStatistics } from './sqlite-statistics.js';
 import { ReadPool } from './read-pool.js';
 import { withReaderFunctions } from './reader.js';
 import { QUICK_ROWS } from './sqlite-read-plan.js';
@@ -77,11 +78,37 @@ class OrgFile implements SqliteWritableOrgFile {
    * a process's descriptor limit. See SqliteRecordReads and SqliteRecordWrites for the rest.
    * `onDeliveries`: after a commit that made webhook deliveries.
    */
-  constructor(private readonly db: Db, readonly file: string, filesDir: string, readers: () => ReadPool, quickLimit: number, writeWaitMs: number, onDeliveries: () => void,
-    private readonly definitions: SharedDefinitions) {
+  /** `onStale`: an object's planner statistics are missing or no longer hold (sqlite-statistics.ts); called inside a write's transaction, so it only schedules. */
+  constructor(private readonly db: Db, readonly file: string, filesDir: string, private readonly readers: () => ReadPool, quickLimit: number, writeWaitMs: number, onDeliveries: () => void,
+    private readonly definitions: SharedDefinitions, private readonly onStale: (objectType: number) => void) {
     this.reads = new SqliteRecordReads(this, () => db, readers, quickLimit);
     this.writes = new SqliteRecordWrites(db, this, writeWaitMs, onDeliveries);
     this.files = new SqliteRecordFiles(db, this, this.writes, filesDir);
+    this.statistics = new PlannerStatistics(db);
+  }
+
+  private readonly statistics: PlannerStatistics;
+  private readonly tableOf = (objectType: number): string | undefined => this.current().find(objectType)?.systemName;
+
+  countsSeen(counts: readonly TableCount[]): void {
+    for (const objectType of this.statistics.stale(counts, this.tableOf)) this.onStale(objectType);
+  }
+
+  /** The objects whose planner statistics are missing or no longer hold, by the counts as they are now. */
+  staleStatistics(): number[] {
+    return this.statistics.staleNow(this.db, this.tableOf);
+  }
+
+  /** Counts and loads an object's planner statistics (sqlite-statistics.ts); the reader threads then plan with them. */
+  async refreshStatistics(objectType: number): Promise<void> {
+    const obj = this.current().find(objectType);
+    if (!obj) return;
+    await this.statistics.refresh({
+      db: this.db,
+      read: (statements) => this.readers().run(this.file, statements),
+      write: (work) => this.writes.write(work),
+      reopenReaders: () => this.readers().forget(this.file),
+    }, obj);
   }
 
   /** The schema as committed: the version is read on every call, so a field added by another process is seen at once. */
@@ -323,7 +350,10 @@ export class SqliteRecordStore implements RecordStore {
           db.close();
           throw err;
         }
-        const org = new OrgFile(db, file, path.join(this.filesDir, orgId), () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs, () => this.watchers.told(orgId), this.definitions);
+        const org = new OrgFile(db, file, path.join(this.filesDir, orgId), () => (this.pool ??= new ReadPool(this.readers)), quickRows, writeWaitMs, () => this.watchers.told(orgId), this.definitions,
+          (objectType) => this.refreshStatistics(orgId, objectType));
+        // Files of earlier builds, or grown by another process, get their statistics without waiting for a write.
+        for (const objectType of org.staleStatistics()) this.refreshStatistics(orgId, objectType);
         // A crash's leftovers (sqlite-record-files.ts); usually the trash is empty and this is one read.
         void org.files.emptyTrash(true).catch(() => {});
         return org;
@@ -426,7 +456,29 @@ export class SqliteRecordStore implements RecordStore {
     return { openOrganizations: this.files.size, readerThreads: this.readerThreads, busyReaderThreads: this.pool?.busy ?? 0 };
   }
 
+  /**
+   * Refreshes an object's planner statistics after the current turn (it is asked for inside a
+   * write's transaction), one refresh an object at a time. A refresh that fails is tried again when
+   * the table has doubled or halved since, or when the file is opened again: statistics only make
+   * queries faster, and a query planned without them still answers.
+   */
+  private refreshStatistics(orgId: string, objectType: number): void {
+    const key = `${orgId}/${objectType}`;
+    if (this.refreshing.has(key) || this.closing) return;
+    const done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.use(orgId, (f) => f.refreshStatistics(objectType)))
+      .catch(() => {})
+      .finally(() => this.refreshing.delete(key));
+    this.refreshing.set(key, done);
+  }
+
+  /** Planner statistics being refreshed, by organization and object; close() waits for them (the CLI's seed leaves them made). */
+  private readonly refreshing = new Map<string, Promise<void>>();
+  private closing = false;
+
   async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.refreshing.values());
     await this.pool?.close();
     this.pool = undefined;
     this.files.closeAll();

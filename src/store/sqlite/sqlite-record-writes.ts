@@ -15,7 +15,7 @@ import {
 import { pruneBatch } from '../change-log.js';
 import type { MirroredUser, RecordCheck } from '../types.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
-import { addColumns, countSql, createTableSql, GrownIndexes, q } from './sqlite-ddl.js';
+import { addColumns, countSql, createTableSql, GrownIndexes, q, type TableCount } from './sqlite-ddl.js';
 import { BUSY_TIMEOUT_MS, prepared, WAL_LIMIT_BYTES, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 import { trashFilesStatement, type SqliteFileWrites } from './sqlite-record-files.js';
@@ -49,6 +49,8 @@ const isBusy = (err: unknown): boolean => sqliteCode(err).startsWith('SQLITE_BUS
 /** The organization's file as its writes see it: also the schema read anew, inside a write. */
 export interface SqliteWritableOrgFile extends SqliteOrgFile {
   schemaSync(): OrgSchema;
+  /** The row counts a write's transaction read (GrownIndexes): the planner's statistics follow them. */
+  countsSeen(counts: readonly TableCount[]): void;
 }
 
 export class SqliteRecordWrites implements SqliteFileWrites {
@@ -86,7 +88,7 @@ export class SqliteRecordWrites implements SqliteFileWrites {
       activeHooks: () => this.activeHooks(),
     };
     this.outbox = { k: sqliteSql, batchStatements: false, rows: this.writer.rows, run: this.writer.run };
-    this.indexes = new GrownIndexes(db);
+    this.indexes = new GrownIndexes(db, (counts) => org.countsSeen(counts));
   }
 
   /** Runs `work` in an IMMEDIATE transaction that then makes the indexes of the tables grown past INDEX_ROWS. */

@@ -1,0 +1,155 @@
+// The query planner's statistics of an organization's file (sqlite-statistics.ts): counted on a
+// reader thread once a table holds STATS_MIN_ROWS rows, again when it doubles or halves, and for a
+// file opened without them; the same figures SQLite's ANALYZE writes, so that a query reads the index
+// of its selective equality rather than a picklist's.
+
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { sampleRows } from '../../src/admin/sample-data.js';
+import { planQuery } from '../../src/query/plan.js';
+import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
+import { SqlCache } from '../../src/store/record-sql.js';
+import type { SqlStatement } from '../../src/store/sqlite/read-protocol.js';
+import { openReader, withReaderFunctions } from '../../src/store/sqlite/reader.js';
+import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
+import { queryStatement } from '../../src/store/sqlite/sqlite-read-plan.js';
+import { PlannerStatistics, STATS_MIN_ROWS } from '../../src/store/sqlite/sqlite-statistics.js';
+import { withOwnedOrg, type SqliteFixture } from './sqlite-fixture.js';
+import { TEST_AUTHOR } from '../helpers.js';
+
+const OWNER = 'c4005e00-0000-4000-8000-0000000000bb';
+const NOW = new Date(Date.UTC(2026, 0, 1));
+const rows = (obj: ObjectDef, count: number, seed: number): RecordRow[] => sampleRows(obj, count, { ownerId: OWNER, now: NOW, seed });
+
+/** The account table's statistics in the file, by index. */
+function statsOf(db: Db): Record<string, string> {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() === undefined) return {};
+  const found = db.prepare("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'account' ORDER BY idx").all() as Array<{ idx: string; stat: string }>;
+  return Object.fromEntries(found.map((r) => [r.idx, r.stat]));
+}
+
+function withReader<T>(file: string, use: (db: Db) => T): T {
+  const db = openReader(file);
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The indexes SQLite's plan of `statement` reads. */
+function indexesRead(db: Db, statement: SqlStatement): string[] {
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.parameters) as Array<{ detail: string }>;
+  return plan.flatMap((r) => /USING (?:COVERING )?INDEX (\S+)/.exec(r.detail)?.[1] ?? []).filter((name) => !name.startsWith('sqlite_autoindex'));
+}
+
+const withOrg = (use: (fx: SqliteFixture, orgId: string) => Promise<void>): Promise<void> => withOwnedOrg(OWNER, use);
+
+describe('the query planner\'s statistics (SQLite)', () => {
+  test('a bulk insert past STATS_MIN_ROWS leaves the table the statistics ANALYZE would make, and a query then reads its selective equality\'s index', async () => {
+    await withOrg(async (fx, orgId) => {
+      const made = rows(fx.accounts, 2 * STATS_MIN_ROWS, 1);
+      // Another store, as the CLI's seed beside the server: closing it waits for the statistics.
+      await fx.withStore((cli) => cli.bulkInsert(orgId, fx.accounts, made, TEST_AUTHOR));
+      const ours = withReader(fx.file, statsOf);
+      assert.equal(ours['ix_account_statecode']?.split(' ')[0], String(made.length));
+
+      // SQLite's own ANALYZE, on a copy of the file, gives the same figures for every index.
+      const copy = path.join(fx.dir, 'analyzed.db');
+      withReader(fx.file, (db) => db.exec(`VACUUM INTO '${copy}'`));
+      const analyzed = openDb(copy);
+      try {
+        analyzed.exec("DELETE FROM sqlite_stat1; ANALYZE account");
+        assert.deepEqual(ours, statsOf(analyzed));
+      } finally {
+        analyzed.close();
+      }
+
+      // An equality on a picklist (a tenth of the rows) beside one on a field nearly unique, sorted by a field without an index.
+      const target = made[777]!;
+      const schema = await fx.records.schema();
+      const plan = planQuery(schema, { objecttype: 1, fields: 'accountid,accountname', query: `(industrycode = ${String(target.industrycode)} AND accountnumber = '${String(target.accountnumber)}')`, sort_by: 'telephone1', page_size: 50 });
+      const statement = queryStatement(new SqlCache(), schema, plan) as SqlStatement;
+      assert.deepEqual(withReader(fx.file, (db) => indexesRead(db, statement)), ['ix_account_accountnumber']);
+      // Without them SQLite reads the picklist's index (each equality "matches ten rows" to it): what the statistics change.
+      const bare = openDb(fx.file);
+      try {
+        bare.exec('DELETE FROM sqlite_stat1');
+      } finally {
+        bare.close();
+      }
+      assert.deepEqual(withReader(fx.file, (db) => indexesRead(db, statement)), ['ix_account_industrycode']);
+      const page = await fx.records.query(plan);
+      assert.deepEqual(page.rows.map((r) => r.accountid), [target.accountid]);
+    });
+  });
+
+  test('statistics are counted again when the table has doubled, not before', async () => {
+    await withOrg(async (fx, orgId) => {
+      await fx.withStore((s) => s.bulkInsert(orgId, fx.accounts, rows(fx.accounts, STATS_MIN_ROWS, 1), TEST_AUTHOR));
+      const rowsCounted = () => withReader(fx.file, statsOf)['ix_account_createdon']?.split(' ')[0];
+      assert.equal(rowsCounted(), String(STATS_MIN_ROWS));
+      await fx.withStore((s) => s.bulkInsert(orgId, fx.accounts, rows(fx.accounts, STATS_MIN_ROWS / 2, 2), TEST_AUTHOR));
+      assert.equal(rowsCounted(), String(STATS_MIN_ROWS));
+      await fx.withStore((s) => s.bulkInsert(orgId, fx.accounts, rows(fx.accounts, STATS_MIN_ROWS, 3), TEST_AUTHOR));
+      assert.equal(rowsCounted(), String(2.5 * STATS_MIN_ROWS));
+    });
+  });
+
+  test('a table under STATS_MIN_ROWS gets none; a file opened without statistics for a large table gets them', async () => {
+    await withOrg(async (fx, orgId) => {
+      await fx.withStore((s) => s.bulkInsert(orgId, fx.accounts, rows(fx.accounts, STATS_MIN_ROWS - 1, 1), TEST_AUTHOR));
+      assert.deepEqual(withReader(fx.file, statsOf), {});
+      await fx.withStore((s) => s.bulkInsert(orgId, fx.accounts, rows(fx.accounts, 2, 2), TEST_AUTHOR));
+      assert.notDeepEqual(withReader(fx.file, statsOf), {});
+      // A file of an earlier build: the rows, no statistics. Opening it is enough.
+      const db = openDb(fx.file);
+      try {
+        db.exec('DELETE FROM sqlite_stat1');
+      } finally {
+        db.close();
+      }
+      await fx.withStore((s) => s.org(orgId));
+      assert.equal(withReader(fx.file, statsOf)['ix_account_statecode']?.split(' ')[0], String(STATS_MIN_ROWS + 1));
+    });
+  });
+
+  test('statistics another process counted are loaded, not counted again, by a process that opened the file before them', async () => {
+    await withOrg(async (fx, orgId) => {
+      const made = rows(fx.accounts, 2 * STATS_MIN_ROWS, 1);
+      await fx.withStore((cli) => cli.bulkInsert(orgId, fx.accounts, made, TEST_AUTHOR));
+      // A server's connection that read the file's schema (its indexes) before the statistics were stored.
+      const other = openDb(fx.file);
+      const counted = other.prepare('SELECT tbl, idx, stat FROM sqlite_stat1').all() as Array<{ tbl: string; idx: string; stat: string }>;
+      other.exec('DELETE FROM sqlite_stat1');
+      const server = withReaderFunctions(openDb(fx.file));
+      try {
+        server.prepare('SELECT count(*) FROM account').get();
+        const statistics = new PlannerStatistics(server);
+        const insert = other.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
+        for (const r of counted) insert.run(r.tbl, r.idx, r.stat);
+        other.close();
+        const schema = await fx.records.schema();
+        const target = made[777]!;
+        const plan = planQuery(schema, { objecttype: 1, fields: 'accountid', query: `(industrycode = ${String(target.industrycode)} AND accountnumber = '${String(target.accountnumber)}')`, sort_by: 'telephone1', page_size: 50 });
+        const statement = queryStatement(new SqlCache(), schema, plan) as SqlStatement;
+        assert.deepEqual(indexesRead(server, statement), ['ix_account_industrycode']);
+        const stale = statistics.stale([{ objectType: fx.accounts.objectType, n: made.length }], () => 'account');
+        assert.deepEqual(stale, [fx.accounts.objectType]);
+        let reopened = 0;
+        await statistics.refresh({
+          db: server,
+          read: () => Promise.reject(new Error('counted again')),
+          write: async (work) => work(),
+          reopenReaders: () => reopened++,
+        }, fx.accounts);
+        assert.equal(reopened, 1);
+        assert.deepEqual(indexesRead(server, statement), ['ix_account_accountnumber']);
+        assert.deepEqual(statistics.stale([{ objectType: fx.accounts.objectType, n: made.length }], () => 'account'), []);
+      } finally {
+        server.close();
+      }
+    });
+  });
+});
