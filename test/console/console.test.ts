@@ -10,13 +10,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { loadConfig } from '../../src/config.js';
-import { startOrchard, type StartedOrchard } from '../../src/testing.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { parseFixtures, startOrchard, type StartedOrchard } from '../../src/testing.js';
 import { launchChromium, needsChromium, watchedPage, type Watched } from './browser.js';
 
 const ADMIN_KEY = 'console-test-admin-key-0123456789';
@@ -1334,6 +1336,48 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     } finally {
       await other.close();
       receiver.close();
+    }
+  });
+
+  test('an admin-key session whose key the server no longer takes (restarted with another ADMIN_KEY) ends on the sign-in form, which says so and what to do', async () => {
+    const NEW_KEY = 'console-test-admin-key-restarted-9876';
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-console-restart-'));
+    const fixtures = parseFixtures(FIXTURES);
+    const start = (adminKey: string, port: number) => startServer(loadConfig({}, { logLevel: 'silent', host: '127.0.0.1', port, adminKey, dataDir }), () => {}, { fixtures });
+    let running: RunningServer | null = await start(ADMIN_KEY, 0);
+    try {
+      const url = running.url;
+      origins.add(new URL(url).origin);
+      const page = await tab(undefined, new URL(url).origin);
+      await signIn(page, ADMIN_KEY, 'admin', url);
+      await page.selectOption('header select', { label: 'Acme' });
+      // The data opened: the session makes a token for it, which its end cannot revoke.
+      await go(page, 'data');
+      await page.waitForSelector('table[aria-label=Objects]');
+      await go(page, 'admin');
+      await page.waitForSelector('table[aria-label=Users]');
+
+      const port = Number(new URL(url).port);
+      await running.close();
+      running = null;
+      running = await start(NEW_KEY, port);
+      await go(page, 'usage');
+      const told = page.locator('.sign-in [role=alert]');
+      await told.waitFor();
+      assert.match((await told.textContent())!, /ADMIN_KEY_INVALID.*admin key this tab was signed in with was refused.*not the server's ADMIN_KEY.*restarted with another ADMIN_KEY\? Sign in again with the key it runs with now.*The token this tab made to open an organization's data could not be revoked: revoke it under Admin/);
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+      assert.equal(await page.isChecked('input[value=admin]'), true, 'the admin key is the secret asked for');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null, 'the refused key is not kept');
+      await page.keyboard.type(NEW_KEY);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('header.top');
+      assert.equal(await page.textContent('header .badge'), 'admin key');
+      assert.equal(await page.evaluate(() => location.hash), '#/usage', 'back on the view it was on');
+      await page.waitForSelector('[data-window=minute]');
+      assert.equal(await told.count(), 0);
+    } finally {
+      await running?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
