@@ -18,6 +18,12 @@ export class ApiError extends Error {
 /** A refusal of the token itself: unknown, revoked (or rotated), or its user disabled. */
 export const tokenRefused = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'TOKEN_INVALID';
 
+/**
+ * A refusal of the admin key itself (401 from the control API): not the server's ADMIN_KEY (the
+ * server restarted with another one, say), or none sent.
+ */
+export const adminKeyRefused = (err: unknown): err is ApiError => err instanceof ApiError && (err.code === 'ADMIN_KEY_INVALID' || err.code === 'ADMIN_KEY_MISSING');
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 async function call(method: Method, url: string, headers: Record<string, string>, body?: unknown, signal?: AbortSignal): Promise<Response> {

@@ -3,12 +3,12 @@
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { controlApi, publicApi, tokenRefused, type ApiError, type Me, type Organization, type User } from './api.js';
-import { ConsoleContext, consoleFor, dataTokenFor, dataTokenRevoked } from './context.js';
+import { ConsoleContext, consoleFor, controlWith, dataTokenFor, dataTokenRevoked } from './context.js';
 import { focusNextHeading, href, navigate, takeHeadingFocus, useRoute } from './router.js';
 import { loadSession, saveSession, type DataToken, type Session } from './session.js';
 import { ErrorBox, Loading, useLoad, useStackedLabels } from './ui.js';
 import { mayDropEdits } from './unsaved.js';
-import { SignIn } from './views/sign-in.js';
+import { SignIn, type Ended } from './views/sign-in.js';
 import { ObjectsView } from './views/objects.js';
 import { RecordsView } from './views/records.js';
 import { RecordView } from './views/record.js';
@@ -47,7 +47,7 @@ export function App() {
     setSession(next);
   };
   // Why the last session ended, when it was not signed out: shown by the sign-in form.
-  const [ended, setEnded] = useState<ApiError | null>(null);
+  const [ended, setEnded] = useState<Ended | null>(null);
   // Signed in, the first view's heading takes the focus (ui.tsx, PageTitle).
   const signIn = (next: Session) => {
     focusNextHeading();
@@ -55,22 +55,29 @@ export function App() {
     update(next);
   };
   // A token refused (revoked, rotated, its user disabled) ends its session: nothing more can be done
-  // with it. The route stays, so signing in again goes back to the view. A late refusal of a session
-  // already left changes nothing.
-  const refused = (token: string) => (err: ApiError) => {
+  // with it. So does an admin key refused (the server restarted with another ADMIN_KEY): the data
+  // tokens the session made cannot be revoked without it, and stay listed under Admin. The route
+  // stays, so signing in again goes back to the view. A late refusal of a session already left
+  // changes nothing.
+  const refused = (ending: Session) => (err: ApiError) => {
     const now = sessionRef.current;
-    if (now?.kind !== 'token' || now.token !== token) return;
-    setEnded(err);
+    if (!now || secretOf(now) !== secretOf(ending)) return;
+    setEnded({ error: err, kind: now.kind, tokensLeft: now.kind === 'admin' ? Object.keys(now.dataTokens).length : 0 });
     update(null);
   };
   if (!session) return <SignIn onSignIn={signIn} ended={ended} />;
-  return <SignedIn session={session} update={update} refused={session.kind === 'token' ? refused(session.token) : () => undefined} />;
+  return <SignedIn session={session} update={update} refused={refused(session)} />;
 }
+
+/** What a session signed in with: its token or the admin key. */
+const secretOf = (s: Session): string => (s.kind === 'token' ? s.token : s.key);
 
 function SignedIn({ session, update, refused }: { session: Session; update: (s: Session | null) => void; refused: (err: ApiError) => void }) {
   const route = useRoute();
+  // An admin session's calls of its own (the organizations, the primary user's role, a new organization).
+  const control = useMemo(() => (session.kind === 'admin' ? controlWith(session.key, refused) : null), [session.kind === 'admin' ? session.key : null]);
   const orgs = useLoad(
-    (signal) => (session.kind === 'admin' ? controlApi<{ items: Organization[] }>(session.key, 'GET', '/organizations', undefined, signal).then((r) => r.items) : Promise.resolve([])),
+    (signal) => (control ? control<{ items: Organization[] }>('GET', '/organizations', undefined, signal).then((r) => r.items) : Promise.resolve([])),
     [session.kind === 'admin' ? session.key : null],
   );
   const orgId = session.kind === 'admin' ? session.orgId ?? orgs.value?.[0]?.id ?? null : null;
@@ -78,8 +85,8 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
   // The data views of an admin session act with the primary user's role (its token is theirs): read
   // with the organization and again at each move to another view, as it may change under Admin.
   const primaryRole = useLoad(
-    (signal) => (session.kind === 'admin' && org?.primaryUserId
-      ? controlApi<{ items: User[] }>(session.key, 'GET', `/organizations/${org.id}/users`, undefined, signal).then((r) => r.items.find((u) => u.id === org.primaryUserId)?.role ?? null)
+    (signal) => (control && org?.primaryUserId
+      ? control<{ items: User[] }>('GET', `/organizations/${org.id}/users`, undefined, signal).then((r) => r.items.find((u) => u.id === org.primaryUserId)?.role ?? null)
       : Promise.resolve(null)),
     [session.kind === 'admin' ? session.key : null, org?.id ?? null, org?.primaryUserId ?? null, route[0]],
   );
@@ -203,8 +210,8 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
       </nav>
       <main id="main" ref={main} tabIndex={-1}>
         <ErrorBox error={orgs.error} />
-        {section === 'orgs' && session.kind === 'admin' ? (
-          <OrganizationsView orgs={orgs.value ?? null} session={session} current={orgId} onChoose={chooseOrg} reload={orgs.reload} />
+        {section === 'orgs' && control ? (
+          <OrganizationsView orgs={orgs.value ?? null} control={control} current={orgId} onChoose={chooseOrg} reload={orgs.reload} />
         ) : !ctx ? (
           orgs.loading ? <Loading what="organizations" /> : <p>No organization yet: create one under <a href={href('orgs')}>Organizations</a>.</p>
         ) : (

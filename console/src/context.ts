@@ -6,10 +6,13 @@
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { controlApi, publicApi, tokenRefused, type ApiError, type Organization, type TokenInfo, type Usage } from './api.js';
+import { adminKeyRefused, controlApi, publicApi, tokenRefused, type ApiError, type Organization, type TokenInfo, type Usage } from './api.js';
 import type { DataToken, Session } from './session.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A call of the control API with an admin session's key. */
+export type ControlCall = <T>(method: Method, path: string, body?: unknown, signal?: AbortSignal) => Promise<T>;
 
 export interface Console {
   readonly session: Session;
@@ -35,6 +38,23 @@ export function useConsole(): Console {
   const c = useContext(ConsoleContext);
   if (!c) throw new Error('useConsole outside the console');
   return c;
+}
+
+/**
+ * Passes a refusal of the session's own token or key (`isRefusal`) on to `refused`, which ends the
+ * session, and throws it too.
+ */
+export function passingRefusal(isRefusal: (err: unknown) => err is ApiError, refused: (err: ApiError) => void) {
+  return <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => {
+    if (isRefusal(err)) refused(err);
+    throw err;
+  });
+}
+
+/** The control API with an admin session's key: a refusal of the key (ADMIN_KEY_INVALID) is passed on to `refused`. */
+export function controlWith(key: string, refused: (err: ApiError) => void): ControlCall {
+  const told = passingRefusal(adminKeyRefused, refused);
+  return (method, path, body, signal) => told(controlApi(key, method, path, body, signal));
 }
 
 /** An admin session's token for an organization's data: made once per tab and organization. */
@@ -65,17 +85,15 @@ export interface DataTokens {
 }
 
 /**
- * `refused`: told when a token session's token is refused (TOKEN_INVALID), which ends the session.
+ * `refused`: told when the session's token is refused (TOKEN_INVALID), or its admin key
+ * (ADMIN_KEY_INVALID), which ends the session.
  * `primaryRole`: for an admin session, the role of the organization's primary user, once read.
  */
 export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void, refused: (err: ApiError) => void, primaryRole: string | null = null): Console | null {
   if (session.kind === 'token') {
     const { token, me } = session;
     // No other token to fall back on, unlike an admin session's: the refusal is passed on, and thrown too.
-    const told = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => {
-      if (tokenRefused(err)) refused(err);
-      throw err;
-    });
+    const told = passingRefusal(tokenRefused, refused);
     return {
       session, admin: false, refresh,
       org: { id: me.organization.id, name: me.organization.name, plan: me.organization.plan, minuteLimit: me.organization.minuteLimit },
@@ -89,13 +107,17 @@ export function consoleFor(session: Session, org: Organization | null, tokens: D
   if (!org) return null;
   const { key } = session;
   const made = session.dataTokens[org.id];
+  // A data token refused is replaced (below); the key refused ends the session, as no call can replace it.
+  const control = controlWith(key, refused);
+  const told = passingRefusal(adminKeyRefused, refused);
   return {
     session, admin: true, refresh,
     org: { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit },
     // The token the data views use is the primary user's: their role, not the admin key's (admin until read).
     role: primaryRole ?? 'admin',
     dataUser: made?.userEmail ?? null,
-    data: async (method, path, body, signal) => {
+    // Making or replacing the data token calls the control API with the key.
+    data: (method, path, body, signal) => told((async () => {
       const token = await tokens.current();
       try {
         return await publicApi(token.token, method, path, body, signal);
@@ -106,8 +128,8 @@ export function consoleFor(session: Session, org: Organization | null, tokens: D
         if (!renewed) throw err;
         return publicApi(renewed.token, method, path, body, signal);
       }
-    },
-    control: (method, path, body, signal) => controlApi(key, method, path, body, signal),
-    usage: (signal) => controlApi<Usage>(key, 'GET', `/organizations/${org.id}/usage`, undefined, signal),
+    })()),
+    control,
+    usage: (signal) => control<Usage>('GET', `/organizations/${org.id}/usage`, undefined, signal),
   };
 }

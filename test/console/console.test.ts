@@ -1,7 +1,8 @@
-// The console end to end in Chromium (docs/console.md): a real server from fixtures, one browser for
-// the whole suite, each test a new tab. Signed in with a token: objects and counts, a record table
-// (columns, sort, pages, a filter with its errors and suggestions), a record page (edit by field type,
-// create, delete, lookups), a role's limits, the usage moving live. Signed in with the admin key: the
+// The console end to end in Chromium (docs/console.md): a real server from fixtures (a test that
+// needs other settings or a restart starts one of its own), one browser for the whole suite, each
+// test a new tab. Signed in with a token: objects and counts, a record table (columns, sort, pages, a
+// filter with its errors and suggestions), a record page (edit by field type, create, delete,
+// lookups), a role's limits, the usage moving live, webhooks. Signed in with the admin key: the
 // request journal, the toolkit, people and tokens. Every view at a phone's width and at 1280 px, with
 // the keyboard, and no request ever leaving the server's origin. CONSOLE_SCREENSHOTS=dir saves a
 // screenshot of each view there (docs/console/ holds the committed ones).
@@ -9,12 +10,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook as Verifier } from 'standardwebhooks';
 import { loadConfig } from '../../src/config.js';
-import { startOrchard, type StartedOrchard } from '../../src/testing.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { parseFixtures, startOrchard, type StartedOrchard } from '../../src/testing.js';
 import { launchChromium, needsChromium, watchedPage, type Watched } from './browser.js';
 
 const ADMIN_KEY = 'console-test-admin-key-0123456789';
@@ -56,6 +60,8 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   let server: StartedOrchard;
   let browser: Browser;
   let origin: string;
+  /** The origins of the suite's servers: the one above, and those a test starts of its own. */
+  const origins = new Set<string>();
   /** Every request every page of the suite made, and every script error. */
   const log = { requests: [] as string[], errors: [] as string[] };
   const opened: Watched[] = [];
@@ -65,6 +71,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const webhooks = { ...loadConfig({}, {}).webhooks, allowPrivate: true };
     server = await startOrchard({ fixtures: FIXTURES, adminKey: ADMIN_KEY, config: { journalSize: 500, webhooks } });
     origin = new URL(server.url).origin;
+    origins.add(origin);
     browser = await launchChromium();
   });
   after(async () => {
@@ -74,9 +81,9 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   /** A new tab; the earlier ones are closed, so no view of an earlier test keeps reading (and counting). */
-  const tab = async (viewport?: { width: number; height: number }): Promise<Page> => {
+  const tab = async (viewport?: { width: number; height: number }, at = origin): Promise<Page> => {
     for (const earlier of opened.splice(0)) await earlier.context.close();
-    const w = await watchedPage(browser, origin, viewport, log);
+    const w = await watchedPage(browser, at, viewport, log);
     opened.push(w);
     return w.page;
   };
@@ -90,8 +97,8 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   };
 
   /** Opens the console and signs in by keyboard alone: the secret field has the focus, Enter sends it. */
-  async function signIn(page: Page, secret: string, kind: 'token' | 'admin' = 'token'): Promise<void> {
-    await page.goto(`${server.url}/console`);
+  async function signIn(page: Page, secret: string, kind: 'token' | 'admin' = 'token', url = server.url): Promise<void> {
+    await page.goto(`${url}/console`);
     await page.waitForSelector('input[name=secret]:focus');
     if (kind === 'admin') {
       // From the secret field back to the radio group, then the arrow picks the admin key.
@@ -1218,9 +1225,165 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await told.count(), 0);
   });
 
+  /** A receiver of webhook deliveries on 127.0.0.1 answering `status()`; `next()` resolves with the next delivery. */
+  const webhookReceiver = async (status: () => number = () => 200) => {
+    const received: Array<{ body: string; headers: Record<string, string> }> = [];
+    const waiting: Array<() => void> = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ body, headers: req.headers as Record<string, string> });
+        res.writeHead(status()).end();
+        for (const wake of waiting.splice(0)) wake();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const next = async (count: number) => {
+      while (received.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
+      return received[count - 1]!;
+    };
+    return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, received, next, close: () => receiver.close() };
+  };
+
+  test('a webhook\'s secret rotated from the list: the overlap asked (24 hours unless changed), the new secret shown once with when the old one stops signing, both signing meanwhile; a refusal shown above the list', async () => {
+    const receiver = await webhookReceiver();
+    const made = (await json(await api(ADA, 'POST', '/api/webhooks', { event: 'created', object: 'account', url: receiver.url }))).data;
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, 'webhooks');
+      const row = page.locator(`tr[data-webhook="${receiver.url}"]`);
+      await row.locator('button:has-text("Rotate secret")').click();
+      const hours = row.locator('form input[type=number]');
+      assert.equal(await hours.inputValue(), '24');
+      assert.equal(await hours.evaluate((el: HTMLElement) => el === document.activeElement), true, 'the overlap asked has the focus');
+      await hours.fill('48');
+      const rotated = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/api/webhooks/${made.id}/rotate-secret`));
+      await row.locator('button:has-text("Rotate")').click();
+      assert.deepEqual(JSON.parse((await rotated).postData()!), { expiresInHours: 48 });
+      const secret = (await page.textContent('.once [data-token]'))!;
+      assert.match(secret, /^whsec_/);
+      assert.notEqual(secret, made.secret);
+      const shown = (await json(await api(ADA, 'GET', `/api/webhooks/${made.id}`))).data;
+      const until = `${shown.previousSecretExpiresAt.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+      assert.ok(Math.abs(Date.parse(shown.previousSecretExpiresAt) - Date.now() - 48 * 3_600_000) < 600_000, shown.previousSecretExpiresAt);
+      assert.match((await page.textContent('.once'))!, new RegExp(`new signing secret of the webhook to ${receiver.url}.*shown only now.*replaced also signs each delivery until ${until}`));
+      await row.locator(`text=the replaced secret also signs until ${until}`).waitFor();
+
+      // Meanwhile a delivery carries a signature under each: the one shown and the one it replaced.
+      assert.equal((await api(ADA, 'POST', `/api/webhooks/${made.id}/test`)).status, 202);
+      const delivered = await receiver.next(1);
+      for (const key of [secret, made.secret]) assert.deepEqual(new Verifier(key).verify(delivered.body, delivered.headers), JSON.parse(delivered.body));
+
+      // 0 hours: the old one stops at once.
+      await row.locator('button:has-text("Rotate secret")').click();
+      await hours.fill('0');
+      await hours.press('Enter');
+      await page.waitForFunction((s) => /no longer signs/.test(document.querySelector('.once')?.textContent ?? '') && document.querySelector('.once [data-token]')?.textContent !== s, secret);
+      assert.equal((await json(await api(ADA, 'GET', `/api/webhooks/${made.id}`))).data.previousSecretExpiresAt, null);
+
+      // Deleted elsewhere meanwhile: the refusal shows above the list, like the view's other errors, and no secret.
+      assert.equal((await api(ADA, 'DELETE', `/api/webhooks/${made.id}`)).status, 200);
+      await row.locator('button:has-text("Rotate secret")').click();
+      await row.locator('button:has-text("Rotate")').click();
+      const alert = page.locator('section > [role=alert]');
+      await alert.waitFor();
+      assert.match((await alert.textContent())!, /WEBHOOK_NOT_FOUND/);
+      assert.equal(await page.locator('.once').count(), 0);
+    } finally {
+      await api(ADA, 'DELETE', `/api/webhooks/${made.id}`);
+      receiver.close();
+    }
+  });
+
+  test('a test event sent to a disabled webhook shows the server\'s refusal and a button that enables it; sent again, it is delivered and the log shows it', async () => {
+    let answer = 500;
+    const receiver = await webhookReceiver(() => answer);
+    // A server of its own, where one failed attempt disables a webhook.
+    const other = await startOrchard({ fixtures: FIXTURES, adminKey: ADMIN_KEY, config: { webhooks: { allowPrivate: true, disableFailures: 1, disableHours: 0 } } });
+    try {
+      const at = new URL(other.url).origin;
+      origins.add(at);
+      const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => fetch(`${at}${url}`, {
+        method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const hook = (await json(await call('POST', '/api/webhooks', { tokenid: ADA }, { event: 'created', object: 'account', url: receiver.url }))).data;
+      assert.equal((await call('POST', `/api/webhooks/${hook.id}/test`, { tokenid: ADA })).status, 202);
+      assert.equal((await call('POST', '/_orchard/webhooks/flush', { authorization: `Bearer ${ADMIN_KEY}` })).status, 204);
+      assert.equal((await json(await call('GET', `/api/webhooks/${hook.id}`, { tokenid: ADA }))).data.status, 'disabled');
+      answer = 200;
+
+      const page = await tab(undefined, at);
+      await signIn(page, ADA, 'token', at);
+      await go(page, 'webhooks');
+      const row = page.locator(`tr[data-webhook="${receiver.url}"]`);
+      await row.locator('td:has-text("disabled")').waitFor();
+      await row.locator('button:has-text("Send test event")').click();
+      const alert = page.locator('section > [role=alert]');
+      await alert.waitFor();
+      assert.match((await alert.textContent())!, new RegExp(`WEBHOOK_DISABLED.*'${hook.id}' is disabled for failing since.*Enable it`));
+      await page.click(`button:has-text("Enable the webhook to ${receiver.url}")`);
+      await row.locator('td:text-is("active")').waitFor();
+      assert.equal(await alert.count(), 0, 'the refusal goes once the webhook is enabled');
+
+      const sent = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/webhooks/${hook.id}/test`));
+      await row.locator('button:has-text("Send test event")').click();
+      assert.equal((await sent).status(), 202);
+      await page.click('[role=status] a:has-text("the delivery log")');
+      await page.waitForSelector('tr[data-state=delivered]:has-text("test event")', { timeout: 15_000 });
+      assert.equal(JSON.parse(receiver.received.at(-1)!.body).type, 'webhook.test');
+    } finally {
+      await other.close();
+      receiver.close();
+    }
+  });
+
+  test('an admin-key session whose key the server no longer takes (restarted with another ADMIN_KEY) ends on the sign-in form, which says so and what to do', async () => {
+    const NEW_KEY = 'console-test-admin-key-restarted-9876';
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-console-restart-'));
+    const fixtures = parseFixtures(FIXTURES);
+    const start = (adminKey: string, port: number) => startServer(loadConfig({}, { logLevel: 'silent', host: '127.0.0.1', port, adminKey, dataDir }), () => {}, { fixtures });
+    let running: RunningServer | null = await start(ADMIN_KEY, 0);
+    try {
+      const url = running.url;
+      origins.add(new URL(url).origin);
+      const page = await tab(undefined, new URL(url).origin);
+      await signIn(page, ADMIN_KEY, 'admin', url);
+      await page.selectOption('header select', { label: 'Acme' });
+      // The data opened: the session makes a token for it, which its end cannot revoke.
+      await go(page, 'data');
+      await page.waitForSelector('table[aria-label=Objects]');
+      await go(page, 'admin');
+      await page.waitForSelector('table[aria-label=Users]');
+
+      const port = Number(new URL(url).port);
+      await running.close();
+      running = null;
+      running = await start(NEW_KEY, port);
+      await go(page, 'usage');
+      const told = page.locator('.sign-in [role=alert]');
+      await told.waitFor();
+      assert.match((await told.textContent())!, /ADMIN_KEY_INVALID.*admin key this tab was signed in with was refused.*not the server's ADMIN_KEY.*restarted with another ADMIN_KEY\? Sign in again with the key it runs with now.*The token this tab made to open an organization's data could not be revoked: revoke it under Admin/);
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+      assert.equal(await page.isChecked('input[value=admin]'), true, 'the admin key is the secret asked for');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null, 'the refused key is not kept');
+      await page.keyboard.type(NEW_KEY);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('header.top');
+      assert.equal(await page.textContent('header .badge'), 'admin key');
+      assert.equal(await page.evaluate(() => location.hash), '#/usage', 'back on the view it was on');
+      await page.waitForSelector('[data-window=minute]');
+      assert.equal(await told.count(), 0);
+    } finally {
+      await running?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
-    const outside = log.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));
     assert.deepEqual(outside, []);
     assert.deepEqual(log.errors, []);
   });

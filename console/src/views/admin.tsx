@@ -2,7 +2,7 @@
 // (create and rotate shown once, revoke) and its roles (define, edit, delete) — the people and tokens
 // calls of the control API.
 
-import { Fragment } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Role, TokenInfo, User } from '../api.js';
 import { useConsole } from '../context.js';
@@ -23,14 +23,15 @@ export function AdminView() {
   );
 }
 
-/** A token shown once, with a button that copies it. */
-export function ShownOnce({ token, what }: { token: string; what: string }) {
+/** A token shown once, with a button that copies it; `children`, what else to know about it, below. */
+export function ShownOnce({ token, what, children }: { token: string; what: string; children?: ComponentChildren }) {
   const [copied, setCopied] = useState(false);
   return (
     <div class="once" role="status">
       <p><strong>{what}</strong> It is shown only now: copy it.</p>
       <code class="token" data-token>{token}</code>{' '}
       <button type="button" onClick={() => navigator.clipboard?.writeText(token).then(() => setCopied(true), () => setCopied(false))}>{copied ? 'Copied' : 'Copy'}</button>
+      {children && <p class="after">{children}</p>}
     </div>
   );
 }

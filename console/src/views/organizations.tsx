@@ -2,15 +2,15 @@
 // one the views show, and a form that creates one (its primary user's token shown once).
 
 import { useState } from 'preact/hooks';
-import { controlApi, type Organization } from '../api.js';
-import type { Session } from '../session.js';
+import type { Organization } from '../api.js';
+import type { ControlCall } from '../context.js';
 import { ErrorBox, formatInstant, Loading, PageTitle, useAction } from '../ui.js';
 import { ShownOnce } from './admin.js';
 
 const PLANS = ['free', 'standard', 'professional', 'enterprise'];
 
-export function OrganizationsView({ orgs, session, current, onChoose, reload }: {
-  orgs: Organization[] | null; session: Extract<Session, { kind: 'admin' }>; current: string | null; onChoose: (id: string) => void; reload: () => void;
+export function OrganizationsView({ orgs, control, current, onChoose, reload }: {
+  orgs: Organization[] | null; control: ControlCall; current: string | null; onChoose: (id: string) => void; reload: () => void;
 }) {
   const act = useAction();
   const [name, setName] = useState('');
@@ -20,7 +20,7 @@ export function OrganizationsView({ orgs, session, current, onChoose, reload }: 
   const create = (e: Event) => {
     e.preventDefault();
     void act.run(async () => {
-      const r = await controlApi<{ organization: Organization; token: string }>(session.key, 'POST', '/organizations', { name, email, plan });
+      const r = await control<{ organization: Organization; token: string }>('POST', '/organizations', { name, email, plan });
       setMade({ name: r.organization.name, token: r.token });
       setName('');
       setEmail('');

@@ -7,9 +7,18 @@ import { controlApi, publicApi, type ApiError, type Me, type Organization } from
 import type { Session } from '../session.js';
 import { ErrorBox, useAction } from '../ui.js';
 
-/** `ended`: the refusal that ended the last session (its token no longer works), shown until the next try. */
-export function SignIn({ onSignIn, ended = null }: { onSignIn: (session: Session) => void; ended?: ApiError | null }) {
-  const [kind, setKind] = useState<'token' | 'admin'>('token');
+/** Why the last session ended: the refusal of its token or admin key. */
+export interface Ended {
+  readonly error: ApiError;
+  readonly kind: Session['kind'];
+  /** The data tokens an admin session had made, left live: revoking them needed the key. */
+  readonly tokensLeft: number;
+}
+
+/** `ended`: the refusal that ended the last session (its token or key no longer works), shown until the next try. */
+export function SignIn({ onSignIn, ended = null }: { onSignIn: (session: Session) => void; ended?: Ended | null }) {
+  // The kind of secret the ended session had: the one to give again.
+  const [kind, setKind] = useState<'token' | 'admin'>(ended?.kind ?? 'token');
   const [secret, setSecret] = useState('');
   const action = useAction();
   const [told, setTold] = useState(ended);
@@ -35,9 +44,16 @@ export function SignIn({ onSignIn, ended = null }: { onSignIn: (session: Session
   return (
     <main class="sign-in" id="main">
       <h1>Orchard console</h1>
-      {told && (
+      {told?.kind === 'token' && (
         <div class="error" role="alert">
-          <code class="code">{told.code}</code> The API token this tab was signed in with no longer works: {told.message} Sign in again, with another token or the admin key.
+          <code class="code">{told.error.code}</code> The API token this tab was signed in with no longer works: {told.error.message} Sign in again, with another token or the admin key.
+        </div>
+      )}
+      {told?.kind === 'admin' && (
+        <div class="error" role="alert">
+          <code class="code">{told.error.code}</code> The admin key this tab was signed in with was refused: {told.error.message} Was the server restarted with another ADMIN_KEY? Sign in again with the key it runs with now, or with an organization's API token.
+          {told.tokensLeft === 1 && ' The token this tab made to open an organization\'s data could not be revoked: revoke it under Admin, among its primary user\'s tokens.'}
+          {told.tokensLeft > 1 && ` The ${told.tokensLeft} tokens this tab made to open organizations' data could not be revoked: revoke them under Admin, among their primary users' tokens.`}
         </div>
       )}
       <form onSubmit={submit}>

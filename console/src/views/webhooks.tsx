@@ -1,11 +1,12 @@
 // Webhooks (GET/POST/DELETE /api/webhooks, the admin role): the organization's webhooks, a form that
-// makes one (its signing secret shown once), and each one's delivery log, read again every 5 s.
+// makes one (its signing secret shown once), each one's secret rotated (the new one shown once) and a
+// test event sent to it, and each one's delivery log, read again every 5 s.
 
-import { useState } from 'preact/hooks';
-import type { ObjectSummary } from '../api.js';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type ObjectSummary } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, Pager, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatInstant, Loading, Notice, PageTitle, Pager, useAction, useLoad } from '../ui.js';
 import { ShownOnce } from './admin.js';
 import { DataAs } from './objects.js';
 
@@ -22,7 +23,19 @@ interface Webhook {
   disabledAt: string | null;
   failures: number;
   failingSince: string | null;
+  /** Until when the secret its last rotation replaced signs beside the new one; null when none does. */
+  previousSecretExpiresAt: string | null;
 }
+
+/** A signing secret shown once: a new webhook's (by the form), or a rotation's (by the list, with when the one it replaced stops signing). */
+interface ShownSecret {
+  secret: string;
+  url: string;
+  rotation: { previousSecretExpiresAt: string | null } | null;
+}
+
+/** The overlap of a rotation, while the secret it replaced still signs. */
+const overlapOf = (h: Webhook): string | null => (h.previousSecretExpiresAt ? `the replaced secret also signs until ${formatInstant(h.previousSecretExpiresAt)}` : null);
 
 interface Delivery {
   id: string;
@@ -53,13 +66,16 @@ function WebhookList() {
   const act = useAction();
   // The form's own: a refused webhook's error shows by the form, not above the list.
   const making = useAction();
+  // A test event's own: refused for a disabled webhook, its error comes with the way to enable it.
+  const testing = useAction();
+  const [tried, setTried] = useState<{ hook: Webhook; sent: boolean } | null>(null);
   const [event, setEvent] = useState('created');
   const [object, setObject] = useState('account');
   const [url, setUrl] = useState('');
   const [method, setMethod] = useState('POST');
   const [filter, setFilter] = useState('');
   const [headers, setHeaders] = useState('');
-  const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
   const create = (e: Event) => {
     e.preventDefault();
     setSecret(null);
@@ -68,7 +84,7 @@ function WebhookList() {
         event, url, method, ...(object !== '*' ? { object } : {}), ...(filter ? { filter } : {}),
         ...(headers.trim() ? { headers: headers.split('\n').map((l) => l.trim()).filter(Boolean) } : {}),
       });
-      setSecret({ secret: made.secret, url: made.url });
+      setSecret({ secret: made.secret, url: made.url, rotation: null });
       setUrl('');
       setFilter('');
       setHeaders('');
@@ -81,14 +97,45 @@ function WebhookList() {
   });
   const enable = (id: string) => act.run(async () => {
     await c.data('POST', `/api/webhooks/${id}/enable`);
+    // A test event refused as it was disabled may be sent now.
+    if (tried?.hook.id === id) {
+      testing.clear();
+      setTried(null);
+    }
     hooks.reload();
   });
+  const rotate = (h: Webhook, expiresInHours: number) => {
+    setSecret(null);
+    void act.run(async () => {
+      const r = await c.data<Webhook & { secret: string }>('POST', `/api/webhooks/${h.id}/rotate-secret`, { expiresInHours });
+      setSecret({ secret: r.secret, url: r.url, rotation: { previousSecretExpiresAt: r.previousSecretExpiresAt } });
+      hooks.reload();
+    });
+  };
+  const sendTest = async (hook: Webhook) => {
+    setTried({ hook, sent: false });
+    const sent = await testing.run(async () => {
+      await c.data('POST', `/api/webhooks/${hook.id}/test`);
+      setTried({ hook, sent: true });
+    });
+    // Refused: the list may be older than the webhook's state (disabled since it was read).
+    if (!sent) hooks.reload();
+  };
+  const disabled = testing.error instanceof ApiError && testing.error.code === 'WEBHOOK_DISABLED' ? tried?.hook ?? null : null;
 
   return (
     <section>
       <PageTitle>Webhooks</PageTitle>
       <DataAs />
       <ErrorBox error={hooks.error ?? act.error} />
+      <ErrorBox error={testing.error} />
+      {disabled && (
+        <Notice>
+          Enable it, then send the test event again:{' '}
+          <button type="button" disabled={act.busy} onClick={() => void enable(disabled.id)}>Enable the webhook to {disabled.url}</button>
+        </Notice>
+      )}
+      {tried?.sent && <Notice>A test event is on its way to <code>{tried.hook.url}</code>: see its delivery in <a href={href('webhooks', tried.hook.id)}>the delivery log</a>.</Notice>}
       {!hooks.value ? (!hooks.error && <Loading what="webhooks" />) : hooks.value.length === 0 ? <p class="muted">No webhook yet.</p> : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Webhooks">
@@ -99,10 +146,15 @@ function WebhookList() {
                   <th scope="row"><a href={href('webhooks', h.id)}>{h.object ?? 'any object'} {h.event}</a></th>
                   <td><code>{h.method} {h.url}</code></td>
                   <td>{h.filter ? <code>{h.filter}</code> : <span class="muted">every record</span>}</td>
-                  <td>{h.status === 'active' ? (h.failures ? `active, ${h.failures} failures in a row` : 'active') : `disabled ${formatInstant(h.disabledAt)}`}</td>
+                  <td>
+                    {h.status === 'active' ? (h.failures ? `active, ${h.failures} failures in a row` : 'active') : `disabled ${formatInstant(h.disabledAt)}`}
+                    {overlapOf(h) && <div class="muted small">{overlapOf(h)}</div>}
+                  </td>
                   <td class="actions-cell">
                     <a class="button" href={href('webhooks', h.id)}>Deliveries</a>
                     {h.status === 'disabled' && <button type="button" onClick={() => enable(h.id)}>Enable</button>}
+                    <button type="button" aria-label={`Send test event to ${h.url}`} disabled={testing.busy} onClick={() => void sendTest(h)}>Send test event</button>
+                    <RotateSecret hook={h} busy={act.busy} onRotate={(hours) => rotate(h, hours)} />
                     <Confirm label="Delete" labelledAs={`Delete the webhook to ${h.url}`} ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
                   </td>
                 </tr>
@@ -110,6 +162,13 @@ function WebhookList() {
             </tbody>
           </table>
         </div>
+      )}
+      {secret?.rotation && (
+        <ShownOnce token={secret.secret} what={`The new signing secret of the webhook to ${secret.url}.`}>
+          {secret.rotation.previousSecretExpiresAt
+            ? `The secret it replaced also signs each delivery until ${formatInstant(secret.rotation.previousSecretExpiresAt)}: give the receiver the new one before then.`
+            : 'The secret it replaced no longer signs: each delivery carries the new one\'s signature alone.'}
+        </ShownOnce>
       )}
       <h2>New webhook</h2>
       <form class="stack" onSubmit={create} aria-label="Make a webhook">
@@ -129,8 +188,36 @@ function WebhookList() {
         <button type="submit" class="primary" disabled={making.busy}>Make webhook</button>
         <ErrorBox error={making.error} />
       </form>
-      {secret && <ShownOnce token={secret.secret} what={`The signing secret (Standard Webhooks) of the webhook to ${secret.url}.`} />}
+      {secret && !secret.rotation && <ShownOnce token={secret.secret} what={`The signing secret (Standard Webhooks) of the webhook to ${secret.url}.`} />}
     </section>
+  );
+}
+
+/**
+ * A webhook's "Rotate secret": the first press asks how many hours the secret replaced keeps signing
+ * beside the new one (0 to 168, 24 unless changed: docs/webhooks.md), focused; its Rotate makes it.
+ */
+function RotateSecret({ hook, busy, onRotate }: { hook: Webhook; busy: boolean; onRotate: (hours: number) => void }) {
+  const [asking, setAsking] = useState(false);
+  const [hours, setHours] = useState('24');
+  const field = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    if (asking) field.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return <button type="button" aria-label={`Rotate secret of the webhook to ${hook.url}`} onClick={() => { setHours('24'); setAsking(true); }}>Rotate secret</button>;
+  }
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setAsking(false);
+    onRotate(Number(hours));
+  };
+  return (
+    <form class="confirm" onSubmit={submit} aria-label={`Rotate the secret of the webhook to ${hook.url}`}>
+      <label>The old secret signs for <input ref={field} type="number" required min={0} max={168} step={1} size={4} value={hours} onInput={(e) => setHours((e.target as HTMLInputElement).value)} /> hours</label>
+      <button type="submit" class="primary" disabled={busy}>Rotate</button>
+      <button type="button" onClick={() => setAsking(false)}>Keep</button>
+    </form>
   );
 }
 
@@ -154,7 +241,7 @@ function WebhookDetail({ id }: { id: string }) {
       <PageTitle>{h ? `${h.object ?? 'Any object'} ${h.event}` : 'Webhook'}</PageTitle>
       <p class="muted"><a href={href('webhooks')}>Webhooks</a>{h && <> › <code>{h.method} {h.url}</code></>}</p>
       <ErrorBox error={hook.error ?? log.error} />
-      {h && <p>{h.status === 'active' ? 'Active' : `Disabled ${formatInstant(h.disabledAt)}`}{h.filter && <> · filter <code>{h.filter}</code></>}</p>}
+      {h && <p>{h.status === 'active' ? 'Active' : `Disabled ${formatInstant(h.disabledAt)}`}{h.filter && <> · filter <code>{h.filter}</code></>}{overlapOf(h) && <> · {overlapOf(h)}</>}</p>}
       <div class="title-row">
         <h2>Delivery log</h2>
         <label class="choice"><input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Live (read every 5 s, counted as requests)</label>
