@@ -111,7 +111,7 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
     .option('--seed <n>', 'seed of the probability\'s draws', number('--seed', true))
     .option('--count <n>', 'fire for the next N matches, then remove the rule', number('--count', true))
     .option('--window <window>', 'for 429: minute (default) or day')
-    .option('--retry-after <s>', 'for 429: Retry-After in seconds', number('--retry-after', true))
+    .option('--retry-after <s>', 'for 429 and 503: Retry-After in seconds', number('--retry-after', true))
     .option(url, urlHelp)
     .action(async (o: { status?: number; latency?: number; org?: string; method?: string[]; family?: string[]; object?: string; probability?: number; seed?: number; count?: number; window?: string; retryAfter?: number; url?: string }) => {
       const rule = {

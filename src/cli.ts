@@ -21,6 +21,7 @@ import type { TokenInfo } from './auth/identity.js';
 import type { RoleDefinition } from './auth/roles.js';
 import { checkFixturesFile, fixturesFileText, fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
 import { addControlCommands } from './cli-control.js';
+import { confirmDestructive, type Destructive, type InStream } from './cli-confirm.js';
 import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
 import { exportRecords, importRecords } from './service/record-transfer.js';
@@ -163,7 +164,7 @@ Examples:
   $ orchard token list --user <user id>
   $ orchard token rotate --id <token id>
   $ orchard token revoke --id <token id>              (or --token <token>)
-  $ orchard org delete --id <org id>
+  $ orchard org delete --id <org id>                 (asks for its name or id; --yes in scripts)
   $ orchard seed --org <org id> --object account --count 100000
   $ orchard export --org <org id> --object account --format csv --out accounts.csv
   $ orchard import --org <org id> --object account --format ndjson --in accounts.ndjson
@@ -179,7 +180,7 @@ call the running server's control API (--url or ORCHARD_URL, and ADMIN_KEY). Eve
 serve and restore works beside a running server on the same data directory and takes effect at once. With --json each prints one JSON object on stdout; a failure prints
 {"error": {"code", "message"}} and exits with status 1.`;
 
-export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT): Command {
+export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput = PROCESS_OUTPUT, input: InStream = process.stdin): Command {
   const program = new Command('orchard')
     // Before the subcommands, which copy it: help, --version and usage errors go to `output` too.
     .configureOutput({ writeOut: (text) => output.stdout.write(text), writeErr: (text) => output.stderr.write(text) })
@@ -197,6 +198,10 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     const opts = program.opts<{ dataDir?: string; json?: boolean }>();
     return { config: loadConfig(env, opts.dataDir ? { dataDir: opts.dataDir } : {}), out: { json: opts.json === true, stdout: output.stdout } };
   };
+
+  // The commands that drop an organization's data ask first (cli-confirm.ts): the question on stderr.
+  const yesOption = () => new Option('--yes', 'do it without asking; needed where standard input is not a terminal (scripts), which are otherwise refused');
+  const confirm = (action: Destructive) => confirmDestructive(action, input, output.stderr);
 
   program.command('serve')
     .summary('start the HTTP server')
@@ -275,15 +280,24 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
   /** The running server's control API (--url, ORCHARD_URL, ADMIN_KEY): for what must go through the process serving the organization. */
   const server = (o: { url?: string }): ControlClient => controlClientFrom(env, o.url);
   const urlOption = () => new Option('--url <url>', 'the running server (default: ORCHARD_URL, else http://127.0.0.1:$PORT); the key comes from ADMIN_KEY');
+  /** The running server's name for an organization; null when it has none. */
+  const nameOnServer = async (client: ControlClient, orgId: string): Promise<string | null> =>
+    (await client.call<{ items: Array<{ id: string; name: string }> }>('GET', 'organizations')).items.find((x) => x.id === orgId)?.name ?? null;
 
   org.command('reset')
     .summary('reset an organization (running server)')
-    .description('back to the fixture the organization was loaded from, or, if it was not, to a new organization\'s state: no records, no custom objects or fields; users, roles, tokens and plan stay. Calls the running server, which makes the organization\'s requests wait for it.')
+    .description('back to the fixture the organization was loaded from, or, if it was not, to a new organization\'s state: no records, no custom objects or fields; users, roles, tokens and plan stay. Calls the running server, which makes the organization\'s requests wait for it. Asks for the organization\'s name or id to be typed back, or --yes (docs/operations.md).')
     .requiredOption('--id <id>', 'organization id (required)')
+    .addOption(yesOption())
     .addOption(urlOption())
-    .action(async (o: { id: string; url?: string }) => {
+    .action(async (o: { id: string; yes?: boolean; url?: string }) => {
       const { out } = ctx();
-      const r = await server(o).reset(o.id);
+      const client = server(o);
+      await confirm({
+        command: 'org reset', orgId: o.id, yes: o.yes === true, nameOf: () => nameOnServer(client, o.id),
+        loss: 'its records, custom objects and fields are replaced by those of the fixture it was loaded from, or deleted if it was not',
+      });
+      const r = await client.reset(o.id);
       print(out, r, `Organization ${r.id} ${r.fixture ? 'is back to its fixture' : 'is emptied'}.`);
     });
 
@@ -340,13 +354,21 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       print(out, { items }, items.map((s) => `${s.name}  ${s.createdAt}  ${s.bytes} bytes`).join('\n') || 'No snapshots.');
     });
   snapshot.command('restore')
-    .description('replace the organization\'s objects and records with the snapshot\'s; its requests wait for it, and none sees a mixture')
+    .description('replace the organization\'s objects and records with the snapshot\'s; its requests wait for it, and none sees a mixture. Asks for the organization\'s name or id to be typed back, or --yes (docs/operations.md).')
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--name <name>', 'snapshot name (required)')
+    .addOption(yesOption())
     .addOption(urlOption())
-    .action(async (o: { org: string; name: string; url?: string }) => {
+    .action(async (o: { org: string; name: string; yes?: boolean; url?: string }) => {
       const { out } = ctx();
-      await server(o).restore(o.org, o.name);
+      const client = server(o);
+      await confirm({
+        command: 'snapshot restore', orgId: o.org, yes: o.yes === true,
+        loss: `its objects and records are replaced by those of snapshot '${o.name}'`,
+        // No such snapshot: nothing is asked, and the server refuses the restore.
+        nameOf: async () => ((await client.listSnapshots(o.org)).some((x) => x.name === o.name) ? nameOnServer(client, o.org) : null),
+      });
+      await client.restore(o.org, o.name);
       print(out, { org: o.org, restored: o.name }, `Organization ${o.org} restored from snapshot ${o.name}.`);
     });
   snapshot.command('delete')
@@ -383,11 +405,16 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
 
   org.command('delete')
     .summary('delete an organization and all its data')
-    .description('delete an organization for good: its users, tokens, roles and every record (its database file, or its PostgreSQL schema). Its tokens are refused from the next request on.')
+    .description('delete an organization for good: its users, tokens, roles and every record (its database file, or its PostgreSQL schema). Its tokens are refused from the next request on. Asks for the organization\'s name or id to be typed back, or --yes (docs/operations.md).')
     .requiredOption('--id <id>', 'organization id (required)')
-    .action(async (o: { id: string }) => {
+    .addOption(yesOption())
+    .action(async (o: { id: string; yes?: boolean }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
+        await confirm({
+          command: 'org delete', orgId: o.id, yes: o.yes === true, nameOf: async () => (await admin.requireOrganization(o.id)).name,
+          loss: 'it is deleted with its users, tokens, roles and every record',
+        });
         const r = await admin.deleteOrganization(o.id);
         print(out, { id: r.id, name: r.name, deleted: true }, `Organization ${r.name} (${r.id}) deleted, with its users, tokens and records.`);
       });
@@ -819,9 +846,9 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
  * Runs the command with these arguments (those after `orchard`) and resolves to its exit status,
  * 0 or 1 on any failure, once the command is done (serve: once it listens).
  */
-export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; output?: CliOutput } = {}): Promise<number> {
+export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; output?: CliOutput; input?: InStream } = {}): Promise<number> {
   const output = options.output ?? PROCESS_OUTPUT;
-  const program = buildCli(options.env, output);
+  const program = buildCli(options.env, output, options.input);
   try {
     await program.parseAsync(args, { from: 'user' });
     return 0;

@@ -4,7 +4,11 @@
 // A message said the same way wherever it arises is a template beside its code (`message`), built
 // with errorOf(code, ...values); others are written where they arise, with new AppError(code, text).
 
-/** Every error the server can answer with: code → HTTP status and a one-line summary for docs. */
+/**
+ * Every error the server can answer with: code → HTTP status and a one-line summary for docs; for a
+ * failure that passes by itself, `retryAfter`: the seconds its reply's Retry-After asks a client to
+ * wait (docs/errors.md § Retry-After).
+ */
 export const errorCatalogue = {
   // 400
   BODY_INVALID: { status: 400, summary: 'The request body is not valid JSON or not a JSON object.' },
@@ -115,6 +119,9 @@ export const errorCatalogue = {
   BACKUP_UNSUPPORTED: { status: 400, summary: 'orchard backup and restore serve the embedded (SQLite) store; on PostgreSQL use pg_dump and pg_restore.' },
   RESTORE_TARGET_IN_USE: { status: 409, summary: 'orchard restore: a server or another orchard command has the data directory\'s databases open.' },
   RESTORE_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard restore: the data directory already holds Orchard data and --force was not given.' },
+  // The commands that drop an organization's data (docs/operations.md § Confirming what cannot be undone)
+  CONFIRMATION_REQUIRED: { status: 400, summary: 'orchard org delete, org reset or snapshot restore without --yes, and standard input is not a terminal to ask on; nothing was changed.' },
+  CONFIRMATION_MISMATCH: { status: 400, summary: 'orchard org delete, org reset or snapshot restore at a terminal: the answer typed was neither the organization\'s name nor its id; nothing was changed.' },
   // 409 of the control API and the commands
   ROLE_IN_USE: { status: 409, summary: 'A role is deleted only when no user of the organization holds it; the message names those who do.' },
   DELIVERY_NOT_FAILED: {
@@ -128,16 +135,22 @@ export const errorCatalogue = {
   WEBHOOKS_NOT_DELIVERED_HERE: { status: 409, summary: 'POST /_orchard/webhooks/flush on a server started with WEBHOOK_DELIVER=false, which attempts no deliveries: flush on a server that delivers them.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
-  STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.' },
+  STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.', retryAfter: 5 },
   CONSOLE_NOT_BUILT: { status: 503, summary: 'A /console path was asked of a server whose console is not built (dist/console/index.html is missing): run npm run build.' },
   NOT_READY: { status: 503, summary: 'GET /ready: a store the server needs (control plane, records, rate-limit counters) does not answer.' },
   STORE_BUSY: {
-    status: 503, summary: 'Another process (such as orchard seed beside the server) held the organization\'s records for writing longer than a write waits (5 s); retry.',
+    status: 503, summary: 'Another process (such as orchard seed beside the server) held the organization\'s records for writing longer than a write waits (5 s); retry.', retryAfter: 1,
     message: (seconds: number) => `This organization's records stayed locked by another writer (such as \`orchard seed\` beside the server) for ${seconds} s. Retry in a few seconds.`,
   },
-} as const satisfies Record<string, { status: number; summary: string; message?: (...values: never[]) => string }>;
+} as const satisfies Record<string, { status: number; summary: string; message?: (...values: never[]) => string; retryAfter?: number }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
+
+/** The seconds a reply of `code` asks the client to wait before retrying (Retry-After); undefined when retrying soon would not help. */
+export function retryAfterOf(code: ErrorCode): number | undefined {
+  const entry: { status: number; retryAfter?: number } = errorCatalogue[code];
+  return entry.retryAfter;
+}
 
 type Catalogue = typeof errorCatalogue;
 /** The codes whose message is a template of the catalogue. */

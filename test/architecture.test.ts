@@ -59,9 +59,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // version: the line the server logs when it starts names it.
   server: ['errors', 'config', 'version', 'app', 'stores', 'fixtures', 'http'],
   'cli-control': ['control-client'],
+  'cli-confirm': ['errors'],
   // service: import and export run the service's pipeline.
   // webhooks: the webhook commands print what the API shows.
-  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server', 'webhooks'],
+  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'cli-confirm', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server', 'webhooks'],
   // The entry point of `orchard/testing`: a server for a test suite, with its control client.
   testing: ['config', 'control-client', 'fixtures', 'server'],
 };

@@ -7,7 +7,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, isAppError, retryAfterOf } from '../errors.js';
 import { clientClosed, logClosedWork } from './client-closed.js';
 
 /** The body of an error reply in a route family's shape. */
@@ -52,6 +52,9 @@ export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape)
   // body not read at all (a 401 or 429 before it) Node reads and drops itself, keeping the connection.
   const raw = reply.request.raw;
   if (!raw.readableEnded && (raw.readableDidRead || err.code === 'BODY_TOO_LARGE')) reply.header('connection', 'close');
+  // A failure that passes by itself says when to retry, unless the reply already does (a fault rule's retryAfter).
+  const retryAfter = retryAfterOf(err.code);
+  if (retryAfter !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));
   return reply.code(err.status).header('x-error-code', err.code).type('application/json; charset=utf-8').send(shape(err));
 }
 

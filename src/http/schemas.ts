@@ -1,6 +1,8 @@
 // JSON schemas shared by the route families: they validate requests and are the source of the
 // OpenAPI document at /openapi.json, so the documentation is the behaviour.
 
+import { retryAfterOf } from '../errors.js';
+
 export const errorBody = {
   type: 'object',
   description: 'Every error reply: one human-readable Message saying what was wrong and how to fix it.',
@@ -47,9 +49,22 @@ export const tokenQuery = {
   tokenid: { type: 'string', description: 'The API token, for clients that cannot send the tokenid header.' },
 } as const;
 
+/** Retry-After of a 429 (docs/limits.md). */
+export const limitRetryHeader = {
+  'Retry-After': { type: 'integer', description: 'Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap.' },
+} as const;
+
+/** Retry-After of a 503 that passes by itself (docs/errors.md § Retry-After). */
+export const unavailableRetryHeader = {
+  'Retry-After': {
+    type: 'integer',
+    description: `Seconds to wait before retrying: ${retryAfterOf('STORE_UNAVAILABLE')} when the database cannot be reached (STORE_UNAVAILABLE), ${retryAfterOf('STORE_BUSY')} when another process held the records for writing (STORE_BUSY).`,
+  },
+} as const;
+
 /** The {Message} body with a description of when it is sent: the OpenAPI document shows it per status. */
-export function errorReply(description: string) {
-  return { ...errorBody, description, headers: errorCodeHeader } as const;
+export function errorReply<H extends object = Record<never, never>>(description: string, headers?: H) {
+  return { ...errorBody, description, headers: { ...errorCodeHeader, ...headers } } as const;
 }
 
 /** Error replies every authenticated route can give. */
@@ -60,9 +75,9 @@ export const commonErrors = {
   403: errorReply('The role of the token\'s user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant.'),
   404: errorReply('Unknown object, or no record has that id.'),
   413: errorReply('The request body is over 20 MB.'),
-  429: errorReply('Over the organization\'s minute limit or daily cap (without a valid token: the client address\'s minute limit); Retry-After says when to retry.'),
+  429: errorReply('Over the organization\'s minute limit or daily cap (without a valid token: the client address\'s minute limit); Retry-After says when to retry.', limitRetryHeader),
   500: errorReply('The server failed; the Message names the request id to report.'),
-  503: errorReply('The database cannot be reached (PostgreSQL), or another process held the organization\'s records for writing longer than a write waits (SQLite, e.g. orchard seed); retry.'),
+  503: errorReply('The database cannot be reached (PostgreSQL), or another process held the organization\'s records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After.', unavailableRetryHeader),
 } as const;
 
 /** Replies of the routes that write: the role may not write this object or a field sent, or the object is read-only. */

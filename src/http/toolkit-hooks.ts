@@ -93,7 +93,10 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
       case undefined: return;
       case 429: throw forcedBy(fault, limitHeaders(reply, config, identity.org, fault, clock(identity.org.id)));
       case 500: throw forcedBy(fault, internalError(request.id));
-      case 503: throw forcedBy(fault, storeUnavailableError());
+      case 503:
+        // Without one of the rule's, the real reply's (the error handler's).
+        if (fault.retryAfter !== undefined) reply.header('retry-after', String(fault.retryAfter));
+        throw forcedBy(fault, storeUnavailableError());
       case 408:
         reply.header('connection', 'close');
         throw forcedBy(fault, timeoutError());

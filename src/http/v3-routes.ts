@@ -9,12 +9,12 @@ import type { RecordRow } from '../schema/types.js';
 import { BATCH_MAX, type ItemOutcome } from '../service/batch.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { errorReplies, v3ErrorBody } from './error-handler.js';
-import { errorCodeHeader, idParam, objParam, recordSchema, tokenQuery, tokenSecurity } from './schemas.js';
+import { errorCodeHeader, idParam, limitRetryHeader, objParam, recordSchema, tokenQuery, tokenSecurity, unavailableRetryHeader } from './schemas.js';
 
-const v3Error = (description: string) => ({
+const v3Error = (description: string, headers: object = {}) => ({
   type: 'object',
   description,
-  headers: errorCodeHeader,
+  headers: { ...errorCodeHeader, ...headers },
   properties: { status: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' } },
   required: ['status', 'error', 'message'],
 } as const);
@@ -24,8 +24,8 @@ const v3Errors = {
   402: v3Error("The organization's plan does not include this object or batch requests."),
   403: v3Error("The role of the token's user may not do this."),
   404: v3Error('Unknown object.'),
-  429: v3Error('Over the minute limit or the daily cap.'),
-  503: v3Error('The database cannot be reached, or another process held the records for writing too long; retry.'),
+  429: v3Error('Over the minute limit or the daily cap; Retry-After says when to retry.', limitRetryHeader),
+  503: v3Error('The database cannot be reached, or another process held the records for writing too long; retry after Retry-After.', unavailableRetryHeader),
 } as const;
 
 const itemResult = {

@@ -36,7 +36,10 @@ export interface FaultRuleInput {
   readonly status?: FaultStatus;
   /** For 429: the window the refusal names (default minute). */
   readonly window?: 'minute' | 'day';
-  /** For 429: the Retry-After in seconds (default: 60 for the minute, until 00:00 UTC for the day). */
+  /**
+   * For 429 and 503: the Retry-After in seconds (default: 429, 60 for the minute, until 00:00 UTC for
+   * the day; 503, that of a real STORE_UNAVAILABLE).
+   */
   readonly retryAfter?: number;
   /** Milliseconds to wait before the request goes on (or before the forced reply). */
   readonly latencyMs?: number;
@@ -126,7 +129,7 @@ export function parseFaultRule(value: unknown, path = 'rule'): FaultRuleInput {
   }
   if (v.retryAfter !== undefined) {
     if (!isInteger(v.retryAfter, 0, 86_400)) throw invalid(`${path}.retryAfter`, 'must be a whole number of seconds from 0 to 86400');
-    if (out.status !== 429) throw invalid(`${path}.retryAfter`, 'is for status 429 only');
+    if (out.status !== 429 && out.status !== 503) throw invalid(`${path}.retryAfter`, 'is for status 429 or 503 only');
     out.retryAfter = v.retryAfter;
   }
   if (v.latencyMs !== undefined) {

@@ -5,7 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { InStream } from '../../src/cli-confirm.js';
 import { runCli } from '../../src/cli.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/orchard.js', import.meta.url));
@@ -16,13 +18,21 @@ export const childEnv = Object.fromEntries(Object.entries(process.env).filter(([
 
 export interface Run { code: number | null; stdout: string; stderr: string }
 
-/** Runs `orchard …` in this process, with an empty environment. */
-export async function run(args: readonly string[]): Promise<Run> {
+/**
+ * Runs `orchard …` in this process, with an empty environment and a standard input that is not a
+ * terminal (as a script's), whatever the test runner's is.
+ */
+export async function run(args: readonly string[], input: InStream = Readable.from([])): Promise<Run> {
   let stdout = '';
   let stderr = '';
   const output = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } };
-  const code = await runCli(args, { env: {}, output });
+  const code = await runCli(args, { env: {}, output, input });
   return { code, stdout, stderr };
+}
+
+/** Runs `orchard …` in this process as at a terminal where `typed` is typed, then Enter (null: the input ends at once, Ctrl-D). */
+export function runAtTerminal(args: readonly string[], typed: string | null): Promise<Run> {
+  return run(args, Object.assign(Readable.from(typed === null ? [] : [`${typed}\n`]), { isTTY: true }));
 }
 
 /** Runs `node bin/orchard.js …` as a child process to its exit. */

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { runCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -26,21 +27,23 @@ const YAML = `organizations:
         - { accountname: From the file, createdon: 2024-02-03T04:05:06 }
 `;
 
-/** `orchard …` in this process with `env`: its exit code and what it printed. */
-async function runWith(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * `orchard …` in this process with `env`: its exit code and what it printed. Its standard input is
+ * not a terminal (a script's), unless `typed` is given: then a terminal where that line is typed.
+ */
+async function runWith(args: string[], env: NodeJS.ProcessEnv, typed?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { env, output: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } } });
+  const input = typed === undefined ? Readable.from([]) : Object.assign(Readable.from([`${typed}\n`]), { isTTY: true });
+  const code = await runCli(args, { env, input, output: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } } });
   return { code, stdout, stderr };
 }
 
-/** `orchard --json …` in this process with `env`; its one JSON object. */
-async function json(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; value: any }> {
-  let stdout = '';
-  const output = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } };
-  const code = await runCli(['--json', ...args], { env, output });
+/** `orchard --json …` in this process with `env` (and `typed` at a terminal, as runWith); its one JSON object. */
+async function json(args: string[], env: NodeJS.ProcessEnv, typed?: string): Promise<{ code: number; value: any; stderr: string }> {
+  const { code, stdout, stderr } = await runWith(['--json', ...args], env, typed);
   assert.equal(stdout.trim().split('\n').length, 1, stdout);
-  return { code, value: JSON.parse(stdout) };
+  return { code, value: JSON.parse(stdout), stderr };
 }
 
 test('serve --ephemeral --fixtures FILE.yaml loads the file before listening and leaves nothing once stopped', async () => {
@@ -116,14 +119,37 @@ describe('commands that call the running server', () => {
     await add();
     assert.equal(await count(), 3);
     assert.deepEqual((await json(['snapshot', 'list', '--org', orgId], env)).value.items.map((s: { name: string }) => s.name), ['two']);
-    assert.deepEqual((await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env)).value, { org: orgId, restored: 'two' });
+    // What drops the organization's records asks first: a script (no terminal) is refused without --yes.
+    for (const args of [['snapshot', 'restore', '--org', orgId, '--name', 'two'], ['org', 'reset', '--id', orgId]]) {
+      const refused = await json(args, env);
+      assert.equal(refused.code, 1);
+      assert.equal(refused.value.error.code, 'CONFIRMATION_REQUIRED', args.join(' '));
+      assert.match(refused.value.error.message, new RegExp(`orchard ${args[0]} ${args[1]} cannot be undone.*Add --yes`));
+      assert.equal(await count(), 3, `${args.join(' ')} refused changes nothing`);
+    }
+    assert.deepEqual((await json(['snapshot', 'restore', '--org', orgId, '--name', 'two', '--yes'], env)).value, { org: orgId, restored: 'two' });
     assert.equal(await count(), 2);
-    assert.deepEqual((await json(['org', 'reset', '--id', orgId], env)).value, { id: orgId, fixture: true });
+    assert.deepEqual((await json(['org', 'reset', '--id', orgId, '--yes'], env)).value, { id: orgId, fixture: true });
+    assert.equal(await count(), 1);
+    // At a terminal, the organization's name or id typed back; anything else changes nothing.
+    await add();
+    await add();
+    const mistyped = await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env, 'CLI');
+    assert.equal(mistyped.value.error.code, 'CONFIRMATION_MISMATCH');
+    assert.equal(mistyped.stderr, `Organization 'CLI Org' (${orgId}): its objects and records are replaced by those of snapshot 'two'. This cannot be undone.\nType the organization's name or id to go on: `);
+    assert.equal(await count(), 3);
+    assert.deepEqual((await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env, 'CLI Org')).value, { org: orgId, restored: 'two' });
+    assert.equal(await count(), 2);
+    assert.equal((await json(['org', 'reset', '--id', orgId], env, 'nope')).value.error.code, 'CONFIRMATION_MISMATCH');
+    assert.equal(await count(), 2);
+    assert.deepEqual((await json(['org', 'reset', '--id', orgId], env, orgId)).value, { id: orgId, fixture: true });
     assert.equal(await count(), 1);
     assert.deepEqual((await json(['snapshot', 'delete', '--org', orgId, '--name', 'two'], env)).value, { org: orgId, deleted: 'two' });
-    const missing = await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env);
+    // Nothing to restore: nothing is asked, and the server's refusal is the answer.
+    const missing = await json(['snapshot', 'restore', '--org', orgId, '--name', 'two'], env, '');
     assert.equal(missing.code, 1);
     assert.equal(missing.value.error.code, 'SNAPSHOT_NOT_FOUND');
+    assert.equal(missing.stderr, '', 'no question');
 
     const exported = await json(['org', 'export', '--id', orgId], env);
     assert.equal(exported.value.organizations[0].records.account[0].accountname, 'From the file');
@@ -143,7 +169,7 @@ describe('commands that call the running server', () => {
     const text = await runWith(['org', 'copy', '--id', orgId], env);
     assert.match(text.stdout, /^Organization .* \(copy\) \([0-9a-f-]{36}\), a copy of [0-9a-f-]{36}: 1 user\(s\), 1 record\(s\)\nToken of .* \(shown once\): [0-9a-f-]{36}\n$/);
 
-    const noKey = await json(['org', 'reset', '--id', orgId, '--url', server.url], {});
+    const noKey = await json(['org', 'reset', '--id', orgId, '--yes', '--url', server.url], {});
     assert.equal(noKey.value.error.code, 'ADMIN_KEY_MISSING');
   });
 });

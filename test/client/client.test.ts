@@ -5,7 +5,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createOrchardClient, OrchardApiError, retryAfterMs, type OrchardClient } from 'orchard-client';
+import { createOrchardClient, OrchardApiError, retryAfterMs, retryingFetch, type OrchardClient } from 'orchard-client';
 import { loadConfig } from '../../src/config.js';
 import { ControlClient } from '../../src/control-client.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -30,6 +30,14 @@ test('Retry-After in seconds or as an HTTP date', () => {
   assert.equal(retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('2015-10-21T07:28:00Z')), 10_000);
   assert.equal(retryAfterMs(null), undefined);
   assert.equal(retryAfterMs('soon'), undefined);
+});
+
+test('a 503 without Retry-After (from a server that sends none) is retried after a growing pause', async () => {
+  const waits: number[] = [];
+  let calls = 0;
+  const fetching = retryingFetch(async () => new Response('{}', { status: ++calls <= 3 ? 503 : 200 }), { sleep: async (ms) => void waits.push(ms) });
+  assert.equal((await fetching(new Request('http://orchard.test/api/record/account'))).status, 200);
+  assert.deepEqual(waits, [250, 500, 1000]);
 });
 
 describe('against a listening Orchard', () => {
@@ -87,7 +95,7 @@ describe('against a listening Orchard', () => {
       err instanceof OrchardApiError && err.status === 404 && err.code === 'OBJECT_UNKNOWN' && err.message.length > 0);
   });
 
-  test('a 429 is retried after its Retry-After, a 503 after a growing pause', async () => {
+  test('a 429 and a 503 are retried after their Retry-After', async () => {
     waits.length = 0;
     await control.call('POST', 'faults', { orgId, status: 429, retryAfter: 2, count: 2 });
     assert.equal((await client.listPage('account', { pageSize: 1 })).Records.length, 1);
@@ -95,7 +103,7 @@ describe('against a listening Orchard', () => {
     waits.length = 0;
     await control.call('POST', 'faults', { orgId, status: 503, count: 3, methods: ['POST'] });
     assert.equal((await client.createRecord('account', { accountname: 'After 503s' })).accountname, 'After 503s', 'the body is sent again');
-    assert.deepEqual(waits, [250, 500, 1000]);
+    assert.deepEqual(waits, [5000, 5000, 5000], 'the Retry-After of STORE_UNAVAILABLE');
   });
 
   test('retries are bounded; a wait over maxDelayMs is not made; the error carries the code', async () => {

@@ -279,7 +279,7 @@ for (const store of HTTP_STORES) {
         assert.equal(attached.statusCode, 200, attached.body);
         assert.equal((await control('POST', `/organizations/${organization.id}/snapshots`, { name: 'kept' })).statusCode, 201);
         const taken = await ctx.stores.records.org(organization.id); // as a request under way holds it
-        const deleted = how === 'cli' ? (await cli(['org', 'delete', '--id', organization.id])).body : (await control('DELETE', `/organizations/${organization.id}`)).json();
+        const deleted = how === 'cli' ? (await cli(['org', 'delete', '--id', organization.id, '--yes'])).body : (await control('DELETE', `/organizations/${organization.id}`)).json();
         assert.deepEqual(deleted, { id: organization.id, name: `Doomed ${how}`, deleted: true });
         if (how === 'cli') await readAfterCli(token, 401);
         const refused = await read(token);

@@ -143,6 +143,7 @@ test('counts store errors by code (PostgreSQL unreachable)', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/record/account', headers: { tokenid: 'any' } });
     assert.equal(res.statusCode, 503);
     assert.equal(res.headers['x-error-code'], 'STORE_UNAVAILABLE');
+    assert.equal(res.headers['retry-after'], '5', 'it says when to retry');
     const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
     assert.equal(metricSample(text, 'orchard_store_errors_total{code="STORE_UNAVAILABLE"}'), 1);
   } finally {

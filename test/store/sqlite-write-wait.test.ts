@@ -1,12 +1,15 @@
 // Writes of the SQLite store while another connection holds the organization's write lock (the
 // CLI's seed beside a running server): they wait without holding up the event loop, go through
-// once the lock is free, and give up with 503 STORE_BUSY past the write wait.
+// once the lock is free, and give up with 503 STORE_BUSY past the write wait, which the API answers
+// with Retry-After.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
 import type { ObjectDef, RecordRow } from '../../src/schema/types.js';
 import { SqlCache } from '../../src/store/record-sql.js';
@@ -14,6 +17,7 @@ import { openDb, type Db } from '../../src/store/sqlite/sqlite-db.js';
 import { SqliteRecordWrites } from '../../src/store/sqlite/sqlite-record-writes.js';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
 import type { OrgRecords } from '../../src/store/types.js';
+import { openStores } from '../../src/stores.js';
 import { tempDir, TEST_AUTHOR } from '../helpers.js';
 
 const ORG = 'b5e70000-0000-4000-8000-000000000001';
@@ -118,4 +122,36 @@ describe('SQLite writes while another connection holds the write lock', () => {
       db.close();
     }
   });
+});
+
+test('the API answers a write that gave up 503 STORE_BUSY with Retry-After: 1, on v1 and v3 routes', async () => {
+  const dir = tempDir('orchard-write-wait-http-');
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent' });
+  const stores = openStores(config);
+  const impatient = new SqliteRecordStore(dir, { writeWaitMs: 100 });
+  const { org, token } = await stores.admin.createOrganization({ name: 'Busy', plan: 'enterprise', email: 'b@example.com' });
+  await impatient.org(org.id);
+  const app = await buildApp({ ...stores, records: impatient, config, clock: Date.now, logger: false });
+  const other = openDb(path.join(dir, 'orgs', `${org.id}.db`));
+  try {
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const writes = [
+        { url: '/api/record/account', payload: { accountname: 'Never' } },
+        { url: '/api/v3/record/account/batch/create', payload: { data: [{ accountname: 'Never' }] } },
+      ];
+      for (const { url, payload } of writes) {
+        const res = await app.inject({ method: 'POST', url, headers: { tokenid: token }, payload });
+        assert.deepEqual([res.statusCode, res.headers['x-error-code'], res.headers['retry-after']], [503, 'STORE_BUSY', '1'], url);
+      }
+    } finally {
+      other.exec('COMMIT');
+    }
+  } finally {
+    other.close();
+    await app.close();
+    await impatient.close();
+    await stores.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

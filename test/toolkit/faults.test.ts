@@ -47,6 +47,8 @@ describe('parseFaultRules', () => {
     assert.throws(() => parseFaultRules([{ status: 500, color: 'red' }]), /'faults\[0\]\.color' is not a member/);
     assert.throws(() => parseFaultRules({}), /'faults' must be a list/);
     assert.deepEqual(parseFaultRules([{ status: 429, window: 'day', methods: ['get'], object: 'Account' }]), [{ status: 429, window: 'day', methods: ['GET'], object: 'account' }]);
+    assert.deepEqual(parseFaultRules([{ status: 503, retryAfter: 30 }]), [{ status: 503, retryAfter: 30 }]);
+    assert.throws(() => parseFaultRules([{ status: 500, retryAfter: 30 }]), /'faults\[0\]\.retryAfter' is for status 429 or 503 only/);
   });
 
   test('a seed gives the same decisions again', async () => {
@@ -126,12 +128,29 @@ describe('forced 500, 503 and 408 are the real ones', () => {
       test(`${status} on ${route.family}`, async () => {
         const real = await withFailingStore(route, fail);
         assert.equal(real.statusCode, status, real.body);
+        // A 503 passes by itself: it says when to retry (docs/errors.md § Retry-After).
+        assert.equal(real.headers['retry-after'], status === 503 ? '5' : undefined);
         await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status, count: 1 });
         const forced = await send(ctx, ctx.token, route);
         assert.deepEqual(seen(forced, false), seen(real, false));
         assert.equal((await send(ctx, ctx.token, route)).statusCode, 200, 'a count of 1 fires once');
       });
     }
+  }
+});
+
+test('a rule of status 503 gives its own Retry-After, in every route family\'s reply', async () => {
+  const ctx = await testContext({ config: { adminKey: ADMIN_KEY } });
+  try {
+    for (const route of routes) {
+      await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status: 503, retryAfter: 30, count: 1 });
+      const forced = await send(ctx, ctx.token, route);
+      assert.deepEqual([forced.statusCode, forced.headers['x-error-code'], forced.headers['retry-after']], [503, 'STORE_UNAVAILABLE', '30'], route.family);
+      await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status: 503, count: 1 });
+      assert.equal((await send(ctx, ctx.token, route)).headers['retry-after'], '5', `${route.family}: without one, the real reply's`);
+    }
+  } finally {
+    await ctx.close();
   }
 });
 

@@ -803,6 +803,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -826,9 +828,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -963,6 +967,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -986,9 +992,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1120,6 +1128,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1143,9 +1153,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1314,6 +1326,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1337,9 +1351,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1526,6 +1542,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1549,9 +1567,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1693,6 +1713,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1716,9 +1738,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1865,6 +1889,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -1888,9 +1914,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2054,6 +2082,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2077,9 +2107,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2247,6 +2279,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2270,9 +2304,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2422,6 +2458,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2445,9 +2483,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2612,6 +2652,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2635,9 +2677,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2760,6 +2804,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2783,9 +2829,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2921,6 +2969,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -2944,9 +2994,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3145,6 +3197,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3168,9 +3222,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3315,6 +3371,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3338,9 +3396,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3506,6 +3566,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3529,9 +3591,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3678,6 +3742,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3701,9 +3767,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3861,6 +3929,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -3884,9 +3954,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4014,6 +4086,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4037,9 +4111,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4172,6 +4248,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4195,9 +4273,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4370,6 +4450,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4393,9 +4475,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4538,6 +4622,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4561,9 +4647,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4721,6 +4809,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4744,9 +4834,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4928,6 +5020,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -4951,9 +5045,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5081,6 +5177,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5104,9 +5202,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5304,9 +5404,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over the minute limit or the daily cap. */
+            /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5319,9 +5421,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5477,9 +5581,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over the minute limit or the daily cap. */
+            /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5492,9 +5598,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5642,9 +5750,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over the minute limit or the daily cap. */
+            /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5657,9 +5767,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5819,9 +5931,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Over the minute limit or the daily cap. */
+            /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5834,9 +5948,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached, or another process held the records for writing too long; retry. */
+            /** @description The database cannot be reached, or another process held the records for writing too long; retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5992,6 +6108,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6015,9 +6133,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6205,6 +6325,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6228,9 +6350,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6390,6 +6514,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6413,9 +6539,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6541,6 +6669,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6564,9 +6694,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6739,6 +6871,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6762,9 +6896,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6931,6 +7067,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6954,9 +7092,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7116,6 +7256,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7139,9 +7281,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7311,6 +7455,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7334,9 +7480,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7511,6 +7659,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7534,9 +7684,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7660,6 +7812,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7683,9 +7837,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7819,6 +7975,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7842,9 +8000,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7974,6 +8134,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -7997,9 +8159,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -8133,6 +8297,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -8156,9 +8322,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -8297,6 +8465,8 @@ export interface operations {
             /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
             429: {
                 headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -8320,9 +8490,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry. */
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;

@@ -16,7 +16,7 @@ const ruleProperties = {
   count: { type: 'integer', minimum: 1, description: 'Fires for the next N matches, then the rule is removed.' },
   status: { type: 'integer', enum: [...FAULT_STATUSES], description: 'The forced reply: 429 (a refusal of the minute or day window), 500, 503 or 408.' },
   window: { type: 'string', enum: ['minute', 'day'], description: 'For 429: the window refused (default minute).' },
-  retryAfter: { type: 'integer', minimum: 0, maximum: 86400, description: 'For 429: Retry-After in seconds (default 60 for the minute, until 00:00 UTC for the day).' },
+  retryAfter: { type: 'integer', minimum: 0, maximum: 86400, description: 'For 429 and 503: Retry-After in seconds (default for 429: 60 for the minute, until 00:00 UTC for the day; for 503: 5, as a real STORE_UNAVAILABLE).' },
   latencyMs: { type: 'integer', minimum: 0, maximum: MAX_LATENCY_MS, description: 'Milliseconds added before the request goes on (or before the forced reply).' },
 } as const;
 
