@@ -1279,7 +1279,10 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       // 0 hours: the old one stops at once.
       await row.locator('button:has-text("Rotate secret")').click();
       await hours.fill('0');
+      // The list is read again after a rotation: deleting the webhook before that read would take its row away.
+      const relisted = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/api/webhooks');
       await hours.press('Enter');
+      await relisted;
       await page.waitForFunction((s) => /no longer signs/.test(document.querySelector('.once')?.textContent ?? '') && document.querySelector('.once [data-token]')?.textContent !== s, secret);
       assert.equal((await json(await api(ADA, 'GET', `/api/webhooks/${made.id}`))).data.previousSecretExpiresAt, null);
 
