@@ -52,6 +52,7 @@ import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { ThreadedSender } from './webhooks/sender-thread.js';
 import { composeDisabledNotice } from './webhooks/disabled-notice.js';
 import { typeOf } from './webhooks/payload.js';
+import { maskedValue } from './webhooks/webhook-admin.js';
 import { createMailer } from './limits/mailer.js';
 
 declare module 'fastify' {
@@ -271,7 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every reader of time asks the clocks, which follow deps.clock until a clock is moved.
   const clocks = new Clocks(() => deps.clock());
-  const toolkit: Toolkit = { clocks, faults: new FaultRules(), journal: new RequestJournal(deps.config.journalSize, deps.config.journalBodyLimit), outbox: new Outbox() };
+  const toolkit: Toolkit = { clocks, faults: new FaultRules(), journal: new RequestJournal(deps.config.journalSize, deps.config.journalBodyLimit, maskedValue), outbox: new Outbox() };
   app.decorate('toolkit', toolkit);
   const timed = { ...deps, clock: clocks.now };
   const auth = new Authenticator(deps.control, () => clocks.now());
@@ -319,7 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
     const state = new OrganizationState({
-      control: deps.control, records: deps.records, clock: () => clocks.now(), exclusive: (orgId, work) => gate.exclusive(orgId, work),
+      control: deps.control, records: deps.records, clock: clocks.now, exclusive: (orgId, work) => gate.exclusive(orgId, work),
       allowPrivateWebhooks: deps.config.webhooks.allowPrivate,
     });
     await app.register(controlApi, {

@@ -13,10 +13,17 @@ import { DAY_MS, secondsUntil, utcDay } from '../limits/rate-limit-store.js';
 import type { Service } from '../service/service.js';
 import type { Clock } from '../toolkit/clocks.js';
 import type { Fault, FaultRules, RouteFamily } from '../toolkit/fault-rules.js';
-import { cut, type RequestJournal } from '../toolkit/request-journal.js';
+import { cut, type JournalSecrets, type RequestJournal } from '../toolkit/request-journal.js';
 import type { UnfinishedListener } from './client-closed.js';
 import { FORCED_BY, internalError } from './error-handler.js';
 import { limitError, policyOf } from './limits-hook.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The secrets the route's request bodies and replies hold, which the journal masks when it is read. */
+    journalSecrets?: JournalSecrets;
+  }
+}
 
 /** The route family of a route, from its URL pattern. */
 export function familyOf(url: string | undefined): RouteFamily | undefined {
@@ -113,8 +120,8 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
 
 /**
  * Records each request of an organization, with its reply, in the journal (installed only when it
- * keeps any). The hot path keeps references and cuts long texts; masking and formatting wait for a
- * read of the journal. A request whose reply did not end (the client went away: 499; an export
+ * keeps any). The hot path keeps references and cuts long texts; masking (the tokens, and the
+ * secrets the route's config names) and formatting wait for a read of the journal. A request whose reply did not end (the client went away: 499; an export
  * the server cut: its failure's status) is recorded when its connection closes, with the reply's
  * text only if one was ready.
  */
@@ -161,6 +168,7 @@ export function installJournal(scope: FastifyInstance, journal: RequestJournal, 
       reply: entry.reply,
       durationMs: reply.elapsedTime,
       truncated: body.cut || entry.cut,
+      secrets: request.routeOptions.config.journalSecrets,
     });
   };
   scope.addHook('onResponse', (request, reply, done) => {

@@ -126,6 +126,15 @@ const errors = {
 
 interface IdParams { id: string }
 
+/**
+ * What the journal masks of the routes that show a secret (docs/control-api.md § Journal): the
+ * signing secret in the reply, and a `secret` the body tried to give (refused here); a create's
+ * header values (often the receiver's credentials), which its reply shows masked already.
+ */
+const SECRET_REPLY: readonly string[][] = [['data', 'secret']];
+const createSecrets = { journalSecrets: { body: [['headers'], ['secret']], reply: SECRET_REPLY } };
+const rotateSecrets = { journalSecrets: { body: [['secret']], reply: SECRET_REPLY } };
+
 export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
   errorReplies(app, v1ErrorBody);
 
@@ -145,6 +154,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       body: { type: 'object', additionalProperties: true }, documentedBody: createBody,
       response: { 201: envelopeOf(createdSchema, 'Made: the webhook with its secret.'), ...errors },
     },
+    config: createSecrets,
   }, async (request, reply) => {
     const { webhook, secret } = await webhooks.create(request.identity, request.body);
     return reply.code(201).send(ok({ ...webhook, secret }));
@@ -186,6 +196,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       documentedBody: rotateBody,
       response: { 200: envelopeOf(createdSchema, 'The webhook with its new secret.'), ...errors },
     },
+    config: rotateSecrets,
   }, async (request) => {
     const { webhook, secret } = await webhooks.rotateSecret(request.identity, request.params.id, request.body);
     return ok({ ...webhook, secret });

@@ -331,6 +331,12 @@ export function* rotateSecret(x: OutboxExec, id: string, secret: string, previou
   return changed === 0 ? null : yield* getWebhook(x, id);
 }
 
+/** Forgets the previous secrets whose overlap has ended by `nowMs` (organization's clock): a secret that no longer signs is not kept. */
+export function* forgetExpiredSecrets(x: OutboxExec, nowMs: number): Steps<number> {
+  return yield* step(x.run(x.k.updateTable(WEBHOOKS_TABLE).set({ previous_secret: null, previous_secret_expires_at: null })
+    .where('previous_secret_expires_at', '<=', nowMs).compile()));
+}
+
 const DELIVERY_COLUMNS = ['id', 'webhook_id', 'event', 'object_type', 'record_id', 'sequence', 'state', 'attempts', 'created_ms', 'next_ms', 'last_ms', 'last_status', 'last_error', 'duration_ms', 'response'] as const;
 
 export function* redeliver(x: OutboxExec, webhookId: string, id: string, nowMs: number): Steps<{ delivery: Delivery; redelivered: boolean } | null> {
@@ -410,17 +416,19 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
   const columns = ['d.n', 'd.id', 'd.event', 'd.payload', 'd.attempts', 'd.written_ms', 'h.id as hook_id', 'h.url', 'h.method', 'h.headers', 'h.secret', 'h.failures'] as const;
   // While a rotation's overlap lasts (organization's clock), the secret it replaced signs too.
   const previous = sql<string | null>`CASE WHEN h.previous_secret_expires_at > ${slot('due')} THEN h.previous_secret END`.as('previous_secret');
+  // After it, it is no longer kept: the claimer forgets it (forgetExpiredSecrets).
+  const ended = sql<number | null>`CASE WHEN h.previous_secret_expires_at <= ${slot('due')} THEN 1 END`.as('previous_ended');
   const values = { due: r.dueMs, real: r.realMs, limit: r.limit, lease: r.realMs + r.leaseMs };
   let rows: RecordRow[];
   if (x.batchStatements) {
     rows = yield* step(x.rows(fixed(x, 'claim+lease', () => x.k.with('lazy', lazyCommit).with('due', (db) => due(db).select('d.n').forUpdate('d').skipLocked())
       .updateTable(`${DELIVERIES_TABLE} as d`).from(['due', `${WEBHOOKS_TABLE} as h`, 'lazy']).set({ lease_ms: slot('lease') })
       .whereRef('d.n', '=', 'due.n').whereRef('h.id', '=', 'd.webhook_id')
-      .returning([...columns, previous, 'd.next_ms', 'd.sequence']), values)));
+      .returning([...columns, previous, ended, 'd.next_ms', 'd.sequence']), values)));
     // RETURNING keeps no order: the claim's, oldest first.
     rows.sort((a, b) => Number(a.next_ms) - Number(b.next_ms) || Number(a.sequence) - Number(b.sequence) || Number(a.n) - Number(b.n));
   } else {
-    rows = yield* step(x.rows(fixed(x, 'claim', () => due(x.k).select([...columns, previous]), values)));
+    rows = yield* step(x.rows(fixed(x, 'claim', () => due(x.k).select([...columns, previous, ended]), values)));
     for (let start = 0; start < rows.length; start += FIXED_ROWS) {
       const keys = rows.slice(start, start + FIXED_ROWS).map((row) => Number(row.n));
       const leased: Record<string, unknown> = { lease: values.lease };
@@ -433,6 +441,7 @@ export function* claimDeliveries(x: OutboxExec, r: ClaimRequest): Steps<ClaimedD
     row: Number(row.n), id: String(row.id), event: row.event as WebhookEvent, payload: String(row.payload), attempts: Number(row.attempts), writtenMs: Number(row.written_ms),
     webhook: { id: String(row.hook_id), url: String(row.url), method: row.method as WebhookMethod, headers: JSON.parse(String(row.headers)) as Record<string, string>, secret: String(row.secret),
       ...(row.previous_secret === null ? {} : { previousSecret: String(row.previous_secret) }) },
+    ...(row.previous_ended === null ? {} : { previousSecretEnded: true as const }),
     webhookFailures: Number(row.failures),
   }));
 }
@@ -625,6 +634,7 @@ export function outboxOf({ read, change, keep, keepOne = keep, made }: OutboxRun
     remove: (id) => change((x) => removeWebhook(x, id)),
     enable: (id) => change((x) => enableWebhook(x, id)),
     rotateSecret: (id, secret, previousUntilMs) => change((x) => rotateSecret(x, id, secret, previousUntilMs)),
+    forgetExpiredSecrets: (nowMs) => change((x) => forgetExpiredSecrets(x, nowMs)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
     redeliver: (webhookId, deliveryId, nowMs) => change((x) => redeliver(x, webhookId, deliveryId, nowMs)),
     addTest: async (webhookId, delivery) => {

@@ -1,6 +1,7 @@
 // The request journal (docs/control-api.md § Journal): the last N requests of each organization, in
-// memory, with their tokens masked and their bodies cut; and the outbox, the usage notices sent.
-// Both are bounded: N entries per organization (bodies at most `bodyLimit` characters each).
+// memory, with their tokens and the secrets their routes name masked and their bodies cut; and the
+// outbox, the usage notices sent. Both are bounded: N entries per organization (bodies at most
+// `bodyLimit` characters each).
 
 /** One request as the journal keeps it. */
 export interface JournalEntry {
@@ -24,29 +25,79 @@ export interface JournalEntry {
   readonly truncated: boolean;
 }
 
+/** Members from the top of a JSON value, such as ['data', 'secret']. */
+export type MemberPath = readonly string[];
+
+/**
+ * The secrets a route's request body and reply hold (a route's config names them), masked when the
+ * journal is read: every text under each member named, however deep.
+ */
+export interface JournalSecrets {
+  readonly body?: readonly MemberPath[];
+  readonly reply?: readonly MemberPath[];
+}
+
 /** A request as recorded on the hot path: references and cut texts, masked and formatted when read. */
 export type RawJournalEntry = Omit<JournalEntry, 'at' | 'path'> & {
   /** ms since the epoch on the organization's clock. */
   readonly at: number;
   /** Path and query string as sent. */
   readonly url: string;
+  /** Its route's secrets, if it names any. */
+  readonly secrets?: JournalSecrets | undefined;
 };
 
-function entryOf(raw: RawJournalEntry): JournalEntry {
+/** How the journal shows a secret (the one way secrets are shown: webhook-admin.ts maskedValue). */
+export type Mask = (secret: string) => string;
+
+function entryOf(raw: RawJournalEntry, mask: Mask): JournalEntry {
   const q = raw.url.indexOf('?');
   return {
     at: new Date(raw.at).toISOString(),
     requestId: raw.requestId,
     method: raw.method,
     path: q < 0 ? raw.url : raw.url.slice(0, q),
-    query: maskQuery(raw.query),
-    headers: maskHeaders(raw.headers),
-    body: raw.body,
+    query: maskQuery(raw.query, mask),
+    headers: maskHeaders(raw.headers, mask),
+    body: maskMembers(raw.body, raw.secrets?.body, mask),
     status: raw.status,
-    reply: raw.reply,
+    reply: maskMembers(raw.reply, raw.secrets?.reply, mask),
     durationMs: Math.round(raw.durationMs * 1000) / 1000,
     truncated: raw.truncated,
   };
+}
+
+/** Every text in `value` masked; numbers, booleans and null as they are. */
+function maskAll(value: unknown, mask: Mask): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (Array.isArray(value)) return value.map((v) => maskAll(v, mask));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskAll(v, mask)]));
+  return value;
+}
+
+/**
+ * The JSON `text` with every text under the members `paths` name masked. A text that is not JSON
+ * (cut at the body limit) is kept up to the first of those members' names, as `"secret":`, for the
+ * secret may follow it: what comes after is not shown.
+ */
+export function maskMembers(text: string | null, paths: readonly MemberPath[] | undefined, mask: Mask): string | null {
+  if (text === null || paths === undefined || paths.length === 0) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const starts = paths.map((p) => text.indexOf(`${JSON.stringify(p[p.length - 1])}:`)).filter((i) => i >= 0);
+    return starts.length === 0 ? text : text.slice(0, Math.min(...starts));
+  }
+  for (const path of paths) {
+    let parent: unknown = value;
+    for (const name of path.slice(0, -1)) parent = parent !== null && typeof parent === 'object' && !Array.isArray(parent) ? (parent as Record<string, unknown>)[name] : undefined;
+    const last = path[path.length - 1]!;
+    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent) && Object.hasOwn(parent, last)) {
+      (parent as Record<string, unknown>)[last] = maskAll((parent as Record<string, unknown>)[last], mask);
+    }
+  }
+  return JSON.stringify(value);
 }
 
 export interface JournalFilter {
@@ -62,14 +113,9 @@ export interface JournalFilter {
   readonly limit?: number;
 }
 
-/** A secret shown by its last four characters only, so two tokens can still be told apart. */
-export function mask(secret: string): string {
-  return secret.length > 8 ? `****${secret.slice(-4)}` : '****';
-}
-
 const SECRET_HEADERS = new Set(['tokenid', 'authorization']);
 
-export function maskHeaders(headers: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function maskHeaders(headers: Readonly<Record<string, unknown>>, mask: Mask): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
     out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? (Array.isArray(value) ? value.map((v) => mask(String(v))) : mask(String(value))) : value;
@@ -77,7 +123,7 @@ export function maskHeaders(headers: Readonly<Record<string, unknown>>): Record<
   return out;
 }
 
-export function maskQuery(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function maskQuery(query: Readonly<Record<string, unknown>>, mask: Mask): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) out[name] = name.toLowerCase() === 'tokenid' ? mask(String(value)) : value;
   return out;
@@ -124,7 +170,8 @@ function matches(entry: JournalEntry, f: JournalFilter, since: number, until: nu
 export class RequestJournal {
   private readonly orgs = new Map<string, Ring<RawJournalEntry>>();
 
-  constructor(readonly size: number, readonly bodyLimit: number) {}
+  /** `mask`: how a secret is shown (the tokens, and the secrets of each entry's route). */
+  constructor(readonly size: number, readonly bodyLimit: number, private readonly mask: Mask) {}
 
   record(orgId: string, entry: RawJournalEntry): void {
     if (this.size === 0) return;
@@ -136,7 +183,7 @@ export class RequestJournal {
   query(orgId: string, filter: JournalFilter = {}): JournalEntry[] {
     const since = filter.since !== undefined ? Date.parse(filter.since) : -Infinity;
     const until = filter.until !== undefined ? Date.parse(filter.until) : Infinity;
-    const found = (this.orgs.get(orgId)?.newestFirst() ?? []).map(entryOf).filter((e) => matches(e, filter, since, until));
+    const found = (this.orgs.get(orgId)?.newestFirst() ?? []).map((raw) => entryOf(raw, this.mask)).filter((e) => matches(e, filter, since, until));
     return filter.limit !== undefined ? found.slice(0, filter.limit) : found;
   }
 

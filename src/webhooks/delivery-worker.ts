@@ -179,7 +179,8 @@ export class DeliveryWorker {
           // into one batch, rather than a claim, a send and a record per write (docs/webhooks.md § The worker).
           if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
           w.again = false;
-          claimed = await outbox.claim({ dueMs: this.deps.clock(orgId), realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
+          const dueMs = this.deps.clock(orgId);
+          claimed = await outbox.claim({ dueMs, realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
           if (claimed.length > 0) {
             const held = new Map<string, ClaimedDelivery[]>();
             const batch = this.failing.size === 0 && claimed.every((d) => d.webhookFailures === 0) ? claimed : this.triage(orgId, outbox, claimed, held);
@@ -190,6 +191,7 @@ export class DeliveryWorker {
             });
             await this.postpone(orgId, outbox, held);
             if (results.length > 0) await this.record(orgId, outbox, results);
+            if (claimed.some((d) => d.previousSecretEnded)) await this.forgetExpiredSecrets(orgId, outbox, dueMs);
             if (claimed.length === CLAIM_BATCH) w.again = true;
           }
           if (w.again && !this.closing) continue;
@@ -366,6 +368,15 @@ export class DeliveryWorker {
       } catch (err) {
         this.deps.log.error({ err, orgId, webhookId: hook.id }, 'notice of a disabled webhook not sent; retried');
       }
+    }
+  }
+
+  /** A secret a rotation replaced is not kept once its overlap has ended; one not forgotten now is at a later claim (or copy). */
+  private async forgetExpiredSecrets(orgId: string, outbox: WebhookOutbox, nowMs: number): Promise<void> {
+    try {
+      await outbox.forgetExpiredSecrets(nowMs);
+    } catch (err) {
+      this.deps.log.warn({ err, orgId }, 'expired previous secrets not forgotten; tried again at a later claim');
     }
   }
 

@@ -140,13 +140,21 @@ export type { WebhookSummary };
 export const HEADER_MASK = { mark: '****', showLastFrom: 16 } as const;
 
 /**
+ * A secret as it is shown: the mark, followed by its last four characters when it has 16 or more
+ * (so that two keys can be told apart, and 12 characters or more stay hidden). Header values of a
+ * webhook, and every secret the request journal holds (docs/control-api.md § Journal), are shown so.
+ */
+export function maskedValue(value: string): string {
+  return value.length >= HEADER_MASK.showLastFrom ? `${HEADER_MASK.mark}${value.slice(-4)}` : HEADER_MASK.mark;
+}
+
+/**
  * Header field values as a webhook is shown: they are often credentials (Authorization, X-Api-Key),
- * so each is the mark, followed by its last four characters when it has 16 or more (so that two
- * keys can be told apart, and 12 characters or more stay hidden). Deliveries send the values whole.
+ * so each is masked (maskedValue). Deliveries send the values whole.
  */
 export function maskedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = value.length >= HEADER_MASK.showLastFrom ? `${HEADER_MASK.mark}${value.slice(-4)}` : HEADER_MASK.mark;
+  for (const [name, value] of Object.entries(headers)) out[name] = maskedValue(value);
   return out;
 }
 

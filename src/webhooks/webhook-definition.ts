@@ -72,20 +72,30 @@ function methodOf(raw: unknown): WebhookMethod {
   return v as WebhookMethod;
 }
 
-/** Header fields as `{name: value}` or `["Name: value"]`. */
+/**
+ * What a value given was, without the value: where it may be a header field's (a credential), which
+ * a message would otherwise send back and leave in logs and the request journal.
+ */
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'string' ? 'a text' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** Header fields as `{name: value}` or `["Name: value"]`. A message names what was wrong, never a value given. */
 export function headersOf(raw: unknown): Record<string, string> {
   if (raw === undefined || raw === null) return {};
   let pairs: Array<[string, unknown]>;
   if (Array.isArray(raw)) {
     pairs = raw.map((line, i) => {
       const m = typeof line === 'string' ? /^([^:]*):(.*)$/s.exec(line) : null;
-      if (!m) throw invalid(`headers[${i}] must be a header field 'Name: value'; got ${quote(line)}.`);
+      if (!m) throw invalid(`headers[${i}] must be a header field 'Name: value'; got ${typeof line === 'string' ? 'a text without a colon' : kindOf(line)}.`);
       return [m[1]!.trim(), m[2]!.trim()];
     });
   } else if (typeof raw === 'object') {
     pairs = Object.entries(raw as Record<string, unknown>);
   } else {
-    throw invalid(`'headers' must be an object of names to values ({"Authorization": "Bearer …"}) or a list of 'Name: value' lines; got ${quote(raw)}.`);
+    throw invalid(`'headers' must be an object of names to values ({"Authorization": "Bearer …"}) or a list of 'Name: value' lines; got ${kindOf(raw)}.`);
   }
   if (pairs.length > WEBHOOK_LIMITS.headers) throw invalid(`'headers' has ${pairs.length} fields; the most is ${WEBHOOK_LIMITS.headers}.`);
   const out: Record<string, string> = {};
@@ -96,7 +106,7 @@ export function headersOf(raw: unknown): Record<string, string> {
     if (RESERVED_HEADERS.has(lower)) throw invalid(`The header field '${name}' is set by the server on every delivery and cannot be given.`);
     if (seen.has(lower)) throw invalid(`The header field '${name}' is given twice.`);
     seen.add(lower);
-    if (typeof value !== 'string') throw invalid(`The header field '${name}' must have a text value; got ${quote(value)}.`);
+    if (typeof value !== 'string') throw invalid(`The header field '${name}' must have a text value; got ${kindOf(value)}.`);
     if (/[\r\n\0]/.test(value)) throw invalid(`The header field '${name}' has a line break or NUL in its value.`);
     if (value.length > WEBHOOK_LIMITS.headerValue) throw invalid(`The value of the header field '${name}' is ${value.length} characters long; the most is ${WEBHOOK_LIMITS.headerValue}.`);
     // Taken, every attempt would fail with ERR_INVALID_CHAR until the webhook was disabled.
@@ -123,7 +133,7 @@ type CheckedMembers = Omit<WebhookDefinition, 'objectType' | 'filter'> & { reado
  */
 export function checkWebhookMembers(body: unknown, allowSecret = false): CheckedMembers {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid(`A webhook is an object such as {"event": "created", "object": "account", "url": "https://hooks.example.com/orchard"}; got ${quote(body)}.`);
+    throw invalid(`A webhook is an object such as {"event": "created", "object": "account", "url": "https://hooks.example.com/orchard"}; got ${kindOf(body)}.`);
   }
   const m = body as Record<string, unknown>;
   const allowed: readonly string[] = allowSecret ? [...MEMBERS, 'secret'] : MEMBERS;

@@ -44,7 +44,7 @@ export interface PreviousSecret {
 export interface Webhook extends WebhookSpec {
   /** The secret the last rotation replaced, which signs beside `secret` until `previousSecretExpiresAt`; null when none. */
   readonly previousSecret: string | null;
-  /** When `previousSecret` stops signing (organization's clock, ISO 8601), past or not; null when none. */
+  /** When `previousSecret` stops signing (organization's clock, ISO 8601); null when none. Past until it is forgotten (forgetExpiredSecrets). */
   readonly previousSecretExpiresAt: string | null;
   /** Attempts that failed since the last one that succeeded (any delivery of the webhook). */
   readonly failures: number;
@@ -123,6 +123,8 @@ export interface ClaimedDelivery {
   readonly id: string;
   /** `previousSecret` only while a rotation's overlap lasts, at the claim (organization's clock): the attempt signs with both. */
   readonly webhook: Pick<WebhookSpec, 'id' | 'url' | 'method' | 'headers' | 'secret'> & { readonly previousSecret?: string };
+  /** true when its webhook still stores a previous secret whose overlap had ended at the claim, for the claimer to forget (forgetExpiredSecrets). */
+  readonly previousSecretEnded?: true;
   /** Its webhook's attempts failed in a row when it was claimed (Webhook.failures): above 0, the webhook is failing. */
   readonly webhookFailures: number;
   readonly event: DeliveryEvent;
@@ -194,6 +196,13 @@ export interface WebhookOutbox {
    * earlier one; with null only the new one signs. Null when none has the id.
    */
   rotateSecret(id: string, secret: string, previousUntilMs: number | null): Promise<Webhook | null>;
+  /**
+   * Forgets each previous secret whose overlap has ended by `nowMs` (organization's clock), in one
+   * statement whose commit is durable: from then on it is neither stored nor in a copy made after
+   * (export, snapshot). Returns how many webhooks had one. A claim never gives an expired one to sign
+   * with, and says when its webhook still stores one (ClaimedDelivery.previousSecretEnded).
+   */
+  forgetExpiredSecrets(nowMs: number): Promise<number>;
   /**
    * A failed delivery of the webhook made pending again, due at `nowMs` (organization's clock), its
    * attempts counted from 0; returns it as it is then and whether it was failed (one not failed is

@@ -1,5 +1,7 @@
 // Whole numbers in query strings are decimal digits on every route that takes one (the routes' own
-// OpenAPI documents list them): `pagesize=0x10` was served as 16 and `pagesize=1e1` as 10.
+// OpenAPI documents list them): `pagesize=0x10` was served as 16 and `pagesize=1e1` as 10. The
+// control API's bodies take numbers as JSON numbers or decimal digits: `"0x10"`, `true` and `null`
+// were read as 16, 1 and 0.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,5 +87,56 @@ describe('integer query parameters', () => {
     }
     const hex = await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, page_size: '0x10' } });
     assert.deepEqual([hex.statusCode, hex.json().Message], [400, '\'page_size\' must be a whole number; got "0x10".']);
+  });
+});
+
+describe('numbers in the control API\'s bodies', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext({ config: { adminKey: KEY, webhooks: { allowPrivate: true, deliver: false } } })));
+  after(() => ctx.close());
+
+  const call = (method: 'POST' | 'PATCH', url: string, payload: unknown) => ctx.request({ method, url: `/_orchard${url}`, token: null, headers: bearer, payload: payload as object });
+
+  test('refuse a string not in decimal digits, true and null with 400 BODY_INVALID saying what is taken, and change nothing', async () => {
+    const made = await call('POST', `/organizations/${ctx.orgId}/webhooks`, { event: 'created', url: 'http://127.0.0.1:9/hook' });
+    assert.equal(made.statusCode, 201, made.body);
+    const rotate = `/organizations/${ctx.orgId}/webhooks/${made.json().id}/rotate-secret`;
+    const cases: Array<[string, 'POST' | 'PATCH', string, object, string]> = [
+      ['0x10', 'POST', rotate, { expiresInHours: '0x10' }, '\'expiresInHours\' must be a whole number of at least 0 in decimal digits, such as 10; got "0x10"'],
+      ['1e1', 'POST', rotate, { expiresInHours: '1e1' }, '\'expiresInHours\' must be a whole number of at least 0 in decimal digits, such as 10; got "1e1"'],
+      ['null', 'POST', rotate, { expiresInHours: null }, '\'expiresInHours\' must be a whole number of at least 0 in decimal digits, such as 10; got null'],
+      ['true', 'PATCH', `/organizations/${ctx.orgId}`, { minuteLimit: true }, '\'minuteLimit\' must be a whole number of at least 1 in decimal digits, such as 10; got true'],
+      ['an empty text', 'POST', '/clock/advance', { ms: '' }, '\'ms\' must be a whole number in decimal digits, such as 10; got ""'],
+      ['0x1 for a number', 'POST', '/faults', { orgId: ctx.orgId, latencyMs: 1, probability: '0x1' }, '\'probability\' must be a number in decimal digits, such as 10 or 0.5; got "0x1"'],
+    ];
+    for (const [name, method, url, payload, message] of cases) {
+      const res = await call(method, url, payload);
+      assert.equal(res.statusCode, 400, `${name}: ${res.body}`);
+      assert.deepEqual(res.json(), { error: { code: 'BODY_INVALID', message: `The request body is invalid: ${message}. Check your data.` } }, name);
+    }
+    const shown = await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/webhooks`, token: null, headers: bearer });
+    assert.equal(shown.json().items[0].previousSecretExpiresAt, null, 'not rotated');
+    assert.deepEqual((await ctx.request({ method: 'GET', url: '/_orchard/faults', token: null, headers: bearer })).json().items, []);
+  });
+
+  test('take JSON numbers and decimal digits as before', async () => {
+    const made = await call('POST', `/organizations/${ctx.orgId}/webhooks`, { event: 'created', url: 'http://127.0.0.1:9/other' });
+    const rotate = `/organizations/${ctx.orgId}/webhooks/${made.json().id}/rotate-secret`;
+    await call('POST', `/organizations/${ctx.orgId}/clock/freeze`, { at: '2030-01-01T00:00:00Z' });
+    for (const [hours, until] of [[16, '2030-01-01T16:00:00.000Z'], ['16', '2030-01-01T16:00:00.000Z'], [' 2 ', '2030-01-01T02:00:00.000Z']] as const) {
+      const res = await call('POST', rotate, { expiresInHours: hours });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().previousSecretExpiresAt, until, JSON.stringify(hours));
+    }
+    const fault = await call('POST', '/faults', { orgId: ctx.orgId, latencyMs: '1', probability: '0.5', seed: 7 });
+    assert.equal(fault.statusCode, 201, fault.body);
+    assert.deepEqual([fault.json().latencyMs, fault.json().probability, fault.json().seed], [1, 0.5, 7]);
+    const limited = await call('PATCH', `/organizations/${ctx.orgId}`, { minuteLimit: '120' });
+    assert.deepEqual([limited.statusCode, limited.json().minuteLimit], [200, 120]);
+  });
+
+  test('and in its query strings whole numbers are decimal digits too (every route: above)', async () => {
+    const res = await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/journal?limit=0x10`, token: null, headers: bearer });
+    assert.deepEqual([res.statusCode, res.json().error.code], [400, 'PARAM_INVALID']);
   });
 });

@@ -4,7 +4,8 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mask, RequestJournal } from '../../src/toolkit/request-journal.js';
+import { RequestJournal } from '../../src/toolkit/request-journal.js';
+import { maskedValue as mask } from '../../src/webhooks/webhook-admin.js';
 import { testContext, type TestContext } from '../helpers.js';
 import { ADMIN_KEY, control, controlReply } from './control-helpers.js';
 
@@ -81,7 +82,7 @@ describe('the journal, off (the default)', () => {
   });
 
   test('a journal of size 0 records nothing even when told to', () => {
-    const j = new RequestJournal(0, 10);
+    const j = new RequestJournal(0, 10, mask);
     j.record('o', { at: 0, requestId: '', method: 'GET', url: '/', query: {}, headers: {}, body: null, status: 200, reply: null, durationMs: 0, truncated: false });
     assert.deepEqual(j.query('o'), []);
   });

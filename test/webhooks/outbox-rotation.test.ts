@@ -74,6 +74,26 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       // The write path's webhooks carry no secret: their version stays, and a write reads nothing new.
       assert.equal((await o.records.schema()).version, version);
     });
+
+    test('a claim says which webhooks still store a previous secret that has ended; forgetExpiredSecrets forgets those by its time, and no other', async () => {
+      const webhooks = o.records.webhooks;
+      await webhooks.rotateSecret(A, S2, DUE + HOUR);
+      await webhooks.rotateSecret(B, S3, DUE + 2 * HOUR);
+      const previous = async () => (await webhooks.list()).map((h) => [h.id, h.previousSecret, h.previousSecretExpiresAt]);
+      const ended = async (dueMs: number) => Object.fromEntries((await webhooks.claim({ dueMs, realMs: Date.now() + dueMs - DUE, leaseMs: 1, limit: 100 }))
+        .map((d) => [d.webhook.id, d.previousSecretEnded ?? false]));
+      assert.deepEqual(await ended(DUE + HOUR - 1), { [A]: false, [B]: false });
+      assert.deepEqual(await ended(DUE + HOUR), { [A]: true, [B]: false });
+      assert.equal(await webhooks.forgetExpiredSecrets(DUE + HOUR - 1), 0);
+      assert.deepEqual(await previous(), [[A, S1, '2026-03-01T13:00:00.000Z'], [B, S1, '2026-03-01T14:00:00.000Z']]);
+      // Its end is the first instant it no longer signs, as for a claim.
+      assert.equal(await webhooks.forgetExpiredSecrets(DUE + HOUR), 1);
+      assert.deepEqual(await previous(), [[A, null, null], [B, S1, '2026-03-01T14:00:00.000Z']]);
+      assert.deepEqual([(await webhooks.get(A))!.secret, (await webhooks.get(B))!.secret], [S2, S3], 'the current secrets stay');
+      assert.deepEqual(await ended(DUE + HOUR + 1), { [A]: false, [B]: false }, 'forgotten: nothing left to forget');
+      assert.equal(await webhooks.forgetExpiredSecrets(DUE + 3 * HOUR), 1);
+      assert.deepEqual(await previous(), [[A, null, null], [B, null, null]]);
+    });
   });
 }
 

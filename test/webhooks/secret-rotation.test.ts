@@ -2,12 +2,14 @@
 // the secret): the new secret is shown once; for the overlap (organization's clock) each delivery
 // is signed with both, so a receiver verifying with either accepts it, and after it with the new
 // one alone; a rotation during an overlap replaces the older secret, 0 ends it; a pending delivery
-// is signed at its next attempt with the secrets of then; a bad body says what to fix.
+// is signed at its next attempt with the secrets of then; a bad body says what to fix; once the
+// overlap ends the secret replaced is forgotten: before an export and a snapshot, at the next attempt.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HTTP_STORES } from '../query/http-stores.js';
 import type { TestContext } from '../helpers.js';
+import { ADMIN_KEY, control } from '../toolkit/control-helpers.js';
 import { acceptedBy, startReceiver, type Receiver, type Received } from './receiver.js';
 
 const HOUR = 3_600_000;
@@ -18,7 +20,7 @@ for (const store of HTTP_STORES) {
     let receiver: Receiver;
 
     before(async () => {
-      ctx = await store.context({ config: { webhooks: { allowPrivate: true } } });
+      ctx = await store.context({ config: { adminKey: ADMIN_KEY, webhooks: { allowPrivate: true } } });
       receiver = await startReceiver();
     });
     after(async () => {
@@ -131,6 +133,35 @@ for (const store of HTTP_STORES) {
       // The document shows the body's one member.
       const documented = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json().paths['/api/webhooks/{id}/rotate-secret'].post;
       assert.deepEqual(Object.keys(documented.requestBody.content['application/json'].schema.properties), ['expiresInHours']);
+    });
+
+    test('the secret replaced is forgotten once its overlap ends: before an export, before a snapshot, at the webhook\'s next attempt', async () => {
+      const made = await make('/forgotten');
+      const stored = async () => (await (await ctx.stores.records.org(ctx.orgId)).webhooks.get(made.id))!;
+      const exported = async () => ((await control(ctx, 'GET', `/organizations/${ctx.orgId}/fixture`)).organizations[0].webhooks as Array<Record<string, unknown>>)
+        .find((w) => w.id === made.id)!;
+
+      const second = await rotated(made.id, { expiresInHours: 1 });
+      assert.equal((await exported()).previousSecret, made.secret, 'kept while it signs');
+      ctx.clock.advance(HOUR);
+      const out = await exported();
+      assert.ok(!('previousSecret' in out) && !('previousSecretExpiresAt' in out), JSON.stringify(out));
+      assert.deepEqual([(await stored()).previousSecret, (await stored()).previousSecretExpiresAt], [null, null]);
+      assert.equal((await shown(made.id)).previousSecretExpiresAt, null);
+
+      await rotated(made.id, { expiresInHours: 1 });
+      ctx.clock.advance(HOUR);
+      assert.equal((await stored()).previousSecret, second.secret, 'still stored: nothing has looked since it expired');
+      await control(ctx, 'POST', `/organizations/${ctx.orgId}/snapshots`, { name: 'after-overlap' });
+      assert.equal((await stored()).previousSecret, null);
+      await control(ctx, 'POST', `/organizations/${ctx.orgId}/snapshots/after-overlap/restore`);
+      assert.equal((await stored()).previousSecret, null, 'the snapshot holds none');
+
+      const fourth = await rotated(made.id, { expiresInHours: 1 });
+      ctx.clock.advance(HOUR);
+      assert.notEqual((await stored()).previousSecret, null);
+      assert.deepEqual(acceptedBy(await deliver('/forgotten'), [made.secret, second.secret, fourth.secret]), [false, false, true]);
+      assert.deepEqual([(await stored()).previousSecret, (await stored()).previousSecretExpiresAt], [null, null]);
     });
 
     test('an unknown webhook is 404 (only the admin role rotates: webhooks-api.test.ts)', async () => {
