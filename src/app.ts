@@ -29,6 +29,7 @@ import { DEFAULT_CONSOLE_DIR, installConsole } from './http/console-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installClientClosed } from './http/client-closed.js';
 import { installJsonBodies } from './http/json-body.js';
+import { withOptionalBodies } from './http/schemas.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
 import { installMetrics } from './http/metrics.js';
 import { installRequestLimit } from './http/request-limit.js';
@@ -265,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { tokenid: { type: 'apiKey', in: 'header', name: 'tokenid', description: 'An API token (orchard token create).' } } },
     },
     transform: documentedBody,
+    transformObject: (document) => withOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -16,42 +16,23 @@ export interface ControlClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-/** A snapshot of an organization's records, as the control API lists it. */
-export interface SnapshotSummary {
-  readonly name: string;
-  readonly createdAt: string;
-  readonly bytes: number;
-}
+import type {
+  ClockState, FaultRule, FaultRuleInput, JournalEntry, JournalFilter, LoadedOrganizationSummary, OrganizationSummary, OrganizationUsage,
+  OutboxMessage, RoleSummary, SnapshotSummary, TokenSummary, UserSummary, WebhookSummary,
+} from './control-types.js';
 
-/** What loading fixtures did for one organization. */
-export interface LoadedOrganizationSummary {
-  readonly id: string;
-  readonly name: string;
-  readonly status: 'created' | 'existing';
-  readonly records: number;
-  readonly users: ReadonlyArray<{ readonly id: string; readonly email: string; readonly role: string; readonly tokens: readonly string[] }>;
-}
-
-/** A webhook as the API, the control API and the CLI show it (its secret only when made): webhooks/webhook-admin.ts makes it. */
-export interface WebhookSummary {
-  readonly id: string;
-  readonly event: string;
-  readonly object: string | null;
-  readonly objectType: number | null;
-  readonly url: string;
-  readonly method: string;
-  readonly filter: string | null;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly createdAt: string;
-  readonly status: 'active' | 'disabled';
-  readonly disabledAt: string | null;
-  readonly failures: number;
-  readonly failingSince: string | null;
-  /** When the secret its last rotation replaced stops signing beside the new one (organization's clock); null when none signs. */
-  readonly previousSecretExpiresAt: string | null;
-}
+export type * from './control-types.js';
 
 const segment = (s: string): string => encodeURIComponent(s);
+
+/** `?name=value&…` of the members given (not undefined), or nothing. */
+const queryOf = (params: object): string => {
+  const given = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]);
+  return given.length === 0 ? '' : `?${new URLSearchParams(given).toString()}`;
+};
+
+/** The path of a clock: the server's (null) or an organization's. */
+const clockPath = (orgId: string | null): string => (orgId === null ? 'clock' : `organizations/${segment(orgId)}/clock`);
 
 export class ControlClient {
   readonly url: string;
@@ -91,6 +72,90 @@ export class ControlClient {
       throw new ControlError('CONTROL_API_OFF', `${this.url} has no control API: start the server with ADMIN_KEY set (docs/control-api.md).`, 404);
     }
     throw new ControlError('BAD_REPLY', `${method} ${target} answered ${res.status} with a body that is not the control API's JSON.`, res.status);
+  }
+
+  // Organizations (docs/control-api.md § Calls).
+
+  /** Every organization of the server. */
+  async listOrganizations(): Promise<OrganizationSummary[]> {
+    return (await this.call<{ items: OrganizationSummary[] }>('GET', 'organizations')).items;
+  }
+
+  /** Makes an organization with its primary user (role admin) and a token for that user, shown only in this reply. */
+  createOrganization(input: { name: string; email: string; plan?: OrganizationSummary['plan']; minuteLimit?: number }): Promise<{ organization: OrganizationSummary; userId: string; token: string }> {
+    return this.call('POST', 'organizations', input);
+  }
+
+  /** Changes its plan and/or minute limit (at least one), from its next request. */
+  updateOrganization(orgId: string, changes: { plan?: OrganizationSummary['plan']; minuteLimit?: number }): Promise<OrganizationSummary> {
+    return this.call('PATCH', `organizations/${segment(orgId)}`, changes);
+  }
+
+  /** Deletes it for good: users, tokens, roles, records, files and snapshots; its tokens are refused at once. */
+  deleteOrganization(orgId: string): Promise<{ id: string; name: string; deleted: true }> {
+    return this.call('DELETE', `organizations/${segment(orgId)}`);
+  }
+
+  /** Its use of its limits: the minute and day windows, the last 30 days, the usage notices. */
+  getOrganizationUsage(orgId: string): Promise<OrganizationUsage> {
+    return this.call('GET', `organizations/${segment(orgId)}/usage`);
+  }
+
+  // Roles, users and tokens.
+
+  /** The organization's roles: the built-in admin first, then those defined, by name. */
+  async listRoles(orgId: string): Promise<RoleSummary[]> {
+    return (await this.call<{ items: RoleSummary[] }>('GET', `organizations/${segment(orgId)}/roles`)).items;
+  }
+
+  /** Defines a role or replaces its whole definition, in the terms of `orchard role set` (`grant: 'account:read,create;contact:read'`). */
+  setRole(orgId: string, name: string, definition: { grant: string; hide?: string; readonly?: string }): Promise<RoleSummary> {
+    return this.call('PUT', `organizations/${segment(orgId)}/roles/${segment(name)}`, definition);
+  }
+
+  /** Deletes a role no user holds (409 ROLE_IN_USE naming those who do). */
+  deleteRole(orgId: string, name: string): Promise<{ orgId: string; name: string; deleted: true }> {
+    return this.call('DELETE', `organizations/${segment(orgId)}/roles/${segment(name)}`);
+  }
+
+  /** The organization's users, oldest first. */
+  async listUsers(orgId: string): Promise<UserSummary[]> {
+    return (await this.call<{ items: UserSummary[] }>('GET', `organizations/${segment(orgId)}/users`)).items;
+  }
+
+  /** Makes a user (role admin when none is given) and a token for them, shown only in this reply. */
+  createUser(orgId: string, input: { email: string; role?: string; fullname?: string }): Promise<{ user: UserSummary; token: string }> {
+    return this.call('POST', `organizations/${segment(orgId)}/users`, input);
+  }
+
+  /** Gives a user another role, or disables (their tokens refused at once) or enables them. */
+  updateUser(userId: string, changes: { role?: string; disabled?: boolean }): Promise<UserSummary> {
+    return this.call('PATCH', `users/${segment(userId)}`, changes);
+  }
+
+  /** Deletes a user and their tokens (not the organization's primary user); their records keep them as owner. */
+  deleteUser(userId: string): Promise<{ id: string; orgId: string; email: string; deleted: true }> {
+    return this.call('DELETE', `users/${segment(userId)}`);
+  }
+
+  /** A user's tokens, live and revoked (never the tokens themselves). */
+  async listTokens(userId: string): Promise<TokenSummary[]> {
+    return (await this.call<{ items: TokenSummary[] }>('GET', `users/${segment(userId)}/tokens`)).items;
+  }
+
+  /** A new token for the user, shown only in this reply. */
+  createToken(userId: string): Promise<{ token: string; created: TokenSummary }> {
+    return this.call('POST', `users/${segment(userId)}/tokens`);
+  }
+
+  /** Revokes a token by its id: refused from the next request (one already revoked keeps its time). */
+  revokeToken(tokenId: string): Promise<TokenSummary> {
+    return this.call('POST', `tokens/${segment(tokenId)}/revoke`);
+  }
+
+  /** Replaces a live token: a new one for the same user (shown only in this reply), the old one revoked. */
+  rotateToken(tokenId: string): Promise<{ token: string; created: TokenSummary; revoked: TokenSummary }> {
+    return this.call('POST', `tokens/${segment(tokenId)}/rotate`);
   }
 
   // Organizations as fixtures (docs/control-api.md).
@@ -150,10 +215,20 @@ export class ControlClient {
     await this.call('DELETE', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}`);
   }
 
-  /** A webhook's delivery log, newest first; with `state`, the deliveries in that state only. */
-  async webhookDeliveries(orgId: string, webhookId: string, options: { state?: 'pending' | 'delivered' | 'failed' } = {}): Promise<Array<Record<string, unknown>>> {
-    const query = options.state ? `?state=${segment(options.state)}` : '';
+  /** A webhook's delivery log, newest first (at most `limit`, 1 to 1,000, default 50); with `state`, the deliveries in that state only. */
+  async webhookDeliveries(orgId: string, webhookId: string, options: { state?: 'pending' | 'delivered' | 'failed'; limit?: number } = {}): Promise<Array<Record<string, unknown>>> {
+    const query = queryOf({ state: options.state || undefined, limit: options.limit });
     return (await this.call<{ items: Array<Record<string, unknown>> }>('GET', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/deliveries${query}`)).items;
+  }
+
+  /** Makes a webhook disabled for failing active again, its failures forgotten (one that is active stays so). */
+  enableWebhook(orgId: string, webhookId: string): Promise<WebhookSummary> {
+    return this.call('POST', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/enable`);
+  }
+
+  /** Sends a failed delivery again: pending, due now on the organization's clock, its attempts from 0 (409 DELIVERY_NOT_FAILED for another). */
+  retryWebhookDelivery(orgId: string, webhookId: string, deliveryId: string): Promise<Record<string, unknown>> {
+    return this.call('POST', `organizations/${segment(orgId)}/webhooks/${segment(webhookId)}/deliveries/${segment(deliveryId)}/retry`);
   }
 
   /** Sends the webhook a test event (type webhook.test): returns its delivery, pending; flushWebhooks attempts it. */
@@ -169,6 +244,115 @@ export class ControlClient {
   /** Loads a fixtures value; organizations that exist are left as they are. */
   async loadFixtures(fixtures: unknown): Promise<LoadedOrganizationSummary[]> {
     return (await this.call<{ organizations: LoadedOrganizationSummary[] }>('POST', 'fixtures', fixtures)).organizations;
+  }
+
+  // Clocks (docs/control-api.md § Clock): the server's, and each organization's own.
+
+  /** The server's clock and every organization's own clock. */
+  async listClocks(): Promise<ClockState[]> {
+    return (await this.call<{ items: ClockState[] }>('GET', 'clocks')).items;
+  }
+
+  /** The server's clock. */
+  getServerClock(): Promise<ClockState> {
+    return this.call('GET', clockPath(null));
+  }
+
+  /** Stops the server's clock at `at` (ISO 8601; UTC without a zone), or where it stands. */
+  freezeServerClock(at?: string): Promise<ClockState> {
+    return this.#freeze(null, at);
+  }
+
+  /** Sets the server's clock to `at`; it runs on from there unless it is frozen or `frozen` is true. */
+  setServerClock(at: string, options: { frozen?: boolean } = {}): Promise<ClockState> {
+    return this.call('POST', `${clockPath(null)}/set`, { at, ...options });
+  }
+
+  /** Moves the server's clock by `by`: a duration such as '90s', '25h', '1d2h' or '-1h', or milliseconds. */
+  advanceServerClock(by: string | number): Promise<ClockState> {
+    return this.#advance(null, by);
+  }
+
+  /** Puts the server's clock back to real time (organizations' own clocks stay). */
+  resetServerClock(): Promise<ClockState> {
+    return this.call('DELETE', clockPath(null));
+  }
+
+  /** The organization's clock: its own, or the server's it follows (`inherited`). */
+  getOrganizationClock(orgId: string): Promise<ClockState> {
+    return this.call('GET', clockPath(orgId));
+  }
+
+  /** Stops the organization's own clock at `at`, or where it stands; its requests follow it rather than the server's. */
+  freezeOrganizationClock(orgId: string, at?: string): Promise<ClockState> {
+    return this.#freeze(orgId, at);
+  }
+
+  /** Sets the organization's own clock to `at`; it runs on from there unless it is frozen or `frozen` is true. */
+  setOrganizationClock(orgId: string, at: string, options: { frozen?: boolean } = {}): Promise<ClockState> {
+    return this.call('POST', `${clockPath(orgId)}/set`, { at, ...options });
+  }
+
+  /** Moves the organization's own clock by `by`: a duration such as '90s', '25h', '1d2h' or '-1h', or milliseconds. */
+  advanceOrganizationClock(orgId: string, by: string | number): Promise<ClockState> {
+    return this.#advance(orgId, by);
+  }
+
+  /** Removes the organization's own clock: it follows the server's again. */
+  resetOrganizationClock(orgId: string): Promise<ClockState> {
+    return this.call('DELETE', clockPath(orgId));
+  }
+
+  #freeze(orgId: string | null, at: string | undefined): Promise<ClockState> {
+    return this.call('POST', `${clockPath(orgId)}/freeze`, at === undefined ? undefined : { at });
+  }
+
+  #advance(orgId: string | null, by: string | number): Promise<ClockState> {
+    return this.call('POST', `${clockPath(orgId)}/advance`, typeof by === 'number' ? { ms: by } : { by });
+  }
+
+  // Fault rules (docs/control-api.md § Faults).
+
+  /** The fault rules in the order they are tried; with `orgId`, that organization's only. */
+  async listFaultRules(options: { orgId?: string } = {}): Promise<FaultRule[]> {
+    return (await this.call<{ items: FaultRule[] }>('GET', `faults${queryOf(options)}`)).items;
+  }
+
+  /** Adds a fault rule (it needs a `status`, a `latencyMs` or both); resolves to it with its id and seed. */
+  addFaultRule(rule: FaultRuleInput): Promise<FaultRule> {
+    return this.call('POST', 'faults', rule);
+  }
+
+  /** Removes a fault rule (404 FAULT_RULE_NOT_FOUND when none has that id). */
+  async removeFaultRule(ruleId: string): Promise<void> {
+    await this.call('DELETE', `faults/${segment(ruleId)}`);
+  }
+
+  /** Removes every fault rule (with `orgId`, that organization's); resolves to how many were removed. */
+  async clearFaultRules(options: { orgId?: string } = {}): Promise<number> {
+    return (await this.call<{ removed: number }>('DELETE', `faults${queryOf(options)}`)).removed;
+  }
+
+  // The request journal and the outbox (docs/control-api.md § Journal).
+
+  /** The organization's last requests, newest first, those `filter` names only (none while JOURNAL_SIZE is 0). */
+  async listJournal(orgId: string, filter: JournalFilter = {}): Promise<JournalEntry[]> {
+    return (await this.call<{ items: JournalEntry[] }>('GET', `organizations/${segment(orgId)}/journal${queryOf(filter)}`)).items;
+  }
+
+  /** Forgets the organization's journal. */
+  async clearJournal(orgId: string): Promise<void> {
+    await this.call('DELETE', `organizations/${segment(orgId)}/journal`);
+  }
+
+  /** The messages sent about the organization, newest first; waits for the usage notices its requests so far decided on. */
+  async listOutbox(orgId: string): Promise<OutboxMessage[]> {
+    return (await this.call<{ items: OutboxMessage[] }>('GET', `organizations/${segment(orgId)}/outbox`)).items;
+  }
+
+  /** Forgets the organization's outbox (the messages stay sent). */
+  async clearOutbox(orgId: string): Promise<void> {
+    await this.call('DELETE', `organizations/${segment(orgId)}/outbox`);
   }
 }
 

@@ -9,7 +9,10 @@ import { parseFixtures } from './fixtures/parse-fixtures.js';
 import { ephemeralConfig, startServer } from './server.js';
 
 export { ControlClient, ControlError } from './control-client.js';
-export type { LoadedOrganizationSummary, SnapshotSummary, WebhookSummary } from './control-client.js';
+export type {
+  ClockState, FaultRule, FaultRuleInput, JournalEntry, JournalFilter, LoadedOrganizationSummary, OrganizationSummary, OrganizationUsage,
+  OutboxMessage, RoleSummary, SnapshotSummary, TokenSummary, UsageWindow, UserSummary, WebhookSummary,
+} from './control-client.js';
 export { parseFixtures, type Fixtures } from './fixtures/parse-fixtures.js';
 
 export interface StartOrchardOptions {
@@ -38,7 +41,7 @@ export interface StartedOrchard {
   readonly adminKey: string;
   /** The temporary data directory it serves from; close() removes it. */
   readonly dataDir: string;
-  /** A client of the control API (reset, snapshots, export, load, webhooks, and `call` for any other call). */
+  /** A client of the control API: a method for each of its calls (docs/control-api.md), and `call` for any call. */
   readonly control: ControlClient;
   /** Stops the server and removes everything it stored. */
   close(): Promise<void>;

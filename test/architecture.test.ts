@@ -20,7 +20,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: [],
   config: [],
   version: [],
-  'control-client': [],
+  // The control API's replies typed as the values it sends: a clock, a fault rule, a journal entry, a token.
+  'control-types': ['auth', 'toolkit'],
+  'control-client': ['control-types'],
   random: [],
   schema: ['errors'],
   query: ['errors', 'schema'],

@@ -143,6 +143,30 @@ export function envelopeOf(data: object, description = 'Success: the envelope {s
 
 export const tokenSecurity = [{ tokenid: [] as string[] }];
 
+/**
+ * Whether a request body's OpenAPI schema takes null and requires no member: how a route says its
+ * body may be left out (none sent meaning the defaults). Fastify checks an absent body as null, so a
+ * route whose checked body is such takes none; a route checking its body itself takes none where its
+ * documented body is such. (The file upload's schema takes null only because the multipart parser
+ * leaves the body to its handler: it requires its part, so its body stays required.)
+ */
+export const bodyIsOptional = (schema: unknown): boolean => {
+  const s = schema as { nullable?: unknown; required?: readonly unknown[] } | null | undefined;
+  return s?.nullable === true && !s.required?.length;
+};
+
+type Operations = Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } }>>;
+
+/** The document with the bodies that may be left out (bodyIsOptional) marked not required: @fastify/swagger marks every body required. */
+export function withOptionalBodies<T extends { paths?: object }>(document: T): T {
+  for (const operations of Object.values((document.paths ?? {}) as Operations)) {
+    for (const { requestBody } of Object.values(operations)) {
+      if (requestBody && Object.values(requestBody.content ?? {}).every((media) => bodyIsOptional(media.schema))) requestBody.required = false;
+    }
+  }
+  return document;
+}
+
 declare module 'fastify' {
   interface FastifySchema {
     /** The body the OpenAPI document shows, where the route checks its body more loosely (app.ts, documentedBody). */

@@ -41,8 +41,10 @@ function definitionRecord(obj: ObjectDef) {
  * The body of a field definition, described member by member for the OpenAPI document. Members carry
  * no type: a wrong one is refused by schema/custom-definitions.ts with a message naming what to fix.
  */
+/** Nullable: every member has a default, so a field may be added without a body (a text field named pcfsystemfield{N}). */
 const fieldDefinitionBody = {
   type: 'object',
+  nullable: true,
   additionalProperties: true,
   properties: {
     label: { description: 'The label (at most 200 characters); default: the field name.' },
@@ -106,7 +108,7 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
     schema: {
       operationId: 'addField',
       summary: 'Add a custom field to an object',
-      description: 'type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.',
+      description: 'type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label?, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}, without label it is labelled with its name; a type that needs nothing more (text, number, date…) may be added with no body.',
       tags: ['v2'],
       security: tokenSecurity,
       params: { type: 'object', properties: { ot: objParam, type: { type: 'string', examples: ['picklist'] } }, required: ['ot', 'type'] },
@@ -114,6 +116,7 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       body: { ...fieldDefinitionBody, examples: [{ label: 'Severity', options: [{ label: 'Low', value: 1 }, { label: 'High', value: 2 }] }] },
       documentedBody: {
         type: 'object',
+        nullable: true,
         properties: {
           label: { type: 'string', description: fieldDefinitionBody.properties.label.description },
           fieldName: { type: 'string', description: fieldDefinitionBody.properties.fieldName.description },
@@ -132,7 +135,7 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       },
     },
   }, async (request) => {
-    const name = await service.defineField(request.identity, request.params.ot, request.params.type, request.body);
+    const name = await service.defineField(request.identity, request.params.ot, request.params.type, request.body ?? {});
     return ok({ systemField: [{ fieldname: name }] });
   });
 };

@@ -46,10 +46,12 @@ export const createdSchema = {
   required: [...webhookSchema.required, 'secret'],
 } as const;
 
+/** Nullable: a rotation may come without a body (every member has a default). */
 export const rotateBody = {
   type: 'object',
+  nullable: true,
   additionalProperties: false,
-  description: 'How long the secret replaced keeps signing beside the new one.',
+  description: 'How long the secret replaced keeps signing beside the new one; optional (no body: the defaults).',
   properties: {
     expiresInHours: {
       type: 'integer', minimum: 0, maximum: ROTATION_HOURS.max,

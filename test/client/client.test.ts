@@ -121,6 +121,21 @@ describe('against a listening Orchard', () => {
     await assert.rejects(off.listPage('account'), (err: unknown) => err instanceof OrchardApiError && err.code === 'LIMIT_MINUTE' && err.retryAfter === 1);
   });
 
+  test('a call whose body every member of which is optional compiles and works without one: a secret rotated, a view run, a field added', async () => {
+    const hook = await control.createWebhook(orgId, { event: 'created', url: 'https://hooks.example.com/typed' });
+    // No `body`: the types say it is optional (tsc compiles this file in the build).
+    const rotated = await client.api.POST('/api/webhooks/{id}/rotate-secret', { params: { path: { id: hook.id } } });
+    assert.equal(rotated.response.status, 200);
+    assert.match(rotated.data!.data.secret, /^whsec_/);
+    assert.notEqual(rotated.data!.data.secret, hook.secret);
+    assert.notEqual(rotated.data!.data.previousSecretExpiresAt, null, 'the replaced secret signs on for the default 24 hours');
+    const view = await client.api.POST('/api/v2/views/{ot}/{viewId}', { params: { path: { ot: 'account', viewId: 'default' } } });
+    assert.deepEqual([view.response.status, view.data!.data.ViewName], [200, 'All Accounts']);
+    const field = await client.api.POST('/api/v2/system-field/{ot}/{type}', { params: { path: { ot: 'account', type: 'text' } } });
+    assert.equal(field.response.status, 200);
+    assert.match(field.data!.data.systemField[0]!.fieldname, /^pcfsystemfield\d+$/);
+  });
+
   test('a bad token is a 401 with its code', async () => {
     const wrong = createOrchardClient({ baseUrl: server.url, token: '00000000-0000-4000-8000-000000000000' });
     await assert.rejects(wrong.listPage('account'), (err: unknown) => err instanceof OrchardApiError && err.status === 401 && err.code === 'TOKEN_INVALID');

@@ -14,6 +14,8 @@ import fs from 'node:fs';
 
 const KEY = 'test-admin-key-0123456789abcdef';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+/** An id that names nothing. */
+const NO_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('without ADMIN_KEY', () => {
   let ctx: TestContext;
@@ -152,6 +154,38 @@ describe('with ADMIN_KEY', () => {
     const service = (await ctx.request({ method: 'GET', url: '/openapi.json', token: null })).json();
     assert.deepEqual(Object.keys(service.paths).filter((p) => p.startsWith('/_orchard')), []);
     assert.ok(Object.keys(service.paths).length > 5);
+  });
+
+  test('a body is required in the document only where a call needs one; the others take none, sent without a body or with an empty one labelled JSON', async () => {
+    /** The calls that need a body, and what they need. */
+    const NEEDS_BODY = [
+      'createOrganization', 'createSnapshot', 'setRole', 'createUser', 'createWebhook', 'setServerClock', 'setOrganizationClock', // a required member
+      'updateOrganization', 'updateUser', // at least one change
+      'advanceServerClock', 'advanceOrganizationClock', // `by` or `ms`
+      'addFaultRule', // a status or a latency
+      'loadFixtures', // the organizations
+    ];
+    const doc = (await ctx.request({ method: 'GET', url: '/_orchard/openapi.json', token: null, headers: bearer(KEY) })).json();
+    const calls = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; requestBody?: { required: boolean } }>>)
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase() as 'POST' | 'PUT' | 'PATCH' | 'DELETE', op })))
+      .filter((c) => c.op.requestBody);
+    assert.deepEqual(calls.filter((c) => c.op.requestBody!.required).map((c) => c.op.operationId).sort(), [...NEEDS_BODY].sort());
+    const noBody = [{}, { payload: '', headers: { 'content-type': 'application/json' } }];
+    try {
+      for (const { path, method, op } of calls) {
+        for (const sent of noBody) {
+          // The organization's id where the call needs it to reach its body's check; ids naming nothing elsewhere, so nothing is changed.
+          const required = op.requestBody!.required;
+          const url = path.replace('{id}', required && path.startsWith('/_orchard/organizations/') ? ctx.orgId : NO_ID).replace(/\{\w+\}/g, NO_ID);
+          const res = await ctx.request({ method, url, token: null, ...sent, headers: { ...bearer(KEY), ...sent.headers } });
+          const where = `${method} ${url} ${sent.payload === undefined ? 'without a body' : 'with an empty JSON body'}: ${res.statusCode} ${res.body}`;
+          if (required) assert.deepEqual([res.statusCode, res.json().error.code], [400, 'BODY_INVALID'], where);
+          else assert.notEqual(res.statusCode, 400, where);
+        }
+      }
+    } finally {
+      await ctx.request({ method: 'DELETE', url: '/_orchard/clock', token: null, headers: bearer(KEY) });
+    }
   });
 });
 

@@ -309,7 +309,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom field to an object
-         * @description type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}.
+         * @description type: text, emailaddress (email), url, phonenumber (telephone), number, textarea, html, date, datetime, lookup, picklist. Body: {label?, fieldName?} plus precision (number), relatedObjectType or relatedObjectId (lookup), or options [{label, value}] or values [{name, value}] (picklist). Without fieldName the field is named pcfsystemfield{N}, without label it is labelled with its name; a type that needs nothing more (text, number, date…) may be added with no body.
          */
         post: operations["addField"];
         delete?: never;
@@ -4308,7 +4308,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -4348,7 +4348,7 @@ export interface operations {
                         name: string;
                         value?: string;
                     }[];
-                };
+                } | null;
             };
         };
         responses: {
@@ -4869,7 +4869,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": ({
                     /** @description Taken only empty ([]): conditions are not added to a view when it is run. */
@@ -7314,13 +7314,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description How long the secret replaced keeps signing beside the new one. */
-        requestBody: {
+        /** @description How long the secret replaced keeps signing beside the new one; optional (no body: the defaults). */
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Hours the secret replaced signs each delivery beside the new one (default 24); 0: only the new one, from now on. */
                     expiresInHours?: number;
-                };
+                } | null;
             };
         };
         responses: {

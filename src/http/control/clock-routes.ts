@@ -65,7 +65,8 @@ export const clockRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
     const move = <B>(action: 'freeze' | 'set' | 'advance', summary: string, body: object, act: (orgId: string | null, body: B) => ClockState) =>
       scope.post(`${base}/${action}`, {
         schema: { operationId: `${action}${Name}`, tags: ['clock'], ...params, summary, body, response },
-        // No body is an empty one: freeze needs none, and set and advance then name what they lack.
+        // No body is an empty one: freeze needs none (its schema takes null, so the document says
+        // its body is optional), and set and advance then name what they lack.
         preValidation: (request, _reply, done) => {
           request.body ??= {};
           done();
@@ -73,7 +74,7 @@ export const clockRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
       }, async (request) => act(await orgOf(request), request.body as B));
 
     move<{ at?: string }>('freeze', `Stops ${whose} at \`at\`, or where it stands now.`,
-      { type: 'object', additionalProperties: false, properties: { at } },
+      { type: ['object', 'null'], additionalProperties: false, properties: { at } },
       (orgId, b) => clocks.freeze(orgId, b.at === undefined ? undefined : instantOf(b.at)));
     move<{ at: string; frozen?: boolean }>('set', `Sets ${whose} to \`at\`; it keeps running from there unless it is frozen or \`frozen\` is true.`,
       { type: 'object', required: ['at'], additionalProperties: false, properties: { at, frozen: { type: 'boolean' } } },

@@ -2,6 +2,7 @@
 // scope; the service's document (/openapi.json) leaves these routes out.
 
 import type { RouteOptions } from 'fastify';
+import { bodyIsOptional } from '../schemas.js';
 
 interface RouteSchema {
   readonly operationId?: string;
@@ -75,9 +76,15 @@ export function openApiSchema(value: unknown): unknown {
 }
 
 /** A body's schema and its first example, as OpenAPI 3.0 puts them in a media type. */
-function mediaType(schema: object): object {
+function mediaType(schema: object): { schema: unknown; example?: unknown } {
   const { examples, ...rest } = schema as { examples?: unknown[] };
   return { schema: openApiSchema(rest), ...(examples?.length ? { example: examples[0] } : {}) };
+}
+
+/** A route's body as the document's requestBody: not required when its schema takes null and requires no member (bodyIsOptional). */
+function requestBodyOf(body: object): object {
+  const media = mediaType(body);
+  return { required: !bodyIsOptional(media.schema), content: { 'application/json': media } };
 }
 
 function operationIdOf(method: string, url: string): string {
@@ -106,7 +113,7 @@ export function controlDocument(routes: readonly RouteOptions[], version: string
         ...(schema.description ? { description: schema.description } : {}),
         ...(schema.tags ? { tags: schema.tags } : {}),
         parameters: [...parameters('path', schema.params), ...parameters('query', schema.querystring)],
-        ...(schema.body ? { requestBody: { required: true, content: { 'application/json': mediaType(schema.body) } } } : {}),
+        ...(schema.body ? { requestBody: requestBodyOf(schema.body) } : {}),
         responses,
       };
     }

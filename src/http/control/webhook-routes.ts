@@ -63,11 +63,6 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       body: { ...rotateBody, properties: { ...rotateBody.properties, secret: { type: 'string', description: 'The new signing secret: whsec_ and the base64 of 24 to 64 bytes; made when absent.' } } },
       response: { 200: createdSchema },
     },
-    // No body is an empty one: the defaults.
-    preValidation: (request, _reply, done) => {
-      request.body ??= {};
-      done();
-    },
   }, async (request) => {
     const { id, webhookId } = request.params as { id: string; webhookId: string };
     const { webhook, secret } = await admin.rotateWebhookSecret({ orgId: id, id: webhookId, body: request.body, allowSecret: true, now: new Date(toolkit.clocks.now(id)) });
