@@ -99,7 +99,7 @@ class OrgFile implements SqliteWritableOrgFile {
     return this.statistics.staleNow(this.db, this.tableOf);
   }
 
-  /** Counts and loads an object's planner statistics (sqlite-statistics.ts); the reader threads then plan with them. */
+  /** Counts and stores an object's planner statistics (sqlite-statistics.ts); every connection to the file then plans with them. */
   async refreshStatistics(objectType: number): Promise<void> {
     const obj = this.current().find(objectType);
     if (!obj) return;
@@ -107,7 +107,6 @@ class OrgFile implements SqliteWritableOrgFile {
       db: this.db,
       read: (statements) => this.readers().run(this.file, statements),
       write: (work) => this.writes.write(work),
-      reopenReaders: () => this.readers().forget(this.file),
     }, obj);
   }
 

@@ -4,7 +4,7 @@
 // field's index reads one row (a query of 200,000 accounts: 64 ms against 0.08). SQLite's ANALYZE
 // would count them on the main thread holding the file's write lock for as long as it reads every
 // index (0.4 s for 200,000 accounts); here a reader thread counts the same figures and a short
-// write stores and loads them.
+// write stores them, and every connection to the file loads them (store()).
 
 import { COUNT_SQL, fieldIndexName, fieldIndexNames, GROWN_SQL, indexedColumn, q, type TableCount } from './sqlite-ddl.js';
 import { prepared, type Db } from './sqlite-db.js';
@@ -26,8 +26,6 @@ export interface StatisticsFile {
   read(statements: SqlStatement[]): Promise<unknown[]>;
   /** Runs `work` holding the file's write lock, waiting for another process's as writes do. */
   write<T>(work: () => T): Promise<T>;
-  /** Has the reader threads open the file anew, so that they plan with the statistics loaded. */
-  reopenReaders(): void;
 }
 
 /**
@@ -61,19 +59,18 @@ export class PlannerStatistics {
   }
 
   /**
-   * Counts `obj`'s statistics on a reader thread and stores and loads them; when the file's already
-   * hold for its rows (another process counted them), only loads them. Ends without doing anything
-   * for a table under STATS_MIN_ROWS rows.
+   * Counts `obj`'s statistics on a reader thread and stores them; when the file's already hold for
+   * its rows (another process counted them, and this one has loaded them since), counts nothing.
+   * Ends without doing anything for a table under STATS_MIN_ROWS rows.
    */
   async refresh(file: StatisticsFile, obj: ObjectDef): Promise<void> {
     const table = obj.systemName;
     const onDisk = countedOnDisk(file.db);
     const rows = (prepared(file.db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
-    const known = this.counted.get(table);
     const ready = onDisk.get(table);
     if (ready !== undefined && statsHold(ready, rows)) {
+      // Another connection stored them, and every connection has loaded them since (store()).
       this.remember(table, ready);
-      if (known !== ready) await this.load(file, () => {});
       return;
     }
     if (rows < STATS_MIN_ROWS) return;
@@ -86,7 +83,7 @@ export class PlannerStatistics {
     }
   }
 
-  /** Counts, stores and loads `obj`'s statistics; returns the rows they were counted on. */
+  /** Counts and stores `obj`'s statistics; returns the rows they were counted on. */
   private async count(file: StatisticsFile, obj: ObjectDef): Promise<number> {
     const table = obj.systemName;
     const fields = new Map(obj.fields.map((f) => [fieldIndexName(obj, f), f]));
@@ -107,28 +104,30 @@ export class PlannerStatistics {
         return [name, `${n} ${Math.ceil(n / distinct)} 1`];
       }),
     ];
-    await this.load(file, () => {
-      prepared(file.db, 'DELETE FROM sqlite_stat1 WHERE tbl = ?').run(table);
-      const insert = prepared(file.db, 'INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
-      for (const [idx, stat] of stats) insert.run(table, idx, stat);
-    });
+    await file.write(() => file.db.transaction(() => store(file.db, table, stats)).immediate());
     return n;
-  }
-
-  /** Stores with `store` and loads the file's statistics in one transaction; SQLite plans anew its prepared statements. */
-  private async load(file: StatisticsFile, store: () => void): Promise<void> {
-    await file.write(() => file.db.transaction(() => {
-      // ANALYZE of sqlite_schema makes sqlite_stat1 when missing and (re)loads the statistics.
-      file.db.exec('ANALYZE sqlite_schema');
-      store();
-      file.db.exec('ANALYZE sqlite_schema');
-    }).immediate());
-    file.reopenReaders();
   }
 
   private remember(table: string, rows: number): void {
     this.counted.set(table, rows);
   }
+}
+
+/**
+ * Stores a table's statistics, inside a write transaction, and has every connection to the file
+ * load them: this one by ANALYZE of sqlite_schema (which also makes sqlite_stat1 when missing), the
+ * others (reader threads, other processes) because a change of the schema makes each read it
+ * again, statistics included, at its next statement. Storing rows in sqlite_stat1 alone changes no
+ * schema, so a table is made and dropped in the same transaction. Statements prepared before are
+ * planned again.
+ */
+function store(db: Db, table: string, stats: ReadonlyArray<readonly [string, string]>): void {
+  db.exec('ANALYZE sqlite_schema');
+  prepared(db, 'DELETE FROM sqlite_stat1 WHERE tbl = ?').run(table);
+  const insert = prepared(db, 'INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
+  for (const [idx, stat] of stats) insert.run(table, idx, stat);
+  db.exec('CREATE TABLE orchard_statistics_stored (x); DROP TABLE orchard_statistics_stored');
+  db.exec('ANALYZE sqlite_schema');
 }
 
 /** The rows each table's statistics in the file were counted on. */
