@@ -3,29 +3,15 @@
 // ControlClient, at --url or ORCHARD_URL with ADMIN_KEY, and prints the reply (--json: as is).
 
 import { InvalidArgumentError, type Command } from 'commander';
-import { controlClientFrom } from './control-client.js';
+import { controlClientFrom, type ClockState, type FaultRule, type FaultRuleInput, type OrganizationUsage, type OutboxMessage } from './control-client.js';
 
 /** How the command prints: the reply as one JSON object with --json, else the human line. */
-export type Print = (value: Record<string, unknown>, human: string) => void;
-
-interface ClockState { orgId: string | null; mode: string; now: string; offsetMs: number; inherited: boolean }
-interface FaultRule { id: string; status?: number; latencyMs?: number; orgId?: string; methods?: string[]; families?: string[]; object?: string; probability?: number; seed: number; count?: number; remaining: number | null; window?: string; matched: number; fired: number }
-interface JournalEntry { at: string; method: string; path: string; status: number; durationMs: number; requestId: string }
-interface OutboxMessage { kind: string; at: string; to: string; subject: string; ok?: boolean; status?: number | null; error?: string | null }
+export type Print = (value: object, human: string) => void;
 
 /** A line of the outbox: an e-mail, or a webhook delivery's attempt and what it got. */
 const outboxLine = (m: OutboxMessage) => `${m.at}  to ${m.to}  ${m.subject}${m.kind === 'webhook-delivery' ? `  ${m.ok ? `${m.status}` : `failed: ${m.error}`}` : ''}`;
 
-interface Window { quota: number; used: number; remaining: number; resetSeconds: number }
-interface Usage {
-  counted: boolean;
-  minute: Window | null;
-  day: (Window & { day: string }) | null;
-  days: Array<{ day: string; count: number }>;
-  notices: Array<{ day: string; threshold: number; used: number; cap: number; sentAt: string | null }>;
-}
-
-function usageText(u: Usage): string {
+function usageText(u: OrganizationUsage): string {
   if (!u.counted || !u.minute) return 'This server counts nothing (RATE_LIMITS=off).';
   const lines = [`Minute: ${u.minute.used} of ${u.minute.quota} (quota back in ${u.minute.resetSeconds} s)`];
   if (u.day) lines.push(`Day ${u.day.day}: ${u.day.used} of ${u.day.quota} (resets in ${u.day.resetSeconds} s)`);
@@ -67,38 +53,39 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
   const client = (o: { url?: string }) => controlClientFrom(env, o.url);
 
   const clock = program.command('clock').description('move a running server\'s clock, or one organization\'s (clock show, freeze, set, advance, real)');
-  const clockPath = (org?: string) => (org ? `organizations/${encodeURIComponent(org)}/clock` : 'clock');
+  /** The clock --org names, or the server's (an empty --org too). */
+  const clockOf = (org?: string): string | null => org || null;
   const orgOption = ['--org <id>', 'an organization\'s own clock rather than the server\'s'] as const;
   const showClock = async (call: Promise<ClockState>) => {
     const state = await call;
-    print()(state as unknown as Record<string, unknown>, clockLine(state));
+    print()(state, clockLine(state));
   };
   clock.command('show').description('the server\'s clock and every organization\'s own, or one organization\'s')
     .option(...orgOption).option(url, urlHelp)
     .action(async (o: { org?: string; url?: string }) => {
-      if (o.org) return showClock(client(o).call('GET', clockPath(o.org)));
-      const r = await client(o).call<{ items: ClockState[] }>('GET', 'clocks');
-      print()(r, r.items.map(clockLine).join('\n'));
+      if (o.org) return showClock(client(o).getClock(o.org));
+      const items = await client(o).listClocks();
+      print()({ items }, items.map(clockLine).join('\n'));
     });
   clock.command('freeze').description('stop the clock, where it stands or at --at')
     .option(...orgOption).option('--at <date-time>', 'ISO 8601; UTC when it has no zone').option(url, urlHelp)
-    .action((o: { org?: string; at?: string; url?: string }) => showClock(client(o).call('POST', `${clockPath(o.org)}/freeze`, o.at ? { at: o.at } : {})));
+    .action((o: { org?: string; at?: string; url?: string }) => showClock(client(o).freezeClock(clockOf(o.org), o.at || undefined)));
   clock.command('set').description('set the clock to --at; it keeps running unless frozen (or --frozen)')
     .option(...orgOption).requiredOption('--at <date-time>', 'ISO 8601; UTC when it has no zone (required)').option('--frozen', 'stop it there').option(url, urlHelp)
-    .action((o: { org?: string; at: string; frozen?: boolean; url?: string }) => showClock(client(o).call('POST', `${clockPath(o.org)}/set`, { at: o.at, ...(o.frozen ? { frozen: true } : {}) })));
+    .action((o: { org?: string; at: string; frozen?: boolean; url?: string }) => showClock(client(o).setClock(clockOf(o.org), o.at, o.frozen ? { frozen: true } : {})));
   clock.command('advance').description('move the clock forward (backward with a minus sign)')
     .option(...orgOption).requiredOption('--by <duration>', 'e.g. 90s, 25h, 1d2h, -1h (required)').option(url, urlHelp)
-    .action((o: { org?: string; by: string; url?: string }) => showClock(client(o).call('POST', `${clockPath(o.org)}/advance`, { by: o.by })));
+    .action((o: { org?: string; by: string; url?: string }) => showClock(client(o).advanceClock(clockOf(o.org), o.by)));
   clock.command('real').description('back to real time (an organization: back to the server\'s clock)')
     .option(...orgOption).option(url, urlHelp)
-    .action((o: { org?: string; url?: string }) => showClock(client(o).call('DELETE', clockPath(o.org))));
+    .action((o: { org?: string; url?: string }) => showClock(client(o).resetClock(clockOf(o.org))));
 
   const fault = program.command('fault').description('fault rules of a running server (fault list, add, remove, clear)');
   fault.command('list').description('the fault rules, in the order they are tried')
     .option('--org <id>', 'only this organization\'s rules').option(url, urlHelp)
     .action(async (o: { org?: string; url?: string }) => {
-      const r = await client(o).call<{ items: FaultRule[] }>('GET', `faults${o.org ? `?orgId=${encodeURIComponent(o.org)}` : ''}`);
-      print()(r, r.items.map(ruleLine).join('\n') || 'No fault rules.');
+      const items = await client(o).listFaultRules({ orgId: o.org || undefined });
+      print()({ items }, items.map(ruleLine).join('\n') || 'No fault rules.');
     });
   fault.command('add').description('add a rule: matching requests get a forced reply in their route family\'s shape, and/or wait')
     .option('--status <status>', '429, 500, 503 or 408', number('--status', true))
@@ -121,20 +108,21 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
         ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.count !== undefined ? { count: o.count } : {}),
         ...(o.window ? { window: o.window } : {}), ...(o.retryAfter !== undefined ? { retryAfter: o.retryAfter } : {}),
       };
-      const r = await client(o).call<FaultRule>('POST', 'faults', rule);
-      print()(r as unknown as Record<string, unknown>, `Added ${ruleLine(r)}`);
+      // The options' values go as they are: the server checks them (BODY_INVALID).
+      const r = await client(o).addFaultRule(rule as FaultRuleInput);
+      print()(r, `Added ${ruleLine(r)}`);
     });
   fault.command('remove').description('remove a fault rule')
     .requiredOption('--id <id>', 'the rule id (required)').option(url, urlHelp)
     .action(async (o: { id: string; url?: string }) => {
-      await client(o).call('DELETE', `faults/${encodeURIComponent(o.id)}`);
+      await client(o).removeFaultRule(o.id);
       print()({ removed: o.id }, `Removed ${o.id}.`);
     });
   fault.command('clear').description('remove every fault rule (of one organization with --org)')
     .option('--org <id>', 'only this organization\'s rules').option(url, urlHelp)
     .action(async (o: { org?: string; url?: string }) => {
-      const r = await client(o).call<{ removed: number }>('DELETE', `faults${o.org ? `?orgId=${encodeURIComponent(o.org)}` : ''}`);
-      print()(r, `Removed ${r.removed} rule${r.removed === 1 ? '' : 's'}.`);
+      const removed = await client(o).clearFaultRules({ orgId: o.org || undefined });
+      print()({ removed }, `Removed ${removed} rule${removed === 1 ? '' : 's'}.`);
     });
 
   const journal = program.command('journal').description('an organization\'s request journal on a running server (journal list, clear); JOURNAL_SIZE must be set on the server');
@@ -144,24 +132,22 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
     .option('--status <status>', 'a status (404) or a class (4xx)').option('--since <date-time>', 'at or after').option('--until <date-time>', 'before')
     .option('--limit <n>', 'at most this many', number('--limit', true)).option(url, urlHelp)
     .action(async (o: { org: string; method?: string; path?: string; status?: string; since?: string; until?: string; limit?: number; url?: string }) => {
-      const q = new URLSearchParams();
-      for (const k of ['method', 'path', 'status', 'since', 'until', 'limit'] as const) if (o[k] !== undefined) q.set(k, String(o[k]));
-      const r = await client(o).call<{ items: JournalEntry[]; size: number }>('GET', `organizations/${encodeURIComponent(o.org)}/journal${q.size ? `?${q}` : ''}`);
+      const r = await client(o).getJournal(o.org, { method: o.method, path: o.path, status: o.status, since: o.since, until: o.until, limit: o.limit });
       print()(r, r.size === 0 ? 'The server keeps no journal (JOURNAL_SIZE is 0).'
         : r.items.map((e) => `${e.at}  ${e.method} ${e.path}  ${e.status}  ${e.durationMs} ms  ${e.requestId}`).join('\n') || 'No requests.');
     });
   journal.command('clear').description('forget the organization\'s journal')
     .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
     .action(async (o: { org: string; url?: string }) => {
-      await client(o).call('DELETE', `organizations/${encodeURIComponent(o.org)}/journal`);
+      await client(o).clearJournal(o.org);
       print()({ cleared: true }, 'Journal cleared.');
     });
 
   program.command('usage').description('an organization\'s use of its limits on a running server: the minute and the day against their quotas, the requests of each of the last 30 days, the notices (reading it counts nothing)')
     .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
     .action(async (o: { org: string; url?: string }) => {
-      const r = await client(o).call<Usage>('GET', `organizations/${encodeURIComponent(o.org)}/usage`);
-      print()(r as unknown as Record<string, unknown>, usageText(r));
+      const r = await client(o).getOrganizationUsage(o.org);
+      print()(r, usageText(r));
     });
 
   // The webhook group is the CLI's (cli.ts, on the data directory); this command acts on a running server.
@@ -169,7 +155,7 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
   webhook.command('flush').description('on a running server, attempt every webhook delivery due now (each organization\'s clock decides what is due) and wait for them')
     .option(url, urlHelp)
     .action(async (o: { url?: string }) => {
-      await client(o).call('POST', 'webhooks/flush');
+      await client(o).flushWebhooks();
       print()({ flushed: true }, 'Due webhook deliveries attempted.');
     });
 
@@ -177,13 +163,13 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
   outbox.command('list').description('the messages sent, newest first: usage notices, webhook deliveries (each attempt) and notices of disabled webhooks')
     .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
     .action(async (o: { org: string; url?: string }) => {
-      const r = await client(o).call<{ items: OutboxMessage[] }>('GET', `organizations/${encodeURIComponent(o.org)}/outbox`);
-      print()(r, r.items.map(outboxLine).join('\n') || 'No messages.');
+      const items = await client(o).listOutbox(o.org);
+      print()({ items }, items.map(outboxLine).join('\n') || 'No messages.');
     });
   outbox.command('clear').description('forget the organization\'s outbox (the messages stay sent)')
     .requiredOption('--org <id>', 'organization id (required)').option(url, urlHelp)
     .action(async (o: { org: string; url?: string }) => {
-      await client(o).call('DELETE', `organizations/${encodeURIComponent(o.org)}/outbox`);
+      await client(o).clearOutbox(o.org);
       print()({ cleared: true }, 'Outbox cleared.');
     });
 }

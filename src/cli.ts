@@ -49,7 +49,7 @@ interface Out {
   stdout: OutStream;
 }
 
-function print(out: Out, value: Record<string, unknown>, human: string): void {
+function print(out: Out, value: object, human: string): void {
   out.stdout.write(out.json ? JSON.stringify(value) + '\n' : human + '\n');
 }
 
@@ -282,7 +282,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
   const urlOption = () => new Option('--url <url>', 'the running server (default: ORCHARD_URL, else http://127.0.0.1:$PORT); the key comes from ADMIN_KEY');
   /** The running server's name for an organization; null when it has none. */
   const nameOnServer = async (client: ControlClient, orgId: string): Promise<string | null> =>
-    (await client.call<{ items: Array<{ id: string; name: string }> }>('GET', 'organizations')).items.find((x) => x.id === orgId)?.name ?? null;
+    (await client.listOrganizations()).find((x) => x.id === orgId)?.name ?? null;
 
   org.command('reset')
     .summary('reset an organization (running server)')

@@ -17,7 +17,7 @@ export interface ControlClientOptions {
 }
 
 import type {
-  ClockState, FaultRule, FaultRuleInput, JournalEntry, JournalFilter, LoadedOrganizationSummary, OrganizationSummary, OrganizationUsage,
+  ClockState, FaultRule, FaultRuleInput, JournalEntry, JournalFilter, JournalPage, LoadedOrganizationSummary, OrganizationSummary, OrganizationUsage,
   OutboxMessage, RoleSummary, SnapshotSummary, TokenSummary, UserSummary, WebhookSummary,
 } from './control-types.js';
 
@@ -246,69 +246,87 @@ export class ControlClient {
     return (await this.call<{ organizations: LoadedOrganizationSummary[] }>('POST', 'fixtures', fixtures)).organizations;
   }
 
-  // Clocks (docs/control-api.md § Clock): the server's, and each organization's own.
+  // Clocks (docs/control-api.md § Clock): the server's, and each organization's own. Each call takes
+  // `orgId`, null for the server's clock (as the CLI's --org chooses), or is named for one of the two.
 
   /** The server's clock and every organization's own clock. */
   async listClocks(): Promise<ClockState[]> {
     return (await this.call<{ items: ClockState[] }>('GET', 'clocks')).items;
   }
 
+  /** An organization's clock, or the server's (null); as getOrganizationClock and getServerClock. */
+  getClock(orgId: string | null): Promise<ClockState> {
+    return this.call('GET', clockPath(orgId));
+  }
+
+  /** As freezeOrganizationClock, or freezeServerClock with null. */
+  freezeClock(orgId: string | null, at?: string): Promise<ClockState> {
+    return this.call('POST', `${clockPath(orgId)}/freeze`, at === undefined ? undefined : { at });
+  }
+
+  /** As setOrganizationClock, or setServerClock with null. */
+  setClock(orgId: string | null, at: string, options: { frozen?: boolean } = {}): Promise<ClockState> {
+    return this.call('POST', `${clockPath(orgId)}/set`, { at, ...options });
+  }
+
+  /** As advanceOrganizationClock, or advanceServerClock with null. */
+  advanceClock(orgId: string | null, by: string | number): Promise<ClockState> {
+    return this.call('POST', `${clockPath(orgId)}/advance`, typeof by === 'number' ? { ms: by } : { by });
+  }
+
+  /** As resetOrganizationClock, or resetServerClock with null. */
+  resetClock(orgId: string | null): Promise<ClockState> {
+    return this.call('DELETE', clockPath(orgId));
+  }
+
   /** The server's clock. */
   getServerClock(): Promise<ClockState> {
-    return this.call('GET', clockPath(null));
+    return this.getClock(null);
   }
 
   /** Stops the server's clock at `at` (ISO 8601; UTC without a zone), or where it stands. */
   freezeServerClock(at?: string): Promise<ClockState> {
-    return this.#freeze(null, at);
+    return this.freezeClock(null, at);
   }
 
   /** Sets the server's clock to `at`; it runs on from there unless it is frozen or `frozen` is true. */
   setServerClock(at: string, options: { frozen?: boolean } = {}): Promise<ClockState> {
-    return this.call('POST', `${clockPath(null)}/set`, { at, ...options });
+    return this.setClock(null, at, options);
   }
 
   /** Moves the server's clock by `by`: a duration such as '90s', '25h', '1d2h' or '-1h', or milliseconds. */
   advanceServerClock(by: string | number): Promise<ClockState> {
-    return this.#advance(null, by);
+    return this.advanceClock(null, by);
   }
 
   /** Puts the server's clock back to real time (organizations' own clocks stay). */
   resetServerClock(): Promise<ClockState> {
-    return this.call('DELETE', clockPath(null));
+    return this.resetClock(null);
   }
 
   /** The organization's clock: its own, or the server's it follows (`inherited`). */
   getOrganizationClock(orgId: string): Promise<ClockState> {
-    return this.call('GET', clockPath(orgId));
+    return this.getClock(orgId);
   }
 
   /** Stops the organization's own clock at `at`, or where it stands; its requests follow it rather than the server's. */
   freezeOrganizationClock(orgId: string, at?: string): Promise<ClockState> {
-    return this.#freeze(orgId, at);
+    return this.freezeClock(orgId, at);
   }
 
   /** Sets the organization's own clock to `at`; it runs on from there unless it is frozen or `frozen` is true. */
   setOrganizationClock(orgId: string, at: string, options: { frozen?: boolean } = {}): Promise<ClockState> {
-    return this.call('POST', `${clockPath(orgId)}/set`, { at, ...options });
+    return this.setClock(orgId, at, options);
   }
 
   /** Moves the organization's own clock by `by`: a duration such as '90s', '25h', '1d2h' or '-1h', or milliseconds. */
   advanceOrganizationClock(orgId: string, by: string | number): Promise<ClockState> {
-    return this.#advance(orgId, by);
+    return this.advanceClock(orgId, by);
   }
 
   /** Removes the organization's own clock: it follows the server's again. */
   resetOrganizationClock(orgId: string): Promise<ClockState> {
-    return this.call('DELETE', clockPath(orgId));
-  }
-
-  #freeze(orgId: string | null, at: string | undefined): Promise<ClockState> {
-    return this.call('POST', `${clockPath(orgId)}/freeze`, at === undefined ? undefined : { at });
-  }
-
-  #advance(orgId: string | null, by: string | number): Promise<ClockState> {
-    return this.call('POST', `${clockPath(orgId)}/advance`, typeof by === 'number' ? { ms: by } : { by });
+    return this.resetClock(orgId);
   }
 
   // Fault rules (docs/control-api.md § Faults).
@@ -337,7 +355,12 @@ export class ControlClient {
 
   /** The organization's last requests, newest first, those `filter` names only (none while JOURNAL_SIZE is 0). */
   async listJournal(orgId: string, filter: JournalFilter = {}): Promise<JournalEntry[]> {
-    return (await this.call<{ items: JournalEntry[] }>('GET', `organizations/${segment(orgId)}/journal${queryOf(filter)}`)).items;
+    return (await this.getJournal(orgId, filter)).items;
+  }
+
+  /** The whole reply of listJournal: the entries, and the server's JOURNAL_SIZE (`size`, 0 when it keeps none) and body limit. */
+  getJournal(orgId: string, filter: JournalFilter = {}): Promise<JournalPage> {
+    return this.call('GET', `organizations/${segment(orgId)}/journal${queryOf(filter)}`);
   }
 
   /** Forgets the organization's journal. */

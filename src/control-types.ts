@@ -3,11 +3,19 @@
 // value of the domain as it is (a clock, a fault rule, a journal entry, a token), its type is that one.
 
 import type { PlanName } from './auth/plans.js';
+import type { JournalEntry } from './toolkit/request-journal.js';
 
 export type { TokenInfo as TokenSummary } from './auth/identity.js';
 export type { ClockState } from './toolkit/clocks.js';
 export type { FaultRule, FaultRuleInput } from './toolkit/fault-rules.js';
 export type { JournalEntry, JournalFilter, OutboxMessage } from './toolkit/request-journal.js';
+
+/** The journal as the control API answers it: the entries, the requests kept per organization (JOURNAL_SIZE) and the body limit. */
+export interface JournalPage {
+  readonly items: JournalEntry[];
+  readonly size: number;
+  readonly bodyLimit: number;
+}
 
 /** A snapshot of an organization's records, as the control API lists it. */
 export interface SnapshotSummary {

@@ -10,7 +10,7 @@ import { ephemeralConfig, startServer } from './server.js';
 
 export { ControlClient, ControlError } from './control-client.js';
 export type {
-  ClockState, FaultRule, FaultRuleInput, JournalEntry, JournalFilter, LoadedOrganizationSummary, OrganizationSummary, OrganizationUsage,
+  ClockState, FaultRule, FaultRuleInput, JournalEntry, JournalFilter, JournalPage, LoadedOrganizationSummary, OrganizationSummary, OrganizationUsage,
   OutboxMessage, RoleSummary, SnapshotSummary, TokenSummary, UsageWindow, UserSummary, WebhookSummary,
 } from './control-client.js';
 export { parseFixtures, type Fixtures } from './fixtures/parse-fixtures.js';

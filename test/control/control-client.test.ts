@@ -1,6 +1,6 @@
 // ControlClient against a listening server on port 0: a method for every call of the control API's
-// OpenAPI document (read from the server), and each method doing its call — organizations, roles,
-// users and tokens, clocks, fault rules, journal and outbox, enabling a webhook and retrying a delivery.
+// OpenAPI document (read from the server), and each method doing its call — organizations, roles, users and tokens,
+// clocks (named, or chosen by orgId), fault rules, journal (entries, or the whole reply) and outbox, enabling a webhook and retrying a delivery.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +28,9 @@ const NAMED_OTHERWISE: Readonly<Record<string, string>> = {
  */
 const WITHOUT_METHOD: Readonly<Record<string, string>> = {};
 
+/** A clock's organization, mode and time. */
+const pick = (c: { orgId: string | null; mode: string; now: string }) => [c.orgId, c.mode, c.now];
+
 const rejectsWith = (code: string, status: number) => (err: unknown) => err instanceof ControlError && err.code === code && err.status === status;
 
 describe('ControlClient covers the control API', () => {
@@ -39,7 +42,7 @@ describe('ControlClient covers the control API', () => {
   before(async () => {
     dir = tempDir('orchard-control-client-');
     server = await startServer(loadConfig({}, {
-      dataDir: dir, port: 0, logLevel: 'silent', adminKey: KEY, journalSize: 20,
+      dataDir: dir, port: 0, logLevel: 'silent', adminKey: KEY, journalSize: 20, journalBodyLimit: 512,
       webhooks: { allowPrivate: true, retryBaseMs: MIN, retryCapMs: 4 * MIN, maxAttempts: 6, disableFailures: 2, disableHours: 1, timeoutMs: 2_000 },
     }), () => {});
     control = new ControlClient({ url: server.url, adminKey: KEY });
@@ -158,6 +161,24 @@ describe('ControlClient covers the control API', () => {
     assert.equal((await control.getOrganizationClock(orgId)).mode, 'real');
   });
 
+  test('clocks by orgId: an organization\'s with its id, the server\'s with null, each leaving the other as it is', async () => {
+    const { orgId } = await organization('Chosen');
+    try {
+      assert.deepEqual(pick(await control.freezeClock(orgId, '2040-01-01T00:00:00Z')), [orgId, 'frozen', '2040-01-01T00:00:00.000Z']);
+      assert.deepEqual(pick(await control.freezeClock(null, '2041-01-01T00:00:00Z')), [null, 'frozen', '2041-01-01T00:00:00.000Z']);
+      assert.deepEqual(pick(await control.advanceClock(orgId, '1h')), [orgId, 'frozen', '2040-01-01T01:00:00.000Z']);
+      assert.deepEqual(pick(await control.advanceClock(null, 60_000)), [null, 'frozen', '2041-01-01T00:01:00.000Z']);
+      assert.deepEqual(pick(await control.setClock(orgId, '2042-02-02T00:00:00Z', { frozen: true })), [orgId, 'frozen', '2042-02-02T00:00:00.000Z']);
+      assert.deepEqual(pick(await control.getClock(null)), [null, 'frozen', '2041-01-01T00:01:00.000Z'], 'the server\'s clock stayed');
+      assert.deepEqual(pick(await control.resetClock(null)).slice(0, 2), [null, 'real']);
+      assert.deepEqual(pick(await control.getClock(orgId)), [orgId, 'frozen', '2042-02-02T00:00:00.000Z'], 'the organization\'s own clock stayed');
+      const followed = await control.resetClock(orgId);
+      assert.deepEqual([followed.orgId, followed.inherited, followed.mode], [orgId, true, 'real']);
+    } finally {
+      await control.resetServerClock();
+    }
+  });
+
   test('fault rules: added (a request gets the forced reply), listed, removed one by one and all', async () => {
     const { orgId, token } = await organization('Faulty');
     const rule = await control.addFaultRule({ orgId, families: ['records'], methods: ['GET'], status: 503, count: 1 });
@@ -185,6 +206,8 @@ describe('ControlClient covers the control API', () => {
     const [refused] = await control.listJournal(orgId, { status: '4xx', limit: 5 });
     assert.equal(refused!.path, '/api/record/nothing');
     assert.equal(refused!.headers.tokenid, `****${token.slice(-4)}`, 'the token masked');
+    const page = await control.getJournal(orgId, { status: '4xx' });
+    assert.deepEqual([page.items.map((e) => e.path), page.size, page.bodyLimit], [['/api/record/nothing'], 20, 512], 'the whole reply: the entries, JOURNAL_SIZE and the body limit');
     await control.clearJournal(orgId);
     assert.deepEqual(await control.listJournal(orgId), []);
   });

@@ -92,6 +92,40 @@ describe('orchard clock, fault, journal, outbox and usage', () => {
     assert.match(text, /^Minute: \d+ of 100 \(quota back in \d+ s\)\nDay \d{4}-\d\d-\d\d: \d+ of 500/);
   });
 
+  test('--json prints the control API\'s whole reply, to the byte: the clocks, the fault rules, the journal with its size and body limit, the outbox, the usage', async () => {
+    await cli(['clock', 'freeze', '--at', '2030-01-01T00:00:00Z']);
+    await cli(['clock', 'freeze', '--org', org(), '--at', '2030-05-05T05:05:05Z']);
+    await cli(['fault', 'add', '--org', org(), '--latency', '1', '--seed', '5']);
+    await get('/api/record/nothing?pagesize=1');
+    // Both clocks frozen: only a clock's offset from real time moves between the two reads.
+    const offsetless = (text: string) => text.replace(/"offsetMs":-?\d+/g, '"offsetMs":0');
+    const reply = async (path: string) => offsetless(await (await fetch(`${server.url}/_orchard/${path}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).text());
+    const printed = async (args: string[]) => {
+      let text = '';
+      await runCli(['--json', ...args], { env: { ADMIN_KEY, ORCHARD_URL: server.url }, output: { stdout: { write: (t: string) => (text += t) }, stderr: { write: () => true } } });
+      return offsetless(text);
+    };
+    const orgPath = `organizations/${org()}`;
+    try {
+      for (const [args, path] of [
+        [['clock', 'show'], 'clocks'],
+        [['clock', 'show', '--org', org()], `${orgPath}/clock`],
+        [['fault', 'list', '--org', org()], `faults?orgId=${org()}`],
+        [['journal', 'list', '--org', org(), '--status', '4xx', '--limit', '1'], `${orgPath}/journal?status=4xx&limit=1`],
+        [['outbox', 'list', '--org', org()], `${orgPath}/outbox`],
+        [['usage', '--org', org()], `${orgPath}/usage`],
+      ] as const) {
+        const expected = `${await reply(path)}\n`;
+        assert.equal(await printed([...args]), expected, args.join(' '));
+      }
+      assert.match(await printed(['journal', 'list', '--org', org()]), /"size":10,"bodyLimit":\d+\}\n$/, 'the journal\'s size and body limit are printed');
+    } finally {
+      await cli(['fault', 'clear']);
+      await cli(['clock', 'real', '--org', org()]);
+      await cli(['clock', 'real']);
+    }
+  });
+
   test('without ADMIN_KEY, or with no server, the commands say what is missing', async () => {
     assert.equal((await cli(['clock', 'show'], { ORCHARD_URL: server.url })).body.error.code, 'ADMIN_KEY_MISSING');
     assert.equal((await cli(['fault', 'list', '--url', 'http://127.0.0.1:9'], { ADMIN_KEY })).body.error.code, 'UNREACHABLE');
