@@ -41,6 +41,11 @@ function expected(p: Pick<ScalarMember, 'type' | 'minimum'>): string {
   return p.type === 'number' ? `a number${atLeast} in decimal digits, such as 10 or 0.5` : `a whole number${atLeast} in decimal digits, such as 10`;
 }
 
+/** What a member of schema `s` must be, as a message says it, when it is a number or a boolean. */
+export function scalarExpected(s: MemberSchema): string | undefined {
+  return isScalarType(s.type) ? expected({ type: s.type, ...(s.minimum !== undefined ? { minimum: s.minimum } : {}) }) : undefined;
+}
+
 /** Whether `v` is written as `p` takes it: a string in decimal digits (a query string's every value is one). */
 const isDecimal = (p: ScalarMember, v: string): boolean => (p.type === 'number' ? DECIMAL_FRACTION : DECIMAL).test(v);
 
