@@ -54,7 +54,7 @@ import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { ThreadedSender } from './webhooks/sender-thread.js';
 import { composeDisabledNotice } from './webhooks/disabled-notice.js';
 import { typeOf } from './webhooks/payload.js';
-import { maskedValue } from './webhooks/webhook-admin.js';
+import { maskedUrl, maskedValue } from './webhooks/webhook-admin.js';
 import { createMailer } from './limits/mailer.js';
 
 declare module 'fastify' {
@@ -91,7 +91,7 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
     },
     onAttempt(orgId, d, outcome, atMs) {
       toolkit.outbox.record(orgId, {
-        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: d.webhook.url, subject: typeOf(d.payload), text: d.payload,
+        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: maskedUrl(d.webhook.url), subject: typeOf(d.payload), text: d.payload,
         webhookId: d.webhook.id, deliveryId: d.id, attempt: d.attempts + 1, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
       });
     },
