@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import { trackAllowedMethods } from './http/allowed-methods.js';
 import { installDecimalQueryNumbers } from './http/query-numbers.js';
+import { schemaErrorFormatter } from './http/schema-errors.js';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
@@ -53,7 +54,7 @@ import { DeliveryWorker } from './webhooks/delivery-worker.js';
 import { ThreadedSender } from './webhooks/sender-thread.js';
 import { composeDisabledNotice } from './webhooks/disabled-notice.js';
 import { typeOf } from './webhooks/payload.js';
-import { maskedValue } from './webhooks/webhook-admin.js';
+import { maskedUrl, maskedValue } from './webhooks/webhook-admin.js';
 import { createMailer } from './limits/mailer.js';
 
 declare module 'fastify' {
@@ -90,7 +91,7 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
     },
     onAttempt(orgId, d, outcome, atMs) {
       toolkit.outbox.record(orgId, {
-        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: d.webhook.url, subject: typeOf(d.payload), text: d.payload,
+        kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: maskedUrl(d.webhook.url), subject: typeOf(d.payload), text: d.payload,
         webhookId: d.webhook.id, deliveryId: d.id, attempt: d.attempts + 1, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
       });
     },
@@ -162,23 +163,6 @@ function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | (
   return typeof setting === 'boolean' ? setting : [...setting];
 }
 
-/** What a schema error says was wrong, naming what would be accepted where ajv's own text does not. */
-function schemaFault(e: { keyword: string; message?: string; params: Record<string, any>; parentSchema?: { properties?: Record<string, unknown> } }, dataVar: string): string {
-  const members = Object.keys(e.parentSchema?.properties ?? {});
-  switch (e.keyword) {
-    case 'enum':
-      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'additionalProperties': {
-      const kind = dataVar === 'body' ? 'member' : 'parameter';
-      return `is not a ${kind} this route takes; ${members.length ? `it takes ${members.join(', ')}` : `it takes none there`}`;
-    }
-    case 'minProperties':
-      return members.length ? `must name at least ${e.params.limit} of ${members.join(', ')}` : `must have at least ${e.params.limit} member(s)`;
-    default:
-      return e.message ?? 'is invalid';
-  }
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions({ level: deps.config.logLevel, format: deps.config.logFormat }),
@@ -190,16 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     },
-    schemaErrorFormatter: (errors, dataVar) => {
-      const e = errors[0];
-      // An unknown member is named by its own path, as the members asked for are.
-      const path = e?.keyword === 'additionalProperties' ? `${e.instancePath}/${e.params.additionalProperty}` : e?.instancePath;
-      const where = path ? path.replace(/^\//, '').replace(/\//g, '.') : '';
-      const what = `${where ? `'${where}' ` : ''}${e ? schemaFault(e, dataVar) : 'is invalid'}`;
-      return dataVar === 'body'
-        ? new AppError('BODY_INVALID', `The request body is invalid: ${what}. Check your data.`)
-        : new AppError('PARAM_INVALID', `Invalid ${dataVar === 'querystring' ? 'query parameter' : 'path parameter'} ${what}.`);
-    },
+    schemaErrorFormatter: schemaErrorFormatter(),
     // verbose: an error carries its schema, so a message can name the members and values accepted.
     // A member a schema does not take (a typo, hidden for hide) is refused, not dropped unseen
     // (Fastify's default removes it): a role or rule would otherwise be made without it.

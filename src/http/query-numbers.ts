@@ -1,7 +1,8 @@
-// Numbers written as text are decimal: whole numbers in query strings (pagesize, pagenumber, limit)
-// on every route, and the numbers of the control API's bodies. The route schemas' coercion reads a
-// string as JavaScript's Number() does, which served `pagesize=0x10` as 16 and `pagesize=1e1` as 10
-// (and, in a body, `true` as 1 and `null` as 0); each such route checks the values first.
+// Scalars written as the schemas say, not as their coercion reads them: whole numbers in query
+// strings (pagesize, pagenumber, limit) on every route, and the numbers and booleans of the control
+// API's bodies. The route schemas' coercion reads a string as JavaScript's Number() does, which served
+// `pagesize=0x10` as 16 and `pagesize=1e1` as 10 (and, in a body, `true` as 1 and `null` as 0), and
+// a boolean member took "true", "false", 1, 0 and null; each such route checks the values first.
 
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { AppError, quote, quoteText } from '../errors.js';
@@ -11,36 +12,53 @@ const DECIMAL = /^\s*-?\d+\s*$/;
 /** The same with a fraction (`0.25`), for a member that takes any number: still no exponent or other base. */
 const DECIMAL_FRACTION = /^\s*-?\d+(?:\.\d+)?\s*$/;
 
-interface NumberMember {
+/** The scalar types checked: a whole number, a number (a fraction is written too), true or false. */
+type ScalarType = 'integer' | 'number' | 'boolean';
+
+interface ScalarMember {
   readonly name: string;
+  readonly type: ScalarType;
   readonly minimum?: number;
-  /** A number, not a whole number: a fraction is written too. */
-  readonly fraction: boolean;
   readonly nullable: boolean;
 }
 
-type Properties = Record<string, { type?: unknown; minimum?: number; nullable?: boolean }>;
+interface MemberSchema { type?: unknown; minimum?: number; nullable?: boolean }
 
-/** The members of an object schema typed as whole numbers, or also as numbers when `fractions`. */
-function numberMembers(schema: unknown, fractions: boolean): NumberMember[] {
-  const properties = (schema as { properties?: Properties } | undefined)?.properties ?? {};
+const isScalarType = (type: unknown): type is ScalarType => type === 'integer' || type === 'number' || type === 'boolean';
+
+/** The members of an object schema of the scalar `types`. */
+function scalarMembers(schema: unknown, types: readonly ScalarType[]): ScalarMember[] {
+  const properties = (schema as { properties?: Record<string, MemberSchema> } | undefined)?.properties ?? {};
   return Object.entries(properties)
-    .filter(([, p]) => p.type === 'integer' || (fractions && p.type === 'number'))
-    .map(([name, p]) => ({ name, fraction: p.type === 'number', nullable: p.nullable === true, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}) }));
+    .filter((entry): entry is [string, MemberSchema & { type: ScalarType }] => isScalarType(entry[1].type) && types.includes(entry[1].type))
+    .map(([name, p]) => ({ name, type: p.type, nullable: p.nullable === true, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}) }));
 }
 
 /** What the member must be, as a message says it. */
-function expected(p: NumberMember): string {
+function expected(p: Pick<ScalarMember, 'type' | 'minimum'>): string {
+  if (p.type === 'boolean') return 'a JSON boolean, true or false';
   const atLeast = p.minimum !== undefined ? ` of at least ${p.minimum}` : '';
-  return p.fraction ? `a number${atLeast} in decimal digits, such as 10 or 0.5` : `a whole number${atLeast} in decimal digits, such as 10`;
+  return p.type === 'number' ? `a number${atLeast} in decimal digits, such as 10 or 0.5` : `a whole number${atLeast} in decimal digits, such as 10`;
+}
+
+/** What a member of schema `s` must be, as a message says it, when it is a number or a boolean. */
+export function scalarExpected(s: MemberSchema): string | undefined {
+  return isScalarType(s.type) ? expected({ type: s.type, ...(s.minimum !== undefined ? { minimum: s.minimum } : {}) }) : undefined;
 }
 
 /** Whether `v` is written as `p` takes it: a string in decimal digits (a query string's every value is one). */
-const isDecimal = (p: NumberMember, v: string): boolean => (p.fraction ? DECIMAL_FRACTION : DECIMAL).test(v);
+const isDecimal = (p: ScalarMember, v: string): boolean => (p.type === 'number' ? DECIMAL_FRACTION : DECIMAL).test(v);
+
+/** Whether a body's `v` is written as `p` takes it: a JSON boolean; a JSON number or decimal digits; null where nullable. */
+function bodyFits(p: ScalarMember, v: unknown): boolean {
+  if (v === null) return p.nullable;
+  if (p.type === 'boolean') return typeof v === 'boolean';
+  return typeof v === 'number' || (typeof v === 'string' && isDecimal(p, v));
+}
 
 /** A preValidation hook of `members`, each read from `values(request)` and refused by `refuse` unless `fits`; none when there are no members. */
-function checkOf(members: NumberMember[], values: (request: Parameters<preValidationHookHandler>[0]) => unknown, fits: (p: NumberMember, v: unknown) => boolean,
-  refuse: (p: NumberMember, v: unknown) => AppError): preValidationHookHandler | undefined {
+function checkOf(members: ScalarMember[], values: (request: Parameters<preValidationHookHandler>[0]) => unknown, fits: (p: ScalarMember, v: unknown) => boolean,
+  refuse: (p: ScalarMember, v: unknown) => AppError): preValidationHookHandler | undefined {
   if (members.length === 0) return undefined;
   return (request, _reply, done) => {
     const object = values(request);
@@ -63,21 +81,22 @@ function prepend(route: { preValidation?: preValidationHookHandler | preValidati
 export function installDecimalQueryNumbers(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     // An array (the parameter given twice) is the schema's to refuse.
-    prepend(route, checkOf(numberMembers(route.schema?.querystring, false), (request) => request.query,
+    prepend(route, checkOf(scalarMembers(route.schema?.querystring, ['integer']), (request) => request.query,
       (p, v) => typeof v !== 'string' || isDecimal(p, v),
       (p, v) => new AppError('PARAM_INVALID', `Invalid query parameter '${p.name}' must be ${expected(p)}; got ${quoteText(String(v))}.`)));
   });
 }
 
 /**
- * From now on, every route registered in `scope` whose body takes numbers (top-level members) takes
- * each as a JSON number or a string in decimal digits, null only where the member is nullable:
- * `"0x10"`, `"1e1"`, `true` or `null` is 400 BODY_INVALID, not read as 16, 10, 1 or 0.
+ * From now on, every route registered in `scope` whose body takes numbers or booleans (top-level
+ * members) takes each number as a JSON number or a string in decimal digits, and each boolean as
+ * JSON true or false; null only where the member is nullable. `"0x10"`, `"1e1"`, `true` or `null`
+ * for a number, and `"true"`, `"false"`, `1`, `0` or `null` for a boolean, are 400 BODY_INVALID,
+ * not read as 16, 10, 1, 0, true or false.
  */
-export function installDecimalBodyNumbers(scope: FastifyInstance): void {
+export function installStrictBodyScalars(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route) => {
-    prepend(route, checkOf(numberMembers(route.schema?.body, true), (request) => request.body,
-      (p, v) => typeof v === 'number' || (typeof v === 'string' && isDecimal(p, v)) || (v === null && p.nullable),
+    prepend(route, checkOf(scalarMembers(route.schema?.body, ['integer', 'number', 'boolean']), (request) => request.body, bodyFits,
       (p, v) => new AppError('BODY_INVALID', `The request body is invalid: '${p.name}' must be ${expected(p)}; got ${quote(v)}. Check your data.`)));
   });
 }

@@ -198,7 +198,7 @@ export class RequestJournal {
 interface SentMessage {
   /** The organization's time when it was sent, ISO 8601. */
   readonly at: string;
-  /** An e-mail address, or a webhook delivery's URL. */
+  /** An e-mail address, or a webhook delivery's URL, its query values masked (webhook-admin.ts maskedUrl). */
   readonly to: string;
   /** An e-mail's subject, or a delivery's event type (account.created). */
   readonly subject: string;

@@ -8,6 +8,7 @@
 
 import type { WebhookConfig } from '../config.js';
 import type { SendOutcome } from './sender.js';
+import { maskedUrl } from './webhook-admin.js';
 import type { AttemptResult, ClaimedDelivery, DisablePolicy, Webhook, WebhookOutbox } from './webhook-types.js';
 
 /** The settings the worker follows (config.ts WebhookConfig, docs/webhooks.md § Settings). */
@@ -354,7 +355,7 @@ export class DeliveryWorker {
     const disabled = await outbox.finish(results, this.policy);
     for (const hook of disabled) {
       this.failing.delete(hookKey(orgId, hook.id));
-      this.deps.log.warn({ orgId, webhookId: hook.id, url: hook.url, failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
+      this.deps.log.warn({ orgId, webhookId: hook.id, url: maskedUrl(hook.url), failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
     }
     if (disabled.length > 0) await this.sendNotices(orgId, outbox);
   }

@@ -158,6 +158,23 @@ export function maskedHeaders(headers: Readonly<Record<string, string>>): Record
   return out;
 }
 
+/**
+ * A receiver's URL as a delivery or a notice shows it (the toolkit's outbox, the e-mail of a disabled
+ * webhook, the log): each value of its query string masked (maskedValue), as it often holds the
+ * receiver's key (`?token=…`); a part without `=` is masked whole, an empty value stays empty. The
+ * scheme, host, path and parameter names stay, to tell where it went. Deliveries send the URL whole.
+ */
+export function maskedUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    if (eq < 0) return part === '' ? part : maskedValue(part);
+    return eq === part.length - 1 ? part : `${part.slice(0, eq + 1)}${maskedValue(part.slice(eq + 1))}`;
+  });
+  return `${url.slice(0, q + 1)}${parts.join('&')}`;
+}
+
 const objectName = (schema: OrgSchema, objectType: number): string => schema.find(objectType)?.systemName ?? String(objectType);
 
 /** `nowMs`: the organization's clock, which says whether the previous secret still signs. */

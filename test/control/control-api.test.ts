@@ -56,9 +56,41 @@ describe('with ADMIN_KEY', () => {
     assert.equal(await call('POST', '/organizations', { name: 'X', email: 'x@x.example', plan: 'gold' }),
       'The request body is invalid: \'plan\' must be one of "free", "standard", "professional", "enterprise". Check your data.');
     assert.equal(await call('PATCH', `/organizations/${ctx.orgId}`, {}),
-      'The request body is invalid: must name at least 1 of plan, minuteLimit. Check your data.');
+      'This call needs a JSON body with at least one of \'plan\' (one of "free", "standard", "professional", "enterprise") or \'minuteLimit\' (a whole number of at least 1 in decimal digits, such as 10); got {}.');
     assert.equal(await call('POST', '/clock/advance', { by: '1h', ms: 5 }),
       'The request body is invalid: give \'ms\' or \'by\', not both.');
+  });
+
+  test('a call that needs body members, sent without a body or with one that is not an object, says what it takes: the members it needs with what each is, then the others', async () => {
+    const message = async (method: 'POST' | 'PATCH' | 'PUT', url: string, payload?: string) => {
+      const res = await ctx.request({ method, url: `/_orchard${url}`, token: null, headers: { ...bearer(KEY), 'content-type': 'application/json' }, ...(payload !== undefined ? { payload } : {}) });
+      assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'BODY_INVALID'], `${method} ${url}: ${res.body}`);
+      return res.json().error.message as string;
+    };
+    const setClock = 'This call needs a JSON body with \'at\' (an ISO 8601 date-time; UTC when it has no zone), and may have \'frozen\'';
+    assert.equal(await message('POST', '/clock/set'), `${setClock}; 'at' is missing.`);
+    assert.equal(await message('POST', `/organizations/${ctx.orgId}/clock/set`, '{"frozen": true}'), `${setClock}; 'at' is missing.`);
+    assert.equal(await message('POST', '/clock/set', '"2030-01-01T00:00:00Z"'), `${setClock}; got "2030-01-01T00:00:00Z".`);
+    const faultRule = 'This call needs a JSON body, an object with any of \'orgId\', \'methods\', \'families\', \'object\', \'probability\', \'seed\', \'count\', \'status\', \'window\', \'retryAfter\' and \'latencyMs\'';
+    assert.equal(await message('POST', '/faults'), `${faultRule}; got no body.`);
+    assert.equal(await message('POST', '/faults', '[{"status": 503}]'), `${faultRule}; got [{"status":503}].`);
+    assert.equal(await message('PATCH', `/organizations/${ctx.orgId}`),
+      'This call needs a JSON body with at least one of \'plan\' (one of "free", "standard", "professional", "enterprise") or \'minuteLimit\' (a whole number of at least 1 in decimal digits, such as 10); got no body.');
+    assert.equal(await message('POST', '/organizations'),
+      'This call needs a JSON body with \'name\' and \'email\' (the primary user\'s e-mail; usage notices go there), and may have \'plan\' and \'minuteLimit\'; got no body.');
+    assert.equal(await message('POST', '/organizations', '{"name": "Acme"}'),
+      'This call needs a JSON body with \'name\' and \'email\' (the primary user\'s e-mail; usage notices go there), and may have \'plan\' and \'minuteLimit\'; \'email\' is missing.');
+    assert.equal(await message('PATCH', `/users/${ctx.userId}`, 'null'),
+      'This call needs a JSON body with at least one of \'role\' or \'disabled\' (a JSON boolean, true or false); got no body.');
+    assert.match(await message('POST', `/organizations/${ctx.orgId}/webhooks`),
+      /^This call needs a JSON body with 'event' \(created, updated or deleted\) and 'url' \(an absolute http\(s\) URL; .*\), and may have 'object', 'method', 'filter', 'headers' and 'secret'; got no body\.$/);
+    // A call whose members are all optional takes no body; one that takes none takes no object but {}.
+    assert.equal(await message('POST', `/organizations/${ctx.orgId}/copy`, '[]'), 'This call takes no body, or a JSON object with any of \'name\'; got [].');
+    assert.equal(await message('POST', `/organizations/${ctx.orgId}/reset`, '"now"'), 'This call takes no body members: send no body, or {}; got "now".');
+    // A member's own fault is still named as before.
+    assert.equal(await message('POST', '/organizations', '{"name": "Acme", "email": 5, "plan": "gold"}'),
+      'The request body is invalid: \'plan\' must be one of "free", "standard", "professional", "enterprise". Check your data.');
+    assert.equal((await ctx.request({ method: 'GET', url: '/_orchard/clocks', token: null, headers: bearer(KEY) })).json().items.length, 1, 'no clock was set');
   });
 
   test('a member or query parameter a route does not take is refused naming those it takes, not dropped: nothing is made or done without it; an unknown control path points to the control API\'s routes', async () => {
@@ -180,6 +212,8 @@ describe('with ADMIN_KEY', () => {
           const res = await ctx.request({ method, url, token: null, ...sent, headers: { ...bearer(KEY), ...sent.headers } });
           const where = `${method} ${url} ${sent.payload === undefined ? 'without a body' : 'with an empty JSON body'}: ${res.statusCode} ${res.body}`;
           if (required) assert.deepEqual([res.statusCode, res.json().error.code], [400, 'BODY_INVALID'], where);
+          // Each says what the call takes (advancing a clock: `ms` or `by`, which its own check names).
+          if (required) assert.match(res.json().error.message, /advance/.test(op.operationId) ? /give 'ms' \(milliseconds\) or 'by'/ : /^This call needs a JSON body\b/, where);
           else assert.notEqual(res.statusCode, 400, where);
         }
       }

@@ -1,7 +1,8 @@
 // Whole numbers in query strings are decimal digits on every route that takes one (the routes' own
 // OpenAPI documents list them): `pagesize=0x10` was served as 16 and `pagesize=1e1` as 10. The
 // control API's bodies take numbers as JSON numbers or decimal digits: `"0x10"`, `true` and `null`
-// were read as 16, 1 and 0.
+// were read as 16, 1 and 0; and booleans as JSON booleans: `"true"`, `0` and `null` were read as
+// true, false and false.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -90,7 +91,7 @@ describe('integer query parameters', () => {
   });
 });
 
-describe('numbers in the control API\'s bodies', () => {
+describe('numbers and booleans in the control API\'s bodies', () => {
   let ctx: TestContext;
   before(async () => (ctx = await testContext({ config: { adminKey: KEY, webhooks: { allowPrivate: true, deliver: false } } })));
   after(() => ctx.close());
@@ -133,6 +134,38 @@ describe('numbers in the control API\'s bodies', () => {
     assert.deepEqual([fault.json().latencyMs, fault.json().probability, fault.json().seed], [1, 0.5, 7]);
     const limited = await call('PATCH', `/organizations/${ctx.orgId}`, { minuteLimit: '120' });
     assert.deepEqual([limited.statusCode, limited.json().minuteLimit], [200, 120]);
+  });
+
+  test('refuse a boolean member given as "true", "false", 1, 0 or null with 400 BODY_INVALID saying a JSON boolean is taken, and change nothing', async () => {
+    const user = `/users/${ctx.userId}`;
+    const cases: Array<[string, string, object, string]> = [
+      ['"true"', '/clock/set', { at: '2031-01-01T00:00:00Z', frozen: 'true' }, '\'frozen\' must be a JSON boolean, true or false; got "true"'],
+      ['"false"', '/clock/set', { at: '2031-01-01T00:00:00Z', frozen: 'false' }, '\'frozen\' must be a JSON boolean, true or false; got "false"'],
+      ['1', `/organizations/${ctx.orgId}/clock/set`, { at: '2031-01-01T00:00:00Z', frozen: 1 }, '\'frozen\' must be a JSON boolean, true or false; got 1'],
+      ['"true" (user)', user, { disabled: 'true' }, '\'disabled\' must be a JSON boolean, true or false; got "true"'],
+      ['0', user, { disabled: 0 }, '\'disabled\' must be a JSON boolean, true or false; got 0'],
+      ['null', user, { disabled: null }, '\'disabled\' must be a JSON boolean, true or false; got null'],
+    ];
+    const clocks = async () => (await ctx.request({ method: 'GET', url: '/_orchard/clocks', token: null, headers: bearer })).json().items;
+    const before = await clocks();
+    for (const [name, url, payload, message] of cases) {
+      const res = await call(url === user ? 'PATCH' : 'POST', url, payload);
+      assert.equal(res.statusCode, 400, `${name}: ${res.body}`);
+      assert.deepEqual(res.json(), { error: { code: 'BODY_INVALID', message: `The request body is invalid: ${message}. Check your data.` } }, name);
+    }
+    assert.deepEqual(await clocks(), before, 'no clock was set');
+    const shown = await ctx.request({ method: 'GET', url: `/_orchard/organizations/${ctx.orgId}/users`, token: null, headers: bearer });
+    assert.equal(shown.json().items.find((u: { id: string }) => u.id === ctx.userId).disabled, false, 'the user was not disabled');
+  });
+
+  test('take JSON booleans as before', async () => {
+    const set = await call('POST', `/organizations/${ctx.orgId}/clock/set`, { at: '2031-01-01T00:00:00Z', frozen: true });
+    assert.deepEqual([set.statusCode, set.json().mode], [200, 'frozen'], set.body);
+    const running = await call('POST', `/organizations/${ctx.orgId}/clock/set`, { at: '2031-01-01T00:00:00Z', frozen: false });
+    assert.equal(running.statusCode, 200, running.body);
+    const user = `/users/${ctx.userId}`;
+    assert.deepEqual([(await call('PATCH', user, { disabled: true })).json().disabled, (await call('PATCH', user, { disabled: false })).json().disabled], [true, false]);
+    await ctx.request({ method: 'DELETE', url: `/_orchard/organizations/${ctx.orgId}/clock`, token: null, headers: bearer });
   });
 
   test('and in its query strings whole numbers are decimal digits too (every route: above)', async () => {

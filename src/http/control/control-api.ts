@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import type { AppError } from '../../errors.js';
 import { errorReplies } from '../error-handler.js';
-import { installDecimalBodyNumbers } from '../query-numbers.js';
+import { installStrictBodyScalars } from '../query-numbers.js';
+import { schemaErrorFormatter } from '../schema-errors.js';
 import { adminKeyHook } from './admin-key.js';
 import { controlDocument } from './control-document.js';
 import type { ControlRouteOptions } from './control-options.js';
@@ -39,8 +40,12 @@ export const controlErrorBody = (err: AppError): object => ({ error: { code: err
 export const controlApi: FastifyPluginAsync<ControlOptions> = async (scope: FastifyInstance, options) => {
   errorReplies(scope, controlErrorBody, { notFound: true, routesHint: `The control API's routes are listed in ${CONTROL_PREFIX}/openapi.json and docs/control-api.md.` });
   scope.addHook('onRequest', adminKeyHook(options.adminKey));
-  // Query strings' whole numbers are decimal on every route (app.ts); this API's bodies' numbers too.
-  installDecimalBodyNumbers(scope);
+  // A body refused as a whole (none, not an object, a member it needs missing) is answered with
+  // what the call takes, from its schema; before the families register, so that each route has it.
+  scope.setSchemaErrorFormatter(schemaErrorFormatter({ saysWhatBodyTakes: true }));
+  // Query strings' whole numbers are decimal on every route (app.ts); this API's bodies' numbers
+  // too, and their booleans are JSON true or false.
+  installStrictBodyScalars(scope);
   const routes: RouteOptions[] = [];
   scope.addHook('onRoute', (route) => {
     // Out of the service's document (/openapi.json), into this one. A call takes only the query

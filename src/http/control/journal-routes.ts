@@ -32,7 +32,7 @@ const messageSchema = {
   properties: {
     kind: { type: 'string', enum: ['usage-notice', 'webhook-disabled', 'webhook-delivery'] },
     at: { type: 'string', format: 'date-time', description: 'The organization\'s time when it was sent.' },
-    to: { type: 'string', description: 'The e-mail address, or the delivery\'s URL.' },
+    to: { type: 'string', description: 'The e-mail address, or the delivery\'s URL with each query value masked (docs/webhooks.md).' },
     subject: { type: 'string', description: 'The e-mail\'s subject, or the delivery\'s event type (account.created).' },
     text: { type: 'string', description: 'The e-mail\'s text, or the delivery\'s JSON body.' },
     day: { type: 'string', description: 'usage-notice: the UTC day of the notice, YYYY-MM-DD.' },
