@@ -1342,27 +1342,42 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('an admin-key session whose key the server no longer takes (restarted with another ADMIN_KEY) ends on the sign-in form, which says so and what to do', async () => {
-    const NEW_KEY = 'console-test-admin-key-restarted-9876';
+  /**
+   * A server of its own on a data directory of its own, and a tab signed in there with the admin key
+   * that opened Acme's data (so the session made a token it cannot revoke once its key stops
+   * working), then Admin. The server is stopped: `start` runs it again on the same port and data,
+   * with another ADMIN_KEY or none (undefined); `stop` removes the data.
+   */
+  const adminSessionToRestart = async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-console-restart-'));
     const fixtures = parseFixtures(FIXTURES);
-    const start = (adminKey: string, port: number) => startServer(loadConfig({}, { logLevel: 'silent', host: '127.0.0.1', port, adminKey, dataDir }), () => {}, { fixtures });
-    let running: RunningServer | null = await start(ADMIN_KEY, 0);
+    const start = (adminKey: string | undefined, port: number) => startServer(loadConfig({}, { logLevel: 'silent', host: '127.0.0.1', port, adminKey, dataDir }), () => {}, { fixtures });
+    const stop = () => fs.rmSync(dataDir, { recursive: true, force: true });
+    const running = await start(ADMIN_KEY, 0);
     try {
       const url = running.url;
       origins.add(new URL(url).origin);
       const page = await tab(undefined, new URL(url).origin);
       await signIn(page, ADMIN_KEY, 'admin', url);
       await page.selectOption('header select', { label: 'Acme' });
-      // The data opened: the session makes a token for it, which its end cannot revoke.
       await go(page, 'data');
       await page.waitForSelector('table[aria-label=Objects]');
       await go(page, 'admin');
       await page.waitForSelector('table[aria-label=Users]');
-
-      const port = Number(new URL(url).port);
+      return { start, page, port: Number(new URL(url).port), stop };
+    } catch (err) {
+      stop();
+      throw err;
+    } finally {
       await running.close();
-      running = null;
+    }
+  };
+
+  test('an admin-key session whose key the server no longer takes (restarted with another ADMIN_KEY) ends on the sign-in form, which says so and what to do', async () => {
+    const NEW_KEY = 'console-test-admin-key-restarted-9876';
+    const { start, page, port, stop } = await adminSessionToRestart();
+    let running: RunningServer | null = null;
+    try {
       running = await start(NEW_KEY, port);
       await go(page, 'usage');
       const told = page.locator('.sign-in [role=alert]');
@@ -1380,7 +1395,43 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       assert.equal(await told.count(), 0);
     } finally {
       await running?.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      stop();
+    }
+  });
+
+  test('an admin-key session whose server is restarted without ADMIN_KEY (no control API: 404) ends on the sign-in form, which says so and offers a token', async () => {
+    const { start, page, port, stop } = await adminSessionToRestart();
+    let running: RunningServer | null = null;
+    try {
+      running = await start(undefined, port);
+      // The server's own 404, not the control API's: no route there at all.
+      const off = await fetch(`${running.url}/_orchard/organizations`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      assert.equal(off.status, 404);
+      assert.equal((await json(off)).error, undefined);
+      await go(page, 'usage');
+      const told = page.locator('.sign-in [role=alert]');
+      await told.waitFor();
+      assert.match((await told.textContent())!, /CONTROL_API_OFF The server no longer runs the control API: it was restarted without ADMIN_KEY.*Sign in with an organization's API token, or restart the server with ADMIN_KEY set.*The token this tab made to open an organization's data could not be revoked: revoke it under Admin.*once the server runs with ADMIN_KEY again/);
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+      assert.equal(await page.isChecked('input[value=token]'), true, 'a token is the secret asked for: no admin key works there');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null, 'the key is not kept');
+
+      // The admin key tried again is refused with the same reason, and a token signs in on the same view.
+      await page.check('input[value=admin]');
+      await page.fill('input[name=secret]', ADMIN_KEY);
+      await page.keyboard.press('Enter');
+      await page.locator('.sign-in form [role=alert]:has-text("CONTROL_API_OFF")').waitFor();
+      assert.match((await page.textContent('.sign-in form [role=alert]'))!, /no control API: it runs without ADMIN_KEY/);
+      await page.check('input[value=token]');
+      await page.fill('input[name=secret]', ADA);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('header.top');
+      assert.equal(await page.textContent('header .badge'), 'role: admin');
+      assert.equal(await page.evaluate(() => location.hash), '#/usage', 'back on the view it was on');
+      await page.waitForSelector('[data-window=minute]');
+    } finally {
+      await running?.close();
+      stop();
     }
   });
 
