@@ -117,6 +117,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   };
   const rowsOf = (page: Page) => page.$$eval('table.records tbody tr', (rows) => rows.map((r) => (r.querySelector('td') as HTMLElement).innerText.trim()));
 
+
   test('signs in with a token by keyboard alone, refuses a wrong one, and lists the objects with their record counts', async () => {
     const page = await tab();
     await page.goto(`${server.url}/console`);
@@ -1300,23 +1301,38 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('a test event sent to a disabled webhook shows the server\'s refusal and a button that enables it; sent again, it is delivered and the log shows it', async () => {
-    let answer = 500;
+  /**
+   * A server of its own, where one failed attempt disables a webhook, with a webhook of Acme's to a
+   * receiver; `disable()` makes it fail once (a test event answered 500), then the receiver answers 200.
+   */
+  const serverDisablingWebhooks = async () => {
+    let answer = 200;
     const receiver = await webhookReceiver(() => answer);
-    // A server of its own, where one failed attempt disables a webhook.
     const other = await startOrchard({ fixtures: FIXTURES, adminKey: ADMIN_KEY, config: { webhooks: { allowPrivate: true, disableFailures: 1, disableHours: 0 } } });
-    try {
-      const at = new URL(other.url).origin;
-      origins.add(at);
-      const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => fetch(`${at}${url}`, {
-        method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const hook = (await json(await call('POST', '/api/webhooks', { tokenid: ADA }, { event: 'created', object: 'account', url: receiver.url }))).data;
+    const at = new URL(other.url).origin;
+    origins.add(at);
+    const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => fetch(`${at}${url}`, {
+      method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const hook = (await json(await call('POST', '/api/webhooks', { tokenid: ADA }, { event: 'created', object: 'account', url: receiver.url }))).data as { id: string };
+    const disable = async () => {
+      answer = 500;
       assert.equal((await call('POST', `/api/webhooks/${hook.id}/test`, { tokenid: ADA })).status, 202);
       assert.equal((await call('POST', '/_orchard/webhooks/flush', { authorization: `Bearer ${ADMIN_KEY}` })).status, 204);
       assert.equal((await json(await call('GET', `/api/webhooks/${hook.id}`, { tokenid: ADA }))).data.status, 'disabled');
       answer = 200;
+    };
+    const close = async () => {
+      await other.close();
+      receiver.close();
+    };
+    return { at, receiver, hook, disable, close };
+  };
 
+  test('a test event sent to a disabled webhook shows the server\'s refusal and a button that enables it; sent again, it is delivered and the log shows it', async () => {
+    const { at, receiver, hook, disable, close } = await serverDisablingWebhooks();
+    try {
+      await disable();
       const page = await tab(undefined, at);
       await signIn(page, ADA, 'token', at);
       await go(page, 'webhooks');
@@ -1337,8 +1353,46 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.waitForSelector('tr[data-state=delivered]:has-text("test event")', { timeout: 15_000 });
       assert.equal(JSON.parse(receiver.received.at(-1)!.body).type, 'webhook.test');
     } finally {
-      await other.close();
-      receiver.close();
+      await close();
+    }
+  });
+
+  test('a webhook\'s delivery log sends a test event too: the log shows it at once, without waiting for a live read; refused for a disabled webhook with the button that enables it', async () => {
+    const { at, receiver, hook, disable, close } = await serverDisablingWebhooks();
+    try {
+      const page = await tab(undefined, at);
+      await signIn(page, ADA, 'token', at);
+      await go(page, `webhooks/${hook.id}`);
+      await page.waitForSelector('text=No delivery yet');
+      // Not live: only the read made after the send can show the test delivery.
+      await page.uncheck('label:has-text("Live") input');
+      const send = page.locator(`section button:has-text("Send test event")`);
+      const sent = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/webhooks/${hook.id}/test`));
+      await send.click();
+      assert.equal((await sent).status(), 202);
+      assert.match((await page.textContent('[role=status]'))!, new RegExp(`test event is on its way to ${receiver.url}: its delivery shows in the log below`));
+      assert.equal(await page.locator('[role=status] a').count(), 0, 'no link to the page it is on');
+      await page.waitForSelector('table[aria-label="Deliveries, newest first"] tr:has-text("test event")');
+      assert.equal(JSON.parse((await receiver.next(1)).body).type, 'webhook.test');
+
+      // Disabled since the page was read: refused with the server's message and the button that enables it.
+      await disable();
+      await send.click();
+      const alert = page.locator('section > [role=alert]');
+      await alert.waitFor();
+      assert.match((await alert.textContent())!, new RegExp(`WEBHOOK_DISABLED.*'${hook.id}' is disabled for failing since`));
+      await page.waitForSelector('section p:has-text("Disabled")');
+      await page.click(`button:has-text("Enable the webhook to ${receiver.url}")`);
+      await page.waitForSelector('section p:text-is("Active")');
+      assert.equal(await alert.count(), 0, 'the refusal goes once the webhook is enabled');
+      await send.click();
+      await page.waitForSelector('[role=status]:has-text("on its way")');
+      // The three test events: delivered, failed (which disabled the webhook), and the last one.
+      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Deliveries, newest first"] tbody tr').length === 3);
+      assert.equal(await page.locator('tr[data-state=failed]:has-text("test event")').count(), 1);
+      assert.equal(JSON.parse((await receiver.next(3)).body).type, 'webhook.test');
+    } finally {
+      await close();
     }
   });
 
