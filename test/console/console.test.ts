@@ -117,6 +117,26 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   };
   const rowsOf = (page: Page) => page.$$eval('table.records tbody tr', (rows) => rows.map((r) => (r.querySelector('td') as HTMLElement).innerText.trim()));
 
+  /** A receiver of webhook deliveries on 127.0.0.1 answering `status()` with `reply`; `next(n)` resolves with the n-th delivery. */
+  const webhookReceiver = async (status: () => number = () => 200, reply = '') => {
+    const received: Array<{ body: string; headers: Record<string, string> }> = [];
+    const waiting: Array<() => void> = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ body, headers: req.headers as Record<string, string> });
+        res.writeHead(status(), reply ? { 'content-type': 'text/plain' } : {}).end(reply);
+        for (const wake of waiting.splice(0)) wake();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const next = async (count: number) => {
+      while (received.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
+      return received[count - 1]!;
+    };
+    return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, received, next, close: () => receiver.close() };
+  };
 
   test('signs in with a token by keyboard alone, refuses a wrong one, and lists the objects with their record counts', async () => {
     const page = await tab();
@@ -316,18 +336,10 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   test('webhooks: made with the secret shown once; the delivery log shows a write delivered to the receiver, live', async () => {
-    const received: string[] = [];
-    const receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await webhookReceiver(() => 200, 'thanks');
+    const received = receiver.received;
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const url = receiver.url;
       const page = await tab();
       await signIn(page, ADA);
       await page.click('nav.tabs >> text=Webhooks');
@@ -345,7 +357,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.waitForSelector('table[aria-label="Deliveries, newest first"] tr[data-state=delivered]', { timeout: 15_000 });
       assert.match((await page.textContent('tr[data-state=delivered]'))!, /updated account.*200/);
       assert.equal(received.length, 1);
-      assert.equal(JSON.parse(received[0]!).data.record.telephone2, '+1 555 0111');
+      assert.equal(JSON.parse(received[0]!.body).data.record.telephone2, '+1 555 0111');
       await page.click('tr[data-state=delivered] button:has-text("reply")');
       assert.equal(await page.textContent('tr[data-state=delivered] pre.body'), 'thanks');
       await shot(page, 'webhooks');
@@ -355,7 +367,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.waitForSelector('tr[data-state=delivered]:has-text("test event")', { timeout: 15_000 });
       assert.equal(await page.locator('tr:has-text("test event") a').count(), 0, 'no link to a record');
       assert.equal(received.length, 2);
-      assert.equal(JSON.parse(received[1]!).type, 'webhook.test');
+      assert.equal(JSON.parse(received[1]!.body).type, 'webhook.test');
 
       // Deleted: gone from the list and from the API, and the next write is delivered to nobody.
       await page.click('text=Back to the webhooks');
@@ -1225,27 +1237,6 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await page.textContent('header .badge'), 'role: sales');
     assert.equal(await told.count(), 0);
   });
-
-  /** A receiver of webhook deliveries on 127.0.0.1 answering `status()`; `next()` resolves with the next delivery. */
-  const webhookReceiver = async (status: () => number = () => 200) => {
-    const received: Array<{ body: string; headers: Record<string, string> }> = [];
-    const waiting: Array<() => void> = [];
-    const receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push({ body, headers: req.headers as Record<string, string> });
-        res.writeHead(status()).end();
-        for (const wake of waiting.splice(0)) wake();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const next = async (count: number) => {
-      while (received.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
-      return received[count - 1]!;
-    };
-    return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, received, next, close: () => receiver.close() };
-  };
 
   test('a webhook\'s secret rotated from the list: the overlap asked (24 hours unless changed), the new secret shown once with when the old one stops signing, both signing meanwhile; a refusal shown above the list', async () => {
     const receiver = await webhookReceiver();
