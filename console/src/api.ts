@@ -22,7 +22,16 @@ export const tokenRefused = (err: unknown): err is ApiError => err instanceof Ap
  * A refusal of the admin key itself (401 from the control API): not the server's ADMIN_KEY (the
  * server restarted with another one, say), or none sent.
  */
-export const adminKeyRefused = (err: unknown): err is ApiError => err instanceof ApiError && (err.code === 'ADMIN_KEY_INVALID' || err.code === 'ADMIN_KEY_MISSING');
+const adminKeyRefused = (err: ApiError): boolean => err.code === 'ADMIN_KEY_INVALID' || err.code === 'ADMIN_KEY_MISSING';
+
+/**
+ * The server has no control API (CONTROL_API_OFF, made by `controlApi` below): it runs without
+ * ADMIN_KEY (restarted without it, say), so no admin key can work on it.
+ */
+export const controlApiOff = (err: ApiError): boolean => err.code === 'CONTROL_API_OFF';
+
+/** What ends an admin-key session: its key refused, or no control API left to take it. */
+export const adminKeyEnded = (err: unknown): err is ApiError => err instanceof ApiError && (adminKeyRefused(err) || controlApiOff(err));
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -35,14 +44,24 @@ async function call(method: Method, url: string, headers: Record<string, string>
   return fetch(url, init);
 }
 
-async function errorOf(res: Response): Promise<ApiError> {
+/** An error's body: the public API's `{Message}` (v3: `{message}`), the control API's `{error: {code, message}}`. */
+interface ErrorBody { Message?: string; error?: { message?: string }; message?: string }
+
+async function errorOf(res: Response, control = false): Promise<ApiError> {
   const code = res.headers.get('x-error-code') ?? `HTTP_${res.status}`;
   let message = `${res.status} ${res.statusText}`;
+  let body: ErrorBody | null = null;
   try {
-    const body = (await res.json()) as { Message?: string; error?: { message?: string }; message?: string };
-    message = body.Message ?? body.error?.message ?? body.message ?? message;
+    body = (await res.json()) as ErrorBody | null;
+    message = body?.Message ?? body?.error?.message ?? body?.message ?? message;
   } catch {
     // Not JSON: the status line says it.
+  }
+  // The control API answers each of its errors, an unknown route's 404 included, as {error: {code,
+  // message}}. A 404 in another shape is the server's own: it runs without ADMIN_KEY, so no
+  // /_orchard/ path is a route (the CLI's ControlClient tells it the same way, src/control-client.ts).
+  if (control && res.status === 404 && typeof body?.error?.message !== 'string') {
+    return new ApiError(404, 'CONTROL_API_OFF', 'This server has no control API: it runs without ADMIN_KEY. Sign in with an organization\'s API token, or restart the server with ADMIN_KEY set.');
   }
   return new ApiError(res.status, code, message);
 }
@@ -55,10 +74,10 @@ export async function publicApi<T>(token: string, method: Method, path: string, 
   return json.data;
 }
 
-/** The control API under /_orchard/ with the admin key: the reply as it is (null for 204). */
+/** The control API under /_orchard/ with the admin key: the reply as it is (null for 204); CONTROL_API_OFF when the server has none. */
 export async function controlApi<T>(key: string, method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const res = await call(method, `/_orchard${path}`, { authorization: `Bearer ${key}` }, body, signal);
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw await errorOf(res, true);
   return (res.status === 204 ? null : await res.json()) as T;
 }
 

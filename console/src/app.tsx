@@ -55,8 +55,9 @@ export function App() {
     update(next);
   };
   // A token refused (revoked, rotated, its user disabled) ends its session: nothing more can be done
-  // with it. So does an admin key refused (the server restarted with another ADMIN_KEY): the data
-  // tokens the session made cannot be revoked without it, and stay listed under Admin. The route
+  // with it. So does an admin key refused (the server restarted with another ADMIN_KEY), or a
+  // server left without a control API (restarted without ADMIN_KEY): the data tokens the session
+  // made cannot be revoked without it, and stay listed under Admin. The route
   // stays, so signing in again goes back to the view. A late refusal of a session already left
   // changes nothing.
   const refused = (ending: Session) => (err: ApiError) => {

@@ -6,7 +6,7 @@
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { adminKeyRefused, controlApi, publicApi, tokenRefused, type ApiError, type Organization, type TokenInfo, type Usage } from './api.js';
+import { adminKeyEnded, controlApi, publicApi, tokenRefused, type ApiError, type Organization, type TokenInfo, type Usage } from './api.js';
 import type { DataToken, Session } from './session.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,9 +51,12 @@ export function passingRefusal(isRefusal: (err: unknown) => err is ApiError, ref
   });
 }
 
-/** The control API with an admin session's key: a refusal of the key (ADMIN_KEY_INVALID) is passed on to `refused`. */
+/**
+ * The control API with an admin session's key: a refusal of the key (ADMIN_KEY_INVALID), or a server
+ * left without a control API (CONTROL_API_OFF), is passed on to `refused`.
+ */
 export function controlWith(key: string, refused: (err: ApiError) => void): ControlCall {
-  const told = passingRefusal(adminKeyRefused, refused);
+  const told = passingRefusal(adminKeyEnded, refused);
   return (method, path, body, signal) => told(controlApi(key, method, path, body, signal));
 }
 
@@ -86,7 +89,7 @@ export interface DataTokens {
 
 /**
  * `refused`: told when the session's token is refused (TOKEN_INVALID), or its admin key
- * (ADMIN_KEY_INVALID), which ends the session.
+ * (ADMIN_KEY_INVALID, or CONTROL_API_OFF: the server no longer has the control API), which ends the session.
  * `primaryRole`: for an admin session, the role of the organization's primary user, once read.
  */
 export function consoleFor(session: Session, org: Organization | null, tokens: DataTokens, refresh: () => void, refused: (err: ApiError) => void, primaryRole: string | null = null): Console | null {
@@ -109,7 +112,7 @@ export function consoleFor(session: Session, org: Organization | null, tokens: D
   const made = session.dataTokens[org.id];
   // A data token refused is replaced (below); the key refused ends the session, as no call can replace it.
   const control = controlWith(key, refused);
-  const told = passingRefusal(adminKeyRefused, refused);
+  const told = passingRefusal(adminKeyEnded, refused);
   return {
     session, admin: true, refresh,
     org: { id: org.id, name: org.name, plan: org.plan, minuteLimit: org.minuteLimit },

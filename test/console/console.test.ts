@@ -117,6 +117,27 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   };
   const rowsOf = (page: Page) => page.$$eval('table.records tbody tr', (rows) => rows.map((r) => (r.querySelector('td') as HTMLElement).innerText.trim()));
 
+  /** A receiver of webhook deliveries on 127.0.0.1 answering `status()` with `reply`; `next(n)` resolves with the n-th delivery. */
+  const webhookReceiver = async (status: () => number = () => 200, reply = '') => {
+    const received: Array<{ body: string; headers: Record<string, string> }> = [];
+    const waiting: Array<() => void> = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ body, headers: req.headers as Record<string, string> });
+        res.writeHead(status(), reply ? { 'content-type': 'text/plain' } : {}).end(reply);
+        for (const wake of waiting.splice(0)) wake();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const next = async (count: number) => {
+      while (received.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
+      return received[count - 1]!;
+    };
+    return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, received, next, close: () => receiver.close() };
+  };
+
   test('signs in with a token by keyboard alone, refuses a wrong one, and lists the objects with their record counts', async () => {
     const page = await tab();
     await page.goto(`${server.url}/console`);
@@ -315,18 +336,10 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   });
 
   test('webhooks: made with the secret shown once; the delivery log shows a write delivered to the receiver, live', async () => {
-    const received: string[] = [];
-    const receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await webhookReceiver(() => 200, 'thanks');
+    const received = receiver.received;
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const url = receiver.url;
       const page = await tab();
       await signIn(page, ADA);
       await page.click('nav.tabs >> text=Webhooks');
@@ -344,7 +357,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.waitForSelector('table[aria-label="Deliveries, newest first"] tr[data-state=delivered]', { timeout: 15_000 });
       assert.match((await page.textContent('tr[data-state=delivered]'))!, /updated account.*200/);
       assert.equal(received.length, 1);
-      assert.equal(JSON.parse(received[0]!).data.record.telephone2, '+1 555 0111');
+      assert.equal(JSON.parse(received[0]!.body).data.record.telephone2, '+1 555 0111');
       await page.click('tr[data-state=delivered] button:has-text("reply")');
       assert.equal(await page.textContent('tr[data-state=delivered] pre.body'), 'thanks');
       await shot(page, 'webhooks');
@@ -354,7 +367,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.waitForSelector('tr[data-state=delivered]:has-text("test event")', { timeout: 15_000 });
       assert.equal(await page.locator('tr:has-text("test event") a').count(), 0, 'no link to a record');
       assert.equal(received.length, 2);
-      assert.equal(JSON.parse(received[1]!).type, 'webhook.test');
+      assert.equal(JSON.parse(received[1]!.body).type, 'webhook.test');
 
       // Deleted: gone from the list and from the API, and the next write is delivered to nobody.
       await page.click('text=Back to the webhooks');
@@ -1225,27 +1238,6 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await told.count(), 0);
   });
 
-  /** A receiver of webhook deliveries on 127.0.0.1 answering `status()`; `next()` resolves with the next delivery. */
-  const webhookReceiver = async (status: () => number = () => 200) => {
-    const received: Array<{ body: string; headers: Record<string, string> }> = [];
-    const waiting: Array<() => void> = [];
-    const receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push({ body, headers: req.headers as Record<string, string> });
-        res.writeHead(status()).end();
-        for (const wake of waiting.splice(0)) wake();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const next = async (count: number) => {
-      while (received.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
-      return received[count - 1]!;
-    };
-    return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, received, next, close: () => receiver.close() };
-  };
-
   test('a webhook\'s secret rotated from the list: the overlap asked (24 hours unless changed), the new secret shown once with when the old one stops signing, both signing meanwhile; a refusal shown above the list', async () => {
     const receiver = await webhookReceiver();
     const made = (await json(await api(ADA, 'POST', '/api/webhooks', { event: 'created', object: 'account', url: receiver.url }))).data;
@@ -1300,23 +1292,38 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('a test event sent to a disabled webhook shows the server\'s refusal and a button that enables it; sent again, it is delivered and the log shows it', async () => {
-    let answer = 500;
+  /**
+   * A server of its own, where one failed attempt disables a webhook, with a webhook of Acme's to a
+   * receiver; `disable()` makes it fail once (a test event answered 500), then the receiver answers 200.
+   */
+  const serverDisablingWebhooks = async () => {
+    let answer = 200;
     const receiver = await webhookReceiver(() => answer);
-    // A server of its own, where one failed attempt disables a webhook.
     const other = await startOrchard({ fixtures: FIXTURES, adminKey: ADMIN_KEY, config: { webhooks: { allowPrivate: true, disableFailures: 1, disableHours: 0 } } });
-    try {
-      const at = new URL(other.url).origin;
-      origins.add(at);
-      const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => fetch(`${at}${url}`, {
-        method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const hook = (await json(await call('POST', '/api/webhooks', { tokenid: ADA }, { event: 'created', object: 'account', url: receiver.url }))).data;
+    const at = new URL(other.url).origin;
+    origins.add(at);
+    const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => fetch(`${at}${url}`, {
+      method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const hook = (await json(await call('POST', '/api/webhooks', { tokenid: ADA }, { event: 'created', object: 'account', url: receiver.url }))).data as { id: string };
+    const disable = async () => {
+      answer = 500;
       assert.equal((await call('POST', `/api/webhooks/${hook.id}/test`, { tokenid: ADA })).status, 202);
       assert.equal((await call('POST', '/_orchard/webhooks/flush', { authorization: `Bearer ${ADMIN_KEY}` })).status, 204);
       assert.equal((await json(await call('GET', `/api/webhooks/${hook.id}`, { tokenid: ADA }))).data.status, 'disabled');
       answer = 200;
+    };
+    const close = async () => {
+      await other.close();
+      receiver.close();
+    };
+    return { at, receiver, hook, disable, close };
+  };
 
+  test('a test event sent to a disabled webhook shows the server\'s refusal and a button that enables it; sent again, it is delivered and the log shows it', async () => {
+    const { at, receiver, hook, disable, close } = await serverDisablingWebhooks();
+    try {
+      await disable();
       const page = await tab(undefined, at);
       await signIn(page, ADA, 'token', at);
       await go(page, 'webhooks');
@@ -1337,32 +1344,85 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await page.waitForSelector('tr[data-state=delivered]:has-text("test event")', { timeout: 15_000 });
       assert.equal(JSON.parse(receiver.received.at(-1)!.body).type, 'webhook.test');
     } finally {
-      await other.close();
-      receiver.close();
+      await close();
     }
   });
 
-  test('an admin-key session whose key the server no longer takes (restarted with another ADMIN_KEY) ends on the sign-in form, which says so and what to do', async () => {
-    const NEW_KEY = 'console-test-admin-key-restarted-9876';
+  test('a webhook\'s delivery log sends a test event too: the log shows it at once, without waiting for a live read; refused for a disabled webhook with the button that enables it', async () => {
+    const { at, receiver, hook, disable, close } = await serverDisablingWebhooks();
+    try {
+      const page = await tab(undefined, at);
+      await signIn(page, ADA, 'token', at);
+      await go(page, `webhooks/${hook.id}`);
+      await page.waitForSelector('text=No delivery yet');
+      // Not live: only the read made after the send can show the test delivery.
+      await page.uncheck('label:has-text("Live") input');
+      const send = page.locator(`section button:has-text("Send test event")`);
+      const sent = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/webhooks/${hook.id}/test`));
+      await send.click();
+      assert.equal((await sent).status(), 202);
+      assert.match((await page.textContent('[role=status]'))!, new RegExp(`test event is on its way to ${receiver.url}: its delivery shows in the log below`));
+      assert.equal(await page.locator('[role=status] a').count(), 0, 'no link to the page it is on');
+      await page.waitForSelector('table[aria-label="Deliveries, newest first"] tr:has-text("test event")');
+      assert.equal(JSON.parse((await receiver.next(1)).body).type, 'webhook.test');
+
+      // Disabled since the page was read: refused with the server's message and the button that enables it.
+      await disable();
+      await send.click();
+      const alert = page.locator('section > [role=alert]');
+      await alert.waitFor();
+      assert.match((await alert.textContent())!, new RegExp(`WEBHOOK_DISABLED.*'${hook.id}' is disabled for failing since`));
+      await page.waitForSelector('section p:has-text("Disabled")');
+      await page.click(`button:has-text("Enable the webhook to ${receiver.url}")`);
+      await page.waitForSelector('section p:text-is("Active")');
+      assert.equal(await alert.count(), 0, 'the refusal goes once the webhook is enabled');
+      await send.click();
+      await page.waitForSelector('[role=status]:has-text("on its way")');
+      // The three test events: delivered, failed (which disabled the webhook), and the last one.
+      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Deliveries, newest first"] tbody tr').length === 3);
+      assert.equal(await page.locator('tr[data-state=failed]:has-text("test event")').count(), 1);
+      assert.equal(JSON.parse((await receiver.next(3)).body).type, 'webhook.test');
+    } finally {
+      await close();
+    }
+  });
+
+  /**
+   * A server of its own on a data directory of its own, and a tab signed in there with the admin key
+   * that opened Acme's data (so the session made a token it cannot revoke once its key stops
+   * working), then Admin. The server is stopped: `start` runs it again on the same port and data,
+   * with another ADMIN_KEY or none (undefined); `stop` removes the data.
+   */
+  const adminSessionToRestart = async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orchard-console-restart-'));
     const fixtures = parseFixtures(FIXTURES);
-    const start = (adminKey: string, port: number) => startServer(loadConfig({}, { logLevel: 'silent', host: '127.0.0.1', port, adminKey, dataDir }), () => {}, { fixtures });
-    let running: RunningServer | null = await start(ADMIN_KEY, 0);
+    const start = (adminKey: string | undefined, port: number) => startServer(loadConfig({}, { logLevel: 'silent', host: '127.0.0.1', port, adminKey, dataDir }), () => {}, { fixtures });
+    const stop = () => fs.rmSync(dataDir, { recursive: true, force: true });
+    const running = await start(ADMIN_KEY, 0);
     try {
       const url = running.url;
       origins.add(new URL(url).origin);
       const page = await tab(undefined, new URL(url).origin);
       await signIn(page, ADMIN_KEY, 'admin', url);
       await page.selectOption('header select', { label: 'Acme' });
-      // The data opened: the session makes a token for it, which its end cannot revoke.
       await go(page, 'data');
       await page.waitForSelector('table[aria-label=Objects]');
       await go(page, 'admin');
       await page.waitForSelector('table[aria-label=Users]');
-
-      const port = Number(new URL(url).port);
+      return { start, page, port: Number(new URL(url).port), stop };
+    } catch (err) {
+      stop();
+      throw err;
+    } finally {
       await running.close();
-      running = null;
+    }
+  };
+
+  test('an admin-key session whose key the server no longer takes (restarted with another ADMIN_KEY) ends on the sign-in form, which says so and what to do', async () => {
+    const NEW_KEY = 'console-test-admin-key-restarted-9876';
+    const { start, page, port, stop } = await adminSessionToRestart();
+    let running: RunningServer | null = null;
+    try {
       running = await start(NEW_KEY, port);
       await go(page, 'usage');
       const told = page.locator('.sign-in [role=alert]');
@@ -1380,7 +1440,43 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       assert.equal(await told.count(), 0);
     } finally {
       await running?.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      stop();
+    }
+  });
+
+  test('an admin-key session whose server is restarted without ADMIN_KEY (no control API: 404) ends on the sign-in form, which says so and offers a token', async () => {
+    const { start, page, port, stop } = await adminSessionToRestart();
+    let running: RunningServer | null = null;
+    try {
+      running = await start(undefined, port);
+      // The server's own 404, not the control API's: no route there at all.
+      const off = await fetch(`${running.url}/_orchard/organizations`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      assert.equal(off.status, 404);
+      assert.equal((await json(off)).error, undefined);
+      await go(page, 'usage');
+      const told = page.locator('.sign-in [role=alert]');
+      await told.waitFor();
+      assert.match((await told.textContent())!, /CONTROL_API_OFF The server no longer runs the control API: it was restarted without ADMIN_KEY.*Sign in with an organization's API token, or restart the server with ADMIN_KEY set.*The token this tab made to open an organization's data could not be revoked: revoke it under Admin.*once the server runs with ADMIN_KEY again/);
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'secret');
+      assert.equal(await page.isChecked('input[value=token]'), true, 'a token is the secret asked for: no admin key works there');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('orchard-console-session')), null, 'the key is not kept');
+
+      // The admin key tried again is refused with the same reason, and a token signs in on the same view.
+      await page.check('input[value=admin]');
+      await page.fill('input[name=secret]', ADMIN_KEY);
+      await page.keyboard.press('Enter');
+      await page.locator('.sign-in form [role=alert]:has-text("CONTROL_API_OFF")').waitFor();
+      assert.match((await page.textContent('.sign-in form [role=alert]'))!, /no control API: it runs without ADMIN_KEY/);
+      await page.check('input[value=token]');
+      await page.fill('input[name=secret]', ADA);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('header.top');
+      assert.equal(await page.textContent('header .badge'), 'role: admin');
+      assert.equal(await page.evaluate(() => location.hash), '#/usage', 'back on the view it was on');
+      await page.waitForSelector('[data-window=minute]');
+    } finally {
+      await running?.close();
+      stop();
     }
   });
 

@@ -3,11 +3,11 @@
 // kept, for this tab only.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { controlApi, publicApi, type ApiError, type Me, type Organization } from '../api.js';
+import { controlApi, controlApiOff, publicApi, type ApiError, type Me, type Organization } from '../api.js';
 import type { Session } from '../session.js';
 import { ErrorBox, useAction } from '../ui.js';
 
-/** Why the last session ended: the refusal of its token or admin key. */
+/** Why the last session ended: the refusal of its token or admin key, or a server left without the control API. */
 export interface Ended {
   readonly error: ApiError;
   readonly kind: Session['kind'];
@@ -17,8 +17,9 @@ export interface Ended {
 
 /** `ended`: the refusal that ended the last session (its token or key no longer works), shown until the next try. */
 export function SignIn({ onSignIn, ended = null }: { onSignIn: (session: Session) => void; ended?: Ended | null }) {
-  // The kind of secret the ended session had: the one to give again.
-  const [kind, setKind] = useState<'token' | 'admin'>(ended?.kind ?? 'token');
+  // The kind of secret the ended session had: the one to give again; a token when the server no
+  // longer has the control API, as no admin key works there.
+  const [kind, setKind] = useState<'token' | 'admin'>(ended && !controlApiOff(ended.error) ? ended.kind : 'token');
   const [secret, setSecret] = useState('');
   const action = useAction();
   const [told, setTold] = useState(ended);
@@ -51,9 +52,13 @@ export function SignIn({ onSignIn, ended = null }: { onSignIn: (session: Session
       )}
       {told?.kind === 'admin' && (
         <div class="error" role="alert">
-          <code class="code">{told.error.code}</code> The admin key this tab was signed in with was refused: {told.error.message} Was the server restarted with another ADMIN_KEY? Sign in again with the key it runs with now, or with an organization's API token.
-          {told.tokensLeft === 1 && ' The token this tab made to open an organization\'s data could not be revoked: revoke it under Admin, among its primary user\'s tokens.'}
-          {told.tokensLeft > 1 && ` The ${told.tokensLeft} tokens this tab made to open organizations' data could not be revoked: revoke them under Admin, among their primary users' tokens.`}
+          {controlApiOff(told.error) ? (
+            <><code class="code">{told.error.code}</code> The server no longer runs the control API: it was restarted without ADMIN_KEY, so the admin key this tab was signed in with no longer works. Sign in with an organization's API token, or restart the server with ADMIN_KEY set and sign in with that key.</>
+          ) : (
+            <><code class="code">{told.error.code}</code> The admin key this tab was signed in with was refused: {told.error.message} Was the server restarted with another ADMIN_KEY? Sign in again with the key it runs with now, or with an organization's API token.</>
+          )}
+          {told.tokensLeft === 1 && ` The token this tab made to open an organization's data could not be revoked: revoke it under Admin, among its primary user's tokens${controlApiOff(told.error) ? ', once the server runs with ADMIN_KEY again' : ''}.`}
+          {told.tokensLeft > 1 && ` The ${told.tokensLeft} tokens this tab made to open organizations' data could not be revoked: revoke them under Admin, among their primary users' tokens${controlApiOff(told.error) ? ', once the server runs with ADMIN_KEY again' : ''}.`}
         </div>
       )}
       <form onSubmit={submit}>

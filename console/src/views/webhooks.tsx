@@ -1,6 +1,7 @@
 // Webhooks (GET/POST/DELETE /api/webhooks, the admin role): the organization's webhooks, a form that
 // makes one (its signing secret shown once), each one's secret rotated (the new one shown once) and a
-// test event sent to it, and each one's delivery log, read again every 5 s.
+// test event sent to it, and each one's delivery log, read again every 5 s, where a test event can be
+// sent too.
 
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type ObjectSummary } from '../api.js';
@@ -66,9 +67,10 @@ function WebhookList() {
   const act = useAction();
   // The form's own: a refused webhook's error shows by the form, not above the list.
   const making = useAction();
-  // A test event's own: refused for a disabled webhook, its error comes with the way to enable it.
-  const testing = useAction();
-  const [tried, setTried] = useState<{ hook: Webhook; sent: boolean } | null>(null);
+  // Refused, the list may be older than the webhook's state (disabled since it was read); enabled, it is.
+  const test = useTestEvent(act, (what) => {
+    if (what !== 'sent') hooks.reload();
+  });
   const [event, setEvent] = useState('created');
   const [object, setObject] = useState('account');
   const [url, setUrl] = useState('');
@@ -95,15 +97,6 @@ function WebhookList() {
     await c.data('DELETE', `/api/webhooks/${id}`);
     hooks.reload();
   });
-  const enable = (id: string) => act.run(async () => {
-    await c.data('POST', `/api/webhooks/${id}/enable`);
-    // A test event refused as it was disabled may be sent now.
-    if (tried?.hook.id === id) {
-      testing.clear();
-      setTried(null);
-    }
-    hooks.reload();
-  });
   const rotate = (h: Webhook, expiresInHours: number) => {
     setSecret(null);
     void act.run(async () => {
@@ -112,30 +105,13 @@ function WebhookList() {
       hooks.reload();
     });
   };
-  const sendTest = async (hook: Webhook) => {
-    setTried({ hook, sent: false });
-    const sent = await testing.run(async () => {
-      await c.data('POST', `/api/webhooks/${hook.id}/test`);
-      setTried({ hook, sent: true });
-    });
-    // Refused: the list may be older than the webhook's state (disabled since it was read).
-    if (!sent) hooks.reload();
-  };
-  const disabled = testing.error instanceof ApiError && testing.error.code === 'WEBHOOK_DISABLED' ? tried?.hook ?? null : null;
 
   return (
     <section>
       <PageTitle>Webhooks</PageTitle>
       <DataAs />
       <ErrorBox error={hooks.error ?? act.error} />
-      <ErrorBox error={testing.error} />
-      {disabled && (
-        <Notice>
-          Enable it, then send the test event again:{' '}
-          <button type="button" disabled={act.busy} onClick={() => void enable(disabled.id)}>Enable the webhook to {disabled.url}</button>
-        </Notice>
-      )}
-      {tried?.sent && <Notice>A test event is on its way to <code>{tried.hook.url}</code>: see its delivery in <a href={href('webhooks', tried.hook.id)}>the delivery log</a>.</Notice>}
+      <TestEventNotices test={test} busy={act.busy} />
       {!hooks.value ? (!hooks.error && <Loading what="webhooks" />) : hooks.value.length === 0 ? <p class="muted">No webhook yet.</p> : (
         <div class="table-wrap">
           <table class="grid stackable" aria-label="Webhooks">
@@ -152,8 +128,8 @@ function WebhookList() {
                   </td>
                   <td class="actions-cell">
                     <a class="button" href={href('webhooks', h.id)}>Deliveries</a>
-                    {h.status === 'disabled' && <button type="button" onClick={() => enable(h.id)}>Enable</button>}
-                    <button type="button" aria-label={`Send test event to ${h.url}`} disabled={testing.busy} onClick={() => void sendTest(h)}>Send test event</button>
+                    {h.status === 'disabled' && <button type="button" onClick={() => void test.enable(h.id)}>Enable</button>}
+                    <SendTestEvent test={test} hook={h} />
                     <RotateSecret hook={h} busy={act.busy} onRotate={(hours) => rotate(h, hours)} />
                     <Confirm label="Delete" labelledAs={`Delete the webhook to ${h.url}`} ask={`Confirm deleting the webhook to ${h.url}`} confirm="Delete for good" onConfirm={() => void remove(h.id)} busy={act.busy} />
                   </td>
@@ -190,6 +166,74 @@ function WebhookList() {
       </form>
       {secret && !secret.rotation && <ShownOnce token={secret.secret} what={`The signing secret (Standard Webhooks) of the webhook to ${secret.url}.`} />}
     </section>
+  );
+}
+
+/** A webhook's "Send test event", in the list and on its delivery log (useTestEvent). */
+interface TestEvent {
+  /** The last one sent or refused, and which webhook it was for; null once that webhook is enabled. */
+  readonly tried: { readonly hook: Webhook; readonly sent: boolean } | null;
+  readonly testing: ReturnType<typeof useAction>;
+  /** Refused as the webhook is disabled (409 WEBHOOK_DISABLED): that webhook, to offer enabling it. */
+  readonly disabled: Webhook | null;
+  /** Whether it is shown on the webhook's own delivery log, which needs no link to itself. */
+  readonly inLog: boolean;
+  send(hook: Webhook): Promise<void>;
+  /** Enables a webhook with `act` (its error is the view's), after which a test event refused as it was disabled may be sent again. */
+  enable(id: string): Promise<boolean>;
+}
+
+/**
+ * The one implementation of "Send test event" (POST /api/webhooks/{id}/test): 202 says the test
+ * event is on its way; refused for a disabled webhook (409 WEBHOOK_DISABLED), the server's message
+ * comes with a button that enables it. `changed`: told after each send (sent or refused) and
+ * enable, so the view reads again what shows the webhook and its log.
+ */
+function useTestEvent(act: ReturnType<typeof useAction>, changed: (what: 'sent' | 'refused' | 'enabled') => void, inLog = false): TestEvent {
+  const c = useConsole();
+  // Its own: refused for a disabled webhook, its error comes with the way to enable it.
+  const testing = useAction();
+  const [tried, setTried] = useState<{ hook: Webhook; sent: boolean } | null>(null);
+  const send = async (hook: Webhook) => {
+    setTried({ hook, sent: false });
+    const sent = await testing.run(async () => {
+      await c.data('POST', `/api/webhooks/${hook.id}/test`);
+      setTried({ hook, sent: true });
+    });
+    changed(sent ? 'sent' : 'refused');
+  };
+  const enable = (id: string) => act.run(async () => {
+    await c.data('POST', `/api/webhooks/${id}/enable`);
+    if (tried?.hook.id === id) {
+      testing.clear();
+      setTried(null);
+    }
+    changed('enabled');
+  });
+  const disabled = testing.error instanceof ApiError && testing.error.code === 'WEBHOOK_DISABLED' ? tried?.hook ?? null : null;
+  return { tried, testing, disabled, inLog, send, enable };
+}
+
+function SendTestEvent({ test, hook }: { test: TestEvent; hook: Webhook }) {
+  return <button type="button" aria-label={`Send test event to ${hook.url}`} disabled={test.testing.busy} onClick={() => void test.send(hook)}>Send test event</button>;
+}
+
+/** A test event's refusal (with the button that enables a disabled webhook) or the notice that it is on its way. */
+function TestEventNotices({ test, busy }: { test: TestEvent; busy: boolean }) {
+  const { tried, disabled } = test;
+  return (
+    <>
+      <ErrorBox error={test.testing.error} />
+      {disabled && (
+        <Notice>
+          Enable it, then send the test event again:{' '}
+          <button type="button" disabled={busy} onClick={() => void test.enable(disabled.id)}>Enable the webhook to {disabled.url}</button>
+        </Notice>
+      )}
+      {tried?.sent && (test.inLog
+        ? <Notice>A test event is on its way to <code>{tried.hook.url}</code>: its delivery shows in the log below.</Notice>
+        : <Notice>A test event is on its way to <code>{tried.hook.url}</code>: see its delivery in <a href={href('webhooks', tried.hook.id)}>the delivery log</a>.</Notice>)}
+    </>
   );
 }
 
@@ -234,14 +278,24 @@ function WebhookDetail({ id }: { id: string }) {
     live ? 5000 : undefined,
   );
   const objects = useLoad((signal) => c.data<ObjectSummary[]>('GET', '/api/objects', undefined, signal), [c.org.id]);
+  const act = useAction();
+  // Sent, the log is read at once to show the test delivery (not at the next live read, nor never
+  // when not live); refused or enabled, the webhook's state is read again.
+  const test = useTestEvent(act, (what) => (what === 'sent' ? log.reload() : hook.reload()), true);
   const systemNameOf = (n: number) => objects.value?.find((o) => o.objectType === n)?.systemName ?? String(n);
   const h = hook.value;
   return (
     <section>
       <PageTitle>{h ? `${h.object ?? 'Any object'} ${h.event}` : 'Webhook'}</PageTitle>
       <p class="muted"><a href={href('webhooks')}>Webhooks</a>{h && <> › <code>{h.method} {h.url}</code></>}</p>
-      <ErrorBox error={hook.error ?? log.error} />
-      {h && <p>{h.status === 'active' ? 'Active' : `Disabled ${formatInstant(h.disabledAt)}`}{h.filter && <> · filter <code>{h.filter}</code></>}{overlapOf(h) && <> · {overlapOf(h)}</>}</p>}
+      <ErrorBox error={hook.error ?? log.error ?? act.error} />
+      <TestEventNotices test={test} busy={act.busy} />
+      {h && (
+        <div class="title-row">
+          <p>{h.status === 'active' ? 'Active' : `Disabled ${formatInstant(h.disabledAt)}`}{h.filter && <> · filter <code>{h.filter}</code></>}{overlapOf(h) && <> · {overlapOf(h)}</>}</p>
+          <SendTestEvent test={test} hook={h} />
+        </div>
+      )}
       <div class="title-row">
         <h2>Delivery log</h2>
         <label class="choice"><input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Live (read every 5 s, counted as requests)</label>
