@@ -342,7 +342,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .action(async (o: { org: string; name: string; url?: string }) => {
       const { out } = ctx();
       const r = await server(o).snapshot(o.org, o.name);
-      print(out, { ...r }, `Snapshot ${r.name} of organization ${o.org} taken (${r.bytes} bytes).`);
+      print(out, r, `Snapshot ${r.name} of organization ${o.org} taken (${r.bytes} bytes).`);
     });
   snapshot.command('list')
     .description('list the organization\'s snapshots')
@@ -670,7 +670,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const h = await admin.enableWebhook(o.org, o.id, new Date());
-        print(out, { ...h }, webhookLine(h));
+        print(out, h, webhookLine(h));
       });
     });
   webhook.command('rotate-secret')
@@ -697,7 +697,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const d = await admin.retryDelivery(o.org, o.id, o.delivery, new Date());
-        print(out, { ...d }, `Delivery ${d.id} is pending again.`);
+        print(out, d, `Delivery ${d.id} is pending again.`);
       });
     });
   webhook.command('test')
@@ -708,7 +708,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const d = await admin.testWebhook(o.org, o.id, new Date());
-        print(out, { ...d }, `Test event ${d.id} is pending.`);
+        print(out, d, `Test event ${d.id} is pending.`);
       });
     });
   webhook.command('deliveries')
