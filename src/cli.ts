@@ -342,7 +342,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .action(async (o: { org: string; name: string; url?: string }) => {
       const { out } = ctx();
       const r = await server(o).snapshot(o.org, o.name);
-      print(out, { ...r }, `Snapshot ${r.name} of organization ${o.org} taken (${r.bytes} bytes).`);
+      print(out, r, `Snapshot ${r.name} of organization ${o.org} taken (${r.bytes} bytes).`);
     });
   snapshot.command('list')
     .description('list the organization\'s snapshots')
@@ -670,7 +670,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const h = await admin.enableWebhook(o.org, o.id, new Date());
-        print(out, { ...h }, webhookLine(h));
+        print(out, h, webhookLine(h));
       });
     });
   webhook.command('rotate-secret')
@@ -697,7 +697,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const d = await admin.retryDelivery(o.org, o.id, o.delivery, new Date());
-        print(out, { ...d }, `Delivery ${d.id} is pending again.`);
+        print(out, d, `Delivery ${d.id} is pending again.`);
       });
     });
   webhook.command('test')
@@ -708,7 +708,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
         const d = await admin.testWebhook(o.org, o.id, new Date());
-        print(out, { ...d }, `Test event ${d.id} is pending.`);
+        print(out, d, `Test event ${d.id} is pending.`);
       });
     });
   webhook.command('deliveries')
@@ -795,7 +795,8 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });
         const identity = await operatorIdentity(stores.control, o.org);
         const total = o.in === '-' ? 0 : inputFileSize(o.in);
-        const input = o.in === '-' ? process.stdin : fs.createReadStream(o.in);
+        // - is the CLI's input (the process's stdin, or what runCli was given).
+        const source: NodeJS.ReadableStream = o.in === '-' ? input : fs.createReadStream(o.in);
         const draw = out.json || total === 0 ? undefined : progressBar(output.stderr);
         let read = 0;
         const counting = new Transform({
@@ -804,8 +805,8 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
             done(null, chunk);
           },
         });
-        input.on('error', (err: Error) => counting.destroy(err));
-        const r = await importRecords(service, identity, o.object, decodeRecords(o.format, input.pipe(counting)), () => draw?.(read, total));
+        source.on('error', (err: Error) => counting.destroy(err));
+        const r = await importRecords(service, identity, o.object, decodeRecords(o.format, source.pipe(counting)), () => draw?.(read, total));
         draw?.(total, total);
         const seconds = (Date.now() - started) / 1000;
         const shown = r.errors.slice(0, 20).map((e) => `  line ${e.line}: ${e.message}`);

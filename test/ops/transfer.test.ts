@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import type { InStream } from '../../src/cli-confirm.js';
 import { runCli } from '../../src/cli.js';
 import type { Config } from '../../src/config.js';
 import http from 'node:http';
@@ -25,11 +27,12 @@ const envOf = (config: Config): NodeJS.ProcessEnv => (config.databaseUrl
   ? { DATABASE_URL: config.databaseUrl, DATABASE_SCHEMA: config.databaseSchema, DATA_DIR: config.dataDir }
   : { DATA_DIR: config.dataDir });
 
-async function cli(config: Config, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `orchard …` in this process on the context's store; `input` is its standard input (empty by default). */
+async function cli(config: Config, args: string[], input: InStream = Readable.from([])): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const output = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
-  const code = await runCli(args, { env: envOf(config), output });
+  const code = await runCli(args, { env: envOf(config), output, input });
   return { code, stdout, stderr };
 }
 
@@ -196,6 +199,22 @@ for (const store of HTTP_STORES) {
       const missing = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson', '--in', path.join(dir, 'nope.ndjson')]);
       assert.equal(missing.code, 1);
       assert.deepEqual(JSON.parse(missing.stdout).error, { code: 'PARAM_INVALID', message: `Cannot read --in ${path.join(dir, 'nope.ndjson')}: no such file. Give the path of a CSV or NDJSON file, or - for standard input.` });
+    });
+
+    // Read from the process's stdin instead, it may never end: a timeout makes that a failure, not a hang.
+    test('orchard import --in - reads CSV and NDJSON from the input the CLI was given', { timeout: 60_000 }, async () => {
+      const before = (await accounts(ctx)).length;
+      const csv = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'csv', '--in', '-'],
+        Readable.from(['accountname,telephone1\nStdin CSV 1,+1 555 0101\n', 'Stdin CSV 2,\n']));
+      assert.equal(csv.code, 0, csv.stdout + csv.stderr);
+      assert.deepEqual([JSON.parse(csv.stdout).created, JSON.parse(csv.stdout).errors], [2, []]);
+      const nd = await cli(ctx.config, ['--json', 'import', '--org', ctx.orgId, '--object', 'account', '--format', 'ndjson', '--in', '-'],
+        Readable.from(['{"accountname": "Stdin NDJSON"}\n{"accountname": ""}\n']));
+      assert.equal(nd.code, 0, nd.stdout + nd.stderr);
+      assert.deepEqual([JSON.parse(nd.stdout).created, JSON.parse(nd.stdout).errors.map((e: { line: number; code: string }) => [e.line, e.code])], [1, [[2, 'FIELD_REQUIRED']]]);
+      const names = (await accounts(ctx)).map((a) => a.accountname);
+      assert.equal(names.length, before + 3);
+      for (const name of ['Stdin CSV 1', 'Stdin CSV 2', 'Stdin NDJSON']) assert.ok(names.includes(name), name);
     });
 
     test('a CSV that cannot be read past a line writes every line before it, the pending batch too, and says how many (HTTP and CLI)', async () => {
