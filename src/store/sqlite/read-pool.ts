@@ -10,6 +10,8 @@ type Statements = ReadJob['statements'];
 
 interface Pending {
   job: ReadJob;
+  /** Work no request waits for (the planner's statistics): after every query queued, one at a time. */
+  background: boolean;
   resolve: (results: unknown[]) => void;
   reject: (err: unknown) => void;
   signal: AbortSignal | undefined;
@@ -57,12 +59,16 @@ export class ReadPool {
     return n;
   }
 
-  /** Runs the statements in one snapshot of `file` on a reader thread. An aborted signal cancels with REQUEST_TIMEOUT. */
-  run(file: string, statements: Statements, signal?: AbortSignal): Promise<unknown[]> {
+  /**
+   * Runs the statements in one snapshot of `file` on a reader thread. An aborted signal cancels with
+   * REQUEST_TIMEOUT. A `background` read waits for every other read queued, and runs only while no
+   * other background read does, so that with two threads or more one is always left to queries.
+   */
+  run(file: string, statements: Statements, signal?: AbortSignal, options: { background?: boolean } = {}): Promise<unknown[]> {
     if (this.closed) return Promise.reject(new Error('read pool closed'));
     if (signal?.aborted) return Promise.reject(timeoutError());
     return new Promise((resolve, reject) => {
-      const pending: Pending = { job: { id: this.nextId++, file, statements }, resolve, reject, signal, onAbort: undefined };
+      const pending: Pending = { job: { id: this.nextId++, file, statements }, background: options.background === true, resolve, reject, signal, onAbort: undefined };
       if (signal) {
         pending.onAbort = () => this.abort(pending);
         signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -79,14 +85,21 @@ export class ReadPool {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
       if (slot.running || !slot.ready) continue;
-      const next = this.queue.shift()!;
+      const next = this.next();
+      if (!next) return;
       slot.running = next;
       // A thread with work keeps the process alive until it answers; an idle one does not.
       slot.worker.ref();
       slot.worker.postMessage(next.job);
     }
+  }
+
+  /** The next read to start: the first queued that is not background, else a background one if none runs. */
+  private next(): Pending | undefined {
+    let i = this.queue.findIndex((p) => !p.background);
+    if (i < 0 && !this.slots.some((s) => s.running?.background)) i = this.queue.findIndex((p) => p.background);
+    return i < 0 ? undefined : this.queue.splice(i, 1)[0];
   }
 
   private settle(p: Pending): void {

@@ -105,7 +105,8 @@ class OrgFile implements SqliteWritableOrgFile {
     if (!obj) return;
     await this.statistics.refresh({
       db: this.db,
-      read: (statements) => this.readers().run(this.file, statements),
+      // In the background: queries queued meanwhile go first, and one thread stays theirs.
+      read: (statements) => this.readers().run(this.file, statements, undefined, { background: true }),
       write: (work) => this.writes.write(work),
     }, obj);
   }
