@@ -14,6 +14,10 @@ const hookParams = {
   properties: { id: { type: 'string', description: 'The organization id.' }, webhookId: { type: 'string', description: 'The webhook id.' } },
 } as const;
 
+/** A body of the API's webhook routes, with the `secret` the control API lets its caller choose. */
+const withChosenSecret = <B extends { properties: object }>(body: B, what: string) =>
+  ({ ...body, properties: { ...body.properties, secret: { type: 'string', description: `${what}: whsec_ and the base64 of 24 to 64 bytes; made when absent.` } } }) as const;
+
 export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, webhooks, toolkit }) => {
   scope.get('/organizations/:id/webhooks', {
     schema: {
@@ -30,7 +34,7 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       operationId: 'createWebhook', tags: ['webhooks'],
       summary: 'Makes a webhook as POST /api/webhooks does; `secret` may fix its signing secret (whsec_…), as a fixtures file may.',
       params: idParams,
-      body: { ...createBody, properties: { ...createBody.properties, secret: { type: 'string', description: 'The signing secret: whsec_ and the base64 of 24 to 64 bytes; made when absent.' } } },
+      body: withChosenSecret(createBody, 'The signing secret'),
       response: { 201: createdSchema },
     },
   }, async (request, reply) => {
@@ -60,7 +64,7 @@ export const webhookRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       operationId: 'rotateWebhookSecret', tags: ['webhooks'],
       summary: 'Gives a webhook a new signing secret as POST /api/webhooks/{id}/rotate-secret does, on the organization\'s clock; `secret` may choose it (whsec_…), as at creation.',
       params: hookParams,
-      body: { ...rotateBody, properties: { ...rotateBody.properties, secret: { type: 'string', description: 'The new signing secret: whsec_ and the base64 of 24 to 64 bytes; made when absent.' } } },
+      body: withChosenSecret(rotateBody, 'The new signing secret'),
       response: { 200: createdSchema },
     },
   }, async (request) => {

@@ -96,7 +96,7 @@ class OrgFile implements SqliteWritableOrgFile {
 
   /** The objects whose planner statistics are missing or no longer hold, by the counts as they are now. */
   staleStatistics(): number[] {
-    return this.statistics.staleNow(this.db, this.tableOf);
+    return this.statistics.staleNow(this.tableOf);
   }
 
   /** Counts and stores an object's planner statistics (sqlite-statistics.ts); every connection to the file then plans with them. */
@@ -104,7 +104,6 @@ class OrgFile implements SqliteWritableOrgFile {
     const obj = this.current().find(objectType);
     if (!obj) return;
     await this.statistics.refresh({
-      db: this.db,
       // In the background: queries queued meanwhile go first, and one thread stays theirs.
       read: (statements) => this.readers().run(this.file, statements, undefined, { background: true }),
       write: (work) => this.writes.write(work),

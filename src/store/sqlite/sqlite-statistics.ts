@@ -21,7 +21,6 @@ export function statsHold(counted: number, rows: number): boolean {
 
 /** What refreshing an object's statistics needs from its file (OrgFile). */
 export interface StatisticsFile {
-  readonly db: Db;
   /** Runs statements in one snapshot on a reader thread. */
   read(statements: SqlStatement[]): Promise<unknown[]>;
   /** Runs `work` holding the file's write lock, waiting for another process's as writes do. */
@@ -36,7 +35,8 @@ export interface StatisticsFile {
 export class PlannerStatistics {
   private readonly counted: Map<string, number>;
 
-  constructor(db: Db) {
+  /** `db`: the file's connection of this process (its writes' one). */
+  constructor(private readonly db: Db) {
     this.counted = countedOnDisk(db);
   }
 
@@ -54,8 +54,8 @@ export class PlannerStatistics {
   }
 
   /** The objects whose statistics are missing or no longer hold, by the counts as they are now (at open). */
-  staleNow(db: Db, tableOf: (objectType: number) => string | undefined): number[] {
-    return this.stale(prepared(db, GROWN_SQL).all(STATS_MIN_ROWS) as TableCount[], tableOf);
+  staleNow(tableOf: (objectType: number) => string | undefined): number[] {
+    return this.stale(prepared(this.db, GROWN_SQL).all(STATS_MIN_ROWS) as TableCount[], tableOf);
   }
 
   /**
@@ -65,8 +65,8 @@ export class PlannerStatistics {
    */
   async refresh(file: StatisticsFile, obj: ObjectDef): Promise<void> {
     const table = obj.systemName;
-    const onDisk = countedOnDisk(file.db);
-    const rows = (prepared(file.db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
+    const onDisk = countedOnDisk(this.db);
+    const rows = (prepared(this.db, COUNT_SQL).get(obj.objectType) as { n: number } | undefined)?.n ?? 0;
     const ready = onDisk.get(table);
     if (ready !== undefined && statsHold(ready, rows)) {
       // Another connection stored them, and every connection has loaded them since (store()).
@@ -87,8 +87,8 @@ export class PlannerStatistics {
   private async count(file: StatisticsFile, obj: ObjectDef): Promise<number> {
     const table = obj.systemName;
     const fields = new Map(obj.fields.map((f) => [fieldIndexName(obj, f), f]));
-    const indexes = fieldIndexNames(file.db, obj).filter((name) => fields.has(name));
-    const unique = prepared(file.db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'sqlite_autoindex_%'").pluck().all(table) as string[];
+    const indexes = fieldIndexNames(this.db, obj).filter((name) => fields.has(name));
+    const unique = prepared(this.db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'sqlite_autoindex_%'").pluck().all(table) as string[];
     // One snapshot: the rows, then for each field index the number of distinct values it orders by
     // (the key after it is unique), by walking the index itself.
     const results = await file.read([
@@ -104,7 +104,7 @@ export class PlannerStatistics {
         return [name, `${n} ${Math.ceil(n / distinct)} 1`];
       }),
     ];
-    await file.write(() => file.db.transaction(() => store(file.db, table, stats)).immediate());
+    await file.write(() => this.db.transaction(() => store(this.db, table, stats)).immediate());
     return n;
   }
 
