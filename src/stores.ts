@@ -34,7 +34,7 @@ export interface Stores {
    */
   openCounters(clock: () => number, log: NoticeLog): RateLimitStore;
   readonly admin: AdminService;
-  /** Where the stores tell of their connections' state (PostgreSQL: the cache listener lost and back, a close cut short). */
+  /** Where the stores tell of their connections' state (PostgreSQL: the cache listener lost and back, a close cut short) and of work they do on their own and could not do (SQLite: planner statistics not counted). */
   logTo(log: ListenerLog): void;
   /**
    * Closes every store. On PostgreSQL, waits at most `withinMs` (CLOSE_WITHIN_MS by default) for
@@ -117,7 +117,7 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
     ledger,
     openCounters: counters,
     admin: new AdminService(control, records),
-    logTo: () => {},
+    logTo: (to) => records.logTo(to),
     async close() {
       await records.close();
       await ledger.close();

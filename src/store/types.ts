@@ -181,6 +181,12 @@ export interface OrgRecords {
 }
 
 /** The data plane: one isolated database (or schema) per organization. */
+/** The part of pino (Fastify's logger) the stores tell what they do on their own through. */
+export interface StoreLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
 export interface RecordStore {
   /** Opens (creating and migrating on first use) the organization's records. */
   org(orgId: string): Promise<OrgRecords>;

@@ -144,4 +144,32 @@ describe('the query planner\'s statistics (SQLite)', () => {
       }
     });
   });
+
+  test('a count that cannot be stored (another process holds the write lock past the wait) is told to the log, and the write that asked for it stands', async () => {
+    await withOrg(async (fx, orgId) => {
+      const warnings: Array<{ obj: object; msg: string }> = [];
+      const log = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }), info: () => {} };
+      const made = rows(fx.accounts, 2 * STATS_MIN_ROWS, 1);
+      const holder = openDb(fx.file);
+      try {
+        await fx.withStore(async (cli) => {
+          cli.logTo(log);
+          await cli.bulkInsert(orgId, fx.accounts, made, TEST_AUTHOR);
+          // Before the refresh's turn (it waits for the next one): its count reads, its write waits 50 ms and gives up.
+          holder.exec('BEGIN IMMEDIATE');
+        }, { writeWaitMs: 50 });
+      } finally {
+        if (holder.inTransaction) holder.exec('ROLLBACK');
+        holder.close();
+      }
+      assert.equal(warnings.length, 1, JSON.stringify(warnings));
+      const [{ obj, msg }] = warnings as [{ obj: { orgId: string; objectType: number; err: unknown }; msg: string }];
+      assert.equal(obj.orgId, orgId);
+      assert.equal(obj.objectType, fx.accounts.objectType);
+      assert.ok(obj.err instanceof Error);
+      assert.match(msg, /statistics of object type 1 were not counted: its queries are planned without them/);
+      assert.deepEqual(withReader(fx.file, statsOf), {});
+      assert.equal(withReader(fx.file, (db) => (db.prepare('SELECT count(*) AS n FROM account').get() as { n: number }).n), made.length);
+    });
+  });
 });

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { qi } from './pg-db.js';
+import type { StoreLog } from '../types.js';
 
 /** How long a change another process committed may go unseen: the longest a cache is trusted. */
 export const BOUND_MS = 1_000;
@@ -46,10 +47,7 @@ export interface CacheListenerOptions {
 }
 
 /** The part of pino (Fastify's logger) the listener uses. */
-export interface ListenerLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
+export type ListenerLog = StoreLog;
 
 /** What a cache is told: a notice's payload, or null for "drop everything" (notices may have been missed). */
 export type ChangeListener = (payload: string | null) => void;

@@ -14,7 +14,7 @@ import { SqlCache } from '../record-sql.js';
 import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
-import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
+import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo, StoreLog } from '../types.js';
 import { alignContents, backupTo, copyContents, fileIdsOf, listSnapshotFiles, removeDbFile, snapshotContentsDir, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecTexts, type TableCount } from './sqlite-ddl.js';
 import { PlannerStatistics } from './sqlite-statistics.js';
@@ -466,9 +466,17 @@ export class SqliteRecordStore implements RecordStore {
     if (this.refreshing.has(key) || this.closing) return;
     const done = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.use(orgId, (f) => f.refreshStatistics(objectType)))
-      .catch(() => {})
+      .catch((err: unknown) => this.log?.warn({ err, orgId, objectType },
+        `The query planner's statistics of object type ${objectType} were not counted: its queries are planned without them, which answers the same but may read more rows. Tried again when the table has doubled or halved, or when the organization's file is opened again`))
       .finally(() => this.refreshing.delete(key));
     this.refreshing.set(key, done);
+  }
+
+  private log: StoreLog | undefined;
+
+  /** Where the store tells of work it does on its own and could not do (a server's log). */
+  logTo(log: StoreLog): void {
+    this.log = log;
   }
 
   /** Planner statistics being refreshed, by organization and object; close() waits for them (the CLI's seed leaves them made). */
