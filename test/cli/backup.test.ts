@@ -76,6 +76,11 @@ describe('orchard backup under write load, then orchard restore', () => {
     assert.deepEqual(Object.keys(backup).sort(), ['bytes', 'files', 'organizations', 'seconds', 'to']);
     assert.equal(backup.files, 4, 'control.db, limits.db and two organizations');
     assert.equal(backup.organizations, 2);
+    // The backup is the manifest's files and nothing else: no -wal or -shm left beside a copy.
+    const manifest = JSON.parse(fs.readFileSync(path.join(backupDir, 'orchard-backup.json'), 'utf8')) as { files: string[] };
+    const held = (fs.readdirSync(backupDir, { recursive: true }) as string[])
+      .filter((f) => !f.startsWith('files') && fs.statSync(path.join(backupDir, f)).isFile());
+    assert.deepEqual(held.sort(), [...manifest.files, 'orchard-backup.json'].sort());
 
     const liveAccounts = await allAccounts(ctx.stores, ctx.orgId);
     const liveCursor = (await ctx.request({ method: 'GET', url: '/api/changes?since=now' })).json().data.Cursor as string;
