@@ -130,7 +130,9 @@ describe('orchard backup under write load, then orchard restore', () => {
     assert.match((await fails(ctx.dir, ['backup', '--to', backupDir], 'BACKUP_TARGET_NOT_EMPTY')).message, /not empty/);
     assert.match((await fails(ctx.dir, ['restore', '--from', backupDir, '--force'], 'RESTORE_TARGET_IN_USE')).message, /control\.db.*Stop the server/);
     await fails(restoreDir, ['restore', '--from', backupDir], 'RESTORE_TARGET_NOT_EMPTY');
-    await fails(tempDir('orchard-restored-'), ['restore', '--from', restoreDir], 'BACKUP_INVALID');
+    const elsewhere = tempDir('orchard-restored-');
+    dirs.push(elsewhere);
+    await fails(elsewhere, ['restore', '--from', restoreDir], 'BACKUP_INVALID');
 
     // --force replaces the data, and removes an organization the backup does not have.
     const extra = await ok(restoreDir, ['org', 'create', '--name', 'Extra', '--email', 'x@example.com']);
