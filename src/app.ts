@@ -147,12 +147,17 @@ function corsOptions(origins: readonly string[]): FastifyCorsOptions {
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,
-    // A bare OPTIONS (no Origin) is not a preflight: it gets the API's 404 or 405, not a text/plain 400.
+    // Checked below instead: an OPTIONS that is not a preflight gets the API's 404 or 405, not a text/plain 400.
     strictPreflight: false,
   };
+  // Without strictPreflight the plugin would answer every OPTIONS 204; one lacking Origin or
+  // Access-Control-Request-Method is no preflight, so it goes on to the routes (their 405 or 404).
+  const notPreflight: FastifyCorsOptions = { ...options, preflight: false };
   return {
     delegator: (request, callback) => {
-      callback(null, CONTROL_PATH.test(request.url ?? '') ? { origin: false } : options);
+      if (CONTROL_PATH.test(request.url ?? '')) return callback(null, { origin: false });
+      const bareOptions = request.method === 'OPTIONS' && (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined);
+      callback(null, bareOptions ? notPreflight : options);
     },
   };
 }

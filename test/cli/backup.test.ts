@@ -76,6 +76,11 @@ describe('orchard backup under write load, then orchard restore', () => {
     assert.deepEqual(Object.keys(backup).sort(), ['bytes', 'files', 'organizations', 'seconds', 'to']);
     assert.equal(backup.files, 4, 'control.db, limits.db and two organizations');
     assert.equal(backup.organizations, 2);
+    // The backup is the manifest's files and nothing else: no -wal or -shm left beside a copy.
+    const manifest = JSON.parse(fs.readFileSync(path.join(backupDir, 'orchard-backup.json'), 'utf8')) as { files: string[] };
+    const held = (fs.readdirSync(backupDir, { recursive: true }) as string[])
+      .filter((f) => !f.startsWith('files') && fs.statSync(path.join(backupDir, f)).isFile());
+    assert.deepEqual(held.sort(), [...manifest.files, 'orchard-backup.json'].sort());
 
     const liveAccounts = await allAccounts(ctx.stores, ctx.orgId);
     const liveCursor = (await ctx.request({ method: 'GET', url: '/api/changes?since=now' })).json().data.Cursor as string;
@@ -125,7 +130,9 @@ describe('orchard backup under write load, then orchard restore', () => {
     assert.match((await fails(ctx.dir, ['backup', '--to', backupDir], 'BACKUP_TARGET_NOT_EMPTY')).message, /not empty/);
     assert.match((await fails(ctx.dir, ['restore', '--from', backupDir, '--force'], 'RESTORE_TARGET_IN_USE')).message, /control\.db.*Stop the server/);
     await fails(restoreDir, ['restore', '--from', backupDir], 'RESTORE_TARGET_NOT_EMPTY');
-    await fails(tempDir('orchard-restored-'), ['restore', '--from', restoreDir], 'BACKUP_INVALID');
+    const elsewhere = tempDir('orchard-restored-');
+    dirs.push(elsewhere);
+    await fails(elsewhere, ['restore', '--from', restoreDir], 'BACKUP_INVALID');
 
     // --force replaces the data, and removes an organization the backup does not have.
     const extra = await ok(restoreDir, ['org', 'create', '--name', 'Extra', '--email', 'x@example.com']);

@@ -53,6 +53,19 @@ describe('CORS_ORIGINS set', () => {
     assert.match(String(pre.headers['access-control-allow-methods']), /PUT/);
   });
 
+  test('an OPTIONS that is not a preflight (no Origin, or no Access-Control-Request-Method) gets the API\'s 405 or 404', async () => {
+    const bare = await ctx.request({ method: 'OPTIONS', url: '/api/record/account', token: null });
+    assert.equal(bare.statusCode, 405);
+    assert.equal(bare.headers['x-error-code'], 'METHOD_NOT_ALLOWED');
+    assert.equal(bare.headers['access-control-allow-methods'], undefined);
+    const unknown = await ctx.request({ method: 'OPTIONS', url: '/api/nowhere', token: null });
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.headers['x-error-code'], 'ROUTE_NOT_FOUND');
+    const noMethod = await ctx.request({ method: 'OPTIONS', url: '/api/record/account', token: null, headers: { origin: APP } });
+    assert.equal(noMethod.statusCode, 405);
+    assert.equal(noMethod.headers['access-control-allow-origin'], APP, 'the page may read the refusal');
+  });
+
   test('another origin gets no Access-Control-Allow-Origin', async () => {
     const res = await ctx.request({ method: 'GET', url: '/api/record/account', headers: { origin: 'https://evil.example' } });
     assert.equal(res.headers['access-control-allow-origin'], undefined);

@@ -102,12 +102,8 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
     await copy(rel);
     // The contents its copy's rows name, after the copy: a content is removed only once the delete
     // of its row has committed, so one missing here was deleted after the copy was taken.
-    const copied = openDb(path.join(toDir, rel), { readonly: true });
-    try {
-      for (const f of copyContents(path.join(dataDir, 'files', id), path.join(toDir, 'files', id), fileIdsOf(copied))) contents.push(`files/${id}/${f}`);
-    } finally {
-      copied.close();
-    }
+    const fileIds = readCopy(path.join(toDir, rel), fileIdsOf);
+    for (const f of copyContents(path.join(dataDir, 'files', id), path.join(toDir, 'files', id), fileIds)) contents.push(`files/${id}/${f}`);
   }
   progress?.(total, total);
   const bytes = [...files, ...contents].reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
@@ -117,9 +113,18 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
 }
 
 function organizationsOf(controlFile: string): string[] {
-  const db = openDb(controlFile, { readonly: true });
+  return readCopy(controlFile, (db) => (db.prepare('SELECT id FROM organizations ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id));
+}
+
+/**
+ * Reads a copy the backup just made. Opened for writing, not read-only: the copy is in WAL mode, and
+ * a read-only connection leaves the -wal and -shm it made beside the file, where the backup holds
+ * only the manifest's files; the last writer's close removes them.
+ */
+function readCopy<T>(file: string, read: (db: Db) => T): T {
+  const db = openDb(file);
   try {
-    return (db.prepare('SELECT id FROM organizations ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id);
+    return read(db);
   } finally {
     db.close();
   }
