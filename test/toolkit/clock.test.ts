@@ -135,8 +135,12 @@ describe('the clock through the control API', () => {
     assert.equal(frozen.statusCode, 200, frozen.body);
     assert.equal(frozen.json().mode, 'frozen');
     const set = await ctx.request({ method: 'POST', url: '/_orchard/clock/set', token: null, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-    assert.equal(set.statusCode, 400);
-    assert.match(set.json().error.message, /'at'/);
+    assert.deepEqual([set.statusCode, set.json().error.message], [400, "This call needs a JSON body with 'at' (an ISO 8601 date-time; UTC when it has no zone), and may have 'frozen'; got no body."]);
+    const advance = await ctx.request({ method: 'POST', url: '/_orchard/clock/advance', token: null, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    assert.deepEqual([advance.statusCode, advance.json().error.message], [400,
+      "This call needs a JSON body with at least one of 'ms' (milliseconds; negative moves the clock back) or 'by' (a duration: whole numbers of ms, s, m, h or d, such as 90s, 1d2h or -1h); got no body."]);
+    const empty = await controlReply(ctx, 'POST', '/clock/advance', {});
+    assert.match(empty.json().error.message, /^This call needs a JSON body with at least one of 'ms' .*; got \{\}\.$/);
     await control(ctx, 'DELETE', '/clock');
   });
 

@@ -65,10 +65,10 @@ export const clockRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
     const move = <B>(action: 'freeze' | 'set' | 'advance', summary: string, body: object, act: (orgId: string | null, body: B) => ClockState) =>
       scope.post(`${base}/${action}`, {
         schema: { operationId: `${action}${Name}`, tags: ['clock'], ...params, summary, body, response },
-        // No body is an empty one: freeze needs none (its schema takes null, so the document says
-        // its body is optional), and set and advance then name what they lack.
+        // Freeze needs no body (its schema takes null, so the document says its body is optional):
+        // none is an empty one. Set and advance without one are answered with what they take.
         preValidation: (request, _reply, done) => {
-          request.body ??= {};
+          if (action === 'freeze') request.body ??= {};
           done();
         },
       }, async (request) => act(await orgOf(request), request.body as B));
@@ -81,9 +81,10 @@ export const clockRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
       (orgId, b) => clocks.set(orgId, instantOf(b.at), b.frozen));
     move<{ ms?: number; by?: string }>('advance', `Moves ${whose} forward (backward when negative) by \`ms\` milliseconds or by \`by\`, a duration such as 90s, 25h or 1d2h.`,
       {
-        // Checked by durationOf, whose message shows what a duration looks like.
-        type: 'object', additionalProperties: false,
-        properties: { ms: { type: 'integer' }, by: { type: 'string', description: 'A duration: whole numbers of ms, s, m, h or d, such as 90s, 1d2h or -1h.' } },
+        // One of them: a body without either is answered with what the call takes; `by`'s form is
+        // checked by durationOf, whose message shows what a duration looks like.
+        type: 'object', additionalProperties: false, minProperties: 1,
+        properties: { ms: { type: 'integer', description: 'Milliseconds; negative moves the clock back.' }, by: { type: 'string', description: 'A duration: whole numbers of ms, s, m, h or d, such as 90s, 1d2h or -1h.' } },
         examples: [{ by: '25h' }],
       },
       (orgId, b) => clocks.advance(orgId, durationOf(b)));
