@@ -165,10 +165,14 @@ export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unk
     throw new AppError('PARAM_INVALID', `'conditionGroups' is not taken when running a view; send it empty or leave it out, and define a view with the filter (POST /api/v2/views/${obj.objectType}) or send the query to /api/query.`);
   }
   const extra = addedFields(body.fields);
-  const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(new QueryFields(schema, obj, access), body.sortBy);
+  const named = new QueryFields(schema, obj, access);
+  const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(named, body.sortBy);
+  // A '*' among names would stand for every field alone, dropping the added ones unchecked (a
+  // related field never shown, a hidden or unknown one not refused): spelt out, they are checked.
+  const viewFields = view.fields.trim() === '*' ? named.all().map((f) => f.name).join(',') : view.fields;
   return planQuery(schema, {
     objecttype: obj.objectType,
-    fields: view.fields.trim() === '*' || extra.length === 0 ? view.fields : [view.fields, ...extra].join(','),
+    fields: extra.length === 0 ? view.fields : [viewFields, ...extra].join(','),
     query: view.query,
     ...sort,
     page_size: pageParam(body.pageSize ?? body.pagesize, 'pageSize', PAGE_SIZE_RULE),
