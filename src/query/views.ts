@@ -108,11 +108,12 @@ export function viewDefinition(schema: OrgSchema, obj: ObjectDef, raw: unknown, 
   const named = new QueryFields(schema, obj, access);
   const sort = raw.sortBy === undefined || raw.sortBy === null ? { sort_by: 'createdon', sort_type: 'desc' } : sortOf(named, raw.sortBy);
   const plan = planQuery(schema, { objecttype: obj.objectType, fields, query, ...sort }, access);
-  const all = fields.split(',').some((f) => f.trim() === '*') || fields.trim() === '';
+  // A view with '*' keeps it, so that fields added to the object later show; names beside it stay.
+  const names = [...new Set(fields.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f !== ''))];
   return {
     id: made.id,
     name,
-    fields: all ? '*' : plan.fields.map((f) => f.name).join(','),
+    fields: names.length === 0 || names.join(',') === '*' ? '*' : names.includes('*') ? names.join(',') : plan.fields.map((f) => f.name).join(','),
     query,
     sortBy: plan.sort.field.name,
     sortType: plan.sort.desc ? 'desc' : 'asc',
@@ -165,14 +166,10 @@ export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unk
     throw new AppError('PARAM_INVALID', `'conditionGroups' is not taken when running a view; send it empty or leave it out, and define a view with the filter (POST /api/v2/views/${obj.objectType}) or send the query to /api/query.`);
   }
   const extra = addedFields(body.fields);
-  const named = new QueryFields(schema, obj, access);
-  const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(named, body.sortBy);
-  // A '*' among names would stand for every field alone, dropping the added ones unchecked (a
-  // related field never shown, a hidden or unknown one not refused): spelt out, they are checked.
-  const viewFields = view.fields.trim() === '*' ? named.all().map((f) => f.name).join(',') : view.fields;
+  const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(new QueryFields(schema, obj, access), body.sortBy);
   return planQuery(schema, {
     objecttype: obj.objectType,
-    fields: extra.length === 0 ? view.fields : [viewFields, ...extra].join(','),
+    fields: [view.fields, ...extra].join(','),
     query: view.query,
     ...sort,
     page_size: pageParam(body.pageSize ?? body.pagesize, 'pageSize', PAGE_SIZE_RULE),

@@ -136,6 +136,16 @@ for (const store of HTTP_STORES) {
       assert.ok(!json(plain).data.Columns.some((c: { fieldname: string }) => c.fieldname === 'telephone1'));
     });
 
+    test("keeps the names beside '*' in a view's definition: a related field is shown with every field", async () => {
+      const res = await post('/api/v2/views/account', { name: 'Every field and owner', fields: '*,OwnerId_FullName' });
+      assert.equal(res.statusCode, 200, res.body);
+      const view = json(res).data;
+      assert.equal(view.fields, '*,ownerid_fullname');
+      const run = await post(`/api/v2/views/account/${view.viewId}`, { pageSize: 1 });
+      assert.equal(json(run).data.Columns.at(-1).fieldname, 'ownerid_fullname');
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${view.viewId}` })).statusCode, 200);
+    });
+
     test('refuses a view it could not run, a taken name, and a definer without the admin role', async () => {
       const cases: Array<[object, number, string, RegExp]> = [
         [{ name: 'lisbon ACCOUNTS' }, 400, 'DEFINITION_INVALID', /already has a view named 'Lisbon accounts'/],
