@@ -81,6 +81,10 @@ function contentDisposition(name: string): string {
 export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
   errorReplies(app, v1ErrorBody);
   const limit = app.initialConfig.bodyLimit ?? 20 * 1024 * 1024;
+  // Only the upload reads a body, and only multipart: one of another type (a file sent raw) is not
+  // parsed as JSON, whose error would say "not valid JSON"; readUpload names the form to send.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   // One file part of at most the request limit; other parts are few and small.
   await app.register(multipart, { limits: { fileSize: limit, files: 10, fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 } });
 

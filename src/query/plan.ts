@@ -99,13 +99,16 @@ function resolveFields(named: QueryFields, raw: unknown): FieldDef[] {
   if (raw === undefined || raw === null) return all();
   if (typeof raw !== 'string') throw param('fields', "a comma-separated string of field names, or '*'", raw);
   const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
-  if (names.length === 0 || names.includes('*')) return all();
+  if (names.length === 0) return all();
+  // '*' stands for every readable field where it is named; the names beside it are still checked
+  // (unknown 400, hidden 403) and kept, a related field among them too.
   const seen = new Set<string>();
   const fields: FieldDef[] = [];
   for (const name of names) {
-    const f = named.field(name, " in 'fields'");
-    if (!seen.has(name)) fields.push(f);
-    seen.add(name);
+    for (const f of name === '*' ? all() : [named.field(name, " in 'fields'")]) {
+      if (!seen.has(f.name)) fields.push(f);
+      seen.add(f.name);
+    }
   }
   return fields;
 }

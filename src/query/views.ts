@@ -108,11 +108,12 @@ export function viewDefinition(schema: OrgSchema, obj: ObjectDef, raw: unknown, 
   const named = new QueryFields(schema, obj, access);
   const sort = raw.sortBy === undefined || raw.sortBy === null ? { sort_by: 'createdon', sort_type: 'desc' } : sortOf(named, raw.sortBy);
   const plan = planQuery(schema, { objecttype: obj.objectType, fields, query, ...sort }, access);
-  const all = fields.split(',').some((f) => f.trim() === '*') || fields.trim() === '';
+  // A view with '*' keeps it, so that fields added to the object later show; names beside it stay.
+  const names = [...new Set(fields.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f !== ''))];
   return {
     id: made.id,
     name,
-    fields: all ? '*' : plan.fields.map((f) => f.name).join(','),
+    fields: names.length === 0 || names.join(',') === '*' ? '*' : names.includes('*') ? names.join(',') : plan.fields.map((f) => f.name).join(','),
     query,
     sortBy: plan.sort.field.name,
     sortType: plan.sort.desc ? 'desc' : 'asc',
@@ -168,7 +169,7 @@ export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unk
   const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(new QueryFields(schema, obj, access), body.sortBy);
   return planQuery(schema, {
     objecttype: obj.objectType,
-    fields: view.fields.trim() === '*' || extra.length === 0 ? view.fields : [view.fields, ...extra].join(','),
+    fields: [view.fields, ...extra].join(','),
     query: view.query,
     ...sort,
     page_size: pageParam(body.pageSize ?? body.pagesize, 'pageSize', PAGE_SIZE_RULE),

@@ -104,12 +104,17 @@ for (const store of HTTP_STORES) {
       assert.equal(got.headers['content-disposition'], `attachment; filename="_______ 1.txt"; filename*=UTF-8''${encodeURIComponent('חשבונית 1.txt')}`);
     });
 
-    test('refuses a body without a part named file, and a JSON body, naming the part to send', async () => {
+    test('refuses a body without a part named file, a JSON body and a raw one, naming the part to send', async () => {
       const url = `/api/v2/record/account/${accountId}/files`;
       const other = await upload(url, [{ name: 'attachment', filename: 'a.txt', content: 'x' }, { name: 'file', content: 'not a file' }]);
       assertErrorReply(other, 400, "The multipart body has no part named 'file' holding a file. Send multipart/form-data with the file in a part named 'file' (curl -F file=@report.pdf).");
+      const notMultipart = "The body is not multipart/form-data. Send multipart/form-data with the file in a part named 'file' (curl -F file=@report.pdf).";
       const asJson = await ctx.request({ method: 'POST', url, payload: { file: 'x' } });
-      assertErrorReply(asJson, 400, "The body is not multipart/form-data. Send multipart/form-data with the file in a part named 'file' (curl -F file=@report.pdf).");
+      assertErrorReply(asJson, 400, notMultipart);
+      // A file sent raw (curl --data-binary) is not JSON either: the reply still says what to send.
+      for (const type of ['text/plain', 'application/octet-stream', 'application/json']) {
+        assertErrorReply(await ctx.request({ method: 'POST', url, payload: 'hello, not JSON', headers: { 'content-type': type } }), 400, notMultipart);
+      }
     });
 
     test('refuses multipart sent to a JSON route as such, not as "not valid JSON"', async () => {

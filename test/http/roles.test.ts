@@ -71,8 +71,10 @@ describe('a role', () => {
   });
 
   test('a query that asks for, filters on or sorts by a hidden field is refused with 403 naming the field', async () => {
-    assertErrorReply(await query('sales', { objecttype: 1, fields: 'accountname,telephone1' }), 403,
-      "Field 'telephone1' of account is hidden for role 'sales', but it was asked for in 'fields'. Leave it out, or remove account:telephone1 from the role's --hide with orchard role set.");
+    for (const fields of ['accountname,telephone1', '*,telephone1']) {
+      assertErrorReply(await query('sales', { objecttype: 1, fields }), 403,
+        "Field 'telephone1' of account is hidden for role 'sales', but it was asked for in 'fields'. Leave it out, or remove account:telephone1 from the role's --hide with orchard role set.");
+    }
     assertErrorReply(await query('sales', { objecttype: 1, query: "telephone1 start-with '+1'" }), 403,
       /^Field 'telephone1' of account is hidden for role 'sales', but it was asked for at position 1 of the query\./);
     assertErrorReply(await query('sales', { objecttype: 1, sort_by: 'TELEPHONE1' }), 403, /^Field 'telephone1' .* in 'sort_by'\./);

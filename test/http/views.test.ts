@@ -119,6 +119,33 @@ for (const store of HTTP_STORES) {
       assert.match(json(shapeless).Message, /^fields\[0\] must be a field name or an object with its 'logicalName'/);
     });
 
+    test('adds fields to the default view too: a related field shown, a hidden or unknown one refused', async () => {
+      const run = await post('/api/v2/views/account/default', { fields: [{ logicalName: 'ownerid_fullname' }], pageSize: 1 });
+      assert.equal(run.statusCode, 200, run.body);
+      const data = json(run).data;
+      assert.equal(data.Columns.at(-1).fieldname, 'ownerid_fullname');
+      assert.equal(data.Columns.length, Object.keys(data.Data[0]).length);
+      assert.ok(data.Columns.some((c: { fieldname: string }) => c.fieldname === 'telephone1'));
+      const hidden = await post('/api/v2/views/account/default', { fields: ['telephone1'] }, readerToken);
+      assert.equal(hidden.statusCode, 403, hidden.body);
+      assert.equal(hidden.headers['x-error-code'], 'FIELD_FORBIDDEN');
+      const unknown = await post('/api/v2/views/account/default', { fields: ['nosuch'] });
+      assert.equal(unknown.statusCode, 400, unknown.body);
+      assert.equal(unknown.headers['x-error-code'], 'FIELD_UNKNOWN');
+      const plain = await post('/api/v2/views/account/default', { pageSize: 1 }, readerToken);
+      assert.ok(!json(plain).data.Columns.some((c: { fieldname: string }) => c.fieldname === 'telephone1'));
+    });
+
+    test("keeps the names beside '*' in a view's definition: a related field is shown with every field", async () => {
+      const res = await post('/api/v2/views/account', { name: 'Every field and owner', fields: '*,OwnerId_FullName' });
+      assert.equal(res.statusCode, 200, res.body);
+      const view = json(res).data;
+      assert.equal(view.fields, '*,ownerid_fullname');
+      const run = await post(`/api/v2/views/account/${view.viewId}`, { pageSize: 1 });
+      assert.equal(json(run).data.Columns.at(-1).fieldname, 'ownerid_fullname');
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${view.viewId}` })).statusCode, 200);
+    });
+
     test('refuses a view it could not run, a taken name, and a definer without the admin role', async () => {
       const cases: Array<[object, number, string, RegExp]> = [
         [{ name: 'lisbon ACCOUNTS' }, 400, 'DEFINITION_INVALID', /already has a view named 'Lisbon accounts'/],

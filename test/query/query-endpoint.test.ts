@@ -160,6 +160,15 @@ describe('POST /api/query over the fixture', () => {
 
   test("rejects an unknown field in fields with 400 Invalid field name: 'x'", async () => {
     assertError(await runQuery(ctx, { fields: 'accountid,x' }), 400, /^Invalid field name: 'x'/);
+    assertError(await runQuery(ctx, { fields: '*,x' }), 400, /^Invalid field name: 'x'/);
+  });
+
+  test("reads '*' beside names as every field where it stands, keeping the names: a related field too", async () => {
+    const r = await runQuery(ctx, { fields: 'ownername,*,primarycontactid_fullname,accountname', page_size: 1 });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const names = ['ownername', ...ACCOUNT_FIELDS.filter((f) => f !== 'ownername'), 'primarycontactid_fullname'];
+    assert.deepEqual(r.body.data.Columns.map((c: { fieldname: string }) => c.fieldname), names);
+    assert.deepEqual(Object.keys(r.body.data.Data[0]), names);
   });
 
   test('suggests the near field for a misspelt field in fields', async () => {
