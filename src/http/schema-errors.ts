@@ -3,14 +3,14 @@
 // not an object, or lacks a member the call needs, what the call takes: from the route's body schema.
 
 import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
-import { AppError, quote } from '../errors.js';
+import { AppError, quote, quoteText } from '../errors.js';
 import { scalarExpected } from './query-numbers.js';
 
 type SchemaErrorFormatter = NonNullable<FastifyServerOptions['schemaErrorFormatter']>;
 /** body, querystring, params or headers. */
 type DataVar = Parameters<SchemaErrorFormatter>[1];
 
-interface MemberSchema { type?: unknown; description?: string; enum?: readonly unknown[]; minimum?: number; format?: string }
+interface MemberSchema { type?: unknown; description?: string; enum?: readonly unknown[]; minimum?: number; maximum?: number; format?: string }
 
 interface ObjectSchema {
   type?: unknown;
@@ -39,9 +39,22 @@ function schemaFault(e: SchemaError, dataVar: DataVar): string {
     }
     case 'minProperties':
       return members.length ? `must name at least ${e.params.limit} of ${members.join(', ')}` : `must have at least ${e.params.limit} member(s)`;
+    case 'minimum':
+    case 'maximum': {
+      // The whole range and the value sent, not ajv's ">= 1": a query string's value as it was written.
+      const got = dataVar === 'body' ? quote(e.data) : quoteText(String(e.data));
+      return `must be ${numberRange(e.parentSchema as MemberSchema | undefined)}; got ${got}`;
+    }
     default:
       return e.message ?? 'is invalid';
   }
+}
+
+/** A number schema's bounds as a message says them: "a whole number from 1 to 500", "a number of at least 0". */
+function numberRange(s: MemberSchema = {}): string {
+  const kind = s.type === 'integer' ? 'a whole number' : 'a number';
+  if (s.minimum !== undefined && s.maximum !== undefined) return `${kind} from ${s.minimum} to ${s.maximum}`;
+  return s.minimum !== undefined ? `${kind} of at least ${s.minimum}` : `${kind} of at most ${s.maximum ?? '?'}`;
 }
 
 /** 'a', 'b' and 'c' (or `or`). */

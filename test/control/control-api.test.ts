@@ -59,6 +59,9 @@ describe('with ADMIN_KEY', () => {
       'This call needs a JSON body with at least one of \'plan\' (one of "free", "standard", "professional", "enterprise") or \'minuteLimit\' (a whole number of at least 1 in decimal digits, such as 10); got {}.');
     assert.equal(await call('POST', '/clock/advance', { by: '1h', ms: 5 }),
       'The request body is invalid: give \'ms\' or \'by\', not both.');
+    // A number out of its range: the range and the value sent, not ajv's ">= 1".
+    assert.equal(await call('PATCH', `/organizations/${ctx.orgId}`, { minuteLimit: 0 }),
+      'The request body is invalid: \'minuteLimit\' must be a whole number of at least 1; got 0. Check your data.');
   });
 
   test('a call that needs body members, sent without a body or with one that is not an object, says what it takes: the members it needs with what each is, then the others', async () => {

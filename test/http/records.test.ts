@@ -556,7 +556,7 @@ describe('records of every standard object', () => {
         assert.equal(res.body, JSON.stringify(onePayload(account, r, page)));
         assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
       }
-      assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagesize=0` }), 400, "Invalid query parameter 'pagesize' must be >= 1.");
+      assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagesize=0` }), 400, "Invalid query parameter 'pagesize' must be a whole number of at least 1; got '0'.");
       assertErrorReply(await ctx.request({ method: 'GET', url: `/api/record/account/${r.accountid}?pagenumber=x` }), 400, "Invalid query parameter 'pagenumber' must be a whole number of at least 1 in decimal digits, such as 10; got 'x'.");
     });
   });
@@ -627,9 +627,9 @@ describe('GET list', () => {
   test('refuses a pagesize or pagenumber that is 0, negative or not an integer with 400', async () => {
     for (const param of ['pagesize', 'pagenumber']) {
       for (const [value, message] of [
-        ['0', `Invalid query parameter '${param}' must be >= 1.`],
-        ['-1', `Invalid query parameter '${param}' must be >= 1.`],
-        ['-50', `Invalid query parameter '${param}' must be >= 1.`],
+        ['0', `Invalid query parameter '${param}' must be ${param === 'pagenumber' ? 'a whole number from 1 to 9007199254740991' : 'a whole number of at least 1'}; got '0'.`],
+        ['-1', `Invalid query parameter '${param}' must be ${param === 'pagenumber' ? 'a whole number from 1 to 9007199254740991' : 'a whole number of at least 1'}; got '-1'.`],
+        ['-50', `Invalid query parameter '${param}' must be ${param === 'pagenumber' ? 'a whole number from 1 to 9007199254740991' : 'a whole number of at least 1'}; got '-50'.`],
         ['1.5', `Invalid query parameter '${param}' must be a whole number of at least 1 in decimal digits, such as 10; got '1.5'.`],
         ['abc', `Invalid query parameter '${param}' must be a whole number of at least 1 in decimal digits, such as 10; got 'abc'.`],
         ['', `Invalid query parameter '${param}' must be a whole number of at least 1 in decimal digits, such as 10; got ''.`],
@@ -646,7 +646,7 @@ describe('GET list', () => {
 
   test('refuses a page number too large to count exactly with 400, not a 500', async () => {
     for (const value of ['100000000000000000000', '9007199254740992']) {
-      assertErrorReply(await list(`/api/record/account?pagenumber=${value}`), 400, "Invalid query parameter 'pagenumber' must be <= 9007199254740991.");
+      assertErrorReply(await list(`/api/record/account?pagenumber=${value}`), 400, `Invalid query parameter 'pagenumber' must be a whole number from 1 to 9007199254740991; got '${value === '9007199254740992' ? value : '100000000000000000000'}'.`);
     }
   });
 
