@@ -22,8 +22,8 @@ const SIMPLE_OPS: Readonly<Record<string, FilterOp>> = {
 };
 export const V3_OPERATORS = [...Object.keys(SIMPLE_OPS), 'eq-in', 'not-in', 'between', 'userid'] as const;
 
-/** Values in one eq-in / not-in list. */
-export const V3_LIST_MAX = 500;
+/** Values in one eq-in / not-in list: each counts as a condition, so a longer one could never pass. */
+export const V3_LIST_MAX = FILTER_LIMITS.maxConditions;
 
 export interface V3Context {
   /** The caller, for the `userid` operator (the caller's own records). */
@@ -73,7 +73,7 @@ function booleanValue(field: FieldDef, v: boolean, where: string): string {
 function list(v: unknown, where: string): Array<string | boolean> {
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : undefined;
   if (!items || items.length === 0) throw bad(`${where} must be a non-empty array of values.`);
-  if (items.length > V3_LIST_MAX) throw bad(`${where} has ${items.length} values; the most is ${V3_LIST_MAX}.`);
+  if (items.length > V3_LIST_MAX) throw bad(`${where} has ${items.length} values; the most is ${V3_LIST_MAX} (each counts as one of the filter's ${FILTER_LIMITS.maxConditions} conditions). Split the query.`);
   return items.map((x, i) => scalar(x, `${where}[${i}]`));
 }
 
