@@ -129,6 +129,7 @@ export async function importRecords(
     if (batch.length >= IMPORT_BATCH) await flush();
   }
   await flush();
+  await records.bulkLoaded?.(obj, created);
   // Lines are reported in order: a store refusal comes back with its batch, after lines checked later.
   errors.sort((a, b) => a.line - b.line);
   return { object: obj.systemName, created, failed, errors };

@@ -134,6 +134,13 @@ export interface OrgRecords {
   updateMany(obj: ObjectDef, items: ReadonlyArray<{ id: string; changes: RecordRow }>, author: ChangeAuthor): Promise<Array<RecordRow | null | AppError>>;
   deleteMany(obj: ObjectDef, ids: readonly string[], author: ChangeAuthor): Promise<boolean[]>;
   /**
+   * Told that a bulk load (an import, a fixtures file) has created `rows` records of `obj`: brings
+   * the query planner's statistics of its table up to date before it returns, where the store
+   * would otherwise leave them stale for a while (PostgreSQL: until autovacuum's next round, up to
+   * a minute). SQLite's store counts its own as writes grow a table (sqlite-statistics.ts).
+   */
+  bulkLoaded?(obj: ObjectDef, rows: number): Promise<void>;
+  /**
    * The change log after `request.after`, oldest first, with its state, read in one snapshot: an
    * entry is seen only once every entry numbered below it is (entries are numbered in the order
    * their writes commit, whichever process writes), so a reader that passes each page's `next` as

@@ -15,6 +15,8 @@ import { runCli } from '../../src/cli.js';
 import type { Config } from '../../src/config.js';
 import http from 'node:http';
 import type { OrgRecords } from '../../src/store/types.js';
+import { createPool } from '../../src/store/postgres/pg-db.js';
+import { openDb } from '../../src/store/sqlite/sqlite-db.js';
 import { EXPORT_PAGE, IMPORT_BATCH } from '../../src/service/record-transfer.js';
 import { eventually, metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
 import { assertClosedByClient, journalEntries, loggedContext } from './closed-by-client.js';
@@ -42,6 +44,33 @@ async function accounts(ctx: TestContext): Promise<Array<Record<string, unknown>
     const res = await ctx.request({ method: 'GET', url: `/api/record/account?pagesize=50&pagenumber=${page}` });
     out.push(...res.json().data.Records);
     if (res.json().data.Records.length < 50) return out.sort((a, b) => String(a.accountid).localeCompare(String(b.accountid)));
+  }
+}
+
+/**
+ * The planner's statistics of the organization's account table, as a count that a new set of them
+ * moves: PostgreSQL's ANALYZEs of it run by Orchard (autovacuum's are counted apart); SQLite, the
+ * rows its statistics were counted on (0: none).
+ */
+async function accountStatistics(ctx: TestContext): Promise<number> {
+  const { config } = ctx;
+  if (config.databaseUrl) {
+    const pool = createPool(config.databaseUrl, { max: 1 });
+    try {
+      const schema = `${config.databaseSchema}_org_${ctx.orgId.replace(/-/g, '')}`;
+      const { rows } = await pool.query("SELECT analyze_count FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'account'", [schema]);
+      return Number(rows[0]?.analyze_count ?? 0);
+    } finally {
+      await pool.end();
+    }
+  }
+  const db = openDb(path.join(config.dataDir, 'orgs', `${ctx.orgId}.db`), { readonly: true });
+  try {
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() === undefined) return 0;
+    const stat = db.prepare("SELECT stat FROM sqlite_stat1 WHERE tbl = 'account' LIMIT 1").pluck().get() as string | undefined;
+    return stat === undefined ? 0 : Number.parseInt(stat, 10);
+  } finally {
+    db.close();
   }
 }
 
@@ -106,6 +135,16 @@ for (const store of HTTP_STORES) {
       const r2 = (await importBody(ctx, '/api/record/account/import', nd, 'application/x-ndjson')).json().data;
       assert.equal(r2.created, 1);
       assert.deepEqual(r2.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'BODY_INVALID'], [4, 'BODY_INVALID'], [5, 'FIELD_UNKNOWN']]);
+    });
+
+    test('an import of 1,000 records or more leaves the planner statistics of the table when it answers, not a minute later', async () => {
+      const before = await accountStatistics(ctx);
+      const lines = Array.from({ length: 1_000 }, (_, i) => JSON.stringify({ accountname: `Bulk ${i}`, accounttypecode: 1 + (i % 3) }));
+      const res = await importBody(ctx, '/api/record/account/import', lines.join('\n'), 'application/x-ndjson');
+      assert.equal(res.json().data.created, 1_000, res.body);
+      // PostgreSQL's ANALYZE runs before the reply (the stats' view may show it a moment later);
+      // SQLite counts its own once the table passes 1,000 rows, on a reader thread after the write.
+      await eventually(async () => (await accountStatistics(ctx)) > before, () => `the account table's statistics moved from ${before}`);
     });
 
     test('refuses a CSV header naming an unknown field before writing anything, and a body of no known type', async () => {
