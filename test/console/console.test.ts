@@ -1480,6 +1480,28 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a row\'s buttons are a cell of their row: in each list table every cell of a row spans the row, its lines unbroken', async () => {
+    const page = await tab();
+    await adminTokensOf(page, 'sam@acme.example');
+    // A revoked token's row has no button: its empty cell showed the break most plainly.
+    await page.click('button:has-text("New token")');
+    const token = (await page.textContent('.once [data-token]'))!;
+    await page.click(`button[aria-label="Revoke token …${token.slice(-4)}"]`);
+    await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
+    await page.waitForSelector(`tr[data-last4="${token.slice(-4)}"] >> text=revoked`);
+    const misfits = () => page.$$eval('table.stackable tr', (rows) => rows.flatMap((tr) => {
+      const row = tr.getBoundingClientRect();
+      return [...tr.children].filter((cell) => {
+        const box = cell.getBoundingClientRect();
+        return Math.abs(box.top - row.top) > 1 || Math.abs(box.bottom - row.bottom) > 1 || window.getComputedStyle(cell).display !== 'table-cell';
+      }).map((cell) => `${tr.closest('table')!.getAttribute('aria-label')}: ${(cell as HTMLElement).outerHTML.slice(0, 80)}`);
+    }));
+    assert.deepEqual(await misfits(), []);
+    await go(page, 'webhooks');
+    await page.waitForSelector('h2:has-text("New webhook")');
+    assert.deepEqual(await misfits(), []);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));
