@@ -1502,6 +1502,39 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.deepEqual(await misfits(), []);
   });
 
+  test('a question asked in place of a button (a second press, a rotation\'s hours) is put away by Escape or Keep, the focus back on the button that asked', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+    const del = page.locator('button[aria-label="Delete sam@acme.example"]');
+    await del.click();
+    assert.equal(await focused(), 'Keep', 'asked, "Keep" has the focus');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[role=group][aria-label="Confirm deleting sam@acme.example"]', { state: 'detached' });
+    assert.equal(await focused(), 'Delete sam@acme.example', 'Escape put the question away, the focus on the button that asked');
+    await del.press('Enter');
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'Delete sam@acme.example', '"Keep" too gives the focus back');
+    assert.equal(await page.locator('tr[data-user="sam@acme.example"]').count(), 1, 'nothing deleted');
+
+    // A webhook's "Rotate secret" asks its hours in a form of its own: Escape keeps the secret too.
+    const receiver = await webhookReceiver();
+    const made = await api(ADA, 'POST', '/api/webhooks', { event: 'created', object: 'account', url: receiver.url });
+    const hook = (await json(made)).data as { id: string };
+    try {
+      await go(page, 'webhooks');
+      const rotate = page.locator(`button[aria-label="Rotate secret of the webhook to ${receiver.url}"]`);
+      await rotate.click();
+      await page.keyboard.press('Escape');
+      await rotate.waitFor();
+      assert.equal(await focused(), `Rotate secret of the webhook to ${receiver.url}`);
+      assert.equal(await page.locator('.once').count(), 0, 'no secret rotated');
+    } finally {
+      await api(ADA, 'DELETE', `/api/webhooks/${hook.id}`);
+      receiver.close();
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));
