@@ -1535,6 +1535,31 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a new user\'s token shown once goes when it is rotated or revoked under the user\'s tokens', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const shownFor = (email: string) => page.locator(`.once:has-text("The token of ${email}.")`);
+    for (const [email, how] of [['rotated@acme.example', 'rotate'], ['revoked@acme.example', 'revoke']] as const) {
+      await page.fill('form[aria-label="Add a user"] input[type=email]', email);
+      await page.keyboard.press('Enter');
+      await shownFor(email).waitFor();
+      const last4 = (await shownFor(email).locator('[data-token]').textContent())!.slice(-4);
+      await page.click(`tr[data-user="${email}"] button:has-text("Tokens")`);
+      const row = page.locator(`[aria-label="Tokens of ${email}"] tr[data-last4="${last4}"]`);
+      if (how === 'rotate') {
+        await row.locator('button:has-text("Rotate")').click();
+        await page.locator(`.once:has-text("The new token replacing …${last4}.")`).waitFor();
+      } else {
+        await row.locator(`button[aria-label="Revoke token …${last4}"]`).click();
+        await row.locator(`button:has-text("Revoke …${last4} for good")`).click();
+      }
+      await row.locator('text=revoked').waitFor();
+      assert.equal(await shownFor(email).count(), 0, `the ${how}d token is no longer shown as one to copy`);
+      const user = await userOfAcme(email);
+      assert.equal((await control('DELETE', `/users/${user.id}`)).status, 200);
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));

@@ -73,7 +73,10 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const act = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('admin');
-  const [made, setMade] = useState<{ email: string; token: string } | null>(null);
+  // A new user's token, shown once until that token is rotated or revoked under Tokens (the reply
+  // names no token id: it is the user's token ending as it does).
+  const [made, setMade] = useState<{ userId: string; email: string; token: string } | null>(null);
+  const gone = (user: User, t: TokenInfo) => setMade((m) => (m?.userId === user.id && t.last4 && m.token.endsWith(t.last4) ? null : m));
   const [open, setOpen] = useState<string | null>(null);
   // The role chosen in a user's select, given only when "Change role" is pressed: the arrow keys
   // move through the choices, and each would otherwise be granted in turn. A choice stays until the
@@ -93,7 +96,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
     e.preventDefault();
     void act.run(async () => {
       const r = await c.control<{ user: User; token: string }>('POST', `/organizations/${c.org.id}/users`, { email, role });
-      setMade({ email: r.user.email, token: r.token });
+      setMade({ userId: r.user.id, email: r.user.email, token: r.token });
       setEmail('');
       users.reload();
     });
@@ -129,7 +132,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                     </td>
                   </tr>
                   {open === u.id && (
-                    <tr><td colSpan={4}><Tokens user={u} /></td></tr>
+                    <tr><td colSpan={4}><Tokens user={u} onGone={(t) => gone(u, t)} /></td></tr>
                   )}
                 </Fragment>
               ))}
@@ -149,7 +152,8 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   );
 }
 
-function Tokens({ user }: { user: User }) {
+/** `onGone`: told of each token of the user revoked or rotated here. */
+function Tokens({ user, onGone }: { user: User; onGone: (t: TokenInfo) => void }) {
   const c = useConsole();
   const tokens = useLoad((signal) => c.control<{ items: TokenInfo[] }>('GET', `/users/${user.id}/tokens`, undefined, signal), [user.id]);
   // The tokens this tab made to open the data: revoking one is allowed (the console makes another).
@@ -157,14 +161,16 @@ function Tokens({ user }: { user: User }) {
   const act = useAction();
   // The token shown once stays until it is itself revoked (or another is made): revoking another one keeps it.
   const [shown, setShown] = useState<{ id: string; token: string; what: string } | null>(null);
-  const make = (path: string, what: string) => act.run(async () => {
+  const make = (path: string, what: string, replacing?: TokenInfo) => act.run(async () => {
     const r = await c.control<{ token: string; created: { id: string } }>('POST', path);
     setShown({ id: r.created.id, token: r.token, what });
+    if (replacing) onGone(replacing);
     tokens.reload();
   });
   const revoke = (t: TokenInfo) => act.run(async () => {
     await c.control('POST', `/tokens/${t.id}/revoke`);
     setShown((s) => (s?.id === t.id ? null : s));
+    onGone(t);
     tokens.reload();
   });
   return (
@@ -183,7 +189,7 @@ function Tokens({ user }: { user: User }) {
                 <td class="actions-cell">
                   {!t.revokedAt && (
                     <>
-                      <button type="button" onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`)}>Rotate</button>
+                      <button type="button" onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`, t)}>Rotate</button>
                       <Confirm label="Revoke" labelledAs={`Revoke token …${t.last4 ?? ''}`} ask={`Confirm revoking token …${t.last4 ?? ''}`} confirm={`Revoke …${t.last4 ?? ''} for good`} onConfirm={() => void revoke(t)} busy={act.busy} />
                     </>
                   )}
