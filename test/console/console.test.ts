@@ -1560,6 +1560,20 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a token\'s Copy says so when the browser will not copy (plain http away from localhost), and selects the token to copy by hand', async () => {
+    const page = await tab();
+    // As on http://<a LAN address>: no clipboard for the page.
+    await page.context().addInitScript(() => Object.defineProperty(Object.getPrototypeOf(window.navigator), 'clipboard', { get: () => undefined }));
+    await adminTokensOf(page, 'sam@acme.example');
+    await page.click('button:has-text("New token")');
+    const token = (await page.textContent('.once [data-token]'))!;
+    await page.click('.once button:has-text("Copy")');
+    await page.locator('.once [role=alert]:has-text("Not copied")').waitFor();
+    assert.equal(await page.evaluate(() => String(window.getSelection())), token, 'the token is selected');
+    await page.click(`button[aria-label="Revoke token …${token.slice(-4)}"]`);
+    await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));

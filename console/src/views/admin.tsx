@@ -3,7 +3,7 @@
 // calls of the control API.
 
 import { Fragment, type ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Role, TokenInfo, User } from '../api.js';
 import { useConsole } from '../context.js';
 import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
@@ -25,12 +25,25 @@ export function AdminView() {
 
 /** A token shown once, with a button that copies it; `children`, what else to know about it, below. */
 export function ShownOnce({ token, what, children }: { token: string; what: string; children?: ComponentChildren }) {
-  const [copied, setCopied] = useState(false);
+  // null until Copy is pressed; false when the browser would not copy.
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const shown = useRef<HTMLElement>(null);
+  // A page reached over plain http at another address than localhost (HOST=0.0.0.0) has no
+  // clipboard, and a browser may refuse it: the token is selected for the user to copy instead.
+  const copy = () => {
+    const refused = () => {
+      setCopied(false);
+      if (shown.current) getSelection()?.selectAllChildren(shown.current);
+    };
+    if (!navigator.clipboard) return refused();
+    navigator.clipboard.writeText(token).then(() => setCopied(true), refused);
+  };
   return (
     <div class="once" role="status">
       <p><strong>{what}</strong> It is shown only now: copy it.</p>
-      <code class="token" data-token>{token}</code>{' '}
-      <button type="button" onClick={() => navigator.clipboard?.writeText(token).then(() => setCopied(true), () => setCopied(false))}>{copied ? 'Copied' : 'Copy'}</button>
+      <code class="token" data-token ref={shown}>{token}</code>{' '}
+      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy'}</button>
+      {copied === false && <p class="error-text" role="alert">Not copied: this browser lets a page copy only over https or from localhost. The token is selected: copy it with Ctrl+C (⌘C on a Mac).</p>}
       {children && <p class="after">{children}</p>}
     </div>
   );
