@@ -1574,6 +1574,17 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
   });
 
+  test('adding a user refused (an e-mail already taken) is told by the form, not above the table', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    await page.fill('form[aria-label="Add a user"] input[type=email]', 'ada@acme.example');
+    await page.keyboard.press('Enter');
+    const refusal = page.locator('form[aria-label="Add a user"] + [role=alert]');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent())!, /PARAM_INVALID.*already has a user with the e-mail 'ada@acme.example'/);
+    assert.equal(await page.locator('section[aria-labelledby=users-title] [role=alert]').count(), 1, 'said once, by the form');
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));

@@ -84,6 +84,8 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const c = useConsole();
   const users = useLoad((signal) => c.control<{ items: User[] }>('GET', `/organizations/${c.org.id}/users`, undefined, signal), [c.org.id]);
   const act = useAction();
+  // The form's own: a refused user (an e-mail taken) is told by the form, not above the table.
+  const adding = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('admin');
   // A new user's token, shown once until that token is rotated or revoked under Tokens (the reply
@@ -107,7 +109,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   });
   const create = (e: Event) => {
     e.preventDefault();
-    void act.run(async () => {
+    void adding.run(async () => {
       const r = await c.control<{ user: User; token: string }>('POST', `/organizations/${c.org.id}/users`, { email, role });
       setMade({ userId: r.user.id, email: r.user.email, token: r.token });
       setEmail('');
@@ -158,8 +160,9 @@ function UsersPanel({ roles }: { roles: Role[] }) {
         <label>Role <select value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
           {roleNames.map((r) => <option key={r} value={r}>{r}</option>)}
         </select></label>
-        <button type="submit">Add user</button>
+        <button type="submit" disabled={adding.busy}>Add user</button>
       </form>
+      <ErrorBox error={adding.error} />
       {made && <ShownOnce token={made.token} what={`The token of ${made.email}.`} />}
     </section>
   );
