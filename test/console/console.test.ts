@@ -1585,6 +1585,37 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.equal(await page.locator('section[aria-labelledby=users-title] [role=alert]').count(), 1, 'said once, by the form');
   });
 
+  test('the buttons of each list table are named after their row, so a screen reader\'s list of buttons tells them apart', async () => {
+    const acme = await acmeId();
+    const sam = await userOfAcme('sam@acme.example');
+    const made = await json(await control('POST', `/users/${sam.id}/tokens`));
+    assert.equal((await control('PUT', `/organizations/${acme}/roles/named-rows`, { grant: 'account:read' })).status, 200);
+    const others = await Promise.all(['Named Rows One', 'Named Rows Two'].map(async (name, i) => (await json(await control('POST', '/organizations', { name, email: `rows${i}@named.example` }))).organization.id as string));
+    for (const status of [503, 500]) assert.equal((await control('POST', '/faults', { orgId: acme, status })).status, 201);
+    try {
+      const page = await tab();
+      await adminTokensOf(page, 'sam@acme.example');
+      /** The accessible names of a table's buttons said more than once. */
+      const repeated = (table: string) => page.$$eval(`table[aria-label="${table}"] button`, (bs) => {
+        const names = bs.map((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim());
+        return names.filter((n, i) => names.indexOf(n) !== i);
+      });
+      await page.waitForSelector('table[aria-label=Roles] tr:has-text("named-rows")');
+      for (const table of ['Users', 'Tokens of sam@acme.example', 'Roles']) assert.deepEqual(await repeated(table), [], table);
+      await go(page, 'toolkit');
+      await page.waitForSelector('table[aria-label="Fault rules"] tbody tr:nth-child(2)');
+      assert.deepEqual(await repeated('Fault rules'), []);
+      await go(page, 'orgs');
+      await page.waitForSelector('table[aria-label=Organizations] tr:has-text("Named Rows Two")');
+      assert.deepEqual(await repeated('Organizations'), []);
+    } finally {
+      await control('DELETE', `/faults?orgId=${acme}`);
+      for (const id of others) await control('DELETE', `/organizations/${id}`);
+      await control('DELETE', `/organizations/${acme}/roles/named-rows`);
+      await control('POST', `/tokens/${made.created.id}/revoke`);
+    }
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));

@@ -140,8 +140,8 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                     </td>
                     <td>{u.disabled ? `disabled since ${formatInstant(u.disabledAt)}` : 'enabled'}</td>
                     <td class="actions-cell">
-                      <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
-                      <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
+                      <button type="button" aria-label={`Tokens of ${u.email}`} aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
+                      <button type="button" aria-label={`${u.disabled ? 'Enable' : 'Disable'} ${u.email}`} onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
                       {/* Deleting revokes every token of the user. */}
                       <Confirm label="Delete" labelledAs={`Delete ${u.email}`} ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
                     </td>
@@ -205,7 +205,7 @@ function Tokens({ user, onGone }: { user: User; onGone: (t: TokenInfo) => void }
                 <td class="actions-cell">
                   {!t.revokedAt && (
                     <>
-                      <button type="button" onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`, t)}>Rotate</button>
+                      <button type="button" aria-label={`Rotate token …${t.last4 ?? ''}`} onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`, t)}>Rotate</button>
                       <Confirm label="Revoke" labelledAs={`Revoke token …${t.last4 ?? ''}`} ask={`Confirm revoking token …${t.last4 ?? ''}`} confirm={`Revoke …${t.last4 ?? ''} for good`} onConfirm={() => void revoke(t)} busy={act.busy} />
                     </>
                   )}
@@ -265,7 +265,7 @@ function RolesPanel({ roles, error, reload }: { roles: Role[] | null; error: unk
                   ))}</td>
                   <td class="actions-cell">{!r.builtIn && (
                     <>
-                      <button type="button" onClick={() => edit(r)}>Edit</button>
+                      <button type="button" aria-label={`Edit role ${r.name}`} onClick={() => edit(r)}>Edit</button>
                       {/* Refused while a user holds the role: the error names them. */}
                       <Confirm label="Delete" labelledAs={`Delete role ${r.name}`} ask={`Confirm deleting role ${r.name}`} confirm={`Delete role ${r.name} for good`} onConfirm={() => remove(r)} busy={removal.busy} />
                     </>
