@@ -1616,6 +1616,20 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('on a phone, a request opened from the journal takes the focus to its detail, in sight below the list', async () => {
+    for (let i = 0; i < 30; i++) assert.equal((await api(ADA, 'GET', `/api/record/account?pagesize=1&marker=phone${i}`)).status, 200);
+    const page = await tab({ width: 390, height: 844 });
+    await adminOfAcme(page, 'requests');
+    // One far down the list: the 20th of those just made, newest first.
+    const link = page.locator('table.requests a[aria-label="GET /api/record/account, 200"]').nth(20);
+    await link.click();
+    const heading = page.locator('article.detail h2');
+    await heading.waitFor();
+    await page.waitForFunction(() => document.activeElement === document.querySelector('article.detail h2'));
+    const box = await heading.evaluate((h: HTMLElement) => { const r = h.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: window.innerHeight }; });
+    assert.ok(box.top >= 0 && box.bottom <= box.height, `the detail's heading is in sight: ${JSON.stringify(box)}`);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));
