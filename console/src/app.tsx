@@ -154,7 +154,9 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
   }, [route[0]]);
   const ctx = useMemo(() => consoleFor(session, org, { current, renew }, orgs.reload, refused, primaryRole.latest ?? null), [session, org, orgs.reload, primaryRole.latest]);
 
-  // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle).
+  // Keyboard and screen-reader users land on the new view's heading (ui.tsx, PageTitle), or on what
+  // the route opened within a view when it marks its own heading so (a request's detail: on a phone
+  // it stands below the whole list, out of sight).
   const main = useRef<HTMLElement>(null);
   useStackedLabels(main);
   const first = useRef(true);
@@ -164,7 +166,7 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
       return;
     }
     focusNextHeading();
-    const heading = main.current?.querySelector<HTMLElement>('h1');
+    const heading = main.current?.querySelector<HTMLElement>('[data-opened]') ?? main.current?.querySelector<HTMLElement>('h1');
     if (heading && takeHeadingFocus()) heading.focus();
   }, [route.join('/')]);
 

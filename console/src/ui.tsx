@@ -123,6 +123,38 @@ export function PageTitle({ children, actions }: { children: ComponentChildren; 
 }
 
 /**
+ * A question asked in place of the button that asks it (a second press, a rotation's hours): while
+ * asked, `focus` has the focus. Put away by its "Keep" or by Escape, the focus goes back to the
+ * button that asked, so the keyboard stays where it was rather than falling to the page's start.
+ */
+export function useAsking(focus: { current: HTMLElement | null }) {
+  const [asking, setAsking] = useState(false);
+  const first = useRef<HTMLButtonElement>(null);
+  const returning = useRef(false);
+  // Before the browser paints, so a key pressed right after meets the focus moved.
+  useLayoutEffect(() => {
+    if (asking) focus.current?.focus();
+    else if (returning.current) first.current?.focus();
+    returning.current = false;
+  }, [asking]);
+  const keep = () => {
+    returning.current = true;
+    setAsking(false);
+  };
+  return {
+    asking, first, keep,
+    ask: () => setAsking(true),
+    /** Answered: the question goes (what it did may have removed the button that asked). */
+    answered: () => setAsking(false),
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      keep();
+    },
+  };
+}
+
+/**
  * An action that cannot be undone, taken on a second press: the first shows what will happen and a
  * way back, focused, so Enter after a stray press keeps things as they are.
  */
@@ -138,17 +170,13 @@ export function Confirm({ label, ask, confirm, keep = 'Keep', onConfirm, busy = 
   busy?: boolean;
   labelledAs?: string;
 }) {
-  const [asking, setAsking] = useState(false);
   const keepButton = useRef<HTMLButtonElement>(null);
-  // Before the browser paints, so a key pressed right after the first press meets the focus moved.
-  useLayoutEffect(() => {
-    if (asking) keepButton.current?.focus();
-  }, [asking]);
-  if (!asking) return <button type="button" class="danger" aria-label={labelledAs} onClick={() => setAsking(true)}>{label}</button>;
+  const q = useAsking(keepButton);
+  if (!q.asking) return <button type="button" class="danger" ref={q.first} aria-label={labelledAs} onClick={q.ask}>{label}</button>;
   return (
-    <span class="confirm" role="group" aria-label={ask}>
-      <button type="button" class="danger" disabled={busy} onClick={() => { setAsking(false); onConfirm(); }}>{confirm}</button>
-      <button type="button" ref={keepButton} onClick={() => setAsking(false)}>{keep}</button>
+    <span class="confirm" role="group" aria-label={ask} onKeyDown={q.onKeyDown}>
+      <button type="button" class="danger" disabled={busy} onClick={() => { q.answered(); onConfirm(); }}>{confirm}</button>
+      <button type="button" ref={keepButton} onClick={q.keep}>{keep}</button>
     </span>
   );
 }

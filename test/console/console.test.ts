@@ -1480,6 +1480,156 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a row\'s buttons are a cell of their row: in each list table every cell of a row spans the row, its lines unbroken', async () => {
+    const page = await tab();
+    await adminTokensOf(page, 'sam@acme.example');
+    // A revoked token's row has no button: its empty cell showed the break most plainly.
+    await page.click('button:has-text("New token")');
+    const token = (await page.textContent('.once [data-token]'))!;
+    await page.click(`button[aria-label="Revoke token …${token.slice(-4)}"]`);
+    await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
+    await page.waitForSelector(`tr[data-last4="${token.slice(-4)}"] >> text=revoked`);
+    const misfits = () => page.$$eval('table.stackable tr', (rows) => rows.flatMap((tr) => {
+      const row = tr.getBoundingClientRect();
+      return [...tr.children].filter((cell) => {
+        const box = cell.getBoundingClientRect();
+        return Math.abs(box.top - row.top) > 1 || Math.abs(box.bottom - row.bottom) > 1 || window.getComputedStyle(cell).display !== 'table-cell';
+      }).map((cell) => `${tr.closest('table')!.getAttribute('aria-label')}: ${(cell as HTMLElement).outerHTML.slice(0, 80)}`);
+    }));
+    assert.deepEqual(await misfits(), []);
+    await go(page, 'webhooks');
+    await page.waitForSelector('h2:has-text("New webhook")');
+    assert.deepEqual(await misfits(), []);
+  });
+
+  test('a question asked in place of a button (a second press, a rotation\'s hours) is put away by Escape or Keep, the focus back on the button that asked', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+    const del = page.locator('button[aria-label="Delete sam@acme.example"]');
+    await del.click();
+    assert.equal(await focused(), 'Keep', 'asked, "Keep" has the focus');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[role=group][aria-label="Confirm deleting sam@acme.example"]', { state: 'detached' });
+    assert.equal(await focused(), 'Delete sam@acme.example', 'Escape put the question away, the focus on the button that asked');
+    await del.press('Enter');
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'Delete sam@acme.example', '"Keep" too gives the focus back');
+    assert.equal(await page.locator('tr[data-user="sam@acme.example"]').count(), 1, 'nothing deleted');
+
+    // A webhook's "Rotate secret" asks its hours in a form of its own: Escape keeps the secret too.
+    const receiver = await webhookReceiver();
+    const made = await api(ADA, 'POST', '/api/webhooks', { event: 'created', object: 'account', url: receiver.url });
+    const hook = (await json(made)).data as { id: string };
+    try {
+      await go(page, 'webhooks');
+      const rotate = page.locator(`button[aria-label="Rotate secret of the webhook to ${receiver.url}"]`);
+      await rotate.click();
+      await page.keyboard.press('Escape');
+      await rotate.waitFor();
+      assert.equal(await focused(), `Rotate secret of the webhook to ${receiver.url}`);
+      assert.equal(await page.locator('.once').count(), 0, 'no secret rotated');
+    } finally {
+      await api(ADA, 'DELETE', `/api/webhooks/${hook.id}`);
+      receiver.close();
+    }
+  });
+
+  test('a new user\'s token shown once goes when it is rotated or revoked under the user\'s tokens', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    const shownFor = (email: string) => page.locator(`.once:has-text("The token of ${email}.")`);
+    for (const [email, how] of [['rotated@acme.example', 'rotate'], ['revoked@acme.example', 'revoke']] as const) {
+      await page.fill('form[aria-label="Add a user"] input[type=email]', email);
+      await page.keyboard.press('Enter');
+      await shownFor(email).waitFor();
+      const last4 = (await shownFor(email).locator('[data-token]').textContent())!.slice(-4);
+      await page.click(`tr[data-user="${email}"] button:has-text("Tokens")`);
+      const row = page.locator(`[aria-label="Tokens of ${email}"] tr[data-last4="${last4}"]`);
+      if (how === 'rotate') {
+        await row.locator('button:has-text("Rotate")').click();
+        await page.locator(`.once:has-text("The new token replacing …${last4}.")`).waitFor();
+      } else {
+        await row.locator(`button[aria-label="Revoke token …${last4}"]`).click();
+        await row.locator(`button:has-text("Revoke …${last4} for good")`).click();
+      }
+      await row.locator('text=revoked').waitFor();
+      assert.equal(await shownFor(email).count(), 0, `the ${how}d token is no longer shown as one to copy`);
+      const user = await userOfAcme(email);
+      assert.equal((await control('DELETE', `/users/${user.id}`)).status, 200);
+    }
+  });
+
+  test('a token\'s Copy says so when the browser will not copy (plain http away from localhost), and selects the token to copy by hand', async () => {
+    const page = await tab();
+    // As on http://<a LAN address>: no clipboard for the page.
+    await page.context().addInitScript(() => Object.defineProperty(Object.getPrototypeOf(window.navigator), 'clipboard', { get: () => undefined }));
+    await adminTokensOf(page, 'sam@acme.example');
+    await page.click('button:has-text("New token")');
+    const token = (await page.textContent('.once [data-token]'))!;
+    await page.click('.once button:has-text("Copy")');
+    await page.locator('.once [role=alert]:has-text("Not copied")').waitFor();
+    assert.equal(await page.evaluate(() => String(window.getSelection())), token, 'the token is selected');
+    await page.click(`button[aria-label="Revoke token …${token.slice(-4)}"]`);
+    await page.click(`button:has-text("Revoke …${token.slice(-4)} for good")`);
+  });
+
+  test('adding a user refused (an e-mail already taken) is told by the form, not above the table', async () => {
+    const page = await tab();
+    await adminOfAcme(page, 'admin');
+    await page.fill('form[aria-label="Add a user"] input[type=email]', 'ada@acme.example');
+    await page.keyboard.press('Enter');
+    const refusal = page.locator('form[aria-label="Add a user"] + [role=alert]');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent())!, /PARAM_INVALID.*already has a user with the e-mail 'ada@acme.example'/);
+    assert.equal(await page.locator('section[aria-labelledby=users-title] [role=alert]').count(), 1, 'said once, by the form');
+  });
+
+  test('the buttons of each list table are named after their row, so a screen reader\'s list of buttons tells them apart', async () => {
+    const acme = await acmeId();
+    const sam = await userOfAcme('sam@acme.example');
+    const made = await json(await control('POST', `/users/${sam.id}/tokens`));
+    assert.equal((await control('PUT', `/organizations/${acme}/roles/named-rows`, { grant: 'account:read' })).status, 200);
+    const others = await Promise.all(['Named Rows One', 'Named Rows Two'].map(async (name, i) => (await json(await control('POST', '/organizations', { name, email: `rows${i}@named.example` }))).organization.id as string));
+    for (const status of [503, 500]) assert.equal((await control('POST', '/faults', { orgId: acme, status })).status, 201);
+    try {
+      const page = await tab();
+      await adminTokensOf(page, 'sam@acme.example');
+      /** The accessible names of a table's buttons said more than once. */
+      const repeated = (table: string) => page.$$eval(`table[aria-label="${table}"] button`, (bs) => {
+        const names = bs.map((b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim());
+        return names.filter((n, i) => names.indexOf(n) !== i);
+      });
+      await page.waitForSelector('table[aria-label=Roles] tr:has-text("named-rows")');
+      for (const table of ['Users', 'Tokens of sam@acme.example', 'Roles']) assert.deepEqual(await repeated(table), [], table);
+      await go(page, 'toolkit');
+      await page.waitForSelector('table[aria-label="Fault rules"] tbody tr:nth-child(2)');
+      assert.deepEqual(await repeated('Fault rules'), []);
+      await go(page, 'orgs');
+      await page.waitForSelector('table[aria-label=Organizations] tr:has-text("Named Rows Two")');
+      assert.deepEqual(await repeated('Organizations'), []);
+    } finally {
+      await control('DELETE', `/faults?orgId=${acme}`);
+      for (const id of others) await control('DELETE', `/organizations/${id}`);
+      await control('DELETE', `/organizations/${acme}/roles/named-rows`);
+      await control('POST', `/tokens/${made.created.id}/revoke`);
+    }
+  });
+
+  test('on a phone, a request opened from the journal takes the focus to its detail, in sight below the list', async () => {
+    for (let i = 0; i < 30; i++) assert.equal((await api(ADA, 'GET', `/api/record/account?pagesize=1&marker=phone${i}`)).status, 200);
+    const page = await tab({ width: 390, height: 844 });
+    await adminOfAcme(page, 'requests');
+    // One far down the list: the 20th of those just made, newest first.
+    const link = page.locator('table.requests a[aria-label="GET /api/record/account, 200"]').nth(20);
+    await link.click();
+    const heading = page.locator('article.detail h2');
+    await heading.waitFor();
+    await page.waitForFunction(() => document.activeElement === document.querySelector('article.detail h2'));
+    const box = await heading.evaluate((h: HTMLElement) => { const r = h.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: window.innerHeight }; });
+    assert.ok(box.top >= 0 && box.bottom <= box.height, `the detail's heading is in sight: ${JSON.stringify(box)}`);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));

@@ -3,7 +3,7 @@
 // calls of the control API.
 
 import { Fragment, type ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Role, TokenInfo, User } from '../api.js';
 import { useConsole } from '../context.js';
 import { Confirm, ErrorBox, formatInstant, Loading, PageTitle, useAction, useLoad } from '../ui.js';
@@ -25,12 +25,25 @@ export function AdminView() {
 
 /** A token shown once, with a button that copies it; `children`, what else to know about it, below. */
 export function ShownOnce({ token, what, children }: { token: string; what: string; children?: ComponentChildren }) {
-  const [copied, setCopied] = useState(false);
+  // null until Copy is pressed; false when the browser would not copy.
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const shown = useRef<HTMLElement>(null);
+  // A page reached over plain http at another address than localhost (HOST=0.0.0.0) has no
+  // clipboard, and a browser may refuse it: the token is selected for the user to copy instead.
+  const copy = () => {
+    const refused = () => {
+      setCopied(false);
+      if (shown.current) getSelection()?.selectAllChildren(shown.current);
+    };
+    if (!navigator.clipboard) return refused();
+    navigator.clipboard.writeText(token).then(() => setCopied(true), refused);
+  };
   return (
     <div class="once" role="status">
       <p><strong>{what}</strong> It is shown only now: copy it.</p>
-      <code class="token" data-token>{token}</code>{' '}
-      <button type="button" onClick={() => navigator.clipboard?.writeText(token).then(() => setCopied(true), () => setCopied(false))}>{copied ? 'Copied' : 'Copy'}</button>
+      <code class="token" data-token ref={shown}>{token}</code>{' '}
+      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy'}</button>
+      {copied === false && <p class="error-text" role="alert">Not copied: this browser lets a page copy only over https or from localhost. The token is selected: copy it with Ctrl+C (⌘C on a Mac).</p>}
       {children && <p class="after">{children}</p>}
     </div>
   );
@@ -71,9 +84,14 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   const c = useConsole();
   const users = useLoad((signal) => c.control<{ items: User[] }>('GET', `/organizations/${c.org.id}/users`, undefined, signal), [c.org.id]);
   const act = useAction();
+  // The form's own: a refused user (an e-mail taken) is told by the form, not above the table.
+  const adding = useAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('admin');
-  const [made, setMade] = useState<{ email: string; token: string } | null>(null);
+  // A new user's token, shown once until that token is rotated or revoked under Tokens (the reply
+  // names no token id: it is the user's token ending as it does).
+  const [made, setMade] = useState<{ userId: string; email: string; token: string } | null>(null);
+  const gone = (user: User, t: TokenInfo) => setMade((m) => (m?.userId === user.id && t.last4 && m.token.endsWith(t.last4) ? null : m));
   const [open, setOpen] = useState<string | null>(null);
   // The role chosen in a user's select, given only when "Change role" is pressed: the arrow keys
   // move through the choices, and each would otherwise be granted in turn. A choice stays until the
@@ -91,9 +109,9 @@ function UsersPanel({ roles }: { roles: Role[] }) {
   });
   const create = (e: Event) => {
     e.preventDefault();
-    void act.run(async () => {
+    void adding.run(async () => {
       const r = await c.control<{ user: User; token: string }>('POST', `/organizations/${c.org.id}/users`, { email, role });
-      setMade({ email: r.user.email, token: r.token });
+      setMade({ userId: r.user.id, email: r.user.email, token: r.token });
       setEmail('');
       users.reload();
     });
@@ -122,14 +140,14 @@ function UsersPanel({ roles }: { roles: Role[] }) {
                     </td>
                     <td>{u.disabled ? `disabled since ${formatInstant(u.disabledAt)}` : 'enabled'}</td>
                     <td class="actions-cell">
-                      <button type="button" aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
-                      <button type="button" onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
+                      <button type="button" aria-label={`Tokens of ${u.email}`} aria-expanded={open === u.id} onClick={() => setOpen(open === u.id ? null : u.id)}>Tokens</button>
+                      <button type="button" aria-label={`${u.disabled ? 'Enable' : 'Disable'} ${u.email}`} onClick={() => run('PATCH', `/users/${u.id}`, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button>
                       {/* Deleting revokes every token of the user. */}
                       <Confirm label="Delete" labelledAs={`Delete ${u.email}`} ask={`Confirm deleting ${u.email}`} confirm={`Delete ${u.email} for good`} onConfirm={() => void run('DELETE', `/users/${u.id}`)} />
                     </td>
                   </tr>
                   {open === u.id && (
-                    <tr><td colSpan={4}><Tokens user={u} /></td></tr>
+                    <tr><td colSpan={4}><Tokens user={u} onGone={(t) => gone(u, t)} /></td></tr>
                   )}
                 </Fragment>
               ))}
@@ -142,14 +160,16 @@ function UsersPanel({ roles }: { roles: Role[] }) {
         <label>Role <select value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
           {roleNames.map((r) => <option key={r} value={r}>{r}</option>)}
         </select></label>
-        <button type="submit">Add user</button>
+        <button type="submit" disabled={adding.busy}>Add user</button>
       </form>
+      <ErrorBox error={adding.error} />
       {made && <ShownOnce token={made.token} what={`The token of ${made.email}.`} />}
     </section>
   );
 }
 
-function Tokens({ user }: { user: User }) {
+/** `onGone`: told of each token of the user revoked or rotated here. */
+function Tokens({ user, onGone }: { user: User; onGone: (t: TokenInfo) => void }) {
   const c = useConsole();
   const tokens = useLoad((signal) => c.control<{ items: TokenInfo[] }>('GET', `/users/${user.id}/tokens`, undefined, signal), [user.id]);
   // The tokens this tab made to open the data: revoking one is allowed (the console makes another).
@@ -157,14 +177,16 @@ function Tokens({ user }: { user: User }) {
   const act = useAction();
   // The token shown once stays until it is itself revoked (or another is made): revoking another one keeps it.
   const [shown, setShown] = useState<{ id: string; token: string; what: string } | null>(null);
-  const make = (path: string, what: string) => act.run(async () => {
+  const make = (path: string, what: string, replacing?: TokenInfo) => act.run(async () => {
     const r = await c.control<{ token: string; created: { id: string } }>('POST', path);
     setShown({ id: r.created.id, token: r.token, what });
+    if (replacing) onGone(replacing);
     tokens.reload();
   });
   const revoke = (t: TokenInfo) => act.run(async () => {
     await c.control('POST', `/tokens/${t.id}/revoke`);
     setShown((s) => (s?.id === t.id ? null : s));
+    onGone(t);
     tokens.reload();
   });
   return (
@@ -183,7 +205,7 @@ function Tokens({ user }: { user: User }) {
                 <td class="actions-cell">
                   {!t.revokedAt && (
                     <>
-                      <button type="button" onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`)}>Rotate</button>
+                      <button type="button" aria-label={`Rotate token …${t.last4 ?? ''}`} onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`, t)}>Rotate</button>
                       <Confirm label="Revoke" labelledAs={`Revoke token …${t.last4 ?? ''}`} ask={`Confirm revoking token …${t.last4 ?? ''}`} confirm={`Revoke …${t.last4 ?? ''} for good`} onConfirm={() => void revoke(t)} busy={act.busy} />
                     </>
                   )}
@@ -243,7 +265,7 @@ function RolesPanel({ roles, error, reload }: { roles: Role[] | null; error: unk
                   ))}</td>
                   <td class="actions-cell">{!r.builtIn && (
                     <>
-                      <button type="button" onClick={() => edit(r)}>Edit</button>
+                      <button type="button" aria-label={`Edit role ${r.name}`} onClick={() => edit(r)}>Edit</button>
                       {/* Refused while a user holds the role: the error names them. */}
                       <Confirm label="Delete" labelledAs={`Delete role ${r.name}`} ask={`Confirm deleting role ${r.name}`} confirm={`Delete role ${r.name} for good`} onConfirm={() => remove(r)} busy={removal.busy} />
                     </>

@@ -42,7 +42,7 @@ export function OrganizationsView({ orgs, control, current, onChoose, reload }: 
                   <td>{o.plan}</td>
                   <td class="num">{o.minuteLimit}</td>
                   <td>{formatInstant(o.createdAt)}</td>
-                  <td>{o.id === current ? <span class="badge">shown</span> : <button type="button" onClick={() => onChoose(o.id)}>Show</button>}</td>
+                  <td>{o.id === current ? <span class="badge">shown</span> : <button type="button" aria-label={`Show ${o.name}`} onClick={() => onChoose(o.id)}>Show</button>}</td>
                 </tr>
               ))}
             </tbody>

@@ -91,7 +91,7 @@ function pretty(text: string | null): string {
 function RequestDetail({ entry }: { entry: JournalEntry }) {
   return (
     <article class="detail" aria-label={`Request ${entry.requestId}`}>
-      <h2>{entry.method} {entry.path} <span class={`status s${String(entry.status)[0]}`}>{entry.status}</span></h2>
+      <h2 tabIndex={-1} data-opened>{entry.method} {entry.path} <span class={`status s${String(entry.status)[0]}`}>{entry.status}</span></h2>
       <p class="muted small">{formatInstant(entry.at)} · {entry.durationMs.toFixed(1)} ms · id <code>{entry.requestId}</code>{entry.truncated ? ' · bodies cut at the journal\'s limit' : ''}</p>
       <p><a href={href('requests')}>Close</a></p>
       {Object.keys(entry.query).length > 0 && (

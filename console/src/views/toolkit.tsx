@@ -110,15 +110,20 @@ function FaultsPanel() {
           <table class="grid stackable" aria-label="Fault rules">
             <thead><tr><th scope="col">Reply</th><th scope="col">Matches</th><th scope="col" class="num">Matched / fired</th><th scope="col">Left</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
             <tbody>
-              {rules.value.items.map((r) => (
-                <tr key={r.id}>
-                  <td>{r.status ?? 'wait'}{r.latencyMs ? ` after ${r.latencyMs} ms` : ''}</td>
-                  <td>{[r.families?.join(', ') ?? 'all routes', r.object, r.methods?.join(', '), r.probability !== undefined ? `p=${r.probability}` : ''].filter(Boolean).join(' · ')}</td>
-                  <td class="num">{r.matched} / {r.fired}</td>
-                  <td>{r.remaining ?? '∞'}</td>
-                  <td><button type="button" onClick={() => run('DELETE', `/faults/${r.id}`)}>Remove</button></td>
-                </tr>
-              ))}
+              {rules.value.items.map((r, i) => {
+                const reply = `${r.status ?? 'wait'}${r.latencyMs ? ` after ${r.latencyMs} ms` : ''}`;
+                const matches = [r.families?.join(', ') ?? 'all routes', r.object, r.methods?.join(', '), r.probability !== undefined ? `p=${r.probability}` : ''].filter(Boolean).join(' · ');
+                return (
+                  <tr key={r.id}>
+                    <td>{reply}</td>
+                    <td>{matches}</td>
+                    <td class="num">{r.matched} / {r.fired}</td>
+                    <td>{r.remaining ?? '∞'}</td>
+                    {/* Named after its row (rules have no name: their number, reply and routes). */}
+                    <td><button type="button" aria-label={`Remove rule ${i + 1}: ${reply} on ${matches}`} onClick={() => run('DELETE', `/faults/${r.id}`)}>Remove</button></td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
           <button type="button" onClick={() => run('DELETE', `/faults?orgId=${c.org.id}`)}>Remove all</button>

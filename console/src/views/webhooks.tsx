@@ -3,11 +3,11 @@
 // test event sent to it, and each one's delivery log, read again every 5 s, where a test event can be
 // sent too.
 
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError, type ObjectSummary } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { Confirm, ErrorBox, formatInstant, Loading, Notice, PageTitle, Pager, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, formatInstant, Loading, Notice, PageTitle, Pager, useAction, useAsking, useLoad } from '../ui.js';
 import { ShownOnce } from './admin.js';
 import { DataAs } from './objects.js';
 
@@ -242,25 +242,22 @@ function TestEventNotices({ test, busy }: { test: TestEvent; busy: boolean }) {
  * beside the new one (0 to 168, 24 unless changed: docs/webhooks.md), focused; its Rotate makes it.
  */
 function RotateSecret({ hook, busy, onRotate }: { hook: Webhook; busy: boolean; onRotate: (hours: number) => void }) {
-  const [asking, setAsking] = useState(false);
   const [hours, setHours] = useState('24');
   const field = useRef<HTMLInputElement>(null);
-  useLayoutEffect(() => {
-    if (asking) field.current?.focus();
-  }, [asking]);
-  if (!asking) {
-    return <button type="button" aria-label={`Rotate secret of the webhook to ${hook.url}`} onClick={() => { setHours('24'); setAsking(true); }}>Rotate secret</button>;
+  const q = useAsking(field);
+  if (!q.asking) {
+    return <button type="button" ref={q.first} aria-label={`Rotate secret of the webhook to ${hook.url}`} onClick={() => { setHours('24'); q.ask(); }}>Rotate secret</button>;
   }
   const submit = (e: Event) => {
     e.preventDefault();
-    setAsking(false);
+    q.answered();
     onRotate(Number(hours));
   };
   return (
-    <form class="confirm" onSubmit={submit} aria-label={`Rotate the secret of the webhook to ${hook.url}`}>
+    <form class="confirm" onSubmit={submit} onKeyDown={q.onKeyDown} aria-label={`Rotate the secret of the webhook to ${hook.url}`}>
       <label>The old secret signs for <input ref={field} type="number" required min={0} max={168} step={1} size={4} value={hours} onInput={(e) => setHours((e.target as HTMLInputElement).value)} /> hours</label>
       <button type="submit" class="primary" disabled={busy}>Rotate</button>
-      <button type="button" onClick={() => setAsking(false)}>Keep</button>
+      <button type="button" onClick={q.keep}>Keep</button>
     </form>
   );
 }
