@@ -42,7 +42,7 @@ export const errorCatalogue = {
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },
   SORT_INVALID: { status: 400, summary: 'sort_by or sort_type has a value the server does not accept.' },
   CHANGES_CURSOR_INVALID: { status: 400, summary: 'The since parameter of GET /api/changes is not a cursor this server gave, or one it gave to another organization.' },
-  WEBHOOK_INVALID: { status: 400, summary: 'A webhook definition is invalid: its event, object, URL, method, header fields or filter (a filter may name the object\'s stored fields only); or the body of a secret\'s rotation (its expiresInHours).' },
+  WEBHOOK_INVALID: { status: 400, summary: 'A webhook definition is invalid: its event, object, URL, method, header fields or filter (a filter may name the object\'s stored fields only); or the body of a secret\'s rotation (its expiresInHours); or a webhook past the 100 an organization may have.' },
   WEBHOOK_TARGET_FORBIDDEN: { status: 400, summary: 'A webhook\'s URL is, or resolves to, an address that is not public (loopback, private, link-local, unique-local, …) and WEBHOOK_ALLOW_PRIVATE is not set.' },
   // 401
   TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
