@@ -1630,6 +1630,30 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.ok(box.top >= 0 && box.bottom <= box.height, `the detail's heading is in sight: ${JSON.stringify(box)}`);
   });
 
+  test('each token shown once has a Copy button named after what it copies: a new user\'s and another user\'s side by side', async () => {
+    const page = await tab();
+    await adminTokensOf(page, 'sam@acme.example');
+    await page.click('button:has-text("New token")');
+    await page.fill('form[aria-label="Add a user"] input[type=email]', 'copies@acme.example');
+    await page.keyboard.press('Enter');
+    await page.locator('.once:has-text("The token of copies@acme.example.")').waitFor();
+    const copyButtons = page.locator('.once button:has-text("Copy")');
+    assert.equal(await copyButtons.count(), 2, 'two on screen');
+    for (const name of ['Copy a new token for sam@acme.example', 'Copy the token of copies@acme.example']) {
+      assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+    }
+    // Once copied, its name says so, still naming what.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByRole('button', { name: 'Copy the token of copies@acme.example', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied the token of copies@acme.example', exact: true }).waitFor();
+    assert.equal(await page.evaluate(() => window.navigator.clipboard.readText()), await page.textContent('.once:has-text("The token of copies@acme.example.") [data-token]'));
+    const sams = (await page.textContent('[aria-label="Tokens of sam@acme.example"] .once [data-token]'))!;
+    await page.click(`button[aria-label="Revoke token …${sams.slice(-4)}"]`);
+    await page.click(`button:has-text("Revoke …${sams.slice(-4)} for good")`);
+    const user = await userOfAcme('copies@acme.example');
+    assert.equal((await control('DELETE', `/users/${user.id}`)).status, 200);
+  });
+
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {
     assert.ok(log.requests.length > 50, `${log.requests.length} requests seen`);
     const outside = log.requests.filter((url) => !url.startsWith('data:') && !origins.has(new URL(url).origin));
