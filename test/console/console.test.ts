@@ -1670,6 +1670,51 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
+    let page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${GLOBEX}`);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('href') ?? document.activeElement?.textContent);
+    const before = await page.textContent('[data-field=telephone1] dd');
+    await page.click('button:has-text("Edit")');
+    await page.fill('#field-telephone1', '+1 555 0188');
+    const puts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url()); });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#field-telephone1', { state: 'detached' });
+    assert.equal(await page.textContent('[data-field=telephone1] dd'), before, 'the edit dropped');
+    assert.equal(await focused(), 'Edit', 'the focus back on Edit');
+    // A lookup's open list takes the first Escape; the next cancels the edit.
+    await page.keyboard.press('Enter');
+    await page.fill('#field-parentaccountid', 'Ini');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#field-parentaccountid-options', { state: 'detached' });
+    assert.equal(await page.locator('#field-parentaccountid').count(), 1, 'still editing');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#field-parentaccountid', { state: 'detached' });
+    assert.equal(await focused(), 'Edit');
+    assert.deepEqual(puts, [], 'nothing saved');
+
+    // A request's detail, opened by keyboard from its row: Escape, then Close, each back to that row's link.
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1&marker=escape')).status, 200);
+    page = await tab();
+    await adminOfAcme(page, 'requests');
+    const link = page.locator('table.requests a[aria-label="GET /api/record/account, 200"]').first();
+    await link.waitFor({ timeout: 10_000 });
+    const opens = (await link.getAttribute('href'))!;
+    for (const how of ['Escape', 'Close']) {
+      await page.focus(`table.requests a[href="${opens}"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement === document.querySelector('article.detail h2'));
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await page.click('article.detail a:has-text("Close")');
+      await page.waitForSelector('article.detail', { state: 'detached' });
+      assert.equal(await page.evaluate(() => location.hash), '#/requests', how);
+      await page.waitForFunction((h) => document.activeElement?.getAttribute('href') === h, opens);
+    }
+  });
+
   test('each token shown once has a Copy button named after what it copies: a new user\'s and another user\'s side by side', async () => {
     const page = await tab();
     await adminTokensOf(page, 'sam@acme.example');

@@ -37,7 +37,7 @@ export function RecordView({ object, id }: { object: string; id: string | null }
 function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: RecordRow | null; reload: () => void }) {
   const c = useConsole();
   const creating = record === null;
-  // An edit is asked like a second press (ui.tsx): put away by Cancel or a save, the focus
+  // An edit is asked like a second press (ui.tsx): put away by Cancel, Escape or a save, the focus
   // goes back to Edit. Nothing is focused when it opens (a ref left unset): the focus stays where Edit was.
   const opened = useRef<HTMLElement>(null);
   const edit = useAsking(opened);
@@ -135,7 +135,12 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
       <ErrorBox error={remove.error} />
       {/* At the top, by Edit, which has the focus after a save. */}
       {saved && <Notice>{saved}</Notice>}
-      <form class="record" onSubmit={submit} aria-label={title}>
+      <form class="record" onSubmit={submit} aria-label={title} onKeyDown={(e) => {
+        // Escape cancels an edit as Cancel does, unless a field used it (a lookup closing its list).
+        if (e.key !== 'Escape' || creating || !editing || e.defaultPrevented) return;
+        e.preventDefault();
+        cancel();
+      }}>
         <dl class="fields">
           {shown.map((f) => {
             const inputId = `field-${f.name}`;
