@@ -115,6 +115,20 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
   const go = async (page: Page, route: string) => {
     await page.evaluate((r) => { location.hash = r; }, `#/${route}`);
   };
+  /**
+   * On a record's open form, picks as the parent account an id no account has (the search offers the
+   * id as typed) and presses `submit`: the server's refusal shows under the form.
+   */
+  const refusedParent = async (page: Page, submit: 'Create' | 'Save') => {
+    await page.fill('#field-parentaccountid', '99999999-9999-4999-8999-999999999999');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]');
+    await page.press('#field-parentaccountid', 'ArrowDown');
+    await page.press('#field-parentaccountid', 'Enter');
+    await page.click(`button[type=submit]:has-text("${submit}")`);
+    const refusal = page.locator('form.record [role=alert]');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent())!, /LOOKUP_TARGET_MISSING.*does not exist/);
+  };
   const rowsOf = (page: Page) => page.$$eval('table.records tbody tr', (rows) => rows.map((r) => (r.querySelector('td') as HTMLElement).innerText.trim()));
 
   /** A receiver of webhook deliveries on 127.0.0.1 answering `status()` with `reply`; `next(n)` resolves with the n-th delivery. */
@@ -289,15 +303,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     // Required, but filled by the server on create: the new record's form does not ask for them.
     assert.deepEqual([await page.getAttribute('#field-statecode', 'required'), await page.getAttribute('#field-ownerid', 'required')], [null, null]);
     await page.fill('#field-emailaddress1', 'art@vandelay.example');
-    // A lookup to an id no account has: the search offers the id as typed, the server refuses it.
-    await page.fill('#field-parentaccountid', '99999999-9999-4999-8999-999999999999');
-    await page.waitForSelector('#field-parentaccountid-options [role=option]');
-    await page.press('#field-parentaccountid', 'ArrowDown');
-    await page.press('#field-parentaccountid', 'Enter');
-    await page.click('button[type=submit]:has-text("Create")');
-    const refusal = page.locator('form.record [role=alert]');
-    await refusal.waitFor();
-    assert.match((await refusal.textContent())!, /LOOKUP_TARGET_MISSING.*does not exist/);
+    await refusedParent(page, 'Create');
     await page.click('[data-field=parentaccountid] button:has-text("clear")');
     await page.click('button[type=submit]:has-text("Create")');
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Vandelay Industries');
@@ -1628,6 +1634,109 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction(() => document.activeElement === document.querySelector('article.detail h2'));
     const box = await heading.evaluate((h: HTMLElement) => { const r = h.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: window.innerHeight }; });
     assert.ok(box.top >= 0 && box.bottom <= box.height, `the detail's heading is in sight: ${JSON.stringify(box)}`);
+  });
+
+  test('a record\'s save says it was saved (or that nothing changed) with the focus back on Edit; a refused save says why and nothing else', async () => {
+    const made = await json(await api(ADA, 'POST', '/api/record/account', { accountname: 'Saved Notice Co' }));
+    const id = made.data.Record.accountid as string;
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, `data/account/${id}`);
+      const notice = page.locator('.notice[role=status]');
+      const focused = () => page.evaluate(() => document.activeElement?.textContent);
+      await page.click('button:has-text("Edit")');
+      await page.fill('#field-telephone1', '+1 555 0161');
+      await page.click('button[type=submit]:has-text("Save")');
+      await notice.waitFor();
+      assert.equal(await notice.textContent(), 'Saved: 1 field changed.');
+      assert.equal(await focused(), 'Edit', 'the focus back on Edit');
+      assert.equal((await json(await api(ADA, 'GET', `/api/record/account/${id}`))).data.Record.telephone1, '+1 555 0161');
+
+      await page.click('button:has-text("Edit")');
+      assert.equal(await notice.count(), 0, 'said until the next edit');
+      const puts: string[] = [];
+      page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url()); });
+      await page.click('button[type=submit]:has-text("Save")');
+      await page.locator('.notice:has-text("Nothing to save: no field was changed.")').waitFor();
+      assert.deepEqual(puts, [], 'nothing sent');
+
+      await page.click('button:has-text("Edit")');
+      await refusedParent(page, 'Save');
+      assert.equal(await notice.count(), 0, 'no "Saved" beside the refusal');
+      assert.equal(await page.locator('#field-parentaccountid').count(), 1, 'the form stays open');
+    } finally {
+      await api(ADA, 'DELETE', `/api/record/account/${id}`);
+    }
+  });
+
+  test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
+    let page = await tab();
+    await signIn(page, ADA);
+    await go(page, `data/account/${GLOBEX}`);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('href') ?? document.activeElement?.textContent);
+    const before = await page.textContent('[data-field=telephone1] dd');
+    await page.click('button:has-text("Edit")');
+    await page.fill('#field-telephone1', '+1 555 0188');
+    const puts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url()); });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#field-telephone1', { state: 'detached' });
+    assert.equal(await page.textContent('[data-field=telephone1] dd'), before, 'the edit dropped');
+    assert.equal(await focused(), 'Edit', 'the focus back on Edit');
+    // A lookup's open list takes the first Escape; the next cancels the edit.
+    await page.keyboard.press('Enter');
+    await page.fill('#field-parentaccountid', 'Ini');
+    await page.waitForSelector('#field-parentaccountid-options [role=option]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#field-parentaccountid-options', { state: 'detached' });
+    assert.equal(await page.locator('#field-parentaccountid').count(), 1, 'still editing');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#field-parentaccountid', { state: 'detached' });
+    assert.equal(await focused(), 'Edit');
+    assert.deepEqual(puts, [], 'nothing saved');
+
+    // A request's detail, opened by keyboard from its row: Escape, then Close, each back to that row's link.
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1&marker=escape')).status, 200);
+    page = await tab();
+    await adminOfAcme(page, 'requests');
+    const link = page.locator('table.requests a[aria-label="GET /api/record/account, 200"]').first();
+    await link.waitFor({ timeout: 10_000 });
+    const opens = (await link.getAttribute('href'))!;
+    for (const how of ['Escape', 'Close']) {
+      await page.focus(`table.requests a[href="${opens}"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement === document.querySelector('article.detail h2'));
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await page.click('article.detail a:has-text("Close")');
+      await page.waitForSelector('article.detail', { state: 'detached' });
+      assert.equal(await page.evaluate(() => location.hash), '#/requests', how);
+      await page.waitForFunction((h) => document.activeElement?.getAttribute('href') === h, opens);
+    }
+  });
+
+  test('each token shown once has a Copy button named after what it copies: a new user\'s and another user\'s side by side', async () => {
+    const page = await tab();
+    await adminTokensOf(page, 'sam@acme.example');
+    await page.click('button:has-text("New token")');
+    await page.fill('form[aria-label="Add a user"] input[type=email]', 'copies@acme.example');
+    await page.keyboard.press('Enter');
+    await page.locator('.once:has-text("The token of copies@acme.example.")').waitFor();
+    const copyButtons = page.locator('.once button:has-text("Copy")');
+    assert.equal(await copyButtons.count(), 2, 'two on screen');
+    for (const name of ['Copy a new token for sam@acme.example', 'Copy the token of copies@acme.example']) {
+      assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+    }
+    // Once copied, its name says so, still naming what.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByRole('button', { name: 'Copy the token of copies@acme.example', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied the token of copies@acme.example', exact: true }).waitFor();
+    assert.equal(await page.evaluate(() => window.navigator.clipboard.readText()), await page.textContent('.once:has-text("The token of copies@acme.example.") [data-token]'));
+    const sams = (await page.textContent('[aria-label="Tokens of sam@acme.example"] .once [data-token]'))!;
+    await page.click(`button[aria-label="Revoke token …${sams.slice(-4)}"]`);
+    await page.click(`button:has-text("Revoke …${sams.slice(-4)} for good")`);
+    const user = await userOfAcme('copies@acme.example');
+    assert.equal((await control('DELETE', `/users/${user.id}`)).status, 200);
   });
 
   test('no page asked for anything outside the server\'s origin, no script failed and the CSP refused nothing', () => {

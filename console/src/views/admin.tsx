@@ -23,7 +23,10 @@ export function AdminView() {
   );
 }
 
-/** A token shown once, with a button that copies it; `children`, what else to know about it, below. */
+/**
+ * A token shown once, with a button that copies it; `what`, what it is ("the token of sam@…"), names
+ * both; `children`, what else to know about it, below.
+ */
 export function ShownOnce({ token, what, children }: { token: string; what: string; children?: ComponentChildren }) {
   // null until Copy is pressed; false when the browser would not copy.
   const [copied, setCopied] = useState<boolean | null>(null);
@@ -40,9 +43,10 @@ export function ShownOnce({ token, what, children }: { token: string; what: stri
   };
   return (
     <div class="once" role="status">
-      <p><strong>{what}</strong> It is shown only now: copy it.</p>
+      <p><strong>{what[0]!.toUpperCase()}{what.slice(1)}.</strong> It is shown only now: copy it.</p>
       <code class="token" data-token ref={shown}>{token}</code>{' '}
-      <button type="button" onClick={copy}>{copied ? 'Copied' : 'Copy'}</button>
+      {/* Named after what it copies: two of these can be on screen at once (a new user's token, another user's). */}
+      <button type="button" onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} ${what}`}>{copied ? 'Copied' : 'Copy'}</button>
       {copied === false && <p class="error-text" role="alert">Not copied: this browser lets a page copy only over https or from localhost. The token is selected: copy it with Ctrl+C (⌘C on a Mac).</p>}
       {children && <p class="after">{children}</p>}
     </div>
@@ -163,7 +167,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
         <button type="submit" disabled={adding.busy}>Add user</button>
       </form>
       <ErrorBox error={adding.error} />
-      {made && <ShownOnce token={made.token} what={`The token of ${made.email}.`} />}
+      {made && <ShownOnce token={made.token} what={`the token of ${made.email}`} />}
     </section>
   );
 }
@@ -205,7 +209,7 @@ function Tokens({ user, onGone }: { user: User; onGone: (t: TokenInfo) => void }
                 <td class="actions-cell">
                   {!t.revokedAt && (
                     <>
-                      <button type="button" aria-label={`Rotate token …${t.last4 ?? ''}`} onClick={() => make(`/tokens/${t.id}/rotate`, `The new token replacing …${t.last4 ?? ''}.`, t)}>Rotate</button>
+                      <button type="button" aria-label={`Rotate token …${t.last4 ?? ''}`} onClick={() => make(`/tokens/${t.id}/rotate`, `the new token replacing …${t.last4 ?? ''}`, t)}>Rotate</button>
                       <Confirm label="Revoke" labelledAs={`Revoke token …${t.last4 ?? ''}`} ask={`Confirm revoking token …${t.last4 ?? ''}`} confirm={`Revoke …${t.last4 ?? ''} for good`} onConfirm={() => void revoke(t)} busy={act.busy} />
                     </>
                   )}
@@ -215,7 +219,7 @@ function Tokens({ user, onGone }: { user: User; onGone: (t: TokenInfo) => void }
           </tbody>
         </table>
       )}
-      <button type="button" onClick={() => make(`/users/${user.id}/tokens`, `A new token for ${user.email}.`)}>New token</button>
+      <button type="button" onClick={() => make(`/users/${user.id}/tokens`, `a new token for ${user.email}`)}>New token</button>
       {shown && <ShownOnce token={shown.token} what={shown.what} />}
     </div>
   );

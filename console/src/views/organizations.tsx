@@ -57,7 +57,7 @@ export function OrganizationsView({ orgs, control, current, onChoose, reload }: 
         <button type="submit" class="primary" disabled={act.busy}>Create</button>
       </form>
       <ErrorBox error={act.error} />
-      {made && <ShownOnce token={made.token} what={`The token of ${made.name}'s primary user.`} />}
+      {made && <ShownOnce token={made.token} what={`the token of ${made.name}'s primary user`} />}
     </section>
   );
 }

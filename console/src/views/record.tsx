@@ -3,11 +3,11 @@
 // target; what the role may not write stays text.
 
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Field, ObjectDetail, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
-import { Confirm, ErrorBox, Loading, PageTitle, useAction, useLoad } from '../ui.js';
+import { Confirm, ErrorBox, Loading, Notice, PageTitle, useAction, useAsking, useLoad } from '../ui.js';
 import { useUnsavedEdits } from '../unsaved.js';
 import { DataAs } from './objects.js';
 import { nameFieldOf } from './records.js';
@@ -37,7 +37,13 @@ export function RecordView({ object, id }: { object: string; id: string | null }
 function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: RecordRow | null; reload: () => void }) {
   const c = useConsole();
   const creating = record === null;
-  const [editing, setEditing] = useState(creating);
+  // An edit is asked like a second press (ui.tsx): put away by Cancel, Escape or a save, the focus
+  // goes back to Edit. Nothing is focused when it opens (a ref left unset): the focus stays where Edit was.
+  const opened = useRef<HTMLElement>(null);
+  const edit = useAsking(opened);
+  const editing = creating || edit.asking;
+  // What the last save did, said until the next edit or save.
+  const [saved, setSaved] = useState<string | null>(null);
   const [draft, setDraft] = useState<Record<string, Value>>({});
   const [names, setNames] = useState<Record<string, string>>({});
   // Lookups whose text was typed and not picked: a save is refused (with a message by each) rather
@@ -80,6 +86,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
       document.getElementById(`field-${first}`)?.focus();
       return;
     }
+    setSaved(null);
     void save.run(async () => {
       if (creating) {
         const body = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== null));
@@ -87,12 +94,22 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
         navigate('data', obj.systemName, String(made.Record[obj.primaryKey]));
       } else {
         const changes = Object.fromEntries(Object.entries(draft).filter(([k, v]) => v !== (record![k] ?? null)));
-        if (Object.keys(changes).length > 0) await c.data('PUT', `${base}/${id}`, changes);
+        const count = Object.keys(changes).length;
+        if (count > 0) await c.data('PUT', `${base}/${id}`, changes);
+        setSaved(count === 0 ? 'Nothing to save: no field was changed.' : `Saved: ${count === 1 ? '1 field' : `${count} fields`} changed.`);
         // The draft stays shown until the record is read again (below), not the old values meanwhile.
-        setEditing(false);
+        edit.keep();
         reload();
       }
     });
+  };
+  const cancel = () => {
+    setDraft({});
+    setNames({});
+    setUnpicked({});
+    setRefused(false);
+    save.clear();
+    edit.keep();
   };
   const destroy = () => remove.run(async () => {
     await c.data('DELETE', `${base}/${id}`);
@@ -102,7 +119,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const title = creating ? `New ${obj.name.toLowerCase()}` : String(record![obj.primaryField] ?? '(no name)');
   const actions: ComponentChildren = creating ? null : (
     <>
-      {!editing && mayUpdate && <button type="button" class="primary" onClick={() => setEditing(true)}>Edit</button>}
+      {!editing && mayUpdate && <button type="button" class="primary" ref={edit.first} onClick={() => { setSaved(null); edit.ask(); }}>Edit</button>}
       {mayDelete && <Confirm label="Delete" ask="Confirm deletion" confirm="Delete for good" keep="Keep it" onConfirm={() => void destroy()} busy={remove.busy} />}
     </>
   );
@@ -116,7 +133,14 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
         {id && <> › <code>{id}</code></>}
       </p>
       <ErrorBox error={remove.error} />
-      <form class="record" onSubmit={submit} aria-label={title}>
+      {/* At the top, by Edit, which has the focus after a save. */}
+      {saved && <Notice>{saved}</Notice>}
+      <form class="record" onSubmit={submit} aria-label={title} onKeyDown={(e) => {
+        // Escape cancels an edit as Cancel does, unless a field used it (a lookup closing its list).
+        if (e.key !== 'Escape' || creating || !editing || e.defaultPrevented) return;
+        e.preventDefault();
+        cancel();
+      }}>
         <dl class="fields">
           {shown.map((f) => {
             const inputId = `field-${f.name}`;
@@ -150,7 +174,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
             <button type="submit" class="primary" disabled={save.busy}>{creating ? 'Create' : 'Save'}</button>
             {creating
               ? <a class="button" href={href('data', obj.systemName)}>Cancel</a>
-              : <button type="button" onClick={() => { setDraft({}); setNames({}); setUnpicked({}); setRefused(false); setEditing(false); save.clear(); }}>Cancel</button>}
+              : <button type="button" onClick={cancel}>Cancel</button>}
           </div>
         )}
         <ErrorBox error={save.error} />

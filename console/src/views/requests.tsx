@@ -2,10 +2,10 @@
 // read again every 2 s while live, filtered by method, path and status; a request opens to its
 // header fields, query and both bodies.
 
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { JournalEntry } from '../api.js';
 import { useConsole } from '../context.js';
-import { href } from '../router.js';
+import { href, navigate } from '../router.js';
 import { ErrorBox, formatInstant, Loading, Notice, PageTitle, useAction, useLoad } from '../ui.js';
 
 interface Journal {
@@ -31,6 +31,11 @@ export function RequestsView({ requestId }: { requestId: string | null }) {
   );
   const entries = journal.value?.items ?? [];
   const chosen = requestId ? entries.find((e) => e.requestId === requestId) : undefined;
+  // A detail closed (its Close link, Escape) gives the focus back to the link that opened it: marked
+  // as what the route opened (app.tsx), it takes the focus rather than the view's heading.
+  const lastOpened = useRef<string | null>(null);
+  if (requestId) lastOpened.current = requestId;
+  const returnTo = requestId ? null : lastOpened.current;
 
   return (
     <section>
@@ -62,7 +67,7 @@ export function RequestsView({ requestId }: { requestId: string | null }) {
                   <tr key={e.requestId} class={e.requestId === requestId ? 'selected' : undefined}>
                     <td class="nowrap">{e.at.slice(11, 19)}</td>
                     <td>{e.method}</td>
-                    <td><a href={href('requests', e.requestId)} aria-label={`${e.method} ${e.path}, ${e.status}`}>{e.path}</a></td>
+                    <td><a href={href('requests', e.requestId)} aria-label={`${e.method} ${e.path}, ${e.status}`} data-opened={e.requestId === returnTo ? '' : undefined}>{e.path}</a></td>
                     <td class={`num status s${String(e.status)[0]}`}>{e.status}</td>
                     <td class="num">{e.durationMs.toFixed(1)}</td>
                   </tr>
@@ -90,7 +95,12 @@ function pretty(text: string | null): string {
 
 function RequestDetail({ entry }: { entry: JournalEntry }) {
   return (
-    <article class="detail" aria-label={`Request ${entry.requestId}`}>
+    <article class="detail" aria-label={`Request ${entry.requestId}`} onKeyDown={(e) => {
+      // Escape closes it, as its Close link does.
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      navigate('requests');
+    }}>
       <h2 tabIndex={-1} data-opened>{entry.method} {entry.path} <span class={`status s${String(entry.status)[0]}`}>{entry.status}</span></h2>
       <p class="muted small">{formatInstant(entry.at)} · {entry.durationMs.toFixed(1)} ms · id <code>{entry.requestId}</code>{entry.truncated ? ' · bodies cut at the journal\'s limit' : ''}</p>
       <p><a href={href('requests')}>Close</a></p>

@@ -160,7 +160,9 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
             e.preventDefault();
             if (showing && active >= 0) choose(options[active]!);
             else setOpen(true);
-          } else if (e.key === 'Escape') {
+          } else if (e.key === 'Escape' && showing) {
+            // The list closes; the form around it (a record's edit, which Escape cancels) is left be.
+            e.preventDefault();
             setOpen(false);
           }
         }}

@@ -140,7 +140,7 @@ function WebhookList() {
         </div>
       )}
       {secret?.rotation && (
-        <ShownOnce token={secret.secret} what={`The new signing secret of the webhook to ${secret.url}.`}>
+        <ShownOnce token={secret.secret} what={`the new signing secret of the webhook to ${secret.url}`}>
           {secret.rotation.previousSecretExpiresAt
             ? `The secret it replaced also signs each delivery until ${formatInstant(secret.rotation.previousSecretExpiresAt)}: give the receiver the new one before then.`
             : 'The secret it replaced no longer signs: each delivery carries the new one\'s signature alone.'}
@@ -164,7 +164,7 @@ function WebhookList() {
         <button type="submit" class="primary" disabled={making.busy}>Make webhook</button>
         <ErrorBox error={making.error} />
       </form>
-      {secret && !secret.rotation && <ShownOnce token={secret.secret} what={`The signing secret (Standard Webhooks) of the webhook to ${secret.url}.`} />}
+      {secret && !secret.rotation && <ShownOnce token={secret.secret} what={`the signing secret (Standard Webhooks) of the webhook to ${secret.url}`} />}
     </section>
   );
 }
