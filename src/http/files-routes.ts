@@ -75,7 +75,10 @@ async function readUpload(request: FastifyRequest, limit: number): Promise<{ fil
 /** `filename="…"` with an ASCII stand-in, and `filename*` with the name itself (RFC 6266). */
 function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  // encodeURIComponent leaves ' ( ) * as they are, which RFC 8187's value may not hold: a ' ends
+  // the charset'language' prefix, so a name with one would be read wrong.
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {

@@ -35,10 +35,23 @@ const V6_RANGES: ReadonlyArray<readonly [string, number, string]> = [
   ['100::', 64, 'discard'],
   ['2001:db8::', 32, 'documentation'],
   ['fc00::', 7, 'unique-local'],
+  ['3fff::', 20, 'documentation'],
   ['fe80::', 10, 'link-local'],
   ['fec0::', 10, 'site-local'],
   ['ff00::', 8, 'multicast'],
 ];
+
+/**
+ * Global unicast (2000::/3): the only IPv6 addresses the internet routes. Those outside it that the
+ * ranges above do not name are not public either: the local-use NAT64 prefix 64:ff9b:1::/48, which
+ * a site's translator maps to its private IPv4 networks, IPv4-translated ::ffff:0:0:0/96, and the
+ * rest of ::/8 and the space not yet assigned.
+ */
+const GLOBAL_UNICAST = (() => {
+  const list = new net.BlockList();
+  list.addSubnet('2000::', 3, 'ipv6');
+  return list;
+})();
 
 const lists = (() => {
   const make = (ranges: ReadonlyArray<readonly [string, number, string]>, family: 'ipv4' | 'ipv6') => ranges.map(([net0, prefix, what]) => {
@@ -81,7 +94,7 @@ export function nonPublicKind(address: string): string | null {
   if (family !== 6) return 'not an IP address';
   const inner = embeddedV4(address);
   if (inner !== undefined) return nonPublicKind(inner);
-  return lists.v6.find((r) => r.list.check(address, 'ipv6'))?.what ?? null;
+  return lists.v6.find((r) => r.list.check(address, 'ipv6'))?.what ?? (GLOBAL_UNICAST.check(address, 'ipv6') ? null : 'non-global (outside 2000::/3)');
 }
 
 function forbidden(host: string, address: string, kind: string): AppError {

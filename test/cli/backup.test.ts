@@ -150,6 +150,30 @@ describe('orchard backup under write load, then orchard restore', () => {
   });
 });
 
+test('orchard restore refuses a manifest listing a path outside its own, writing nothing', async () => {
+  // A backup directory may come from elsewhere (a bucket, another host): its manifest's paths are
+  // joined to the data directory, so one leading out of it would be written wherever it points.
+  const root = tempDir('orchard-manifest-');
+  try {
+    const from = path.join(root, 'in', 'backup');
+    fs.mkdirSync(path.join(from, 'files'), { recursive: true });
+    fs.writeFileSync(path.join(from, 'control.db'), 'not read');
+    fs.writeFileSync(path.join(root, 'in', 'escaped.db'), 'written outside');
+    fs.writeFileSync(path.join(root, 'in', 'escaped-content'), 'written outside');
+    const dataDir = path.join(root, 'data');
+    fs.mkdirSync(dataDir);
+    for (const [files, contents] of [[['control.db', '../escaped.db'], []], [['control.db'], ['files/../../escaped-content']]]) {
+      fs.writeFileSync(path.join(from, 'orchard-backup.json'), JSON.stringify({ format: 1, startedAt: '2026-03-01T00:00:00.000Z', files, organizations: 0, bytes: 0, contents }));
+      const error = await fails(dataDir, ['restore', '--from', from], 'BACKUP_INVALID');
+      assert.match(error.message, /lists "(\.\.\/escaped\.db|files\/\.\.\/\.\.\/escaped-content)", which is none of control\.db/);
+      assert.deepEqual(fs.readdirSync(root).sort(), ['data', 'in']);
+      assert.deepEqual(fs.readdirSync(dataDir), []);
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('orchard backup and restore refuse PostgreSQL, pointing to pg_dump', async () => {
   for (const args of [['backup', '--to', '/tmp/x'], ['restore', '--from', '/tmp/x']]) {
     let stdout = '';

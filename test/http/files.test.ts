@@ -101,7 +101,10 @@ for (const store of HTTP_STORES) {
       const f2 = JSON.parse(unicode.body).file;
       assert.deepEqual([f2.filename, f2.contenttype], ['חשבונית 1.txt', 'text/plain']);
       const got = await ctx.request({ method: 'GET', url: `/api/v2/record/account/${accountId}/files/${f2.fileid}` });
-      assert.equal(got.headers['content-disposition'], `attachment; filename="_______ 1.txt"; filename*=UTF-8''${encodeURIComponent('חשבונית 1.txt')}`);
+      assert.equal(got.headers['content-disposition'], `attachment; filename="_______ 1.txt"; filename*=UTF-8''${encodeURIComponent('חשבונית 1.txt')}`);      // A quote or bracket in the name is percent-encoded in filename*, whose value RFC 8187 limits to attr-chars.
+      const quoted = JSON.parse((await upload(`/api/v2/record/account/${accountId}/files`, [{ name: 'file', filename: "O'Brien (draft)*.txt", content: 'x' }])).body).file;
+      const header = (await ctx.request({ method: 'GET', url: `/api/v2/record/account/${accountId}/files/${quoted.fileid}` })).headers['content-disposition'];
+      assert.equal(header, `attachment; filename="O'Brien (draft)*.txt"; filename*=UTF-8''O%27Brien%20%28draft%29%2A.txt`);
     });
 
     test('refuses a body without a part named file, a JSON body and a raw one, naming the part to send', async () => {

@@ -194,6 +194,23 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     }
   });
 
+  test('a redirect is not followed: the 3xx fails the attempt, and where it points is never asked', async () => {
+    // Followed, a redirect from a public receiver to a private address would pass the target check.
+    const inside = await receiver((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
+    const sender = new WebhookSender({ timeoutMs: 5_000, allowPrivate: true, userAgent: 'Orchard/test' });
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        const outside = await receiver((socket) => socket.write(`HTTP/1.1 ${status} Moved\r\nLocation: http://127.0.0.1:${inside.port}/admin\r\nContent-Length: 0\r\n\r\n`));
+        const outcome = await sender.send({ id: `msg_${status}`, payload: '{}', webhook: { id: 'w', url: `http://127.0.0.1:${outside.port}/`, method: 'POST', headers: {}, secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') } }, 1_700_000_000);
+        assert.deepEqual([outcome.ok, outcome.status, outcome.error], [false, status, `HTTP ${status}`]);
+        assert.equal(outside.seen.length, 1);
+      }
+    } finally {
+      sender.close();
+    }
+    assert.equal(inside.connections(), 0);
+  });
+
   test('more requests at once than connections allowed wait for one: at most 16 to an origin', async () => {
     const r = await receiver(async (socket) => {
       await pause(20);

@@ -14,7 +14,9 @@ const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ['::1', 'loopback'], ['::', 'unspecified'], ['fe80::1', 'link-local'], ['fd00::1', 'unique-local'], ['fc12:3456::1', 'unique-local'],
   ['ff02::1', 'multicast'], ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.1', 'private'],
   ['::ffff:169.254.169.254', 'link-local'], ['64:ff9b::a00:1', 'private'], ['2002:c0a8:101::1', 'private'], ['::127.0.0.1', 'IPv4-compatible'],
-  ['2001:db8::1', 'documentation'],
+  ['2001:db8::1', 'documentation'], ['3fff::1', 'documentation'],
+  // Outside global unicast: a site's own NAT64 prefix (to its private IPv4 networks), IPv4-translated, unassigned.
+  ['64:ff9b:1::a00:1', 'non-global (outside 2000::/3)'], ['::ffff:0:127.0.0.1', 'non-global (outside 2000::/3)'], ['4000::1', 'non-global (outside 2000::/3)'],
 ];
 const PUBLIC = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001:81b::200e'];
 
@@ -28,7 +30,8 @@ describe('webhook targets', () => {
 
   test('an address written in the URL is refused, in any spelling the URL parser accepts', async () => {
     for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/x', 'http://2130706433/', 'http://0x7f.1/',
-      'https://10.0.0.1/', 'http://169.254.169.254/latest/meta-data']) {
+      'https://10.0.0.1/', 'http://169.254.169.254/latest/meta-data', 'http://017700000001/', 'http://0.0.0.0/', 'http://[fe80::1]/', 'http://[fc00::1]/',
+      'http://[64:ff9b:1::a00:1]/', 'http://[::ffff:0:127.0.0.1]/']) {
       await assert.rejects(checkTarget(new URL(url)), refused(), url);
     }
     await checkTarget(new URL('https://8.8.8.8/hook'));

@@ -28,7 +28,11 @@ export interface BackupManifest {
 /** Told after each file: bytes copied so far and the bytes of every file found at the start. */
 export type BackupProgress = (doneBytes: number, totalBytes: number) => void;
 
-const ORG_FILE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.db$/;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const ORG_FILE_RE = new RegExp(`^${UUID}\\.db$`);
+/** What a manifest may list, the paths backupSqlite writes: a restore writes nowhere else. */
+const MANIFEST_FILE_RE = new RegExp(`^(?:control\\.db|limits\\.db|orgs/${UUID}\\.db)$`);
+const MANIFEST_CONTENT_RE = new RegExp(`^files/${UUID}/${UUID}$`);
 
 /** The Orchard databases under `dataDir`, relative: control.db, limits.db, orgs/<id>.db. */
 function databasesIn(dataDir: string): string[] {
@@ -177,6 +181,13 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
     throw new AppError('BACKUP_INVALID', `${fromDir} is not an Orchard backup: it has no readable ${MANIFEST}. Name a directory made by orchard backup --to.`);
   }
   const contents = manifest.contents ?? [];
+  // The manifest is read from a directory that may have come from elsewhere: a path it lists is
+  // joined to the data directory, so one such as ../../.ssh/authorized_keys would be written there.
+  const listed = (list: unknown, re: RegExp): unknown[] => (Array.isArray(list) ? list : [list]).filter((f) => typeof f !== 'string' || !re.test(f));
+  const foreign = [...listed(manifest.files, MANIFEST_FILE_RE), ...listed(contents, MANIFEST_CONTENT_RE)];
+  if (foreign.length > 0) {
+    throw new AppError('BACKUP_INVALID', `${fromDir} is not a backup made by orchard backup: its ${MANIFEST} lists ${JSON.stringify(String(foreign[0]))}, which is none of control.db, limits.db, orgs/<id>.db or files/<org id>/<file id>. Nothing was restored; restore from a backup orchard backup made.`);
+  }
   const missing = [...manifest.files, ...contents].filter((f) => !fs.existsSync(path.join(fromDir, f)));
   if (manifest.format !== 1 || !manifest.files.includes('control.db') || missing.length > 0) {
     throw new AppError('BACKUP_INVALID', `${fromDir} is an incomplete Orchard backup${missing.length ? `: ${missing.join(', ')} missing` : ''}. Restore from a complete backup.`);
