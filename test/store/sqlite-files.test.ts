@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-record-store.js';
-import { tempDir } from '../helpers.js';
+import { eventually, tempDir } from '../helpers.js';
 
 let dir: string;
 const orgId = randomUUID();
@@ -59,6 +59,39 @@ test('opening an organization removes the content of an upload a crash stopped, 
   try {
     await store.org(orgId);
     assert.deepEqual(fs.readdirSync(filesDir()), [underWay]);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a trash row that names no file id (a database brought from elsewhere: ../ in it) removes nothing outside the contents directory', async () => {
+  const other = randomUUID();
+  const outside = path.join(dir, 'files', 'keep-me');
+  fs.mkdirSync(path.join(dir, 'files', other), { recursive: true });
+  fs.writeFileSync(outside, 'not a content');
+  const prepare = new SqliteRecordStore(dir);
+  await prepare.org(other);
+  await prepare.close();
+  const db = new Database(path.join(dir, 'orgs', `${other}.db`));
+  try {
+    db.prepare('INSERT INTO orchard_file_trash (id, since) VALUES (?, ?)').run('../keep-me', new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString());
+  } finally {
+    db.close();
+  }
+  const trashRows = () => {
+    const read = new Database(path.join(dir, 'orgs', `${other}.db`), { readonly: true });
+    try {
+      return (read.prepare('SELECT count(*) AS n FROM orchard_file_trash').get() as { n: number }).n;
+    } finally {
+      read.close();
+    }
+  };
+  const store = new SqliteRecordStore(dir);
+  try {
+    await store.org(other);
+    // Opening empties the trash of crashed uploads: its row goes, the file it named stays.
+    await eventually(() => trashRows() === 0, 'the trash emptied');
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'not a content');
   } finally {
     await store.close();
   }

@@ -6,7 +6,6 @@
 // when the organization is next opened.
 
 import fs from 'node:fs';
-import path from 'node:path';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import type { ObjectDef } from '../../schema/types.js';
 import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
@@ -14,6 +13,8 @@ import { step, type RecordWriter, type Steps } from '../record-writes.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { prepared, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
+import { contentFile } from './sqlite-snapshots.js';
+import { isUuid } from '../../schema/values.js';
 
 /** `since` of content trashed by a delete: removable at once (upload markers carry their time). */
 const TRASHED = '';
@@ -40,8 +41,11 @@ export class SqliteRecordFiles {
   /** `dir` holds this organization's file contents; created on the first upload. */
   constructor(private readonly db: Db, private readonly org: SqliteOrgFile, private readonly writes: SqliteFileWrites, readonly dir: string) {}
 
+  /** Throws for an id that is not a UUID (contentFile): callers pass ids this store made, or check first. */
   private contentPath(fileId: string): string {
-    return path.join(this.dir, fileId);
+    const file = contentFile(this.dir, fileId);
+    if (file === undefined) throw new Error(`not a file id: ${JSON.stringify(fileId)}`);
+    return file;
   }
 
   async attach(obj: ObjectDef, file: AttachedFile, content: Buffer): Promise<boolean> {
@@ -82,7 +86,8 @@ export class SqliteRecordFiles {
   async content(obj: ObjectDef, recordId: string, fileId: string): Promise<{ file: AttachedFile; content: Buffer } | null> {
     const { sql, parameters } = fileOfRecord(sqliteSql, obj, recordId, fileId, false);
     const file = prepared(this.db, sql).get(...parameters) as AttachedFile | undefined;
-    if (!file) return null;
+    // A row naming no content this store could have made (a database from elsewhere): none is read.
+    if (!file || !isUuid(file.fileid)) return null;
     try {
       return { file, content: await fs.promises.readFile(this.contentPath(file.fileid)) };
     } catch (err) {
@@ -111,7 +116,7 @@ export class SqliteRecordFiles {
     const cutoff = leftovers ? new Date(Date.now() - UPLOAD_LEFTOVER_MS).toISOString() : '0';
     const ids = (prepared(this.db, 'SELECT id FROM orchard_file_trash WHERE since < ?').all(cutoff) as Array<{ id: string }>).map((r) => r.id);
     if (ids.length === 0) return;
-    for (const id of ids) fs.rmSync(this.contentPath(id), { force: true });
+    for (const id of ids.filter(isUuid)) fs.rmSync(this.contentPath(id), { force: true });
     await this.writes.write(() => this.db.transaction(() => {
       for (const id of ids) prepared(this.db, 'DELETE FROM orchard_file_trash WHERE id = ? AND since < ?').run(id, cutoff);
     }).immediate());

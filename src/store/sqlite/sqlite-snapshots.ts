@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import type { SnapshotInfo } from '../types.js';
+import { isUuid } from '../../schema/values.js';
 import { newEpoch } from '../change-log.js';
 import { q } from './sqlite-ddl.js';
 import { KEPT_ON_REPLACE, orphanDeliveriesSql, WEBHOOKS_TABLE } from '../webhook-outbox.js';
@@ -41,7 +42,16 @@ export function snapshotContentsDir(file: string): string {
 export function fileIdsOf(db: Db, schema = 'main'): Set<string> {
   const has = db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = 'orchard_files'`).get();
   if (!has) return new Set();
-  return new Set((db.prepare(`SELECT id FROM ${schema}.orchard_files`).all() as Array<{ id: string }>).map((r) => r.id));
+  return new Set((db.prepare(`SELECT id FROM ${schema}.orchard_files`).all() as Array<{ id: string }>).map((r) => r.id).filter(isUuid));
+}
+
+/**
+ * Where the content `id` lives under `dir`; undefined for an id that is not a UUID. Orchard makes
+ * every file id one, so this refuses only the rows of a database brought from elsewhere (a restored
+ * backup, a snapshot) that would name a path outside `dir`, such as `../../x`.
+ */
+export function contentFile(dir: string, id: string): string | undefined {
+  return isUuid(id) ? path.join(dir, id) : undefined;
 }
 
 /** A hard link where the file system allows one (contents never change once written), else a copy. */
@@ -63,8 +73,8 @@ export function copyContents(fromDir: string, toDir: string, ids: Iterable<strin
   fs.mkdirSync(toDir, { recursive: true });
   const copied: string[] = [];
   for (const id of ids) {
-    const from = path.join(fromDir, id);
-    if (!fs.existsSync(from)) continue;
+    const from = contentFile(fromDir, id);
+    if (from === undefined || !fs.existsSync(from)) continue;
     linkOrCopy(from, path.join(toDir, id));
     copied.push(id);
   }
