@@ -133,6 +133,28 @@ function inputFileSize(file: string): number {
 }
 
 /**
+ * The file an export writes, checked before anything is read: PARAM_INVALID saying why it cannot be
+ * written (its directory missing, or not writable; the path a directory), so a refused export leaves
+ * no file behind and reads no record.
+ */
+function outputFile(option: string, file: string): string {
+  const resolved = path.resolve(file);
+  const why = (() => {
+    if (fs.existsSync(resolved) && fs.statSync(resolved).isDirectory()) return 'it is a directory';
+    const dir = path.dirname(resolved);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return `there is no directory ${dir}`;
+    try {
+      fs.accessSync(fs.existsSync(resolved) ? resolved : dir, fs.constants.W_OK);
+    } catch {
+      return fs.existsSync(resolved) ? 'it is not writable' : `directory ${dir} is not writable`;
+    }
+    return null;
+  })();
+  if (why) throw new AppError('PARAM_INVALID', `Cannot write ${option} ${file}: ${why}. Give a file path in an existing directory you may write to (or leave out ${option} to write to standard output).`);
+  return resolved;
+}
+
+/**
  * Runs an administrative action with the stores open, and closes them whatever happens. Only a
  * command that `creates` (org create) makes a data directory; the others refuse an empty one.
  */
@@ -309,6 +331,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .addOption(urlOption())
     .action(async (o: { id: string; out?: string; url?: string }) => {
       const { out } = ctx();
+      if (o.out !== undefined) outputFile('--out', o.out);
       const fixtures = await server(o).exportOrganization(o.id);
       if (o.out === undefined) {
         // The fixtures are the one JSON object, with or without --json.
@@ -755,6 +778,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .option('--out <file>', 'file to write (default: stdout)')
     .action(async (o: { org: string; object: string; format: TransferFormat; out?: string }) => {
       const { config, out } = ctx();
+      if (o.out !== undefined) outputFile('--out', o.out);
       await withStores(config, async (stores) => {
         const started = Date.now();
         const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });

@@ -1,0 +1,47 @@
+// The `orchard` command as its users get it wrong: an unknown --org answered with the code every
+// command gives, an --out that cannot be written refused before anything is read (and no file left).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../helpers.js';
+import { fails, ok } from './cli-runner.js';
+
+describe('orchard used wrongly', () => {
+  let dir: string;
+  let org: { id: string };
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  before(async () => {
+    dir = tempDir('orchard-cli-mistakes-');
+    org = await ok(dir, ['org', 'create', '--name', 'Acme', '--plan', 'enterprise', '--email', 'ops@acme.example']) as typeof org;
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('export and import refuse an unknown organization with ORGANIZATION_NOT_FOUND, as seed and user create do', async () => {
+    const csv = path.join(dir, 'in.csv');
+    fs.writeFileSync(csv, 'accountname\nAcme\n');
+    for (const args of [
+      ['export', '--org', unknown, '--object', 'account', '--format', 'csv'],
+      ['import', '--org', unknown, '--object', 'account', '--format', 'csv', '--in', csv],
+    ]) {
+      const error = await fails(dir, args, 'ORGANIZATION_NOT_FOUND');
+      assert.match(error.message, new RegExp(`${unknown}.*orchard org list`));
+    }
+  });
+
+  test('export and org export refuse an --out they cannot write before reading anything, saying why, and leave no file', async () => {
+    const missing = path.join(dir, 'no-such-dir', 'accounts.csv');
+    const error = await fails(dir, ['export', '--org', org.id, '--object', 'account', '--format', 'csv', '--out', missing], 'PARAM_INVALID');
+    assert.match(error.message, /^Cannot write --out .*accounts\.csv: there is no directory .*no-such-dir\. Give a file path in an existing directory/);
+    const intoDir = await fails(dir, ['export', '--org', org.id, '--object', 'account', '--format', 'csv', '--out', dir], 'PARAM_INVALID');
+    assert.match(intoDir.message, /it is a directory/);
+    // Refused before the organization is even looked at: the --out is the first thing wrong.
+    const first = await fails(dir, ['export', '--org', unknown, '--object', 'account', '--format', 'csv', '--out', missing], 'PARAM_INVALID');
+    assert.match(first.message, /--out/);
+    // org export checks its --out the same way, before it calls the server (none runs here).
+    const fixtures = await fails(dir, ['org', 'export', '--id', org.id, '--out', path.join(dir, 'no-such-dir', 'acme.yaml')], 'PARAM_INVALID');
+    assert.match(fixtures.message, /^Cannot write --out .*acme\.yaml: there is no directory/);
+    assert.equal(fs.existsSync(path.dirname(missing)), false);
+  });
+});
