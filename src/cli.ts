@@ -26,7 +26,7 @@ import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
 import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
-import { ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
+import { DELIVERY_PAGE, ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
 import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
 
 
@@ -85,10 +85,10 @@ const userLine = (u: ReturnType<typeof userSummary>): string =>
 const tokenLine = (t: TokenInfo): string =>
   `${t.id}  …${t.last4 ?? '????'}  created ${t.createdAt}, last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `, revoked ${t.revokedAt}` : ''}`;
 
-function wholeNumber(name: string) {
+function wholeNumber(name: string, min = 0) {
   return (raw: string): number => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
     return n;
   };
 }
@@ -738,12 +738,13 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .description("a webhook's delivery log, newest first: state, attempts, last status and error, duration")
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--id <id>', "the webhook's id (required)")
-    .option('--limit <n>', 'at most this many (default 50)', wholeNumber('--limit'))
+    .option('--limit <n>', `at most this many, from 1 (default ${DELIVERY_PAGE.default}; more than ${DELIVERY_PAGE.max} is served as ${DELIVERY_PAGE.max}, as the API's pagesize is)`, wholeNumber('--limit', 1))
     .addOption(new Option('--state <state>', 'only the deliveries in this state (default: all)').choices(DELIVERY_STATES))
     .action(async (o: { org: string; id: string; limit?: number; state?: DeliveryState }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0, ...(o.state ? { state: o.state } : {}) });
+        const limit = Math.min(o.limit ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max);
+        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit, offset: 0, ...(o.state ? { state: o.state } : {}) });
         print(out, { items: deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.recordId === null ? 'test event' : `${d.event} ${d.recordId}`}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
       });
     });

@@ -1,10 +1,13 @@
 // The `orchard` command as its users get it wrong: an unknown --org answered with the code every
-// command gives, an --out that cannot be written refused before anything is read (and no file left).
+// command gives, an --out that cannot be written refused before anything is read (and no file left),
+// a --limit out of range refused or served as the API serves it.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
 import { fails, ok } from './cli-runner.js';
 
@@ -43,5 +46,21 @@ describe('orchard used wrongly', () => {
     const fixtures = await fails(dir, ['org', 'export', '--id', org.id, '--out', path.join(dir, 'no-such-dir', 'acme.yaml')], 'PARAM_INVALID');
     assert.match(fixtures.message, /^Cannot write --out .*acme\.yaml: there is no directory/);
     assert.equal(fs.existsSync(path.dirname(missing)), false);
+  });
+
+  test('webhook deliveries refuses --limit 0 and serves more than 500 as 500, as the API\'s pagesize', async () => {
+    const stores = openStores(loadConfig({}, { dataDir: dir }));
+    let id: string;
+    try {
+      const made = await stores.admin.createWebhook({ orgId: org.id, definition: { event: 'created', url: 'http://127.0.0.1:9/h' }, allowPrivate: true });
+      id = made.webhook.id;
+      for (let i = 0; i < 501; i++) await stores.admin.testWebhook(org.id, id, new Date());
+    } finally {
+      await stores.close();
+    }
+    const zero = await fails(dir, ['webhook', 'deliveries', '--org', org.id, '--id', id, '--limit', '0'], 'USAGE');
+    assert.match(zero.message, /--limit must be a whole number of at least 1/);
+    const many = await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', id, '--limit', '100000']);
+    assert.equal((many.items as unknown[]).length, 500);
   });
 });
