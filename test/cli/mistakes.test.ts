@@ -1,5 +1,5 @@
 // The `orchard` command as its users get it wrong: an unknown --org answered with the code every
-// command gives, an --out that cannot be written refused before anything is read (and no file left),
+// command gives and where the ids are listed, an --out that cannot be written refused before anything is read (and no file left),
 // a --limit out of range refused or served as the API serves it.
 
 import { after, before, describe, test } from 'node:test';
@@ -31,6 +31,13 @@ describe('orchard used wrongly', () => {
       const error = await fails(dir, args, 'ORGANIZATION_NOT_FOUND');
       assert.match(error.message, new RegExp(`${unknown}.*orchard org list`));
     }
+  });
+
+  test('an unknown organization or user id is answered with the command that lists the ids', async () => {
+    const org = await fails(dir, ['user', 'list', '--org', unknown], 'ORGANIZATION_NOT_FOUND');
+    assert.equal(org.message, `No organization has id '${unknown}'. List the organizations and their ids with orchard org list (GET /_orchard/organizations).`);
+    const user = await fails(dir, ['token', 'create', '--user', unknown], 'USER_NOT_FOUND');
+    assert.equal(user.message, `No user has id '${unknown}'. List an organization's users and their ids with orchard user list --org <organization id> (GET /_orchard/organizations/{id}/users).`);
   });
 
   test('export and org export refuse an --out they cannot write before reading anything, saying why, and leave no file', async () => {
