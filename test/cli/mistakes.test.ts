@@ -1,6 +1,7 @@
 // The `orchard` command as its users get it wrong: an unknown --org answered with the code every
-// command gives and where the ids are listed, an --out that cannot be written refused before anything is read (and no file left),
-// a --limit out of range refused or served as the API serves it.
+// command gives and where the ids are listed, a missing fixtures file said in words, an --out that
+// cannot be written refused before anything is read (and no file left), a --limit out of range
+// refused or served as the API serves it.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,6 +54,15 @@ describe('orchard used wrongly', () => {
     const fixtures = await fails(dir, ['org', 'export', '--id', org.id, '--out', path.join(dir, 'no-such-dir', 'acme.yaml')], 'PARAM_INVALID');
     assert.match(fixtures.message, /^Cannot write --out .*acme\.yaml: there is no directory/);
     assert.equal(fs.existsSync(path.dirname(missing)), false);
+  });
+
+  test('fixtures check, fixtures load and serve --fixtures say a fixtures file is missing, or a directory, in words and how to fix it', async () => {
+    const missing = path.join(dir, 'none.yaml');
+    for (const args of [['fixtures', 'check', '--file', missing], ['fixtures', 'load', '--file', missing], ['serve', '--fixtures', missing]]) {
+      const error = await fails(dir, args, 'FIXTURE_INVALID');
+      assert.equal(error.message, `Cannot read the fixtures file ${missing}: no such file. Give the path of a fixtures file: JSON, or YAML for .yaml/.yml (docs/fixtures.md).`);
+    }
+    assert.match((await fails(dir, ['fixtures', 'check', '--file', dir], 'FIXTURE_INVALID')).message, /: it is a directory\. Give the path/);
   });
 
   test('webhook deliveries refuses --limit 0 and serves more than 500 as 500, as the API\'s pagesize', async () => {
