@@ -1,7 +1,7 @@
 // The `orchard` command as its users get it wrong: an unknown --org answered with the code every
 // command gives and where the ids are listed, a missing fixtures file said in words, an --out that
-// cannot be written refused before anything is read (and no file left), a --limit out of range
-// refused or served as the API serves it.
+// cannot be written refused before anything is read (and no file left), a --url that is no URL, a
+// --limit out of range refused or served as the API serves it.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +63,13 @@ describe('orchard used wrongly', () => {
       assert.equal(error.message, `Cannot read the fixtures file ${missing}: no such file. Give the path of a fixtures file: JSON, or YAML for .yaml/.yml (docs/fixtures.md).`);
     }
     assert.match((await fails(dir, ['fixtures', 'check', '--file', dir], 'FIXTURE_INVALID')).message, /: it is a directory\. Give the path/);
+  });
+
+  test('a --url that is no http(s) URL is refused as PARAM_INVALID saying so, not as a server that does not answer', async () => {
+    for (const url of ['notaurl', 'ftp://127.0.0.1:8080']) {
+      const error = await fails(dir, ['clock', 'show', '--url', url], 'PARAM_INVALID');
+      assert.equal(error.message, `'${url}' is not a server's address (--url or ORCHARD_URL): give an http(s) URL such as http://127.0.0.1:8080.`);
+    }
   });
 
   test('webhook deliveries refuses --limit 0 and serves more than 500 as 500, as the API\'s pagesize', async () => {
