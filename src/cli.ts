@@ -579,7 +579,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
           return;
         }
         if (!(await admin.revokeToken(o.token!))) {
-          throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked.');
+          throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked. List a user\'s tokens, live and revoked, with orchard token list --user <user id>, and revoke one by its id with --id.');
         }
         print(out, { revoked: true }, 'Token revoked.');
       });

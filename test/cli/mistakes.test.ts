@@ -41,6 +41,11 @@ describe('orchard used wrongly', () => {
     assert.equal(user.message, `No user has id '${unknown}'. List an organization's users and their ids with orchard user list --org <organization id> (GET /_orchard/organizations/{id}/users).`);
   });
 
+  test('token revoke of a token no live one matches says where to find its id', async () => {
+    const error = await fails(dir, ['token', 'revoke', '--token', unknown], 'TOKEN_INVALID');
+    assert.match(error.message, /unknown or already revoked\. List a user's tokens, live and revoked, with orchard token list --user <user id>, and revoke one by its id with --id\.$/);
+  });
+
   test('export and org export refuse an --out they cannot write before reading anything, saying why, and leave no file', async () => {
     const missing = path.join(dir, 'no-such-dir', 'accounts.csv');
     const error = await fails(dir, ['export', '--org', org.id, '--object', 'account', '--format', 'csv', '--out', missing], 'PARAM_INVALID');
