@@ -26,7 +26,7 @@ import { operatorIdentity } from './admin/operator.js';
 import { decodeRecords, encodeRecords, TRANSFER_FORMATS, type TransferFormat } from './service/record-formats.js';
 import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
-import { ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
+import { DELIVERY_PAGE, ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
 import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
 
 
@@ -85,10 +85,10 @@ const userLine = (u: ReturnType<typeof userSummary>): string =>
 const tokenLine = (t: TokenInfo): string =>
   `${t.id}  …${t.last4 ?? '????'}  created ${t.createdAt}, last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `, revoked ${t.revokedAt}` : ''}`;
 
-function wholeNumber(name: string) {
+function wholeNumber(name: string, min = 0) {
   return (raw: string): number => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
     return n;
   };
 }
@@ -130,6 +130,28 @@ function inputFileSize(file: string): number {
     const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     throw new AppError('PARAM_INVALID', `Cannot read --in ${file}: ${why}. Give the path of a CSV or NDJSON file, or - for standard input.`);
   }
+}
+
+/**
+ * The file an export writes, checked before anything is read: PARAM_INVALID saying why it cannot be
+ * written (its directory missing, or not writable; the path a directory), so a refused export leaves
+ * no file behind and reads no record.
+ */
+function outputFile(option: string, file: string): string {
+  const resolved = path.resolve(file);
+  const why = (() => {
+    if (fs.existsSync(resolved) && fs.statSync(resolved).isDirectory()) return 'it is a directory';
+    const dir = path.dirname(resolved);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return `there is no directory ${dir}`;
+    try {
+      fs.accessSync(fs.existsSync(resolved) ? resolved : dir, fs.constants.W_OK);
+    } catch {
+      return fs.existsSync(resolved) ? 'it is not writable' : `directory ${dir} is not writable`;
+    }
+    return null;
+  })();
+  if (why) throw new AppError('PARAM_INVALID', `Cannot write ${option} ${file}: ${why}. Give a file path in an existing directory you may write to (or leave out ${option} to write to standard output).`);
+  return resolved;
 }
 
 /**
@@ -309,6 +331,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .addOption(urlOption())
     .action(async (o: { id: string; out?: string; url?: string }) => {
       const { out } = ctx();
+      if (o.out !== undefined) outputFile('--out', o.out);
       const fixtures = await server(o).exportOrganization(o.id);
       if (o.out === undefined) {
         // The fixtures are the one JSON object, with or without --json.
@@ -556,7 +579,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
           return;
         }
         if (!(await admin.revokeToken(o.token!))) {
-          throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked.');
+          throw new AppError('TOKEN_INVALID', 'No live token matches: it is unknown or already revoked. List a user\'s tokens, live and revoked, with orchard token list --user <user id>, and revoke one by its id with --id.');
         }
         print(out, { revoked: true }, 'Token revoked.');
       });
@@ -715,12 +738,13 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .description("a webhook's delivery log, newest first: state, attempts, last status and error, duration")
     .requiredOption('--org <id>', 'organization id (required)')
     .requiredOption('--id <id>', "the webhook's id (required)")
-    .option('--limit <n>', 'at most this many (default 50)', wholeNumber('--limit'))
+    .option('--limit <n>', `at most this many, from 1 (default ${DELIVERY_PAGE.default}; more than ${DELIVERY_PAGE.max} is served as ${DELIVERY_PAGE.max}, as the API's pagesize is)`, wholeNumber('--limit', 1))
     .addOption(new Option('--state <state>', 'only the deliveries in this state (default: all)').choices(DELIVERY_STATES))
     .action(async (o: { org: string; id: string; limit?: number; state?: DeliveryState }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
-        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit: o.limit ?? 50, offset: 0, ...(o.state ? { state: o.state } : {}) });
+        const limit = Math.min(o.limit ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max);
+        const deliveries = await admin.webhookDeliveries(o.org, o.id, { limit, offset: 0, ...(o.state ? { state: o.state } : {}) });
         print(out, { items: deliveries }, deliveries.map((d) => `${d.createdAt}  ${d.recordId === null ? 'test event' : `${d.event} ${d.recordId}`}  ${d.state}, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== null ? `, last ${d.lastStatus}` : ''}${d.lastError ? `: ${d.lastError}` : ''}`).join('\n') || 'No deliveries.');
       });
     });
@@ -755,6 +779,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .option('--out <file>', 'file to write (default: stdout)')
     .action(async (o: { org: string; object: string; format: TransferFormat; out?: string }) => {
       const { config, out } = ctx();
+      if (o.out !== undefined) outputFile('--out', o.out);
       await withStores(config, async (stores) => {
         const started = Date.now();
         const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });

@@ -8,7 +8,8 @@ import type { ControlStore } from '../store/types.js';
 
 export async function operatorIdentity(control: ControlStore, orgId: string): Promise<TokenIdentity> {
   const org = await control.getOrganization(orgId);
-  if (!org) throw new AppError('PARAM_INVALID', `No organization has id '${orgId}'. Check --org: the id orchard org create printed.`);
+  // The code every other command gives for an unknown --org; the message says where the ids are.
+  if (!org) throw new AppError('ORGANIZATION_NOT_FOUND', `No organization has id '${orgId}'. Check --org: orchard org list shows the ids.`);
   const user = org.primaryUserId ? await control.getUser(org.primaryUserId) : null;
   if (!user) throw new AppError('PARAM_INVALID', `Organization ${org.id} has no primary user to act as; create one with orchard user create.`);
   return { tokenHash: '', user: { ...user, role: ADMIN_ROLE }, org, role: null, lastUsedAt: null };

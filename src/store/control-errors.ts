@@ -5,12 +5,13 @@ import { AppError } from '../errors.js';
 
 /** An organization id that names no organization. */
 export function noOrganization(id: string): AppError {
-  return new AppError('ORGANIZATION_NOT_FOUND', `No organization has id '${id}'.`);
+  return new AppError('ORGANIZATION_NOT_FOUND', `No organization has id '${id}'. List the organizations and their ids with orchard org list (GET /_orchard/organizations).`);
 }
 
 /** A user id that names no user (of the organization, where one is given). */
 export function noUser(id: string, orgId?: string): AppError {
-  return new AppError('USER_NOT_FOUND', orgId === undefined ? `No user has id '${id}'.` : `No user of organization '${orgId}' has id '${id}'.`);
+  const where = `List an organization's users and their ids with orchard user list --org <organization id> (GET /_orchard/organizations/{id}/users).`;
+  return new AppError('USER_NOT_FOUND', `${orgId === undefined ? `No user has id '${id}'.` : `No user of organization '${orgId}' has id '${id}'.`} ${where}`);
 }
 
 /** A second user with the same e-mail (compared ignoring the case of A–Z) in one organization. */

@@ -34,6 +34,6 @@ describe('bin/orchard.js as a child process', () => {
   test('a failure with --json exits 1 with the error as JSON on stdout', async () => {
     const r = await runProcess(['--data-dir', dir, '--json', 'token', 'revoke', '--token', '00000000-0000-4000-8000-000000000000']);
     assert.equal(r.code, 1);
-    assert.deepEqual(oneJsonObject(r), { error: { code: 'TOKEN_INVALID', message: 'No live token matches: it is unknown or already revoked.' } });
+    assert.deepEqual(oneJsonObject(r), { error: { code: 'TOKEN_INVALID', message: "No live token matches: it is unknown or already revoked. List a user's tokens, live and revoked, with orchard token list --user <user id>, and revoke one by its id with --id." } });
   });
 });

@@ -275,6 +275,9 @@ for (const store of HTTP_STORES) {
       assert.notEqual(unnamed.organization.id, copy.id);
       const missing = await control('POST', '/organizations/00000000-0000-4000-8000-000000000000/copy', {});
       assert.deepEqual([missing.statusCode, json(missing).error.code], [404, 'ORGANIZATION_NOT_FOUND']);
+      const blank = await control('POST', `/organizations/${ACME}/copy`, { name: ' ' });
+      assert.deepEqual([blank.statusCode, json(blank).error.code], [400, 'BODY_INVALID']);
+      assert.equal(json(blank).error.message, "A copy's name cannot be empty: give one ('name' in the body, --name of orchard org copy), or leave it out for 'Acme (copy)'.");
       assert.equal((await control('DELETE', `/organizations/${ACME}/webhooks/${json(hook).id}`)).statusCode, 204);
     });
 

@@ -27,8 +27,10 @@ const ABSENT = '00000000-0000-4000-8000-000000000000';
 
 /** The AppError PARAM_INVALID with exactly this message. */
 const paramInvalid = (message: string) => (err: unknown) => err instanceof AppError && err.code === 'PARAM_INVALID' && err.message === message;
-const noOrganization = (id: string) => (err: unknown) => err instanceof AppError && err.code === 'ORGANIZATION_NOT_FOUND' && err.message === `No organization has id '${id}'.`;
-const noUser = (message: string) => (err: unknown) => err instanceof AppError && err.code === 'USER_NOT_FOUND' && err.message === message;
+const noOrganization = (id: string) => (err: unknown) => err instanceof AppError && err.code === 'ORGANIZATION_NOT_FOUND' && err.message === `No organization has id '${id}'. List the organizations and their ids with orchard org list (GET /_orchard/organizations).`;
+/** USER_NOT_FOUND: this first sentence, then where the ids are listed. */
+const noUser = (message: string) => (err: unknown) => err instanceof AppError && err.code === 'USER_NOT_FOUND' &&
+  err.message === `${message} List an organization's users and their ids with orchard user list --org <organization id> (GET /_orchard/organizations/{id}/users).`;
 
 /** Grants whose keys are deliberately not in sorted order: they must come back in the order written. */
 const SALES: Record<string, ObjectGrant> = {

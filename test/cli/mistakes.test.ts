@@ -1,0 +1,95 @@
+// The `orchard` command as its users get it wrong: an unknown --org answered with the code every
+// command gives and where the ids are listed, a missing fixtures file said in words, an --out that
+// cannot be written refused before anything is read (and no file left), a --url that is no URL, a
+// --limit out of range refused or served as the API serves it.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { openStores } from '../../src/stores.js';
+import { tempDir } from '../helpers.js';
+import { fails, ok } from './cli-runner.js';
+
+describe('orchard used wrongly', () => {
+  let dir: string;
+  let org: { id: string };
+  const unknown = '00000000-0000-4000-8000-000000000000';
+  before(async () => {
+    dir = tempDir('orchard-cli-mistakes-');
+    org = await ok(dir, ['org', 'create', '--name', 'Acme', '--plan', 'enterprise', '--email', 'ops@acme.example']) as typeof org;
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('export and import refuse an unknown organization with ORGANIZATION_NOT_FOUND, as seed and user create do', async () => {
+    const csv = path.join(dir, 'in.csv');
+    fs.writeFileSync(csv, 'accountname\nAcme\n');
+    for (const args of [
+      ['export', '--org', unknown, '--object', 'account', '--format', 'csv'],
+      ['import', '--org', unknown, '--object', 'account', '--format', 'csv', '--in', csv],
+    ]) {
+      const error = await fails(dir, args, 'ORGANIZATION_NOT_FOUND');
+      assert.match(error.message, new RegExp(`${unknown}.*orchard org list`));
+    }
+  });
+
+  test('an unknown organization or user id is answered with the command that lists the ids', async () => {
+    const org = await fails(dir, ['user', 'list', '--org', unknown], 'ORGANIZATION_NOT_FOUND');
+    assert.equal(org.message, `No organization has id '${unknown}'. List the organizations and their ids with orchard org list (GET /_orchard/organizations).`);
+    const user = await fails(dir, ['token', 'create', '--user', unknown], 'USER_NOT_FOUND');
+    assert.equal(user.message, `No user has id '${unknown}'. List an organization's users and their ids with orchard user list --org <organization id> (GET /_orchard/organizations/{id}/users).`);
+  });
+
+  test('token revoke of a token no live one matches says where to find its id', async () => {
+    const error = await fails(dir, ['token', 'revoke', '--token', unknown], 'TOKEN_INVALID');
+    assert.match(error.message, /unknown or already revoked\. List a user's tokens, live and revoked, with orchard token list --user <user id>, and revoke one by its id with --id\.$/);
+  });
+
+  test('export and org export refuse an --out they cannot write before reading anything, saying why, and leave no file', async () => {
+    const missing = path.join(dir, 'no-such-dir', 'accounts.csv');
+    const error = await fails(dir, ['export', '--org', org.id, '--object', 'account', '--format', 'csv', '--out', missing], 'PARAM_INVALID');
+    assert.match(error.message, /^Cannot write --out .*accounts\.csv: there is no directory .*no-such-dir\. Give a file path in an existing directory/);
+    const intoDir = await fails(dir, ['export', '--org', org.id, '--object', 'account', '--format', 'csv', '--out', dir], 'PARAM_INVALID');
+    assert.match(intoDir.message, /it is a directory/);
+    // Refused before the organization is even looked at: the --out is the first thing wrong.
+    const first = await fails(dir, ['export', '--org', unknown, '--object', 'account', '--format', 'csv', '--out', missing], 'PARAM_INVALID');
+    assert.match(first.message, /--out/);
+    // org export checks its --out the same way, before it calls the server (none runs here).
+    const fixtures = await fails(dir, ['org', 'export', '--id', org.id, '--out', path.join(dir, 'no-such-dir', 'acme.yaml')], 'PARAM_INVALID');
+    assert.match(fixtures.message, /^Cannot write --out .*acme\.yaml: there is no directory/);
+    assert.equal(fs.existsSync(path.dirname(missing)), false);
+  });
+
+  test('fixtures check, fixtures load and serve --fixtures say a fixtures file is missing, or a directory, in words and how to fix it', async () => {
+    const missing = path.join(dir, 'none.yaml');
+    for (const args of [['fixtures', 'check', '--file', missing], ['fixtures', 'load', '--file', missing], ['serve', '--fixtures', missing]]) {
+      const error = await fails(dir, args, 'FIXTURE_INVALID');
+      assert.equal(error.message, `Cannot read the fixtures file ${missing}: no such file. Give the path of a fixtures file: JSON, or YAML for .yaml/.yml (docs/fixtures.md).`);
+    }
+    assert.match((await fails(dir, ['fixtures', 'check', '--file', dir], 'FIXTURE_INVALID')).message, /: it is a directory\. Give the path/);
+  });
+
+  test('a --url that is no http(s) URL is refused as PARAM_INVALID saying so, not as a server that does not answer', async () => {
+    for (const url of ['notaurl', 'ftp://127.0.0.1:8080']) {
+      const error = await fails(dir, ['clock', 'show', '--url', url], 'PARAM_INVALID');
+      assert.equal(error.message, `'${url}' is not a server's address (--url or ORCHARD_URL): give an http(s) URL such as http://127.0.0.1:8080.`);
+    }
+  });
+
+  test('webhook deliveries refuses --limit 0 and serves more than 500 as 500, as the API\'s pagesize', async () => {
+    const stores = openStores(loadConfig({}, { dataDir: dir }));
+    let id: string;
+    try {
+      const made = await stores.admin.createWebhook({ orgId: org.id, definition: { event: 'created', url: 'http://127.0.0.1:9/h' }, allowPrivate: true });
+      id = made.webhook.id;
+      for (let i = 0; i < 501; i++) await stores.admin.testWebhook(org.id, id, new Date());
+    } finally {
+      await stores.close();
+    }
+    const zero = await fails(dir, ['webhook', 'deliveries', '--org', org.id, '--id', id, '--limit', '0'], 'USAGE');
+    assert.match(zero.message, /--limit must be a whole number of at least 1/);
+    const many = await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', id, '--limit', '100000']);
+    assert.equal((many.items as unknown[]).length, 500);
+  });
+});
