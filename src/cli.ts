@@ -155,6 +155,25 @@ function outputFile(option: string, file: string): string {
 }
 
 /**
+ * Writes `source` to `file` whole or not at all: into a hidden file beside it, renamed over `file`
+ * once complete. A failure midway (a full disk) then leaves neither a file cut short that looks
+ * whole nor an earlier export overwritten, and says so.
+ */
+async function writeWhole(file: string, source: Readable | string): Promise<void> {
+  const partial = path.join(path.dirname(file), `.partial-${process.pid}-${path.basename(file)}`);
+  try {
+    if (typeof source === 'string') fs.writeFileSync(partial, source);
+    else await pipeline(source, fs.createWriteStream(partial));
+    fs.renameSync(partial, file);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    const untouched = `Nothing was written to ${file}${fs.existsSync(file) ? ', which is as it was' : ''}: the file is written whole or not at all.`;
+    if (isAppError(err)) throw new AppError(err.code, `${err.message} ${untouched}`);
+    throw new Error(`${(err as Error).message}. ${untouched}`, { cause: err });
+  }
+}
+
+/**
  * Runs an administrative action with the stores open, and closes them whatever happens. Only a
  * command that `creates` (org create) makes a data directory; the others refuse an empty one.
  */
@@ -338,7 +357,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         output.stdout.write(JSON.stringify(fixtures, null, out.json ? undefined : 2) + '\n');
         return;
       }
-      fs.writeFileSync(o.out, fixturesFileText(fixtures, o.out));
+      await writeWhole(o.out, fixturesFileText(fixtures, o.out));
       print(out, { id: o.id, file: o.out }, `Organization ${o.id} written to ${o.out}.`);
     });
 
@@ -794,7 +813,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
           }
         }
         const text = Readable.from(encodeRecords(o.format, ex.columns, counted()));
-        if (o.out) await pipeline(text, fs.createWriteStream(o.out));
+        if (o.out) await writeWhole(o.out, text);
         // Its reader gone (`| head`): stop, as other tools do, without a summary of records nobody read.
         else if (!(await writeChunks(output.stdout, text))) return;
         draw?.(written, written);

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { tempDir } from '../helpers.js';
 import { BIN, childEnv, ok } from './cli-runner.js';
 
@@ -33,4 +34,25 @@ test('an export whose reader closes the pipe after two lines exits 0, quietly', 
   assert.ok(read.startsWith('accountid,'), read.slice(0, 80));
   assert.equal(code, 0, stderr);
   assert.doesNotMatch(stderr, /EPIPE|Error|Exported/, stderr);
+});
+
+test('an export to --out that fails midway (the file size limit reached) leaves the earlier file as it was and no part of its own', async () => {
+  const outDir = tempDir('orchard-export-whole-');
+  try {
+    const out = path.join(outDir, 'accounts.csv');
+    fs.writeFileSync(out, 'the earlier export\n');
+    // `ulimit -f`: writes past 512 KiB fail with EFBIG (Node ignores SIGXFSZ); the CSV of 5,000 accounts is larger.
+    const command = `ulimit -f 512 && exec "$0" "$@"`;
+    const child = spawn('bash', ['-c', command, process.execPath, BIN, '--data-dir', dir, 'export', '--org', org, '--object', 'account', '--format', 'csv', '--out', out],
+      { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /EFBIG.*Nothing was written to .*accounts\.csv, which is as it was: the file is written whole or not at all\./s);
+    assert.equal(fs.readFileSync(out, 'utf8'), 'the earlier export\n');
+    assert.deepEqual(fs.readdirSync(outDir), ['accounts.csv']);
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
 });
