@@ -1677,6 +1677,8 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('href') ?? document.activeElement?.textContent);
     const before = await page.textContent('[data-field=telephone1] dd');
     await page.click('button:has-text("Edit")');
+    // The edit opens on its first field (Edit itself goes).
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'field-accountname');
     await page.fill('#field-telephone1', '+1 555 0188');
     const puts: string[] = [];
     page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url()); });

@@ -3,7 +3,7 @@
 // target; what the role may not write stays text.
 
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Field, ObjectDetail, RecordRow } from '../api.js';
 import { useConsole } from '../context.js';
 import { href, navigate } from '../router.js';
@@ -37,9 +37,9 @@ export function RecordView({ object, id }: { object: string; id: string | null }
 function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: RecordRow | null; reload: () => void }) {
   const c = useConsole();
   const creating = record === null;
-  // An edit is asked like a second press (ui.tsx): put away by Cancel, Escape or a save, the focus
-  // goes back to Edit. Nothing is focused when it opens (a ref left unset): the focus stays where Edit was.
-  const opened = useRef<HTMLElement>(null);
+  // An edit is asked like a second press (ui.tsx): it opens on its first field (Edit goes, so the
+  // focus would fall to the page), and put away by Cancel, Escape or a save gives the focus back to Edit.
+  const opened = { get current() { return firstField ? document.getElementById(`field-${firstField.name}`) : null; } };
   const edit = useAsking(opened);
   const editing = creating || edit.asking;
   // What the last save did, said until the next edit or save.
@@ -69,6 +69,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   // Name fields are shown beside their lookups; the key stays in the header.
   const shown = obj.fields.filter((f) => f.derivedFrom === undefined && f.name !== obj.primaryKey);
   const editable = (f: Field) => !f.readOnly && (creating || mayUpdate);
+  const firstField = shown.find(editable);
   // A field the server fills on create (ownerid, statecode) may be left empty there, never on an edit.
   const asked = (f: Field): Field => (creating && f.hasDefault ? { ...f, required: false } : f);
   const valueOf = (f: Field): Value => (f.name in draft ? draft[f.name]! : (record?.[f.name] ?? null));
