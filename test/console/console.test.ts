@@ -1670,7 +1670,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
+  test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first; asking first when there are changes), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
     let page = await tab();
     await signIn(page, ADA);
     await go(page, `data/account/${GLOBEX}`);
@@ -1682,6 +1682,12 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.fill('#field-telephone1', '+1 555 0188');
     const puts: string[] = [];
     page.on('request', (r) => { if (r.method() === 'PUT') puts.push(r.url()); });
+    // With changes made, Escape asks first (a key pressed by mistake): a no keeps the edit as it was.
+    const asked = answerNext(page, false);
+    await page.keyboard.press('Escape');
+    assert.deepEqual(asked, ['Drop the unsaved changes to this record?']);
+    assert.equal(await page.inputValue('#field-telephone1'), '+1 555 0188', 'a no keeps the edit');
+    answerNext(page, true);
     await page.keyboard.press('Escape');
     await page.waitForSelector('#field-telephone1', { state: 'detached' });
     assert.equal(await page.textContent('[data-field=telephone1] dd'), before, 'the edit dropped');
@@ -1693,6 +1699,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.keyboard.press('Escape');
     await page.waitForSelector('#field-parentaccountid-options', { state: 'detached' });
     assert.equal(await page.locator('#field-parentaccountid').count(), 1, 'still editing');
+    answerNext(page, true);
     await page.keyboard.press('Escape');
     await page.waitForSelector('#field-parentaccountid', { state: 'detached' });
     assert.equal(await focused(), 'Edit');

@@ -60,7 +60,8 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
   const save = useAction();
   const remove = useAction();
   // Unsaved edits: a link followed, the page left or signing out asks first (unsaved.ts).
-  useUnsavedEdits(editing && (Object.keys(draft).length > 0 || Object.keys(unpicked).length > 0), 'this record');
+  const dirty = editing && (Object.keys(draft).length > 0 || Object.keys(unpicked).length > 0);
+  useUnsavedEdits(dirty, 'this record');
   const mayUpdate = obj.permissions.includes('update');
   const mayDelete = obj.permissions.includes('delete');
   const id = record ? String(record[obj.primaryKey]) : null;
@@ -137,10 +138,11 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
       {/* At the top, by Edit, which has the focus after a save. */}
       {saved && <Notice>{saved}</Notice>}
       <form class="record" onSubmit={submit} aria-label={title} onKeyDown={(e) => {
-        // Escape cancels an edit as Cancel does, unless a field used it (a lookup closing its list).
+        // Escape cancels an edit as Cancel does, unless a field used it (a lookup closing its list);
+        // a key pressed by mistake asks first when there are changes, as leaving the page does.
         if (e.key !== 'Escape' || creating || !editing || e.defaultPrevented) return;
         e.preventDefault();
-        cancel();
+        if (!dirty || confirm('Drop the unsaved changes to this record?')) cancel();
       }}>
         <dl class="fields">
           {shown.map((f) => {
