@@ -81,7 +81,7 @@ export const errorCatalogue = {
   },
   DELIVERY_NOT_FOUND: {
     status: 404, summary: 'The webhook has no delivery with that id.',
-    message: (hook: string, id: string) => `The webhook '${hook}' has no delivery with id '${id}' (delivered and failed ones leave its log after WEBHOOK_LOG_DAYS). List them with GET /api/webhooks/${hook}/deliveries.`,
+    message: (hook: string, id: string) => `The webhook '${hook}' has no delivery with id '${id}' (delivered and failed ones leave its log after WEBHOOK_LOG_DAYS). List them with GET /api/webhooks/${hook}/deliveries or orchard webhook deliveries --org <organization id> --id ${hook}.`,
   },
   FILE_NOT_FOUND: {
     status: 404, summary: 'The record has no file with that id.',

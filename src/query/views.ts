@@ -39,7 +39,7 @@ export function findView(obj: ObjectDef, ref: string): View {
   const key = ref.trim().toLowerCase();
   const found = key === 'default' ? defaultView(obj) : viewsOf(obj).find((v) => v.id === key);
   if (!found) {
-    throw new AppError('VIEW_NOT_FOUND', `The ${obj.systemName} object has no view with id ${quoteText(ref)}. List its views with GET /api/v2/views/${obj.systemName}; 'default' names its default view.`);
+    throw new AppError('VIEW_NOT_FOUND', `The ${obj.systemName} object has no view with id ${quoteText(ref)}. List its views with GET /api/v2/views/${obj.systemName} or orchard view list --org <organization id> --object ${obj.systemName}; 'default' names its default view.`);
   }
   return found;
 }

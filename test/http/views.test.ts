@@ -174,7 +174,7 @@ for (const store of HTTP_STORES) {
       const missing = await post('/api/v2/views/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f');
       assert.equal(missing.statusCode, 404);
       assert.equal(missing.headers['x-error-code'], 'VIEW_NOT_FOUND');
-      assert.match(json(missing).Message, /The account object has no view with id '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'/);
+      assert.match(json(missing).Message, /The account object has no view with id '3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f'\. List its views with GET \/api\/v2\/views\/account or orchard view list --org <organization id> --object account;/);
       const elsewhere = await post(`/api/v2/views/contact/${lisbon}`);
       assert.equal(elsewhere.statusCode, 404, 'a view belongs to its object');
       assert.equal((await get('/api/v2/views/nosuch')).statusCode, 404);

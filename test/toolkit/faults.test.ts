@@ -184,6 +184,7 @@ describe('matching, latency and the rules through the control API', () => {
     const gone = await controlReply(ctx, 'DELETE', `/faults/${rule.id}`);
     assert.equal(gone.statusCode, 404);
     assert.equal(gone.json().error.code, 'FAULT_RULE_NOT_FOUND');
+    assert.match(gone.json().error.message, /List them with GET \/_orchard\/faults or orchard fault list\.$/);
     await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, families: ['v3'], status: 503 });
     for (const method of ['GET', 'DELETE'] as const) {
       const nobody = await controlReply(ctx, method, '/faults?orgId=nobody');

@@ -112,6 +112,7 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([again.statusCode, again.headers['x-error-code']], [409, 'DELIVERY_NOT_FAILED']);
       const unknown = await ctx.request({ method: 'POST', url: `/api/webhooks/${hook.id}/deliveries/${hook.id}/retry` });
       assert.deepEqual([unknown.statusCode, unknown.headers['x-error-code']], [404, 'DELIVERY_NOT_FOUND']);
+      assert.match(unknown.json().Message, new RegExp(`List them with GET /api/webhooks/${hook.id}/deliveries or orchard webhook deliveries --org <organization id> --id ${hook.id}\\.`));
       receiver.answer = () => 200;
       await advance(0);
       const delivered = (await log(hook.id)).find((d) => d.id === refused.id)!;

@@ -70,7 +70,7 @@ export const faultRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    if (!faults.remove(id)) throw new AppError('FAULT_RULE_NOT_FOUND', `No fault rule has id '${id}'. List them with GET /_orchard/faults.`);
+    if (!faults.remove(id)) throw new AppError('FAULT_RULE_NOT_FOUND', `No fault rule has id '${id}'. List them with GET /_orchard/faults or orchard fault list.`);
     return reply.code(204).send();
   });
 
