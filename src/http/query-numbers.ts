@@ -34,11 +34,18 @@ function scalarMembers(schema: unknown, types: readonly ScalarType[]): ScalarMem
     .map(([name, p]) => ({ name, type: p.type, nullable: p.nullable === true, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}) }));
 }
 
+/** A number schema's kind and bounds as a message says them: "a whole number from 1 to 500", "a number of at least 0". */
+export function numberRange(s: { type?: unknown; minimum?: number; maximum?: number }): string {
+  const kind = s.type === 'integer' ? 'a whole number' : 'a number';
+  if (s.minimum !== undefined && s.maximum !== undefined) return `${kind} from ${s.minimum} to ${s.maximum}`;
+  if (s.minimum !== undefined) return `${kind} of at least ${s.minimum}`;
+  return s.maximum !== undefined ? `${kind} of at most ${s.maximum}` : kind;
+}
+
 /** What the member must be, as a message says it. */
 function expected(p: Pick<ScalarMember, 'type' | 'minimum'>): string {
   if (p.type === 'boolean') return 'a JSON boolean, true or false';
-  const atLeast = p.minimum !== undefined ? ` of at least ${p.minimum}` : '';
-  return p.type === 'number' ? `a number${atLeast} in decimal digits, such as 10 or 0.5` : `a whole number${atLeast} in decimal digits, such as 10`;
+  return `${numberRange(p)} in decimal digits, such as ${p.type === 'number' ? '10 or 0.5' : '10'}`;
 }
 
 /** What a member of schema `s` must be, as a message says it, when it is a number or a boolean. */

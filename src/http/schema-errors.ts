@@ -4,7 +4,7 @@
 
 import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import { AppError, quote, quoteText } from '../errors.js';
-import { scalarExpected } from './query-numbers.js';
+import { numberRange, scalarExpected } from './query-numbers.js';
 
 type SchemaErrorFormatter = NonNullable<FastifyServerOptions['schemaErrorFormatter']>;
 /** body, querystring, params or headers. */
@@ -43,18 +43,11 @@ function schemaFault(e: SchemaError, dataVar: DataVar): string {
     case 'maximum': {
       // The whole range and the value sent, not ajv's ">= 1": a query string's value as it was written.
       const got = dataVar === 'body' ? quote(e.data) : quoteText(String(e.data));
-      return `must be ${numberRange(e.parentSchema as MemberSchema | undefined)}; got ${got}`;
+      return `must be ${numberRange((e.parentSchema ?? {}) as MemberSchema)}; got ${got}`;
     }
     default:
       return e.message ?? 'is invalid';
   }
-}
-
-/** A number schema's bounds as a message says them: "a whole number from 1 to 500", "a number of at least 0". */
-function numberRange(s: MemberSchema = {}): string {
-  const kind = s.type === 'integer' ? 'a whole number' : 'a number';
-  if (s.minimum !== undefined && s.maximum !== undefined) return `${kind} from ${s.minimum} to ${s.maximum}`;
-  return s.minimum !== undefined ? `${kind} of at least ${s.minimum}` : `${kind} of at most ${s.maximum ?? '?'}`;
 }
 
 /** 'a', 'b' and 'c' (or `or`). */

@@ -113,7 +113,7 @@ export function viewDefinition(schema: OrgSchema, obj: ObjectDef, raw: unknown, 
   return {
     id: made.id,
     name,
-    fields: names.length === 0 || names.join(',') === '*' ? '*' : names.includes('*') ? names.join(',') : plan.fields.map((f) => f.name).join(','),
+    fields: names.length === 0 ? '*' : names.includes('*') ? names.join(',') : plan.fields.map((f) => f.name).join(','),
     query,
     sortBy: plan.sort.field.name,
     sortType: plan.sort.desc ? 'desc' : 'asc',

@@ -14,7 +14,6 @@ import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { prepared, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 import { contentFile } from './sqlite-snapshots.js';
-import { isUuid } from '../../schema/values.js';
 
 /** `since` of content trashed by a delete: removable at once (upload markers carry their time). */
 const TRASHED = '';
@@ -41,7 +40,7 @@ export class SqliteRecordFiles {
   /** `dir` holds this organization's file contents; created on the first upload. */
   constructor(private readonly db: Db, private readonly org: SqliteOrgFile, private readonly writes: SqliteFileWrites, readonly dir: string) {}
 
-  /** Throws for an id that is not a UUID (contentFile): callers pass ids this store made, or check first. */
+  /** Throws for an id that is not a UUID (contentFile): only for the ids this store makes. */
   private contentPath(fileId: string): string {
     const file = contentFile(this.dir, fileId);
     if (file === undefined) throw new Error(`not a file id: ${JSON.stringify(fileId)}`);
@@ -86,10 +85,12 @@ export class SqliteRecordFiles {
   async content(obj: ObjectDef, recordId: string, fileId: string): Promise<{ file: AttachedFile; content: Buffer } | null> {
     const { sql, parameters } = fileOfRecord(sqliteSql, obj, recordId, fileId, false);
     const file = prepared(this.db, sql).get(...parameters) as AttachedFile | undefined;
+    if (!file) return null;
     // A row naming no content this store could have made (a database from elsewhere): none is read.
-    if (!file || !isUuid(file.fileid)) return null;
+    const at = contentFile(this.dir, file.fileid);
+    if (at === undefined) return null;
     try {
-      return { file, content: await fs.promises.readFile(this.contentPath(file.fileid)) };
+      return { file, content: await fs.promises.readFile(at) };
     } catch (err) {
       // A row whose content is gone (a backup taken as its file was deleted): the file is not there.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -116,7 +117,10 @@ export class SqliteRecordFiles {
     const cutoff = leftovers ? new Date(Date.now() - UPLOAD_LEFTOVER_MS).toISOString() : '0';
     const ids = (prepared(this.db, 'SELECT id FROM orchard_file_trash WHERE since < ?').all(cutoff) as Array<{ id: string }>).map((r) => r.id);
     if (ids.length === 0) return;
-    for (const id of ids.filter(isUuid)) fs.rmSync(this.contentPath(id), { force: true });
+    for (const id of ids) {
+      const at = contentFile(this.dir, id);
+      if (at !== undefined) fs.rmSync(at, { force: true });
+    }
     await this.writes.write(() => this.db.transaction(() => {
       for (const id of ids) prepared(this.db, 'DELETE FROM orchard_file_trash WHERE id = ? AND since < ?').run(id, cutoff);
     }).immediate());
