@@ -29,6 +29,7 @@ import { accountRoutes } from './http/account-routes.js';
 import { DEFAULT_CONSOLE_DIR, installConsole } from './http/console-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installClientClosed } from './http/client-closed.js';
+import { closeAfterReply } from './http/lingering-close.js';
 import { installJsonBodies } from './http/json-body.js';
 import { withOptionalBodies } from './http/schemas.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -210,7 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     // HTTP/1.1 requires Host (RFC 9112 §3.2); HTTP/1.0 clients may leave it out.
     if (request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
-      reply.header('connection', 'close');
+      closeAfterReply(reply);
       done(new AppError('REQUEST_MALFORMED', 'The request is not valid HTTP/1.1: it has no Host header field. Send Host with the server\'s name.'));
       return;
     }

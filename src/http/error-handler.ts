@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, retryAfterOf } from '../errors.js';
 import { clientClosed, logClosedWork } from './client-closed.js';
+import { closeAfterReply } from './lingering-close.js';
 
 /** The body of an error reply in a route family's shape. */
 export type ErrorShape = (err: AppError) => object;
@@ -47,11 +48,12 @@ export function sendError(reply: FastifyReply, err: AppError, shape: ErrorShape)
   // A request answered 408 at the time limit may still fail afterwards as its work is stopped.
   if (reply.sent) return reply;
   // Refused after its body began to be read but before it ended (an upload or import past the
-  // size limit), or refused for its size: the rest is never read, so the connection closes after
-  // the reply; kept alive, a client still sending would wait on a server that no longer reads. A
-  // body not read at all (a 401 or 429 before it) Node reads and drops itself, keeping the connection.
+  // size limit), or refused for its size: the rest is never parsed, so the connection closes after
+  // the reply (lingering-close.ts); kept alive, a client still sending would wait on a server that no
+  // longer reads. A body not read at all (a 401 or 429 before it) Node reads and drops itself,
+  // keeping the connection.
   const raw = reply.request.raw;
-  if (!raw.readableEnded && (raw.readableDidRead || err.code === 'BODY_TOO_LARGE')) reply.header('connection', 'close');
+  if (!raw.readableEnded && (raw.readableDidRead || err.code === 'BODY_TOO_LARGE')) closeAfterReply(reply);
   // A failure that passes by itself says when to retry, unless the reply already does (a fault rule's retryAfter).
   const retryAfter = retryAfterOf(err.code);
   if (retryAfter !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));

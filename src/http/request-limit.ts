@@ -8,6 +8,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timeoutError } from '../errors.js';
+import { closeAfterReply } from './lingering-close.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,7 +52,7 @@ export function installRequestLimit(app: FastifyInstance, timeoutMs: number): vo
         state.work?.controller.abort(timeoutError());
         // Through the error handler of the request's scope, so the 408 has its route family's shape;
         // the connection closes with it, so a client still sending its body holds no socket.
-        if (!reply.sent) reply.header('connection', 'close').send(timeoutError());
+        if (!reply.sent) closeAfterReply(reply).send(timeoutError());
       }, timeoutMs),
     };
     (request as WithState)[kState] = state;

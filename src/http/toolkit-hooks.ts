@@ -17,6 +17,7 @@ import { cut, type JournalSecrets, type RequestJournal } from '../toolkit/reques
 import type { UnfinishedListener } from './client-closed.js';
 import { FORCED_BY, internalError } from './error-handler.js';
 import { limitError, policyOf } from './limits-hook.js';
+import { closeAfterReply } from './lingering-close.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -105,7 +106,7 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
         if (fault.retryAfter !== undefined) reply.header('retry-after', String(fault.retryAfter));
         throw forcedBy(fault, storeUnavailableError());
       case 408:
-        reply.header('connection', 'close');
+        closeAfterReply(reply);
         throw forcedBy(fault, timeoutError());
     }
   };

@@ -1,11 +1,13 @@
 // What only a real socket shows: requests Node's parser refuses before any route answer in the API's
 // shape; a client that sends its body or header fields too slowly is answered 408 and cut within
-// the time limit plus a margin; idle keep-alive connections are held.
+// the time limit plus a margin; a reply that closes the connection is not lost to a reset; idle
+// keep-alive connections are held.
 
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { LINGER_MS } from '../../src/http/lingering-close.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { tempDir } from '../helpers.js';
 
@@ -13,6 +15,8 @@ interface RawReply {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Milliseconds from the first byte written to the server's end of the connection (its FIN). */
+  endedAfter: number;
   /** Milliseconds from the first byte written to the socket's close. */
   closedAfter: number;
 }
@@ -23,17 +27,19 @@ function rawRequest(port: number, first: string, drip?: string): Promise<RawRepl
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
     let text = '';
+    let endedAfter = NaN;
     const timer = drip ? setInterval(() => socket.writable && socket.write(drip), 200) : undefined;
     socket.setEncoding('latin1');
     socket.on('data', (d: string) => (text += d));
     socket.on('error', () => {});
+    socket.on('end', () => (endedAfter = Date.now() - started));
     socket.on('close', () => {
       clearInterval(timer);
       const [head = '', body = ''] = text.split(/\r\n\r\n(.*)/s);
       const [statusLine = '', ...lines] = head.split('\r\n');
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
       if (!statusLine) reject(new Error(`no reply: ${JSON.stringify(text)}`));
-      else resolve({ status: Number(statusLine.split(' ')[1]), headers, body, closedAfter: Date.now() - started });
+      else resolve({ status: Number(statusLine.split(' ')[1]), headers, body, endedAfter, closedAfter: Date.now() - started });
     });
     socket.write(first);
   });
@@ -95,13 +101,51 @@ describe('requests over a real socket', () => {
     assert.equal(r.body, '');
   });
 
-  test('cuts a client that sends its body a byte at a time: 408 at the time limit, and the connection closed with it', async () => {
+  test('cuts a client that sends its body a byte at a time: 408 at the time limit, the server\'s end of the connection with it, and the socket once the linger is over', async () => {
     for (const [path, v3] of [['/api/record/account', false], ['/api/v3/query', true]] as const) {
       const r = await rawRequest(port, `POST ${path} HTTP/1.1\r\nHost: x\r\ntokenid: ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`, ' ');
       assertShape(r, 408, 'REQUEST_TIMEOUT', v3, /did not finish within the time limit/);
       assert.equal(r.headers.connection, 'close');
-      assert.ok(r.closedAfter < LIMIT_MS + 1_000, `closed after ${r.closedAfter} ms`);
+      assert.ok(r.endedAfter < LIMIT_MS + 1_000, `ended after ${r.endedAfter} ms`);
+      // It never stops sending: the server drops what comes for LINGER_MS, then lets it go.
+      assert.ok(r.closedAfter < LIMIT_MS + LINGER_MS + 1_000, `closed after ${r.closedAfter} ms`);
     }
+  });
+
+  test('a reply that closes the connection before the body was read is not lost to a reset: the server ends its side, drops what still comes, and closes once the client does', async () => {
+    // 413 on Content-Length alone, at once; the client goes on sending after the reply came, as one
+    // that writes its body before it reads would. Closed at once, the server's socket would answer
+    // those bytes with a reset, and a reset can reach a client before it read the reply. Half-open,
+    // the client's socket writes on after the server's end comes.
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const seen = await new Promise<{ reply: string; error?: Error; endedBeforeClient: boolean }>((resolve) => {
+      let reply = '';
+      let error: Error | undefined;
+      let clientEnded = false;
+      let endedBeforeClient = false;
+      socket.setEncoding('latin1');
+      socket.on('error', (err) => (error = err));
+      socket.on('end', () => (endedBeforeClient = !clientEnded));
+      socket.on('close', () => resolve({ reply, error, endedBeforeClient }));
+      socket.on('data', async (d: string) => {
+        const first = reply === '';
+        reply += d;
+        if (!first) return;
+        const chunk = Buffer.alloc(64 * 1024, 'a');
+        for (let i = 0; i < 16 && !socket.destroyed; i++) {
+          await new Promise((r) => setTimeout(r, 25));
+          socket.write(chunk);
+        }
+        clientEnded = true;
+        socket.end();
+      });
+      socket.write(`POST /api/record/account HTTP/1.1\r\nHost: x\r\ntokenid: ${token}\r\nContent-Type: application/json\r\nContent-Length: 30000000\r\n\r\n{"accountname":"`);
+      socket.write(Buffer.alloc(64 * 1024, 'a'));
+    });
+    assert.equal(seen.error, undefined, 'the client wrote on after the reply without a reset');
+    assert.match(seen.reply, /^HTTP\/1\.1 413 /);
+    assert.match(seen.reply, /\r\nconnection: close\r\n/i);
+    assert.ok(seen.endedBeforeClient, 'the server ended its side with the reply');
   });
 
   test('cuts a client that sends its header fields slowly, or its body after an early refusal, within the limit plus a margin', async () => {
