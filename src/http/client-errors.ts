@@ -10,6 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, timeoutError } from '../errors.js';
 import { v1ErrorBody, v3ErrorBody } from './error-handler.js';
+import { endLingering, isLingering } from './lingering-close.js';
 
 /** What the parser's error codes mean to a client, for the message. */
 const WHY: Readonly<Record<string, string>> = {
@@ -55,6 +56,8 @@ export function rawErrorReply(err: AppError, request: { method?: string; path?: 
  * shape, then closes the connection. A client too slow to send its request is logged as a warning.
  */
 export function clientErrorHandler(this: { log?: { warn(obj: object, msg: string): void } } | undefined, err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  // Answered already: the parser fails again on the bytes that follow its first failure.
+  if (isLingering(socket)) return;
   // Nothing to answer: the client went away, or a reply was already on its way.
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
     socket.destroy();
@@ -65,6 +68,6 @@ export function clientErrorHandler(this: { log?: { warn(obj: object, msg: string
   const [method, path] = line.split(' ');
   const error = clientErrorOf(err);
   if (error.code === 'REQUEST_TIMEOUT') this?.log?.warn({ code: error.code }, 'a client did not send its request within the time limit');
-  // Closed once written: a client that keeps sending is not waited for.
-  socket.end(rawErrorReply(error, { method, path }), () => socket.destroy());
+  // Closed once written, lingering (lingering-close.ts): a client still sending gets its reply, not a reset.
+  endLingering(socket, rawErrorReply(error, { method, path }));
 }

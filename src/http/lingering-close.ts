@@ -25,15 +25,38 @@ export function closeAfterReply(reply: FastifyReply): FastifyReply {
   // Node's server calls destroySoon once the last reply is written: end, then destroy.
   socket.destroySoon = () => {
     socket.end();
-    if (socket.readableEnded) {
-      socket.destroy();
-      return;
-    }
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-    socket.once('end', () => socket.destroy());
-    socket.once('close', () => clearTimeout(timer));
-    // What still comes is read off the socket and dropped, so none is left for a reset.
-    request.resume();
+    // What still comes is parsed as the request's body and dropped.
+    lingerThenDestroy(socket, () => request.resume());
   };
   return reply;
+}
+
+/**
+ * Ends `socket` with `reply` (a whole reply in bytes, written past Node's server), then lingers:
+ * for a request the HTTP parser refused, whose bytes after the refusal nothing can parse.
+ */
+export function endLingering(socket: Socket, reply: string): void {
+  socket.end(reply);
+  lingerThenDestroy(socket, () => socket.on('data', () => {}).resume());
+}
+
+/** Sockets ended on this side that read and drop until the client ends its side. */
+const lingering = new WeakSet<Socket>();
+
+/** Whether `socket` is lingering: its reply sent, what still comes dropped (the parser may still fail on it). */
+export function isLingering(socket: Socket): boolean {
+  return lingering.has(socket);
+}
+
+/** Destroys `socket`, ended on this side, once the client ends its side or LINGER_MS passed; `read` keeps what comes flowing meanwhile. */
+function lingerThenDestroy(socket: Socket, read: () => void): void {
+  if (socket.readableEnded) {
+    socket.destroy();
+    return;
+  }
+  lingering.add(socket);
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
+  read();
 }
