@@ -7,6 +7,7 @@
 // enough for a client to read a reply already sent, short enough that a client that never stops
 // sending holds no socket.
 
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 
@@ -21,7 +22,9 @@ export function closeAfterReply(reply: FastifyReply): FastifyReply {
   reply.header('connection', 'close');
   const request = reply.request.raw;
   const socket = request.socket as Socket | null;
-  if (request.readableEnded || socket === null || socket.destroyed) return reply;
+  if (socket === null || socket.destroyed) return reply;
+  closing.add(socket);
+  if (request.readableEnded) return reply;
   // Node's server calls destroySoon once the last reply is written: end, then destroy.
   socket.destroySoon = () => {
     socket.end();
@@ -42,6 +45,27 @@ export function endLingering(socket: Socket, reply: string): void {
 
 /** Sockets ended on this side that read and drop until the client ends its side. */
 const lingering = new WeakSet<Socket>();
+
+/** Sockets whose reply under way is their last (closeAfterReply). */
+const closing = new WeakSet<Socket>();
+
+/**
+ * Serves no request that comes on a connection after a reply that closes it (RFC 9112 §9.6): one a
+ * client sent behind it (pipelined, or the bytes after a body the server did not read) is dropped
+ * unanswered with the rest, where Node would hand it to the app while the connection lingers. Wraps
+ * the server's own request listeners (Fastify's).
+ */
+export function serveNothingAfterClose(server: Server): void {
+  const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing.has(req.socket) || lingering.has(req.socket)) {
+      req.resume();
+      return;
+    }
+    for (const listener of listeners) listener.call(server, req, res);
+  });
+}
 
 /** Whether `socket` is lingering: its reply sent, what still comes dropped (the parser may still fail on it). */
 export function isLingering(socket: Socket): boolean {

@@ -163,6 +163,26 @@ describe('requests over a real socket', () => {
     }
   });
 
+  test('serves no request sent behind one whose reply closed the connection', async () => {
+    // No Host: 400 and the connection closes with its body unread; the write behind it is never made.
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const text = await new Promise<string>((resolve) => {
+      let got = '';
+      socket.setEncoding('latin1');
+      socket.on('error', () => {});
+      socket.on('data', (d: string) => (got += d));
+      socket.on('close', () => resolve(got));
+      socket.write('POST /api/record/account HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"a"');
+      const behind = JSON.stringify({ accountname: 'Sent behind a closing reply' });
+      setTimeout(() => socket.write(`${' '.repeat(4_996)}POST /api/record/account HTTP/1.1\r\nHost: x\r\ntokenid: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${behind.length}\r\n\r\n${behind}`), 100);
+      setTimeout(() => socket.end(), 600);
+    });
+    assert.match(text, /^HTTP\/1\.1 400 /);
+    assert.equal(text.match(/^HTTP\/1\.1 /gm)?.length, 1, text);
+    const res = await fetch(`${server.url}/api/query`, { method: 'POST', headers: { tokenid: token, 'content-type': 'application/json' }, body: JSON.stringify({ objecttype: 1, query: "(accountname = 'Sent behind a closing reply')" }) });
+    assert.equal(((await res.json()) as { data: { Data: unknown[] } }).data.Data.length, 0, 'not created');
+  });
+
   test('cuts a client that sends its header fields slowly, or its body after an early refusal, within the limit plus a margin', async () => {
     const [slowHeaders, refused] = await Promise.all([
       rawRequest(port, 'GET /api/record/account HTTP/1.1\r\nHost: x\r\n', 'X-A: b\r\n'),
