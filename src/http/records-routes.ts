@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js';
-import { etagOf, etagOfText, ifNoneMatchMatches } from '../service/etags.js';
+import { etagOfText, ifNoneMatchMatches } from '../service/etags.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
@@ -145,9 +145,10 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       response: { 201: { ...envelopeOf(recordPayload, 'Created; Location names the new record, ETag its version.'), headers: etagHeader }, ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
-    const { obj, record } = await service.create(request.identity, request.params.obj, request.body);
+    const { obj, record, etag } = await service.create(request.identity, request.params.obj, request.body);
     const base = baseUrl ?? `${request.protocol}://${request.host}`;
-    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`).header('etag', etagOf(record));
+    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`);
+    if (etag !== undefined) reply.header('etag', etag);
     return ok({ Record: record });
   });
 
@@ -168,8 +169,8 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       },
     },
   }, async (request, reply) => {
-    const { record } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
-    reply.header('etag', etagOf(record));
+    const { record, etag } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
+    if (etag !== undefined) reply.header('etag', etag);
     return ok({ Record: record });
   });
 

@@ -59,6 +59,18 @@ export interface Target {
   readonly access: Access;
 }
 
+/** A record written, as the caller may see it, and its ETag: none for a caller that may not read the object (the key alone names no version). */
+export interface Written {
+  readonly obj: ObjectDef;
+  readonly record: RecordRow;
+  readonly etag: string | undefined;
+}
+
+function written({ obj, access }: Target, record: RecordRow): Written {
+  const shown = access.shown(obj, record);
+  return { obj, record: shown, etag: access.may(obj, 'read') ? etagOf(shown) : undefined };
+}
+
 /** The lowercase id, or 400 RECORD_ID_MALFORMED. */
 function checkId(obj: ObjectDef, id: unknown): string {
   if (typeof id !== 'string' || !isUuid(id)) throw errorOf('RECORD_ID_MALFORMED', typeof id === 'string' ? quoteText(id) : quote(id), obj.systemName);
@@ -196,13 +208,13 @@ export class Service {
     return { obj, page, record: access.shown(obj, found) };
   }
 
-  /** Creates a record; returns it as the caller may see it. */
-  async create(identity: TokenIdentity, ref: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
+  /** Creates a record; returns it as the caller may see it, and its ETag (see written). */
+  async create(identity: TokenIdentity, ref: string, body: unknown): Promise<Written> {
     const target = await this.target(identity, ref, 'create');
     const context = this.writeContext(identity);
     const record = await target.records.create(target.obj, this.rowToCreate(identity, target, body, context), this.author(identity, context));
     this.pruner.soon(identity.org.id, target.records);
-    return { obj: target.obj, record: target.access.shown(target.obj, record) };
+    return written(target, record);
   }
 
   /**
@@ -214,6 +226,11 @@ export class Service {
     if (ifMatch === undefined) return undefined;
     const malformed = malformedIfMatch(ifMatch);
     if (malformed !== undefined) throw new AppError('IF_MATCH_MALFORMED', malformed);
+    // Without read the caller sees the key alone, whose tag would never change: a tag of theirs
+    // could only be that one, and would let a write over changes it never saw.
+    if (!access.may(obj, 'read') && ifMatch.trim() !== '*') {
+      throw new AppError('PERMISSION_DENIED', `If-Match names entity tags, but your role '${access.roleName}' may not read ${obj.systemName} records, so no reply gives it their ETags to compare. Send If-Match: * (any version) or none, or grant ${obj.systemName}:read with orchard role set.`);
+    }
     return (current) => {
       const etag = etagOf(access.shown(obj, current));
       if (ifMatchHolds(ifMatch, etag)) return;
@@ -226,7 +243,7 @@ export class Service {
   }
 
   /** Updates a record (only the fields sent); 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
-  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, ifMatch?: string): Promise<{ obj: ObjectDef; record: RecordRow }> {
+  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, ifMatch?: string): Promise<Written> {
     const target = await this.target(identity, ref, 'update');
     const id = checkId(target.obj, rawId);
     const context = this.writeContext(identity);
@@ -234,7 +251,7 @@ export class Service {
     const record = await target.records.update(target.obj, id, changes, this.author(identity, context), this.ifMatchCheck(target, id, ifMatch));
     if (!record) throw notFound(target.obj, id);
     this.pruner.soon(identity.org.id, target.records);
-    return { obj: target.obj, record: target.access.shown(target.obj, record) };
+    return written(target, record);
   }
 
   /** Deletes a record; 404 when no record has the id; `ifMatch`: see ifMatchCheck. */

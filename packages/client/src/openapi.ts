@@ -1791,7 +1791,7 @@ export interface operations {
             /** @description Created; Location names the new record, ETag its version. */
             201: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1967,7 +1967,7 @@ export interface operations {
             /** @description The record, as a one-record page and as Record. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1995,7 +1995,7 @@ export interface operations {
             /** @description Not modified: the record is still the version If-None-Match names. */
             304: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2132,7 +2132,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
@@ -2168,7 +2168,7 @@ export interface operations {
             /** @description Updated; the whole record as it now is. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2329,7 +2329,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
@@ -3275,7 +3275,7 @@ export interface operations {
             /** @description Created: the record as stored, and its id; ETag its version (not for an object defined). */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3421,7 +3421,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
@@ -3457,7 +3457,7 @@ export interface operations {
             /** @description Updated: the whole record as it now is. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
