@@ -272,7 +272,10 @@ export class Service {
     const page = pageOf(query);
     await this.pruner.run(identity.org.id, records);
     const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size });
-    if (found.length === 0 && page.number === 1 && !(await records.get(obj, id))) throw notFound(obj, id);
+    // Past the last page, an id with entries is an empty page, one with neither entries nor a record 404 (as on page 1).
+    if (found.length === 0 && !(await records.get(obj, id)) && (page.number === 1 || (await records.history(obj.objectType, id, { limit: 1, offset: 0 })).length === 0)) {
+      throw notFound(obj, id);
+    }
     const { hidden } = access.fields(obj);
     return { obj, id, page, entries: found.slice(0, page.size).map((e) => shownEntry(e, obj, hidden)), isLastPage: found.length <= page.size };
   }

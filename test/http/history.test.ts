@@ -85,6 +85,10 @@ for (const store of HTTP_STORES) {
       assert.deepEqual(gone.Entries.map((e: any) => e.operation), ['delete', 'update', 'update', 'update', 'create']);
       const none = await ctx.request({ method: 'GET', url: '/api/record/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f/history' });
       assert.deepEqual([none.statusCode, none.headers['x-error-code'], Object.keys(json(none))], [404, 'RECORD_NOT_FOUND', ['Message']]);
+      const noneLater = await ctx.request({ method: 'GET', url: '/api/record/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f/history?pagenumber=2' });
+      assert.deepEqual([noneLater.statusCode, noneLater.headers['x-error-code']], [404, 'RECORD_NOT_FOUND'], 'on any page, not a 200 of no entries');
+      const past = await page('?pagesize=3&pagenumber=9');
+      assert.deepEqual([past.IsLastPage, past.Entries], [true, []], 'past the last page of an id with entries: an empty page');
       const bad = await ctx.request({ method: 'GET', url: '/api/record/account/nope/history' });
       assert.equal(bad.headers['x-error-code'], 'RECORD_ID_MALFORMED');
     });
