@@ -91,21 +91,25 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       summary: 'Get one record (as a one-record page, plus Record)',
       tags: ['records'],
       security: tokenSecurity,
-      description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body.',
+      description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body; with If-Match not naming it, 412.',
       params: recordParams,
       querystring: pageQuery,
       headers: {
         type: 'object',
-        properties: { 'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] } },
+        properties: {
+          'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] },
+          'if-match': { type: 'string', description: 'Read only this version (its ETag, or *): 412 RECORD_CHANGED when the record is no longer that version. Evaluated before If-None-Match.' },
+        },
       },
       response: {
         200: { ...envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), headers: etagHeader },
         304: { type: 'null', description: 'Not modified: the record is still the version If-None-Match names.', headers: etagHeader },
         ...commonErrors,
+        412: changedError,
       },
     },
   }, async (request, reply) => {
-    const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query);
+    const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query, request.headers['if-match']);
     const text = JSON.stringify(record);
     const etag = etagOfText(text);
     reply.header('etag', etag);

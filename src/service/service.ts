@@ -198,13 +198,19 @@ export class Service {
     return { obj, page, total, records: rows.map((row) => access.shown(obj, row)) };
   }
 
-  /** One record; 404 when no record has the id. The page asked for is checked and echoed (docs/api.md). */
-  async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
-    const { records, obj, access } = await this.target(identity, ref, 'read');
+  /**
+   * One record; 404 when no record has the id. The page asked for is checked and echoed (docs/api.md).
+   * `ifMatch` as on a write (RFC 9110 § 13.1.1 wants it evaluated on a GET too): 412 unless it names the record's tag.
+   */
+  async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery, ifMatch?: string): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
+    const target = await this.target(identity, ref, 'read');
+    const { records, obj, access } = target;
     const id = checkId(obj, rawId);
     const page = pageOf(query);
+    const check = this.ifMatchCheck(target, id, ifMatch);
     const found = await records.get(obj, id);
     if (!found) throw notFound(obj, id);
+    check?.(found);
     return { obj, page, record: access.shown(obj, found) };
   }
 

@@ -160,7 +160,7 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([contacts.status, contacts.code], [403, 'PERMISSION_DENIED']);
     });
 
-    test('GET carries an ETag; If-None-Match with it is 304; If-Match guards PUT, DELETE and v2 PUT with 412', async () => {
+    test('GET carries an ETag; If-None-Match with it is 304; If-Match guards GET, PUT, DELETE and v2 PUT with 412', async () => {
       const id = await create({ accountname: 'Tagged' });
       const get = await ctx.request({ method: 'GET', url: `/api/record/account/${id}` });
       const etag = get.headers.etag as string;
@@ -172,6 +172,14 @@ for (const store of HTTP_STORES) {
       const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'E1' }, headers: { 'if-match': etag } });
       assert.equal(put.statusCode, 200);
       const newTag = put.headers.etag as string;
+      // If-Match on the GET (and HEAD) too, RFC 9110 § 13.1.1, before If-None-Match (§ 13.2.2).
+      for (const method of ['GET', 'HEAD'] as const) {
+        const staleRead = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-match': etag, 'if-none-match': newTag } });
+        assert.deepEqual([staleRead.statusCode, staleRead.headers['x-error-code']], [412, 'RECORD_CHANGED'], method);
+        const current = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-match': `"x", ${newTag}` } });
+        assert.deepEqual([current.statusCode, current.headers.etag], [200, newTag], method);
+      }
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-match': '"unclosed' } })).headers['x-error-code'], 'IF_MATCH_MALFORMED');
       assert.notEqual(newTag, etag);
       assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag, newTag, 'the PUT reply\'s ETag is the record\'s');
 

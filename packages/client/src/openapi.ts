@@ -120,7 +120,7 @@ export interface paths {
         };
         /**
          * Get one record (as a one-record page, plus Record)
-         * @description The reply carries the record's ETag; with If-None-Match naming it, 304 and no body.
+         * @description The reply carries the record's ETag; with If-None-Match naming it, 304 and no body; with If-Match not naming it, 412.
          */
         get: operations["getRecord"];
         /**
@@ -1942,6 +1942,8 @@ export interface operations {
                 tokenid?: string;
             };
             header?: {
+                /** @description Read only this version (its ETag, or *): 412 RECORD_CHANGED when the record is no longer that version. Evaluated before If-None-Match. */
+                "if-match"?: string;
                 /**
                  * @description The ETag of the version the client holds (or *): 304 when the record is still that version.
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
@@ -2055,6 +2057,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            412: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
