@@ -207,7 +207,7 @@ export class Service {
     const { records, obj, access } = target;
     const id = checkId(obj, rawId);
     const page = pageOf(query);
-    const check = this.ifMatchCheck(target, id, ifMatch);
+    const check = this.ifMatchCheck(target, id, ifMatch, true);
     const found = await records.get(obj, id);
     if (!found) throw notFound(obj, id);
     check?.(found);
@@ -226,9 +226,10 @@ export class Service {
   /**
    * If-Match (`ifMatch`, the header's value) as a check of the record before it changes, in the
    * write's transaction: 412 RECORD_CHANGED unless it names the record's ETag as the caller sees it;
-   * 400 IF_MATCH_MALFORMED, before anything is read, when the value is not entity tags.
+   * 400 IF_MATCH_MALFORMED, before anything is read, when the value is not entity tags. `reading`:
+   * for a GET, whose 412 says to read the record again rather than to apply a change to it.
    */
-  private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined): RecordCheck | undefined {
+  private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined, reading = false): RecordCheck | undefined {
     if (ifMatch === undefined) return undefined;
     const malformed = malformedIfMatch(ifMatch);
     if (malformed !== undefined) throw new AppError('IF_MATCH_MALFORMED', malformed);
@@ -244,7 +245,7 @@ export class Service {
       if (onlyWeaklyMatches(ifMatch, etag)) {
         throw new AppError('RECORD_CHANGED', `If-Match names the ${obj.systemName} record '${id}'s current tag as a weak one (W/${etag}); If-Match compares tags strongly (RFC 9110), so a weak tag never matches. Send it as the ETag header gives it: If-Match: ${etag}.`);
       }
-      throw errorOf('RECORD_CHANGED', obj.systemName, id, etag);
+      throw errorOf('RECORD_CHANGED', obj.systemName, id, etag, reading);
     };
   }
 

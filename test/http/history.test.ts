@@ -176,6 +176,9 @@ for (const store of HTTP_STORES) {
       for (const method of ['GET', 'HEAD'] as const) {
         const staleRead = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-match': etag, 'if-none-match': newTag } });
         assert.deepEqual([staleRead.statusCode, staleRead.headers['x-error-code']], [412, 'RECORD_CHANGED'], method);
+        if (method === 'GET') {
+          assert.equal(staleRead.json().Message, `The account record '${id}' has changed since the version your If-Match names; it is now ${newTag}. GET it without If-Match to read it as it is now.`);
+        }
         const current = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-match': `"x", ${newTag}` } });
         assert.deepEqual([current.statusCode, current.headers.etag], [200, newTag], method);
       }
