@@ -96,7 +96,9 @@ export const errorCatalogue = {
   },
   RECORD_CHANGED: {
     status: 412, summary: 'If-Match named an ETag the record no longer has: it changed since it was read.',
-    message: (object: string, id: string, etag: string) => `The ${object} record '${id}' has changed since the version your If-Match names; it is now ${etag}. GET it again, apply your change to it as it is now, and send If-Match with its new ETag.`,
+    message: (object: string, id: string, etag: string, reading = false) => `The ${object} record '${id}' has changed since the version your If-Match names; it is now ${etag}. ${reading
+      ? 'GET it without If-Match to read it as it is now.'
+      : 'GET it again, apply your change to it as it is now, and send If-Match with its new ETag.'}`,
   },
   // 408, 413, 431
   REQUEST_TIMEOUT: {

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js';
-import { etagOf, etagOfText, ifNoneMatchMatches } from '../service/etags.js';
+import { etagOfText, ifNoneMatchMatches } from '../service/etags.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
@@ -91,21 +91,25 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       summary: 'Get one record (as a one-record page, plus Record)',
       tags: ['records'],
       security: tokenSecurity,
-      description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body.',
+      description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body; with If-Match not naming it, 412.',
       params: recordParams,
       querystring: pageQuery,
       headers: {
         type: 'object',
-        properties: { 'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] } },
+        properties: {
+          'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] },
+          'if-match': { type: 'string', description: 'Read only this version (its ETag, or *): 412 RECORD_CHANGED when the record is no longer that version. Evaluated before If-None-Match.' },
+        },
       },
       response: {
         200: { ...envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), headers: etagHeader },
         304: { type: 'null', description: 'Not modified: the record is still the version If-None-Match names.', headers: etagHeader },
         ...commonErrors,
+        412: changedError,
       },
     },
   }, async (request, reply) => {
-    const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query);
+    const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query, request.headers['if-match']);
     const text = JSON.stringify(record);
     const etag = etagOfText(text);
     reply.header('etag', etag);
@@ -145,9 +149,10 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       response: { 201: { ...envelopeOf(recordPayload, 'Created; Location names the new record, ETag its version.'), headers: etagHeader }, ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
-    const { obj, record } = await service.create(request.identity, request.params.obj, request.body);
+    const { obj, record, etag } = await service.create(request.identity, request.params.obj, request.body);
     const base = baseUrl ?? `${request.protocol}://${request.host}`;
-    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`).header('etag', etagOf(record));
+    reply.code(201).header('location', `${base}/api/record/${obj.systemName}/${record[obj.keyField] as string}`);
+    if (etag !== undefined) reply.header('etag', etag);
     return ok({ Record: record });
   });
 
@@ -168,8 +173,8 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       },
     },
   }, async (request, reply) => {
-    const { record } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
-    reply.header('etag', etagOf(record));
+    const { record, etag } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
+    if (etag !== undefined) reply.header('etag', etag);
     return ok({ Record: record });
   });
 

@@ -112,7 +112,7 @@ export const changeEntrySchema = {
 
 /** The header fields of conditional requests on one record (docs/history.md § ETags). */
 export const etagHeader = {
-  ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET).' },
+  ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write\'s reply when your role may not read the object.' },
 } as const;
 
 export const ifMatchHeaders = {
@@ -120,7 +120,7 @@ export const ifMatchHeaders = {
   properties: {
     'if-match': {
       type: 'string',
-      description: 'Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.',
+      description: 'Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).',
       examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'],
     },
   },

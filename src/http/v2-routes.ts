@@ -10,7 +10,6 @@ import { errorReplies, v1ErrorBody } from './error-handler.js';
 import {
   changedError, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, idParam, ifMatchHeaders, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity,
 } from './schemas.js';
-import { etagOf } from '../service/etags.js';
 
 /** Creating a record of this object number defines a custom object (docs/compat.md). */
 export const OBJECT_DEFINITIONS = 58;
@@ -80,8 +79,8 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       const obj = await service.defineObject(request.identity, request.body);
       return { success: true, _id: obj.definitionId, record: definitionRecord(obj) };
     }
-    const { obj, record } = await service.create(request.identity, request.params.ot, request.body);
-    reply.header('etag', etagOf(record));
+    const { obj, record, etag } = await service.create(request.identity, request.params.ot, request.body);
+    if (etag !== undefined) reply.header('etag', etag);
     return { success: true, _id: record[obj.keyField], record };
   });
 
@@ -99,8 +98,8 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       response: { 200: { ...v2Reply('Updated: the whole record as it now is.'), headers: etagHeader }, ...errors, 412: changedError },
     },
   }, async (request, reply) => {
-    const { obj, record } = await service.update(request.identity, request.params.ot, request.params.id, request.body, request.headers['if-match']);
-    reply.header('etag', etagOf(record));
+    const { obj, record, etag } = await service.update(request.identity, request.params.ot, request.params.id, request.body, request.headers['if-match']);
+    if (etag !== undefined) reply.header('etag', etag);
     return { success: true, _id: record[obj.keyField], record };
   });
 

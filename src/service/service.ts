@@ -59,6 +59,18 @@ export interface Target {
   readonly access: Access;
 }
 
+/** A record written, as the caller may see it, and its ETag: none for a caller that may not read the object (the key alone names no version). */
+export interface Written {
+  readonly obj: ObjectDef;
+  readonly record: RecordRow;
+  readonly etag: string | undefined;
+}
+
+function written({ obj, access }: Target, record: RecordRow): Written {
+  const shown = access.shown(obj, record);
+  return { obj, record: shown, etag: access.may(obj, 'read') ? etagOf(shown) : undefined };
+}
+
 /** The lowercase id, or 400 RECORD_ID_MALFORMED. */
 function checkId(obj: ObjectDef, id: unknown): string {
   if (typeof id !== 'string' || !isUuid(id)) throw errorOf('RECORD_ID_MALFORMED', typeof id === 'string' ? quoteText(id) : quote(id), obj.systemName);
@@ -186,34 +198,46 @@ export class Service {
     return { obj, page, total, records: rows.map((row) => access.shown(obj, row)) };
   }
 
-  /** One record; 404 when no record has the id. The page asked for is checked and echoed (docs/api.md). */
-  async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
-    const { records, obj, access } = await this.target(identity, ref, 'read');
+  /**
+   * One record; 404 when no record has the id. The page asked for is checked and echoed (docs/api.md).
+   * `ifMatch` as on a write (RFC 9110 § 13.1.1 wants it evaluated on a GET too): 412 unless it names the record's tag.
+   */
+  async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery, ifMatch?: string): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
+    const target = await this.target(identity, ref, 'read');
+    const { records, obj, access } = target;
     const id = checkId(obj, rawId);
     const page = pageOf(query);
+    const check = this.ifMatchCheck(target, id, ifMatch, true);
     const found = await records.get(obj, id);
     if (!found) throw notFound(obj, id);
+    check?.(found);
     return { obj, page, record: access.shown(obj, found) };
   }
 
-  /** Creates a record; returns it as the caller may see it. */
-  async create(identity: TokenIdentity, ref: string, body: unknown): Promise<{ obj: ObjectDef; record: RecordRow }> {
+  /** Creates a record; returns it as the caller may see it, and its ETag (see written). */
+  async create(identity: TokenIdentity, ref: string, body: unknown): Promise<Written> {
     const target = await this.target(identity, ref, 'create');
     const context = this.writeContext(identity);
     const record = await target.records.create(target.obj, this.rowToCreate(identity, target, body, context), this.author(identity, context));
     this.pruner.soon(identity.org.id, target.records);
-    return { obj: target.obj, record: target.access.shown(target.obj, record) };
+    return written(target, record);
   }
 
   /**
    * If-Match (`ifMatch`, the header's value) as a check of the record before it changes, in the
    * write's transaction: 412 RECORD_CHANGED unless it names the record's ETag as the caller sees it;
-   * 400 IF_MATCH_MALFORMED, before anything is read, when the value is not entity tags.
+   * 400 IF_MATCH_MALFORMED, before anything is read, when the value is not entity tags. `reading`:
+   * for a GET, whose 412 says to read the record again rather than to apply a change to it.
    */
-  private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined): RecordCheck | undefined {
+  private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined, reading = false): RecordCheck | undefined {
     if (ifMatch === undefined) return undefined;
     const malformed = malformedIfMatch(ifMatch);
     if (malformed !== undefined) throw new AppError('IF_MATCH_MALFORMED', malformed);
+    // Without read the caller sees the key alone, whose tag would never change: a tag of theirs
+    // could only be that one, and would let a write over changes it never saw.
+    if (!access.may(obj, 'read') && ifMatch.trim() !== '*') {
+      throw new AppError('PERMISSION_DENIED', `If-Match names entity tags, but your role '${access.roleName}' may not read ${obj.systemName} records, so no reply gives it their ETags to compare. Send If-Match: * (any version) or none, or grant ${obj.systemName}:read with orchard role set.`);
+    }
     return (current) => {
       const etag = etagOf(access.shown(obj, current));
       if (ifMatchHolds(ifMatch, etag)) return;
@@ -221,12 +245,12 @@ export class Service {
       if (onlyWeaklyMatches(ifMatch, etag)) {
         throw new AppError('RECORD_CHANGED', `If-Match names the ${obj.systemName} record '${id}'s current tag as a weak one (W/${etag}); If-Match compares tags strongly (RFC 9110), so a weak tag never matches. Send it as the ETag header gives it: If-Match: ${etag}.`);
       }
-      throw errorOf('RECORD_CHANGED', obj.systemName, id, etag);
+      throw errorOf('RECORD_CHANGED', obj.systemName, id, etag, reading);
     };
   }
 
   /** Updates a record (only the fields sent); 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
-  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, ifMatch?: string): Promise<{ obj: ObjectDef; record: RecordRow }> {
+  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, ifMatch?: string): Promise<Written> {
     const target = await this.target(identity, ref, 'update');
     const id = checkId(target.obj, rawId);
     const context = this.writeContext(identity);
@@ -234,7 +258,7 @@ export class Service {
     const record = await target.records.update(target.obj, id, changes, this.author(identity, context), this.ifMatchCheck(target, id, ifMatch));
     if (!record) throw notFound(target.obj, id);
     this.pruner.soon(identity.org.id, target.records);
-    return { obj: target.obj, record: target.access.shown(target.obj, record) };
+    return written(target, record);
   }
 
   /** Deletes a record; 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
@@ -255,7 +279,10 @@ export class Service {
     const page = pageOf(query);
     await this.pruner.run(identity.org.id, records);
     const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size });
-    if (found.length === 0 && page.number === 1 && !(await records.get(obj, id))) throw notFound(obj, id);
+    // Past the last page, an id with entries is an empty page, one with neither entries nor a record 404 (as on page 1).
+    if (found.length === 0 && !(await records.get(obj, id)) && (page.number === 1 || (await records.history(obj.objectType, id, { limit: 1, offset: 0 })).length === 0)) {
+      throw notFound(obj, id);
+    }
     const { hidden } = access.fields(obj);
     return { obj, id, page, entries: found.slice(0, page.size).map((e) => shownEntry(e, obj, hidden)), isLastPage: found.length <= page.size };
   }

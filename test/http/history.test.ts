@@ -4,6 +4,7 @@
 // hidden from the caller and objects it may not read are left out; an old or foreign cursor is
 // refused; GET carries an ETag that If-None-Match and If-Match (PUT, DELETE, v2 PUT) compare.
 
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
@@ -84,6 +85,10 @@ for (const store of HTTP_STORES) {
       assert.deepEqual(gone.Entries.map((e: any) => e.operation), ['delete', 'update', 'update', 'update', 'create']);
       const none = await ctx.request({ method: 'GET', url: '/api/record/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f/history' });
       assert.deepEqual([none.statusCode, none.headers['x-error-code'], Object.keys(json(none))], [404, 'RECORD_NOT_FOUND', ['Message']]);
+      const noneLater = await ctx.request({ method: 'GET', url: '/api/record/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f/history?pagenumber=2' });
+      assert.deepEqual([noneLater.statusCode, noneLater.headers['x-error-code']], [404, 'RECORD_NOT_FOUND'], 'on any page, not a 200 of no entries');
+      const past = await page('?pagesize=3&pagenumber=9');
+      assert.deepEqual([past.IsLastPage, past.Entries], [true, []], 'past the last page of an id with entries: an empty page');
       const bad = await ctx.request({ method: 'GET', url: '/api/record/account/nope/history' });
       assert.equal(bad.headers['x-error-code'], 'RECORD_ID_MALFORMED');
     });
@@ -155,7 +160,7 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([contacts.status, contacts.code], [403, 'PERMISSION_DENIED']);
     });
 
-    test('GET carries an ETag; If-None-Match with it is 304; If-Match guards PUT, DELETE and v2 PUT with 412', async () => {
+    test('GET carries an ETag; If-None-Match with it is 304; If-Match guards GET, PUT, DELETE and v2 PUT with 412', async () => {
       const id = await create({ accountname: 'Tagged' });
       const get = await ctx.request({ method: 'GET', url: `/api/record/account/${id}` });
       const etag = get.headers.etag as string;
@@ -167,6 +172,17 @@ for (const store of HTTP_STORES) {
       const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'E1' }, headers: { 'if-match': etag } });
       assert.equal(put.statusCode, 200);
       const newTag = put.headers.etag as string;
+      // If-Match on the GET (and HEAD) too, RFC 9110 § 13.1.1, before If-None-Match (§ 13.2.2).
+      for (const method of ['GET', 'HEAD'] as const) {
+        const staleRead = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-match': etag, 'if-none-match': newTag } });
+        assert.deepEqual([staleRead.statusCode, staleRead.headers['x-error-code']], [412, 'RECORD_CHANGED'], method);
+        if (method === 'GET') {
+          assert.equal(staleRead.json().Message, `The account record '${id}' has changed since the version your If-Match names; it is now ${newTag}. GET it without If-Match to read it as it is now.`);
+        }
+        const current = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-match': `"x", ${newTag}` } });
+        assert.deepEqual([current.statusCode, current.headers.etag], [200, newTag], method);
+      }
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-match': '"unclosed' } })).headers['x-error-code'], 'IF_MATCH_MALFORMED');
       assert.notEqual(newTag, etag);
       assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag, newTag, 'the PUT reply\'s ETag is the record\'s');
 
@@ -190,6 +206,27 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([missing.statusCode, missing.headers['x-error-code']], [404, 'RECORD_NOT_FOUND'], 'a record that is not there is 404, whatever the precondition');
       const star = await create({ accountname: 'Star' });
       assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${star}`, payload: { accountnumber: 'S' }, headers: { 'if-match': '*' } })).statusCode, 200);
+    });
+
+    test('a role that may write but not read gets no ETag, and an If-Match tag of its is 403: the key alone, all it sees, names no version', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'hist-writer', grant: 'account:create,update,delete' });
+      const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'hist-writer@example.com', role: 'hist-writer' });
+      const made = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Blind' }, token });
+      const id = json(made).data.Record.accountid;
+      const v2 = await ctx.request({ method: 'POST', url: '/api/v2/record/1', payload: { accountname: 'Blind v2' }, token });
+      const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { telephone1: '1' }, token });
+      const v2put = await ctx.request({ method: 'PUT', url: `/api/v2/record/1/${id}`, payload: { telephone1: '2' }, token });
+      assert.deepEqual([made, v2, put, v2put].map((r) => [r.statusCode, r.headers.etag]), [[201, undefined], [200, undefined], [200, undefined], [200, undefined]]);
+      // Someone who may read changes the record; a tag of the key alone would still have "matched".
+      const keyOnly = `"${createHash('sha256').update(JSON.stringify({ accountid: id })).digest('base64url').slice(0, 22)}"`;
+      assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { telephone1: 'theirs' } })).statusCode, 200);
+      for (const [method, url] of [['PUT', `/api/record/account/${id}`], ['PUT', `/api/v2/record/1/${id}`], ['DELETE', `/api/record/account/${id}`]] as const) {
+        const res = await ctx.request({ method, url, ...(method === 'PUT' ? { payload: { telephone1: 'LOST' } } : {}), headers: { 'if-match': keyOnly }, token });
+        assert.deepEqual([res.statusCode, res.headers['x-error-code']], [403, 'PERMISSION_DENIED'], `${method} ${url}`);
+        assert.equal(json(res).Message, 'If-Match names entity tags, but your role \'hist-writer\' may not read account records, so no reply gives it their ETags to compare. Send If-Match: * (any version) or none, or grant account:read with orchard role set.');
+      }
+      assert.equal(json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.telephone1, 'theirs', 'nothing refused was written');
+      assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { telephone1: '3' }, headers: { 'if-match': '*' }, token })).statusCode, 200, '* needs no tag');
     });
 
     test('a create carries the new record\'s ETag (v1 201 and v2), the one a GET then gives', async () => {

@@ -120,7 +120,7 @@ export interface paths {
         };
         /**
          * Get one record (as a one-record page, plus Record)
-         * @description The reply carries the record's ETag; with If-None-Match naming it, 304 and no body.
+         * @description The reply carries the record's ETag; with If-None-Match naming it, 304 and no body; with If-Match not naming it, 412.
          */
         get: operations["getRecord"];
         /**
@@ -1791,7 +1791,7 @@ export interface operations {
             /** @description Created; Location names the new record, ETag its version. */
             201: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1942,6 +1942,8 @@ export interface operations {
                 tokenid?: string;
             };
             header?: {
+                /** @description Read only this version (its ETag, or *): 412 RECORD_CHANGED when the record is no longer that version. Evaluated before If-None-Match. */
+                "if-match"?: string;
                 /**
                  * @description The ETag of the version the client holds (or *): 304 when the record is still that version.
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
@@ -1967,7 +1969,7 @@ export interface operations {
             /** @description The record, as a one-record page and as Record. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1995,7 +1997,7 @@ export interface operations {
             /** @description Not modified: the record is still the version If-None-Match names. */
             304: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2055,6 +2057,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            412: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2132,7 +2147,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
@@ -2168,7 +2183,7 @@ export interface operations {
             /** @description Updated; the whole record as it now is. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2329,7 +2344,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
@@ -3275,7 +3290,7 @@ export interface operations {
             /** @description Created: the record as stored, and its id; ETag its version (not for an object defined). */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3421,7 +3436,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written.
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
@@ -3457,7 +3472,7 @@ export interface operations {
             /** @description Updated: the whole record as it now is. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
