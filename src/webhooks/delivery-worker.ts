@@ -308,6 +308,10 @@ export class DeliveryWorker {
     }
     for (const [hookId, deliveries] of held) {
       const health = this.failing.get(hookKey(orgId, hookId))!;
+      // Further off than the backoff ever puts it: the organization's clock was moved back (the
+      // control API's clock). Its next probe is now, as in a process that had not seen it failing;
+      // else the events of every write would be held until the clock came back to where it was.
+      if (health.nextProbeMs > now + this.deps.settings.retryCapMs) health.nextProbeMs = now;
       if (health.probing || health.nextProbeMs > now) continue;
       const probe = deliveries.reduce((least, d) => (d.attempts < least.attempts ? d : least));
       deliveries.splice(deliveries.indexOf(probe), 1);

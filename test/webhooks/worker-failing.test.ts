@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hanging, OK, outboxes, pause, until, workerOn } from './fake-outbox.js';
+import { hanging, OK, outboxes, pause, TIMEOUT, until, workerOn } from './fake-outbox.js';
 
 test('a failing webhook that hangs holds one slot: another organization\'s deliveries and its own organization\'s other webhook go while its probe hangs', async () => {
   const o = outboxes();
@@ -64,5 +64,29 @@ test('a webhook found failing in a batch has its attempts that still wait for a 
   // Two attempts took the two slots and timed out; the three behind them were held.
   assert.deepEqual(r.sent, ['slow-1', 'slow-2']);
   assert.deepEqual(o.held, ['slow-3', 'slow-4', 'slow-5']);
+  await worker.close();
+});
+
+test('a failing webhook\'s next probe is not left where the organization\'s clock stood before it was moved back', async () => {
+  const o = outboxes();
+  o.failures.set('down', 1);
+  o.write('org-a', 'down', 1);
+  let now = 1_000_000 + 25 * 3_600_000;
+  const sent: string[] = [];
+  const worker = workerOn(o, 2, async (d) => {
+    sent.push(d.id);
+    return TIMEOUT;
+  }, () => now);
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 1, 'the first probe recorded');
+  await worker.idle();
+  // A suite advanced the clock a day to see the webhook fail, and sets it back to real time.
+  now -= 25 * 3_600_000;
+  o.write('org-a', 'down', 1);
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 2, 'the next write\'s delivery probed');
+  await worker.idle();
+  assert.deepEqual(sent, ['down-1', 'down-2']);
+  assert.deepEqual(o.held, []);
   await worker.close();
 });
