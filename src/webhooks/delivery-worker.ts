@@ -202,7 +202,7 @@ export class DeliveryWorker {
               else if (res !== LAPSED) results.push(res);
             });
             // Past the lease, another worker may have claimed them: held anew here, its claim would be undone.
-            if (this.deps.realNow() < lease) await this.postpone(orgId, outbox, held);
+            await this.postpone(orgId, outbox, this.deps.realNow() < lease ? held : new Map());
             if (results.length > 0) await this.record(orgId, outbox, results);
             if (claimed.some((d) => d.previousSecretEnded)) await this.forgetExpiredSecrets(orgId, outbox, dueMs);
             if (claimed.length === CLAIM_BATCH) w.again = true;
