@@ -58,6 +58,10 @@ interface HookHealth {
 
 const hookKey = (orgId: string, hookId: string) => `${orgId}\0${hookId}`;
 
+/** An attempt not made (DeliveryWorker.attempt): its delivery held, or left for its lease to end. */
+const HELD = 'held';
+const LAPSED = 'lapsed';
+
 interface OrgWork {
   /** When its earliest pending delivery is due (organization's clock); null: none known. */
   nextDue: number | null;
@@ -114,7 +118,11 @@ export class DeliveryWorker {
     }
   }
 
-  /** Stops taking work, waits for the attempts under way to be recorded, closes the connections. */
+  /**
+   * Stops taking work, waits for the attempts under way to be recorded, closes the connections. A
+   * claimed attempt still waiting for its slot is not begun: its delivery is given back, due at
+   * once, so that stopping waits for one time limit at most, not for a batch's every round.
+   */
   async close(): Promise<void> {
     this.closing = true;
     for (const t of this.timers) clearInterval(t);
@@ -181,16 +189,20 @@ export class DeliveryWorker {
           if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
           w.again = false;
           const dueMs = this.deps.clock(orgId);
-          claimed = await outbox.claim({ dueMs, realMs: this.deps.realNow(), leaseMs: this.leaseMs(), limit: CLAIM_BATCH });
+          const realMs = this.deps.realNow();
+          const leaseMs = this.leaseMs();
+          claimed = await outbox.claim({ dueMs, realMs, leaseMs, limit: CLAIM_BATCH });
           if (claimed.length > 0) {
+            const lease = realMs + leaseMs;
             const held = new Map<string, ClaimedDelivery[]>();
-            const batch = this.failing.size === 0 && claimed.every((d) => d.webhookFailures === 0) ? claimed : this.triage(orgId, outbox, claimed, held);
+            const batch = this.failing.size === 0 && claimed.every((d) => d.webhookFailures === 0) ? claimed : this.triage(orgId, outbox, claimed, held, lease);
             const results: AttemptResult[] = [];
-            (await Promise.all(batch.map((d) => this.attempt(orgId, d, true)))).forEach((res, i) => {
-              if (res) results.push(res);
-              else this.hold(held, batch[i]!);
+            (await Promise.all(batch.map((d) => this.attempt(orgId, d, true, lease)))).forEach((res, i) => {
+              if (res === HELD) this.hold(held, batch[i]!);
+              else if (res !== LAPSED) results.push(res);
             });
-            await this.postpone(orgId, outbox, held);
+            // Past the lease, another worker may have claimed them: held anew here, its claim would be undone.
+            await this.postpone(orgId, outbox, this.deps.realNow() < lease ? held : new Map());
             if (results.length > 0) await this.record(orgId, outbox, results);
             if (claimed.some((d) => d.previousSecretEnded)) await this.forgetExpiredSecrets(orgId, outbox, dueMs);
             if (claimed.length === CLAIM_BATCH) w.again = true;
@@ -237,14 +249,21 @@ export class DeliveryWorker {
   }
 
   /**
-   * One attempt of `d`, in a slot. In a batch (`inBatch`), null when its webhook was found failing
-   * while it waited for its slot (by an attempt of the same batch): it is held, not attempted.
+   * One attempt of `d`, in a slot, under the claim's lease, which ends at `lease` (real time). Not
+   * made, but HELD: when the worker began to close while it waited for its slot (its claim is
+   * given back, due at once, for the next start or another server), or, in a batch (`inBatch`),
+   * when its webhook was found failing meanwhile (by an attempt of the same batch). Not made, and
+   * LAPSED, when its lease would end before the attempt could: the slots are the process's, shared
+   * with other organizations' batches and probes, so a batch's last attempts may wait past the
+   * lease, and another worker may have claimed the delivery since; it is left to the next claim.
    */
-  private async attempt(orgId: string, d: ClaimedDelivery, inBatch: boolean): Promise<AttemptResult | null> {
+  private async attempt(orgId: string, d: ClaimedDelivery, inBatch: boolean, lease: number): Promise<AttemptResult | typeof HELD | typeof LAPSED> {
     await this.slot();
     try {
+      if (this.closing) return HELD;
+      if (this.deps.realNow() + this.deps.settings.timeoutMs > lease) return LAPSED;
       // Keyed only when some webhook is failing or this attempt fails: the healthy path stays as it was.
-      if (inBatch && this.failing.size > 0 && this.failing.has(hookKey(orgId, d.webhook.id))) return null;
+      if (inBatch && this.failing.size > 0 && this.failing.has(hookKey(orgId, d.webhook.id))) return HELD;
       const outcome = await this.deps.sender.send(d, Math.floor(this.deps.realNow() / 1000));
       const atMs = this.deps.clock(orgId);
       if (inBatch && (!outcome.ok || this.failing.size > 0)) {
@@ -278,7 +297,7 @@ export class DeliveryWorker {
    * refuses does not stand for a receiver that is down. A receiver that is down or hangs then holds
    * one slot, not the process's, and does not delay its organization's other webhooks.
    */
-  private triage(orgId: string, outbox: WebhookOutbox, claimed: readonly ClaimedDelivery[], held: Map<string, ClaimedDelivery[]>): ClaimedDelivery[] {
+  private triage(orgId: string, outbox: WebhookOutbox, claimed: readonly ClaimedDelivery[], held: Map<string, ClaimedDelivery[]>, lease: number): ClaimedDelivery[] {
     const batch: ClaimedDelivery[] = [];
     const now = this.deps.clock(orgId);
     for (const d of claimed) {
@@ -289,10 +308,14 @@ export class DeliveryWorker {
     }
     for (const [hookId, deliveries] of held) {
       const health = this.failing.get(hookKey(orgId, hookId))!;
+      // Further off than the backoff ever puts it: the organization's clock was moved back (the
+      // control API's clock). Its next probe is now, as in a process that had not seen it failing;
+      // else the events of every write would be held until the clock came back to where it was.
+      if (health.nextProbeMs > now + this.deps.settings.retryCapMs) health.nextProbeMs = now;
       if (health.probing || health.nextProbeMs > now) continue;
       const probe = deliveries.reduce((least, d) => (d.attempts < least.attempts ? d : least));
       deliveries.splice(deliveries.indexOf(probe), 1);
-      this.probe(orgId, outbox, probe, health);
+      this.probe(orgId, outbox, probe, health, lease);
     }
     return batch;
   }
@@ -325,11 +348,13 @@ export class DeliveryWorker {
   }
 
   /** Attempts a failing webhook's probe on its own, records it, and resumes the webhook's deliveries when it succeeded. */
-  private probe(orgId: string, outbox: WebhookOutbox, d: ClaimedDelivery, health: HookHealth): void {
+  private probe(orgId: string, outbox: WebhookOutbox, d: ClaimedDelivery, health: HookHealth, lease: number): void {
     health.probing = true;
     const run: Promise<void> = (async () => {
       try {
-        const res = (await this.attempt(orgId, d, false))!;
+        const res = await this.attempt(orgId, d, false, lease);
+        if (res === LAPSED) return;
+        if (res === HELD) return void (await outbox.postpone([d], this.deps.clock(orgId)));
         await this.record(orgId, outbox, [res]);
         if (res.ok) {
           this.failing.delete(hookKey(orgId, d.webhook.id));

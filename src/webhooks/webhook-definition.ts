@@ -16,8 +16,13 @@ export const WEBHOOK_LIMITS = { urlLength: 2_000, headers: 20, headerValue: 1_00
 /** Header fields the server sets on every delivery, which a webhook may not set. */
 const RESERVED_HEADERS = new Set([
   'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect',
-  'webhook-id', 'webhook-timestamp', 'webhook-signature',
 ]);
+
+/**
+ * Standard Webhooks' own header fields (webhook-id, -timestamp, -signature, and any it adds): a
+ * receiver's library reads them as the sender's, so a webhook may set none (docs/webhooks.md § A webhook).
+ */
+const RESERVED_PREFIX = 'webhook-';
 
 /** An RFC 9110 field name. */
 const TOKEN_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -104,6 +109,7 @@ export function headersOf(raw: unknown): Record<string, string> {
     if (!TOKEN_RE.test(name)) throw invalid(`${quoteText(name)} is not a header field name: use letters, digits and - (such as 'X-Api-Key').`);
     const lower = name.toLowerCase();
     if (RESERVED_HEADERS.has(lower)) throw invalid(`The header field '${name}' is set by the server on every delivery and cannot be given.`);
+    if (lower.startsWith(RESERVED_PREFIX)) throw invalid(`The header field '${name}' is named as Standard Webhooks' own (webhook-…), which only the server sets; give it another name (such as 'X-${name}').`);
     if (seen.has(lower)) throw invalid(`The header field '${name}' is given twice.`);
     seen.add(lower);
     if (typeof value !== 'string') throw invalid(`The header field '${name}' must have a text value; got ${kindOf(value)}.`);

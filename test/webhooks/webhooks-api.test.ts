@@ -84,6 +84,9 @@ for (const store of HTTP_STORES) {
         [{ event: 'created', url: 'https://u:p@x.example/' }, 'WEBHOOK_INVALID', /credentials/],
         [{ event: 'created', url: receiver.url, method: 'GET' }, 'WEBHOOK_INVALID', /'method' must be one of POST, PUT, PATCH/],
         [{ event: 'created', url: receiver.url, headers: { 'Content-Type': 'text/plain' } }, 'WEBHOOK_INVALID', /set by the server/],
+        // Standard Webhooks' fields, those it sets now and any it adds: a receiver's library reads them as the sender's.
+        [{ event: 'created', url: receiver.url, headers: { 'webhook-version': '2' } }, 'WEBHOOK_INVALID', /'webhook-version' is named as Standard Webhooks' own \(webhook-…\), which only the server sets; give it another name \(such as 'X-webhook-version'\)/],
+        [{ event: 'created', url: receiver.url, headers: ['Webhook-Signature: v1,forged'] }, 'WEBHOOK_INVALID', /'Webhook-Signature' is named as Standard Webhooks' own/],
         [{ event: 'created', url: receiver.url, headers: { 'Bad Name': 'x' } }, 'WEBHOOK_INVALID', /not a header field name/],
         // Values HTTP/1.1 cannot carry: every attempt would fail (ERR_INVALID_CHAR) until the webhook was disabled.
         [{ event: 'created', url: receiver.url, headers: { 'X-Team': 'ĉu' } }, 'WEBHOOK_INVALID', /U\+0109 \(ĉ\), which HTTP\/1\.1 cannot send/],

@@ -6,91 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.js';
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
-import type { SendOutcome } from '../../src/webhooks/sender.js';
-import type { AttemptResult, ClaimedDelivery, ClaimRequest, WebhookOutbox } from '../../src/webhooks/webhook-types.js';
-
-const OK: SendOutcome = { ok: true, status: 200, error: null, durationMs: 1, response: null };
-const TIMEOUT: SendOutcome = { ok: false, status: null, error: 'TIMEOUT: no complete reply', durationMs: 300, response: null };
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `done()`, failing after 5 s with `what`: a worker that waits for a hanging attempt never gets there. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const start = Date.now(); !done(); await pause(2)) if (Date.now() - start > 5_000) assert.fail(`not within 5 s: ${what}`);
-}
-
-/** Organizations' outboxes in memory: pending deliveries, due at once unless held; each webhook's failures in a row. */
-function outboxes() {
-  const pending = new Map<string, Array<ClaimedDelivery & { heldUntil?: number }>>();
-  const failures = new Map<string, number>();
-  const held: string[] = [];
-  const finished: AttemptResult[] = [];
-  const resumed: string[] = [];
-  let n = 0;
-  const of = (orgId: string) => pending.get(orgId) ?? pending.set(orgId, []).get(orgId)!;
-  const outbox = (orgId: string) => ({
-    claim: async (r: ClaimRequest) => {
-      const due = of(orgId).filter((d) => (d.heldUntil ?? 0) <= r.dueMs).slice(0, r.limit);
-      pending.set(orgId, of(orgId).filter((d) => !due.includes(d)));
-      return due.map((d) => ({ ...d, webhookFailures: failures.get(d.webhook.id) ?? 0 }));
-    },
-    finish: async (results: readonly AttemptResult[]) => {
-      for (const res of results) {
-        finished.push(res);
-        failures.set(res.webhookId, res.ok ? 0 : (failures.get(res.webhookId) ?? 0) + 1);
-      }
-      return [];
-    },
-    postpone: async (ds: readonly ClaimedDelivery[], untilMs: number) => {
-      for (const d of ds) held.push(d.id);
-      of(orgId).push(...ds.map((d) => ({ ...d, heldUntil: untilMs })));
-    },
-    resume: async (hookId: string, nowMs: number) => {
-      resumed.push(hookId);
-      for (const d of of(orgId)) if (d.webhook.id === hookId) d.heldUntil = nowMs;
-      return 0;
-    },
-    nextDue: async () => null,
-    claimNotices: async () => [],
-  }) as unknown as WebhookOutbox;
-  const write = (orgId: string, hookId: string, count: number, attempts = 0) => {
-    for (let i = 0; i < count; i++) {
-      n++;
-      of(orgId).push({ row: n, id: `${hookId}-${n}`, webhook: { id: hookId, url: `https://hooks.example.com/${hookId}`, method: 'POST', headers: {}, secret: 'whsec_AAAA' }, webhookFailures: 0, event: 'created', payload: '{}', attempts, writtenMs: 0 });
-    }
-  };
-  return { outbox, write, failures, held, finished, resumed };
-}
-
-/** A worker with `concurrency` slots, on the clock `now`; `send` answers each attempt. */
-function workerOn(o: ReturnType<typeof outboxes>, concurrency: number, send: (d: ClaimedDelivery) => Promise<SendOutcome>, now: () => number = () => 1_000_000) {
-  const { allowPrivate: _, ...settings } = loadConfig({ WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_GATHER_MS: '0' }).webhooks;
-  return new DeliveryWorker({
-    outbox: async (orgId) => o.outbox(orgId),
-    organizations: async () => [],
-    clock: now,
-    realNow: () => Date.now(),
-    sender: { send, close: () => {} },
-    settings,
-    notifyDisabled: async () => {},
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-  });
-}
-
-/** A receiver that hangs until released, for the webhook `slow`; any other answers at once. */
-function hanging() {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const sent: string[] = [];
-  const send = async (d: ClaimedDelivery) => {
-    sent.push(d.id);
-    if (d.webhook.id !== 'slow') return OK;
-    await released;
-    return TIMEOUT;
-  };
-  return { send, sent, release };
-}
+import { hanging, OK, outboxes, pause, TIMEOUT, until, workerOn } from './fake-outbox.js';
 
 test('a failing webhook that hangs holds one slot: another organization\'s deliveries and its own organization\'s other webhook go while its probe hangs', async () => {
   const o = outboxes();
@@ -148,5 +64,29 @@ test('a webhook found failing in a batch has its attempts that still wait for a 
   // Two attempts took the two slots and timed out; the three behind them were held.
   assert.deepEqual(r.sent, ['slow-1', 'slow-2']);
   assert.deepEqual(o.held, ['slow-3', 'slow-4', 'slow-5']);
+  await worker.close();
+});
+
+test('a failing webhook\'s next probe is not left where the organization\'s clock stood before it was moved back', async () => {
+  const o = outboxes();
+  o.failures.set('down', 1);
+  o.write('org-a', 'down', 1);
+  let now = 1_000_000 + 25 * 3_600_000;
+  const sent: string[] = [];
+  const worker = workerOn(o, 2, async (d) => {
+    sent.push(d.id);
+    return TIMEOUT;
+  }, () => now);
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 1, 'the first probe recorded');
+  await worker.idle();
+  // A suite advanced the clock a day to see the webhook fail, and sets it back to real time.
+  now -= 25 * 3_600_000;
+  o.write('org-a', 'down', 1);
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 2, 'the next write\'s delivery probed');
+  await worker.idle();
+  assert.deepEqual(sent, ['down-1', 'down-2']);
+  assert.deepEqual(o.held, []);
   await worker.close();
 });
