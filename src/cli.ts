@@ -28,6 +28,7 @@ import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
 import { DELIVERY_PAGE, ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
 import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
+import { suggestName } from './schema/suggest.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -184,6 +185,35 @@ async function withStores(config: Config, action: (stores: Stores) => Promise<vo
   } finally {
     await stores.close();
   }
+}
+
+/** `orchard org …` for a group, `orchard` for the program: how the command is typed. */
+function commandLine(command: Command): string {
+  return command.parent ? `${commandLine(command.parent)} ${command.name()}` : 'orchard';
+}
+
+/**
+ * `orchard nosuch` and `orchard help nosuch` (and `orchard org nosuch`, `orchard org help nosuch`)
+ * are refused alike: USAGE naming the unknown command, the nearest one, and the --help that lists
+ * them. Commander's own help command printed the whole help for an unknown name, naming nothing.
+ */
+function refuseUnknownCommands(group: Command): void {
+  const groups = group.commands.filter((c) => c.commands.length > 0);
+  const refuse = (name: string): never => {
+    const near = suggestName(name, group.commands.map((c) => c.name()));
+    group.error(`error: unknown command '${name}'.${near ? ` Did you mean '${near}'?` : ''} List the commands with ${commandLine(group)} --help.`, { code: 'commander.unknownCommand' });
+    // error() throws (exitOverride); this line is for the type checker.
+    throw new Error('unreachable');
+  };
+  group.on('command:*', (operands: string[]) => refuse(operands[0]!));
+  group.helpCommand(false);
+  group.command('help [command]')
+    .description('display help for command')
+    .action((name?: string) => {
+      const command = name === undefined ? group : group.commands.find((c) => c.name() === name) ?? refuse(name);
+      command.help();
+    });
+  for (const g of groups) refuseUnknownCommands(g);
 }
 
 const EXAMPLES = `
@@ -884,6 +914,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         `Restored ${m.files.length} databases (${m.organizations} organizations) from the backup started at ${m.startedAt} into ${config.dataDir}.`);
     });
 
+  refuseUnknownCommands(program);
   return program;
 }
 
