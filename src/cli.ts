@@ -16,7 +16,7 @@ import { backupData, openStores, restoreData, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 import { VERSION } from './version.js';
 import { ControlError, controlClientFrom, type ControlClient } from './control-client.js';
-import { organizationSummary, userSummary } from './admin/admin-service.js';
+import { organizationSummary, SEED_MAX, userSummary } from './admin/admin-service.js';
 import type { TokenInfo } from './auth/identity.js';
 import type { RoleDefinition } from './auth/roles.js';
 import { checkFixturesFile, fixturesFileText, fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
@@ -86,10 +86,12 @@ const userLine = (u: ReturnType<typeof userSummary>): string =>
 const tokenLine = (t: TokenInfo): string =>
   `${t.id}  …${t.last4 ?? '????'}  created ${t.createdAt}, last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `, revoked ${t.revokedAt}` : ''}`;
 
-function wholeNumber(name: string, min = 0) {
+function wholeNumber(name: string, min = 0, max?: number) {
   return (raw: string): number => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
+      throw new InvalidArgumentError(`${name} must be a whole number${max !== undefined ? ` from ${min} to ${max.toLocaleString('en-US')}` : min > 0 ? ` of at least ${min}` : ''}.`);
+    }
     return n;
   };
 }
@@ -808,7 +810,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .description('insert sample records (plausible names, cities, picklist codes, dates) into an organization, owned by its primary user; a progress bar shows on a terminal')
     .requiredOption('--org <id>', 'organization id (required)')
     .option('--object <name>', 'object system name or number', 'account')
-    .requiredOption('--count <n>', 'how many records (required)', wholeNumber('--count'))
+    .requiredOption('--count <n>', `how many records, 0 to ${SEED_MAX.toLocaleString('en-US')} (required)`, wholeNumber('--count', 0, SEED_MAX))
     .action(async (o: { org: string; object: string; count: number }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {

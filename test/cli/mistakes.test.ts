@@ -94,6 +94,13 @@ describe('orchard used wrongly', () => {
     }
   });
 
+  test('seed refuses a --count past 10,000,000, or not a whole number, before looking at the organization', async () => {
+    for (const count of ['10000001', '9007199254740991', '1e6', '1.5', '-1']) {
+      const error = await fails(dir, ['seed', '--org', unknown, '--count', count], 'USAGE');
+      assert.match(error.message, /--count must be a whole number from 0 to 10,000,000\.$/, count);
+    }
+  });
+
   test('webhook deliveries refuses --limit 0 and serves more than 500 as 500, as the API\'s pagesize', async () => {
     const stores = openStores(loadConfig({}, { dataDir: dir }));
     let id: string;
