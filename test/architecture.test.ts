@@ -64,7 +64,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'cli-confirm': ['errors'],
   // service: import and export run the service's pipeline.
   // webhooks: the webhook commands print what the API shows.
-  cli: ['errors', 'config', 'version', 'control-client', 'cli-control', 'cli-confirm', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server', 'webhooks'],
+  // schema: an unknown command's nearest one is found as an unknown field's is (suggest.ts).
+  cli: ['errors', 'config', 'version', 'schema', 'control-client', 'cli-control', 'cli-confirm', 'auth', 'admin', 'service', 'fixtures', 'stores', 'server', 'webhooks'],
   // The entry point of `orchard/testing`: a server for a test suite, with its control client.
   testing: ['config', 'control-client', 'fixtures', 'server'],
 };
