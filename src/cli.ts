@@ -29,6 +29,7 @@ import { Service } from './service/service.js';
 import { DELIVERY_PAGE, ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
 import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
 import { suggestName } from './schema/suggest.js';
+import { partialFile } from './partial-file.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -163,7 +164,7 @@ function outputFile(option: string, file: string): string {
  * whole nor an earlier export overwritten, and says so.
  */
 async function writeWhole(file: string, source: Readable | string): Promise<void> {
-  const partial = path.join(path.dirname(file), `.partial-${process.pid}-${path.basename(file)}`);
+  const partial = partialFile(file);
   try {
     if (typeof source === 'string') fs.writeFileSync(partial, source);
     else await pipeline(source, fs.createWriteStream(partial));
