@@ -197,6 +197,14 @@ describe('the architecture of src/', () => {
     assert.deepEqual(sources.filter((s) => text(s).includes('.partial-')).map((s) => s.file), ['partial-file.ts']);
   });
 
+  test('ids are checked by isUuid, not by a pattern of their own, but where a store guards a name', () => {
+    // The record and control stores' own patterns guard the ids they turn into file names and SQL
+    // (lower case only, as the ids are made); the backup's files are checked with isUuid.
+    const uuidPattern = /\[0-9a-f\]\{8\}-/;
+    assert.deepEqual(sources.filter((s) => uuidPattern.test(text(s))).map((s) => s.file),
+      ['schema/values.ts', 'store/postgres/postgres-control-ddl.ts', 'store/postgres/postgres-record-store.ts', 'store/sqlite/sqlite-record-store.ts']);
+  });
+
   test('finds a cycle and a forbidden edge when there is one (the checks can fail)', () => {
     assert.deepEqual(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a', 'b', 'c', 'a']);
     assert.equal(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), null);
