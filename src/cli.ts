@@ -922,12 +922,34 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
 }
 
 /**
+ * A message of the checks the API and the control API share names the members of a JSON body
+ * ('url', headers[0], 'expiresInHours'), where the CLI's user typed options. Each member `command`
+ * has an option for is named as that option (--url, --header #1, --expires-in-hours); a repeated
+ * option (--header) fills the plural member (headers).
+ */
+function namedAsOptions(message: string, command: Command | undefined): string {
+  let named = message;
+  for (const option of command?.options ?? []) {
+    if (!option.long) continue;
+    const flag = option.long;
+    const member = option.attributeName();
+    named = named.replaceAll(`'${member}'`, flag).replaceAll(`'${member}s'`, flag)
+      .replace(new RegExp(`\\b${member}s?\\[(\\d+)\\]`, 'g'), (_, i: string) => `${flag} #${Number(i) + 1}`);
+  }
+  return named;
+}
+
+/**
  * Runs the command with these arguments (those after `orchard`) and resolves to its exit status,
  * 0 or 1 on any failure, once the command is done (serve: once it listens).
  */
 export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; output?: CliOutput; input?: InStream } = {}): Promise<number> {
   const output = options.output ?? PROCESS_OUTPUT;
   const program = buildCli(options.env, output, options.input);
+  let ran: Command | undefined;
+  program.hook('preAction', (_program, command) => {
+    ran = command;
+  });
   try {
     await program.parseAsync(args, { from: 'user' });
     return 0;
@@ -944,7 +966,7 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
       message = err.code === 'commander.help' ? 'A subcommand is missing; see --help.' : err.message.replace(/^error: /, '');
     } else {
       code = isAppError(err) || err instanceof ControlError ? err.code : 'ERROR';
-      message = err instanceof Error ? err.message : String(err);
+      message = err instanceof Error ? namedAsOptions(err.message, ran) : String(err);
       if (!json) output.stderr.write(`orchard: ${message}\n`);
     }
     if (json) output.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
