@@ -16,7 +16,7 @@ import { backupData, openStores, restoreData, type Stores } from './stores.js';
 import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES } from './auth/plans.js';
 import { VERSION } from './version.js';
 import { ControlError, controlClientFrom, type ControlClient } from './control-client.js';
-import { organizationSummary, userSummary } from './admin/admin-service.js';
+import { organizationSummary, SEED_MAX, userSummary } from './admin/admin-service.js';
 import type { TokenInfo } from './auth/identity.js';
 import type { RoleDefinition } from './auth/roles.js';
 import { checkFixturesFile, fixturesFileText, fixturesText, readFixturesFile } from './fixtures/fixtures-file.js';
@@ -28,6 +28,8 @@ import { exportRecords, importRecords } from './service/record-transfer.js';
 import { Service } from './service/service.js';
 import { DELIVERY_PAGE, ROTATION_HOURS, type WebhookSummary } from './webhooks/webhook-admin.js';
 import { DELIVERY_STATES, type DeliveryState } from './webhooks/webhook-types.js';
+import { suggestName } from './schema/suggest.js';
+import { partialFile } from './partial-file.js';
 
 
 /** A stream the command writes to: the process's stdout or stderr, or a fake in tests. */
@@ -85,10 +87,12 @@ const userLine = (u: ReturnType<typeof userSummary>): string =>
 const tokenLine = (t: TokenInfo): string =>
   `${t.id}  …${t.last4 ?? '????'}  created ${t.createdAt}, last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `, revoked ${t.revokedAt}` : ''}`;
 
-function wholeNumber(name: string, min = 0) {
+function wholeNumber(name: string, min = 0, max?: number) {
   return (raw: string): number => {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
+      throw new InvalidArgumentError(`${name} must be a whole number${max !== undefined ? ` from ${min} to ${max.toLocaleString('en-US')}` : min > 0 ? ` of at least ${min}` : ''}.`);
+    }
     return n;
   };
 }
@@ -160,7 +164,7 @@ function outputFile(option: string, file: string): string {
  * whole nor an earlier export overwritten, and says so.
  */
 async function writeWhole(file: string, source: Readable | string): Promise<void> {
-  const partial = path.join(path.dirname(file), `.partial-${process.pid}-${path.basename(file)}`);
+  const partial = partialFile(file);
   try {
     if (typeof source === 'string') fs.writeFileSync(partial, source);
     else await pipeline(source, fs.createWriteStream(partial));
@@ -184,6 +188,35 @@ async function withStores(config: Config, action: (stores: Stores) => Promise<vo
   } finally {
     await stores.close();
   }
+}
+
+/** `orchard org …` for a group, `orchard` for the program: how the command is typed. */
+function commandLine(command: Command): string {
+  return command.parent ? `${commandLine(command.parent)} ${command.name()}` : 'orchard';
+}
+
+/**
+ * `orchard nosuch` and `orchard help nosuch` (and `orchard org nosuch`, `orchard org help nosuch`)
+ * are refused alike: USAGE naming the unknown command, the nearest one, and the --help that lists
+ * them. Commander's own help command printed the whole help for an unknown name, naming nothing.
+ */
+function refuseUnknownCommands(group: Command): void {
+  const groups = group.commands.filter((c) => c.commands.length > 0);
+  const refuse = (name: string): never => {
+    const near = suggestName(name, group.commands.map((c) => c.name()));
+    group.error(`error: unknown command '${name}'.${near ? ` Did you mean '${near}'?` : ''} List the commands with ${commandLine(group)} --help.`, { code: 'commander.unknownCommand' });
+    // error() throws (exitOverride); this line is for the type checker.
+    throw new Error('unreachable');
+  };
+  group.on('command:*', (operands: string[]) => refuse(operands[0]!));
+  group.helpCommand(false);
+  group.command('help [command]')
+    .description('display help for command')
+    .action((name?: string) => {
+      const command = name === undefined ? group : group.commands.find((c) => c.name() === name) ?? refuse(name);
+      command.help();
+    });
+  for (const g of groups) refuseUnknownCommands(g);
 }
 
 const EXAMPLES = `
@@ -778,7 +811,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .description('insert sample records (plausible names, cities, picklist codes, dates) into an organization, owned by its primary user; a progress bar shows on a terminal')
     .requiredOption('--org <id>', 'organization id (required)')
     .option('--object <name>', 'object system name or number', 'account')
-    .requiredOption('--count <n>', 'how many records (required)', wholeNumber('--count'))
+    .requiredOption('--count <n>', `how many records, 0 to ${SEED_MAX.toLocaleString('en-US')} (required)`, wholeNumber('--count', 0, SEED_MAX))
     .action(async (o: { org: string; object: string; count: number }) => {
       const { config, out } = ctx();
       await withStores(config, async ({ admin }) => {
@@ -884,7 +917,26 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
         `Restored ${m.files.length} databases (${m.organizations} organizations) from the backup started at ${m.startedAt} into ${config.dataDir}.`);
     });
 
+  refuseUnknownCommands(program);
   return program;
+}
+
+/**
+ * A message of the checks the API and the control API share names the members of a JSON body
+ * ('url', headers[0], 'expiresInHours'), where the CLI's user typed options. Each member `command`
+ * has an option for is named as that option (--url, --header #1, --expires-in-hours); a repeated
+ * option (--header) fills the plural member (headers).
+ */
+function namedAsOptions(message: string, command: Command | undefined): string {
+  let named = message;
+  for (const option of command?.options ?? []) {
+    if (!option.long) continue;
+    const flag = option.long;
+    const member = option.attributeName();
+    named = named.replaceAll(`'${member}'`, flag).replaceAll(`'${member}s'`, flag)
+      .replace(new RegExp(`\\b${member}s?\\[(\\d+)\\]`, 'g'), (_, i: string) => `${flag} #${Number(i) + 1}`);
+  }
+  return named;
 }
 
 /**
@@ -894,6 +946,10 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
 export async function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; output?: CliOutput; input?: InStream } = {}): Promise<number> {
   const output = options.output ?? PROCESS_OUTPUT;
   const program = buildCli(options.env, output, options.input);
+  let ran: Command | undefined;
+  program.hook('preAction', (_program, command) => {
+    ran = command;
+  });
   try {
     await program.parseAsync(args, { from: 'user' });
     return 0;
@@ -910,7 +966,7 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
       message = err.code === 'commander.help' ? 'A subcommand is missing; see --help.' : err.message.replace(/^error: /, '');
     } else {
       code = isAppError(err) || err instanceof ControlError ? err.code : 'ERROR';
-      message = err instanceof Error ? err.message : String(err);
+      message = err instanceof Error ? namedAsOptions(err.message, ran) : String(err);
       if (!json) output.stderr.write(`orchard: ${message}\n`);
     }
     if (json) output.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');

@@ -162,10 +162,17 @@ test('orchard restore refuses a manifest listing a path outside its own, writing
     fs.writeFileSync(path.join(root, 'in', 'escaped-content'), 'written outside');
     const dataDir = path.join(root, 'data');
     fs.mkdirSync(dataDir);
-    for (const [files, contents] of [[['control.db', '../escaped.db'], []], [['control.db'], ['files/../../escaped-content']]]) {
+    // An id no organization or file gets (not an RFC 4122 UUID, as isUuid checks every id) is refused too.
+    const nil = '00000000-0000-0000-0000-000000000000';
+    const org = '2b0c8a4e-6f1d-4c3a-9e5b-7d2f1a0c9b8e';
+    fs.mkdirSync(path.join(from, 'orgs'));
+    fs.mkdirSync(path.join(from, 'files', org));
+    fs.writeFileSync(path.join(from, 'orgs', `${nil}.db`), 'not read');
+    fs.writeFileSync(path.join(from, 'files', org, nil), 'not read');
+    for (const [files, contents] of [[['control.db', '../escaped.db'], []], [['control.db'], ['files/../../escaped-content']], [['control.db', `orgs/${nil}.db`], []], [['control.db'], [`files/${org}/${nil}`]]]) {
       fs.writeFileSync(path.join(from, 'orchard-backup.json'), JSON.stringify({ format: 1, startedAt: '2026-03-01T00:00:00.000Z', files, organizations: 0, bytes: 0, contents }));
       const error = await fails(dataDir, ['restore', '--from', from], 'BACKUP_INVALID');
-      assert.match(error.message, /lists "(\.\.\/escaped\.db|files\/\.\.\/\.\.\/escaped-content)", which is none of control\.db/);
+      assert.match(error.message, new RegExp(`lists "(\\.\\./escaped\\.db|files/\\.\\./\\.\\./escaped-content|orgs/${nil}\\.db|files/${org}/${nil})", which is none of control\\.db`));
       assert.deepEqual(fs.readdirSync(root).sort(), ['data', 'in']);
       assert.deepEqual(fs.readdirSync(dataDir), []);
     }

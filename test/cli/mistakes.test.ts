@@ -10,7 +10,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
-import { fails, ok } from './cli-runner.js';
+import { fails, ok, run } from './cli-runner.js';
 
 describe('orchard used wrongly', () => {
   let dir: string;
@@ -21,6 +21,23 @@ describe('orchard used wrongly', () => {
     org = await ok(dir, ['org', 'create', '--name', 'Acme', '--plan', 'enterprise', '--email', 'ops@acme.example']) as typeof org;
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('an unknown command, typed alone or after help, in a group too, is refused naming it, the nearest command and the --help that lists them', async () => {
+    for (const args of [['nosuch'], ['help', 'nosuch']]) {
+      const r = await run(args);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, "error: unknown command 'nosuch'. List the commands with orchard --help.\n(add --help for usage)\n");
+    }
+    for (const args of [['org', 'craete'], ['org', 'help', 'craete']]) {
+      const error = await fails(dir, args, 'USAGE');
+      assert.equal(error.message, "unknown command 'craete'. Did you mean 'create'? List the commands with orchard org --help.");
+    }
+    // A command help knows still gets its help, with exit status 0.
+    const known = await run(['help', 'seed']);
+    assert.equal(known.code, 0);
+    assert.match(known.stdout, /Usage: orchard seed/);
+  });
 
   test('export and import refuse an unknown organization with ORGANIZATION_NOT_FOUND, as seed and user create do', async () => {
     const csv = path.join(dir, 'in.csv');
@@ -74,6 +91,13 @@ describe('orchard used wrongly', () => {
     for (const url of ['notaurl', 'ftp://127.0.0.1:8080']) {
       const error = await fails(dir, ['clock', 'show', '--url', url], 'PARAM_INVALID');
       assert.equal(error.message, `'${url}' is not a server's address (--url or ORCHARD_URL): give an http(s) URL such as http://127.0.0.1:8080.`);
+    }
+  });
+
+  test('seed refuses a --count past 10,000,000, or not a whole number, before looking at the organization', async () => {
+    for (const count of ['10000001', '9007199254740991', '1e6', '1.5', '-1']) {
+      const error = await fails(dir, ['seed', '--org', unknown, '--count', count], 'USAGE');
+      assert.match(error.message, /--count must be a whole number from 0 to 10,000,000\.$/, count);
     }
   });
 

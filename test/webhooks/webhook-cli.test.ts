@@ -140,7 +140,8 @@ describe('orchard webhook', () => {
     assert.equal(ended.previousSecretExpiresAt, null);
     assert.deepEqual(stored(), { secret: ended.secret, previous: null, until: null });
 
-    await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', '169'], 'WEBHOOK_INVALID');
+    const long = await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', '169'], 'WEBHOOK_INVALID');
+    assert.match(long.message, /^--expires-in-hours must be a whole number of hours from 0 to 168:/);
     await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', made.id, '--expires-in-hours', 'soon'], 'USAGE');
     await fails(dir, ['webhook', 'rotate-secret', '--org', org.id, '--id', '00000000-0000-4000-8000-000000000000'], 'WEBHOOK_NOT_FOUND');
     assert.equal(stored().secret, ended.secret, 'refusals change nothing');
@@ -150,9 +151,14 @@ describe('orchard webhook', () => {
   test('refuses what the API refuses, with its codes; a private URL without WEBHOOK_ALLOW_PRIVATE', async () => {
     const privateUrl = await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'http://127.0.0.1:9/h'], 'WEBHOOK_TARGET_FORBIDDEN');
     assert.match(privateUrl.message, /WEBHOOK_ALLOW_PRIVATE=true .*for orchard webhook create, in the command's environment too/);
-    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--filter', 'statecode = 1'], 'WEBHOOK_INVALID');
+    // The API's checks name its body's members; the CLI's user is told the options typed.
+    const filter = await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--filter', 'statecode = 1'], 'WEBHOOK_INVALID');
+    assert.equal(filter.message, 'A --filter needs an --object: a filter names the fields of one object.');
+    const url = await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'notaurl'], 'WEBHOOK_INVALID');
+    assert.equal(url.message, "--url is not a URL: 'notaurl'. Give an absolute http(s) URL such as 'https://hooks.example.com/orchard'.");
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--object', 'account', '--url', 'https://8.8.8.8/h', '--filter', 'nosuch = 1'], 'FIELD_UNKNOWN');
-    await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--header', 'no colon'], 'WEBHOOK_INVALID');
+    const header = await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'created', '--url', 'https://8.8.8.8/h', '--header', 'X-A: 1', '--header', 'no colon'], 'WEBHOOK_INVALID');
+    assert.equal(header.message, "--header #2 must be a header field 'Name: value'; got a text without a colon.");
     await fails(dir, ['webhook', 'create', '--org', org.id, '--event', 'moved', '--url', 'https://8.8.8.8/h'], 'USAGE');
     await fails(dir, ['webhook', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--event', 'created', '--url', 'https://8.8.8.8/h'], 'ORGANIZATION_NOT_FOUND');
     assert.deepEqual(await ok(dir, ['webhook', 'list', '--org', org.id]), { items: [] });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
 import { newEpoch } from '../change-log.js';
+import { isUuid } from '../../schema/values.js';
 import { openDb, type Db } from './sqlite-db.js';
 import { copyContents, fileIdsOf } from './sqlite-snapshots.js';
 
@@ -28,17 +29,21 @@ export interface BackupManifest {
 /** Told after each file: bytes copied so far and the bytes of every file found at the start. */
 export type BackupProgress = (doneBytes: number, totalBytes: number) => void;
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const ORG_FILE_RE = new RegExp(`^${UUID}\\.db$`);
+/** `<organization id>.db`; ids are checked as every id is (isUuid). */
+const isOrgFile = (name: string): boolean => name.endsWith('.db') && isUuid(name.slice(0, -'.db'.length));
+
 /** What a manifest may list, the paths backupSqlite writes: a restore writes nowhere else. */
-const MANIFEST_FILE_RE = new RegExp(`^(?:control\\.db|limits\\.db|orgs/${UUID}\\.db)$`);
-const MANIFEST_CONTENT_RE = new RegExp(`^files/${UUID}/${UUID}$`);
+const isManifestFile = (rel: string): boolean => rel === 'control.db' || rel === 'limits.db' || (rel.startsWith('orgs/') && isOrgFile(rel.slice('orgs/'.length)));
+const isManifestContent = (rel: string): boolean => {
+  const [dir, org, file, ...more] = rel.split('/');
+  return dir === 'files' && more.length === 0 && isUuid(org ?? '') && isUuid(file ?? '');
+};
 
 /** The Orchard databases under `dataDir`, relative: control.db, limits.db, orgs/<id>.db. */
 function databasesIn(dataDir: string): string[] {
   const found = ['control.db', 'limits.db'].filter((f) => fs.existsSync(path.join(dataDir, f)));
   const orgs = path.join(dataDir, 'orgs');
-  if (fs.existsSync(orgs)) for (const f of fs.readdirSync(orgs).sort()) if (ORG_FILE_RE.test(f)) found.push(`orgs/${f}`);
+  if (fs.existsSync(orgs)) for (const f of fs.readdirSync(orgs).sort()) if (isOrgFile(f)) found.push(`orgs/${f}`);
   return found;
 }
 
@@ -183,8 +188,8 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   const contents = manifest.contents ?? [];
   // The manifest is read from a directory that may have come from elsewhere: a path it lists is
   // joined to the data directory, so one such as ../../.ssh/authorized_keys would be written there.
-  const listed = (list: unknown, re: RegExp): unknown[] => (Array.isArray(list) ? list : [list]).filter((f) => typeof f !== 'string' || !re.test(f));
-  const foreign = [...listed(manifest.files, MANIFEST_FILE_RE), ...listed(contents, MANIFEST_CONTENT_RE)];
+  const listed = (list: unknown, allowed: (rel: string) => boolean): unknown[] => (Array.isArray(list) ? list : [list]).filter((f) => typeof f !== 'string' || !allowed(f));
+  const foreign = [...listed(manifest.files, isManifestFile), ...listed(contents, isManifestContent)];
   if (foreign.length > 0) {
     throw new AppError('BACKUP_INVALID', `${fromDir} is not a backup made by orchard backup: its ${MANIFEST} lists ${JSON.stringify(String(foreign[0]))}, which is none of control.db, limits.db, orgs/<id>.db or files/<org id>/<file id>. Nothing was restored; restore from a backup orchard backup made.`);
   }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { CRMUSER_OBJECT_TYPE } from '../../schema/build-object.js';
 import type { SnapshotInfo } from '../types.js';
 import { isUuid } from '../../schema/values.js';
+import { partialFile } from '../../partial-file.js';
 import { newEpoch } from '../change-log.js';
 import { q } from './sqlite-ddl.js';
 import { KEPT_ON_REPLACE, orphanDeliveriesSql, WEBHOOKS_TABLE } from '../webhook-outbox.js';
@@ -122,7 +123,7 @@ export function listSnapshotFiles(dataDir: string, orgId: string): SnapshotInfo[
  */
 export async function backupTo(db: Db, file: string): Promise<SnapshotInfo> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const partial = path.join(path.dirname(file), `.partial-${process.pid}-${path.basename(file)}`);
+  const partial = partialFile(file);
   removeDbFile(partial);
   try {
     await db.backup(partial);
