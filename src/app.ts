@@ -210,6 +210,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the microtask queue on every request (bench/get-record).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // A reply is one caller's view (its role's fields), told apart by a tokenid header no shared cache
+    // knows: none may store it, whatever its status (a 404 is cacheable by default), and a client's
+    // own cache revalidates it with its ETag each time (docs/decisions.md). The console sets its own.
+    reply.header('cache-control', 'private, no-cache');
     // HTTP/1.1 requires Host (RFC 9112 §3.2); HTTP/1.0 clients may leave it out.
     if (request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
       closeAfterReply(reply);

@@ -167,6 +167,10 @@ for (const store of HTTP_STORES) {
       assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/);
       const same = await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': `"other", W/${etag}` } });
       assert.deepEqual([same.statusCode, same.body, same.headers.etag], [304, '', etag]);
+      // One caller's view, under a header no shared cache knows: stored by none but the client's own, revalidated each time.
+      const unknown = await ctx.request({ method: 'GET', url: '/api/record/account/00000000-0000-4000-8000-000000000000' });
+      assert.equal(unknown.statusCode, 404);
+      for (const reply of [get, same, unknown]) assert.equal(reply.headers['cache-control'], 'private, no-cache');
       assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': '"other"' } })).statusCode, 200);
 
       const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'E1' }, headers: { 'if-match': etag } });
