@@ -29,7 +29,7 @@ import { accountRoutes } from './http/account-routes.js';
 import { DEFAULT_CONSOLE_DIR, installConsole } from './http/console-routes.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installClientClosed } from './http/client-closed.js';
-import { closeAfterReply, serveNothingAfterClose } from './http/lingering-close.js';
+import { closeAfterReply, serveInTurn } from './http/lingering-close.js';
 import { installJsonBodies } from './http/json-body.js';
 import { withOptionalBodies } from './http/schemas.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
@@ -198,7 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       requireHostHeader: false,
     },
   });
-  serveNothingAfterClose(app.server);
+  serveInTurn(app.server);
 
   // Before any route: every route registered is known to the 405 of a path asked with another method,
   // and its integer query parameters are read as decimal digits only.

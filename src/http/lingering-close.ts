@@ -50,20 +50,29 @@ const lingering = new WeakSet<Socket>();
 const closing = new WeakSet<Socket>();
 
 /**
- * Serves no request that comes on a connection after a reply that closes it (RFC 9112 §9.6): one a
- * client sent behind it (pipelined, or the bytes after a body the server did not read) is dropped
- * unanswered with the rest, where Node would hand it to the app while the connection lingers. Wraps
- * the server's own request listeners (Fastify's).
+ * Serves a connection's requests one after the other, and none after a reply that closes it. Node
+ * hands the app a request pipelined behind one whose reply is not yet written at once, queueing
+ * only its reply: its work ran beside the earlier one's, and a write could land before a write
+ * sent ahead of it, where RFC 9112 §9.3.2 allows only safe requests to run in parallel. Such a
+ * request is served when its reply gets the connection, the one before it written. A request behind
+ * a reply that closes the connection (pipelined, or the bytes after a body the server did not
+ * read) is dropped unanswered with the rest (RFC 9112 §9.6). Wraps the server's own request
+ * listeners (Fastify's).
  */
-export function serveNothingAfterClose(server: Server): void {
+export function serveInTurn(server: Server): void {
   const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (closing.has(req.socket) || lingering.has(req.socket)) {
       req.resume();
       return;
     }
     for (const listener of listeners) listener.call(server, req, res);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Without the connection, its reply waits behind another; Node gives it the connection then.
+    if (res.socket === null) res.once('socket', () => serve(req, res));
+    else serve(req, res);
   });
 }
 

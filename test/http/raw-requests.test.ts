@@ -1,7 +1,7 @@
 // What only a real socket shows: requests Node's parser refuses before any route answer in the API's
 // shape; a client that sends its body or header fields too slowly is answered 408 and cut within
-// the time limit plus a margin; a reply that closes the connection is not lost to a reset; idle
-// keep-alive connections are held.
+// the time limit plus a margin; a reply that closes the connection is not lost to a reset;
+// pipelined requests are served in turn; idle keep-alive connections are held.
 
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { LINGER_MS } from '../../src/http/lingering-close.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { startOrchard } from '../../src/testing.js';
 import { tempDir } from '../helpers.js';
 
 interface RawReply {
@@ -212,4 +213,36 @@ describe('requests over a real socket', () => {
       for (const s of sockets) s.destroy();
     }
   });
+});
+
+test('serves pipelined requests in turn: a PUT sent behind a slower one lands after it, its reply after the first\'s', async () => {
+  const TOKEN = '5b0e7c1d-2a3f-4e6d-9c8b-7a6f5e4d3c2b';
+  const orchard = await startOrchard({ fixtures: { organizations: [{ name: 'Pipelined', plan: 'enterprise', users: [{ email: 'qa@pipelined.example', tokens: [TOKEN] }] }] } });
+  try {
+    const created = await fetch(`${orchard.url}/api/record/account`, { method: 'POST', headers: { tokenid: TOKEN, 'content-type': 'application/json' }, body: '{"accountname":"Start"}' });
+    const id = ((await created.json()) as { data: { Record: { accountid: string } } }).data.Record.accountid;
+    // The first PUT waits 300 ms before its work; served at once, the second would land first.
+    await orchard.control.addFaultRule({ methods: ['PUT'], latencyMs: 300, count: 1 });
+    const put = (name: string) => {
+      const body = JSON.stringify({ accountname: name });
+      return `PUT /api/record/account/${id} HTTP/1.1\r\nHost: x\r\ntokenid: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    };
+    const replies = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(orchard.url).port), '127.0.0.1');
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('error', reject);
+      socket.on('data', (d: string) => {
+        text += d;
+        if (/"accountname":"Second"/.test(text)) socket.end();
+      });
+      socket.on('close', () => resolve(text));
+      socket.write(put('First') + put('Second'));
+    });
+    assert.deepEqual(replies.match(/"accountname":"\w+"/g), ['"accountname":"First"', '"accountname":"Second"']);
+    const now = await fetch(`${orchard.url}/api/record/account/${id}`, { headers: { tokenid: TOKEN } });
+    assert.equal(((await now.json()) as { data: { Record: { accountname: string } } }).data.Record.accountname, 'Second');
+  } finally {
+    await orchard.close();
+  }
 });
