@@ -9,7 +9,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option, type HelpContext } from 'commander';
 import { loadConfig, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
 import { backupData, openStores, restoreData, type Stores } from './stores.js';
@@ -199,16 +199,24 @@ function commandLine(command: Command): string {
  * `orchard nosuch` and `orchard help nosuch` (and `orchard org nosuch`, `orchard org help nosuch`)
  * are refused alike: USAGE naming the unknown command, the nearest one, and the --help that lists
  * them. Commander's own help command printed the whole help for an unknown name, naming nothing.
+ * `orchard org` alone is refused naming the group and its --help: commander printed the help on
+ * stderr, which said neither what was wrong nor, with --json, which group.
  */
 function refuseUnknownCommands(group: Command): void {
   const groups = group.commands.filter((c) => c.commands.length > 0);
+  const line = commandLine(group);
   const refuse = (name: string): never => {
     const near = suggestName(name, group.commands.map((c) => c.name()));
-    group.error(`error: unknown command '${name}'.${near ? ` Did you mean '${near}'?` : ''} List the commands with ${commandLine(group)} --help.`, { code: 'commander.unknownCommand' });
+    group.error(`error: unknown command '${name}'.${near ? ` Did you mean '${near}'?` : ''} List the commands with ${line} --help.`, { code: 'commander.unknownCommand' });
     // error() throws (exitOverride); this line is for the type checker.
     throw new Error('unreachable');
   };
   group.on('command:*', (operands: string[]) => refuse(operands[0]!));
+  // Commander calls help({ error: true }) only for a group given no command; --help calls help() without it.
+  const help = group.help.bind(group);
+  group.help = ((context?: HelpContext) => context?.error
+    ? group.error(`error: ${line} needs a ${group.parent ? 'subcommand. List its subcommands' : 'command. List the commands'} with ${line} --help.`, { code: 'commander.missingCommand' })
+    : help(context)) as Command['help'];
   group.helpCommand(false);
   group.command('help [command]')
     .description('display help for command')
@@ -963,7 +971,7 @@ export async function runCli(args: readonly string[], options: { env?: NodeJS.Pr
     if (err instanceof CommanderError) {
       // Commander has already explained the usage error on stderr.
       code = 'USAGE';
-      message = err.code === 'commander.help' ? 'A subcommand is missing; see --help.' : err.message.replace(/^error: /, '');
+      message = err.message.replace(/^error: /, '');
     } else {
       code = isAppError(err) || err instanceof ControlError ? err.code : 'ERROR';
       message = err instanceof Error ? namedAsOptions(err.message, ran) : String(err);

@@ -14,7 +14,7 @@ export const errorCatalogue = {
   BODY_INVALID: { status: 400, summary: 'The request body is not valid JSON or not a JSON object.' },
   BODY_TOO_DEEP: { status: 400, summary: 'The request body nests arrays and objects more than 32 levels deep.' },
   REQUEST_MALFORMED: { status: 400, summary: 'The request is not valid HTTP/1.1 (method, request target, header fields or body framing), or has no Host header field.' },
-  IF_MATCH_MALFORMED: { status: 400, summary: 'The If-Match header field is neither * nor a list of entity tags (it is empty, or a quote is unclosed or inside a tag).' },
+  IF_MATCH_MALFORMED: { status: 400, summary: 'The If-Match header field is neither * nor a list of entity tags (it is empty, a quote is unclosed or inside a tag, or a * is in a list).' },
   PARAM_INVALID: { status: 400, summary: 'A query-string or body parameter is missing or malformed.' },
   RECORD_ID_MALFORMED: {
     status: 400, summary: 'A record id is not an RFC 4122 UUID.',

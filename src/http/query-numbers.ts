@@ -87,7 +87,7 @@ function prepend(route: { preValidation?: preValidationHookHandler | preValidati
 /** From now on, every route registered whose query string takes integers refuses one not written in decimal digits (400 PARAM_INVALID). */
 export function installDecimalQueryNumbers(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    // An array (the parameter given twice) is the schema's to refuse.
+    // An array (the parameter given twice) is the schema's to refuse, and schemaFault's to explain.
     prepend(route, checkOf(scalarMembers(route.schema?.querystring, ['integer']), (request) => request.query,
       (p, v) => typeof v !== 'string' || isDecimal(p, v),
       (p, v) => new AppError('PARAM_INVALID', `Invalid query parameter '${p.name}' must be ${expected(p)}; got ${quoteText(String(v))}.`)));

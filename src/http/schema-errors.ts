@@ -1,6 +1,7 @@
 // How a route's schema error is answered: 400 BODY_INVALID or PARAM_INVALID naming the member or
-// parameter and what would be accepted. The control API's calls also say, of a body that is missing,
-// not an object, or lacks a member the call needs, what the call takes: from the route's body schema.
+// parameter and what would be accepted (or that a query parameter is to be given once). The control
+// API's calls also say, of a body that is missing, not an object, or lacks a member the call needs,
+// what the call takes: from the route's body schema.
 
 import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import { AppError, quote, quoteText } from '../errors.js';
@@ -29,6 +30,8 @@ const oneOf = (values: readonly unknown[]): string => `one of ${values.map((v) =
 
 /** What a schema error says was wrong, naming what would be accepted where ajv's own text does not. */
 function schemaFault(e: SchemaError, dataVar: DataVar): string {
+  // The query string parser makes an array of a parameter given twice; no query schema takes one.
+  if (dataVar === 'querystring' && Array.isArray(e.data)) return `was given more than once (${e.data.length} times); it must be given once`;
   const members = Object.keys(e.parentSchema?.properties ?? {});
   switch (e.keyword) {
     case 'enum':

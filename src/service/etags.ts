@@ -19,7 +19,8 @@ type Tags = '*' | Array<{ weak: boolean; opaque: string }>;
 
 /**
  * The entity tags of an If-Match or If-None-Match field value: `*`, or tags (weak ones marked);
- * undefined when the value is not a list of tags (empty, an unclosed quote, a quote inside a tag).
+ * undefined when the value is not a list of tags (empty, an unclosed quote, a quote inside a tag,
+ * a `*` in a list: RFC 9110 § 13.1.1 has `"*" / #entity-tag`, so `*` is only ever alone).
  */
 function parseTags(field: string): Tags | undefined {
   if (field.trim() === '*') return '*';
@@ -29,7 +30,7 @@ function parseTags(field: string): Tags | undefined {
   while (element.lastIndex < field.length) {
     const start = element.lastIndex;
     const m = element.exec(field);
-    if (m === null || element.lastIndex === start) return undefined;
+    if (m === null || element.lastIndex === start || m[2] === '*') return undefined;
     if (m[2] !== undefined) out.push({ weak: m[1] !== undefined, opaque: m[2].startsWith('"') ? m[2] : `"${m[2]}"` });
   }
   return out.length > 0 ? out : undefined;
@@ -46,7 +47,7 @@ function tagsOf(field: string): Tags {
 export function malformedIfMatch(field: string): string | undefined {
   if (parseTags(field) !== undefined) return undefined;
   const shown = JSON.stringify(field.length > 80 ? `${field.slice(0, 80)}…` : field);
-  return `If-Match ${shown} is not an entity tag: send * or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`;
+  return `If-Match ${shown} is not an entity tag: send * alone or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`;
 }
 
 /** If-Match: does `field` name the record's current tag? Strong comparison: a weak tag never matches (RFC 9110 § 13.1.1). */

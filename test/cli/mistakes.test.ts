@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
@@ -37,6 +38,21 @@ describe('orchard used wrongly', () => {
     const known = await run(['help', 'seed']);
     assert.equal(known.code, 0);
     assert.match(known.stdout, /Usage: orchard seed/);
+  });
+
+  test('a group typed without its subcommand, the program without a command, is refused naming it and the --help that lists them', async () => {
+    const groups = buildCli({}).commands.filter((c) => c.commands.length > 0).map((c) => c.name());
+    assert.ok(groups.includes('org') && groups.includes('webhook'), groups.join(' '));
+    for (const group of groups) {
+      const error = await fails(dir, [group], 'USAGE');
+      assert.equal(error.message, `orchard ${group} needs a subcommand. List its subcommands with orchard ${group} --help.`);
+    }
+    const r = await run(['org']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'error: orchard org needs a subcommand. List its subcommands with orchard org --help.\n(add --help for usage)\n');
+    const error = await fails(dir, [], 'USAGE');
+    assert.equal(error.message, 'orchard needs a command. List the commands with orchard --help.');
   });
 
   test('export and import refuse an unknown organization with ORGANIZATION_NOT_FOUND, as seed and user create do', async () => {

@@ -250,7 +250,7 @@ for (const store of HTTP_STORES) {
       for (const value of ['', '  ', '"unclosed', `${etag.slice(0, 5)}"x${etag.slice(5)}`, `${etag} ${etag}`, ', ,']) {
         const put = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': value } });
         assert.deepEqual([put.statusCode, put.headers['x-error-code'], Object.keys(json(put))], [400, 'IF_MATCH_MALFORMED', ['Message']], `If-Match: ${value}`);
-        assert.equal(json(put).Message, `If-Match ${JSON.stringify(value)} is not an entity tag: send * or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`);
+        assert.equal(json(put).Message, `If-Match ${JSON.stringify(value)} is not an entity tag: send * alone or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`);
         const del = await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}`, headers: { 'if-match': value } });
         assert.deepEqual([del.statusCode, del.headers['x-error-code']], [400, 'IF_MATCH_MALFORMED']);
         const v2 = await ctx.request({ method: 'PUT', url: `/api/v2/record/1/${id}`, payload: { accountnumber: 'LOST' }, headers: { 'if-match': value } });
@@ -260,6 +260,24 @@ for (const store of HTTP_STORES) {
       assert.equal(record.accountnumber, null, 'nothing refused was written');
       const bare = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'B' }, headers: { 'if-match': ` , ${etag.slice(1, -1)} ,` } });
       assert.equal(bare.statusCode, 200, 'empty list elements and a tag stripped of its quotes are read');
+    });
+
+    test('a * in a list (If-Match: *, "x") is malformed, RFC 9110 "*" / #entity-tag: If-Match 400 IF_MATCH_MALFORMED, If-None-Match not evaluated', async () => {
+      const id = await create({ accountname: 'Starred' });
+      const etag = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag as string;
+      for (const value of [`*, ${etag}`, `${etag}, *`, '*, "x"', '*,', `W/*`]) {
+        for (const [method, url] of [['GET', `/api/record/account/${id}`], ['PUT', `/api/record/account/${id}`], ['PUT', `/api/v2/record/1/${id}`], ['DELETE', `/api/record/account/${id}`]] as const) {
+          const res = await ctx.request({ method, url, ...(method === 'PUT' ? { payload: { accountnumber: 'LOST' } } : {}), headers: { 'if-match': value } });
+          assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'IF_MATCH_MALFORMED'], `${method} ${url} If-Match: ${value}`);
+        }
+        // As any If-None-Match that is not entity tags ("unclosed too): the full reply, not a 304.
+        for (const none of [value, `"unclosed, ${etag}`]) {
+          const read = await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': none } });
+          assert.deepEqual([read.statusCode, json(read).data.Record.accountid], [200, id], `If-None-Match: ${none}`);
+        }
+      }
+      assert.equal(json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.accountnumber, null, 'nothing refused was written');
+      assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': ' * ' } })).statusCode, 304, '* alone is still any version');
     });
 
     test('an ETag follows what the caller sees: a rename of the owner changes it', async () => {

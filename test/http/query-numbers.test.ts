@@ -2,7 +2,8 @@
 // OpenAPI documents list them): `pagesize=0x10` was served as 16 and `pagesize=1e1` as 10. The
 // control API's bodies take numbers as JSON numbers or decimal digits: `"0x10"`, `true` and `null`
 // were read as 16, 1 and 0; and booleans as JSON booleans: `"true"`, `0` and `null` were read as
-// true, false and false.
+// true, false and false. A query parameter given twice is refused naming it, not with Ajv's
+// "must be string" for the list the parser made of it.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,13 +15,13 @@ const bearer = { authorization: `Bearer ${KEY}` };
 interface Parameter { in: string; name: string; schema?: { type?: string } }
 type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
-/** Every GET (or other) operation's integer query parameters, with a URL that reaches its route. */
-function integerQueryParameters(doc: Document): Array<{ method: string; path: string; url: string; name: string }> {
+/** Every GET (or other) operation's query parameters (of `type` only, when given), with a URL that reaches its route. */
+function queryParameters(doc: Document, type?: string): Array<{ method: string; path: string; url: string; name: string }> {
   const out: Array<{ method: string; path: string; url: string; name: string }> = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       for (const p of op.parameters ?? []) {
-        if (p.in !== 'query' || p.schema?.type !== 'integer') continue;
+        if (p.in !== 'query' || (type !== undefined && p.schema?.type !== type)) continue;
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => (/^(obj|ot)$/.test(name) ? 'account' : '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60'));
         out.push({ method: method.toUpperCase(), path, url, name: p.name });
       }
@@ -37,8 +38,8 @@ describe('integer query parameters', () => {
     const service = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as Document;
     const control = (await ctx.request({ method: 'GET', url: '/_orchard/openapi.json', token: null, headers: bearer })).json() as Document;
     found = [
-      ...integerQueryParameters(service).map((p) => ({ ...p, control: false })),
-      ...integerQueryParameters(control).map((p) => ({ ...p, control: true })),
+      ...queryParameters(service, 'integer').map((p) => ({ ...p, control: false })),
+      ...queryParameters(control, 'integer').map((p) => ({ ...p, control: true })),
     ];
   });
   after(() => ctx.close());
@@ -88,6 +89,30 @@ describe('integer query parameters', () => {
     }
     const hex = await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, page_size: '0x10' } });
     assert.deepEqual([hex.statusCode, hex.json().Message], [400, '\'page_size\' must be a whole number; got "0x10".']);
+  });
+});
+
+describe('a query parameter given more than once', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext({ config: { adminKey: KEY } })));
+  after(() => ctx.close());
+
+  test('is refused with 400 PARAM_INVALID naming it and saying to give it once, whatever its type, on every route without a body', async () => {
+    const service = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as Document;
+    const control = (await ctx.request({ method: 'GET', url: '/_orchard/openapi.json', token: null, headers: bearer })).json() as Document;
+    // A body is validated before the query string, so only the routes that take none are asked.
+    const found = [...queryParameters(service).map((p) => ({ ...p, control: false })), ...queryParameters(control).map((p) => ({ ...p, control: true }))]
+      .filter((p) => p.method === 'GET' || p.method === 'DELETE');
+    const named = new Set(found.map((p) => `${p.method} ${p.path} ${p.name}`));
+    for (const expected of ['GET /api/record/{obj} pagesize', 'GET /api/changes since', 'GET /api/changes objecttype', 'GET /api/record/{obj} tokenid']) assert.ok(named.has(expected), expected);
+    assert.ok(found.some((p) => p.control), 'the control API\'s too');
+    for (const p of found) {
+      const res = await ctx.request({ method: p.method as 'GET', url: `${p.url}?${p.name}=1&${p.name}=2`, ...(p.control ? { token: null, headers: bearer } : {}) });
+      const where = `${p.method} ${p.url} ${p.name}: ${res.body}`;
+      assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'PARAM_INVALID'], where);
+      const message = p.control ? res.json().error.message : res.json().Message;
+      assert.equal(message, `Invalid query parameter '${p.name}' was given more than once (2 times); it must be given once.`, where);
+    }
   });
 });
 
