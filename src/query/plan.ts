@@ -183,7 +183,12 @@ export function typeCondition(named: QueryFields, c: ConditionInput, site: Condi
     if (field.type === 'number' || field.type === 'picklist') {
       throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (the operator${site.op}). Use =, <, >, <= or >=.`);
     }
-    const pattern = c.op.endsWith('start-with') ? `${text}%` : `%${text}`;
+    // In the stored case (lookups lowercase, dates and datetimes with an uppercase T), so that a plain
+    // prefix, run as a range on the stored text, matches A–Z in either case as a LIKE does: 'A0000000'
+    // found no key while 'A000000_' found them.
+    const stored = field.type === 'lookup' ? text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+      : field.type === 'date' || field.type === 'datetime' ? text.replace(/[a-z]+/g, (s) => s.toUpperCase()) : text;
+    const pattern = c.op.endsWith('start-with') ? `${stored}%` : `%${stored}`;
     return { kind: 'match', field, pattern, negate: c.op.startsWith('not-') };
   }
   const op = c.op;
