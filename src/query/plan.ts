@@ -74,7 +74,10 @@ function param(name: string, expected: string, got: unknown): AppError {
 function wholeNumber(name: string, raw: unknown): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, Number.isInteger(n) ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : 'a whole number', raw);
+  // A JSON number reaches here as the schema's string: 1e21 as '1e+21', a whole number all the same.
+  const value = typeof raw === 'string' ? Number(raw) : raw;
+  const tooLarge = Number.isInteger(value) && !Number.isSafeInteger(value);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, tooLarge ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : 'a whole number', raw);
   return n;
 }
 
