@@ -70,14 +70,20 @@ function param(name: string, expected: string, got: unknown): AppError {
   return new AppError('PARAM_INVALID', `'${name}' must be ${expected}; got ${quote(got)}.`);
 }
 
+/**
+ * What a page member must be, as its message says it: `expected`, or, for a whole number past 2^53 − 1
+ * (1e21, which the schema may hand over as the string '1e+21'), the bound it is past.
+ */
+export function wholeNumberRule(raw: unknown, expected: string): string {
+  const value = typeof raw === 'string' ? Number(raw) : raw;
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : expected;
+}
+
 /** A whole number from a JSON number or digit string; undefined when absent. */
 function wholeNumber(name: string, raw: unknown): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  // A JSON number reaches here as the schema's string: 1e21 as '1e+21', a whole number all the same.
-  const value = typeof raw === 'string' ? Number(raw) : raw;
-  const tooLarge = Number.isInteger(value) && !Number.isSafeInteger(value);
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, tooLarge ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : 'a whole number', raw);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, wholeNumberRule(raw, 'a whole number'), raw);
   return n;
 }
 
