@@ -70,11 +70,20 @@ function param(name: string, expected: string, got: unknown): AppError {
   return new AppError('PARAM_INVALID', `'${name}' must be ${expected}; got ${quote(got)}.`);
 }
 
+/**
+ * What a page member must be, as its message says it: `expected`, or, for a whole number past 2^53 − 1
+ * (1e21, which the schema may hand over as the string '1e+21'), the bound it is past.
+ */
+export function wholeNumberRule(raw: unknown, expected: string): string {
+  const value = typeof raw === 'string' ? Number(raw) : raw;
+  return Number.isInteger(value) && !Number.isSafeInteger(value) ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : expected;
+}
+
 /** A whole number from a JSON number or digit string; undefined when absent. */
 function wholeNumber(name: string, raw: unknown): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, Number.isInteger(n) ? `a whole number up to ${Number.MAX_SAFE_INTEGER}` : 'a whole number', raw);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw param(name, wholeNumberRule(raw, 'a whole number'), raw);
   return n;
 }
 
@@ -183,7 +192,12 @@ export function typeCondition(named: QueryFields, c: ConditionInput, site: Condi
     if (field.type === 'number' || field.type === 'picklist') {
       throw new AppError('FIELD_TYPE', `'${c.op}' compares text, but '${field.name}' is a ${field.type} field (the operator${site.op}). Use =, <, >, <= or >=.`);
     }
-    const pattern = c.op.endsWith('start-with') ? `${text}%` : `%${text}`;
+    // In the stored case (lookups lowercase, dates and datetimes with an uppercase T), so that a plain
+    // prefix, run as a range on the stored text, matches A–Z in either case as a LIKE does: 'A0000000'
+    // found no key while 'A000000_' found them.
+    const stored = field.type === 'lookup' ? text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+      : field.type === 'date' || field.type === 'datetime' ? text.replace(/[a-z]+/g, (s) => s.toUpperCase()) : text;
+    const pattern = c.op.endsWith('start-with') ? `${stored}%` : `%${stored}`;
     return { kind: 'match', field, pattern, negate: c.op.startsWith('not-') };
   }
   const op = c.op;

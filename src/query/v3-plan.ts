@@ -10,7 +10,7 @@ import { FILTER_LIMITS } from './parser.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
 import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, DATE_ONLY_PERIODS, DATE_PERIODS, GROUP_LIMITS, type Aggregate, type AggregateFunction, type DatePeriod, type GroupedPlan, type GroupField, type GroupSort } from './group-plan.js';
-import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
+import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, wholeNumberRule, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { relativeDays, type DaySpan } from './relative-dates.js';
 
@@ -160,7 +160,7 @@ function planFilter(p: Planning, raw: unknown): PlanNode | null {
 export function pageParam(raw: unknown, name: string, expected: string): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw bad(`'${name}' must be ${expected}; got ${quote(raw)}.`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw bad(`'${name}' must be ${wholeNumberRule(raw, expected)}; got ${quote(raw)}.`);
   return n;
 }
 

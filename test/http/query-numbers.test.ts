@@ -90,6 +90,16 @@ describe('integer query parameters', () => {
     const hex = await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, page_size: '0x10' } });
     assert.deepEqual([hex.statusCode, hex.json().Message], [400, '\'page_size\' must be a whole number; got "0x10".']);
   });
+
+  test('tells a page number past 2^53 − 1 sent as a JSON number (1e21, whole) the bound, not that it is not whole, on both query routes', async () => {
+    for (const page_number of [1e21, 9007199254740993]) {
+      const res = await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 1, page_number } });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(res.json().Message, /^'page_number' must be a whole number up to 9007199254740991; got /);
+    }
+    const v3 = await ctx.request({ method: 'POST', url: '/api/v3/query', payload: { objectType: 1, pageNumber: 1e21 } });
+    assert.deepEqual([v3.statusCode, v3.json().message], [400, "'pageNumber' must be a whole number up to 9007199254740991; got 1e+21."]);
+  });
 });
 
 describe('a query parameter given more than once', () => {
