@@ -484,6 +484,9 @@ interface HookTally {
 /** Records attempts, counts failures against their webhooks (one statement a webhook), and disables those `policy` says failed for long (returned). */
 export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult[], policy: DisablePolicy): Steps<Webhook[]> {
   const tallies = new Map<string, HookTally>();
+  // An outcome is recorded on a delivery still pending: one that ended while the attempt was under
+  // way (failed by its webhook's disabling in another process, delivered by another claim after the
+  // lease) stays ended, not due again; a success is recorded all the same, the receiver has it.
   const stateOf = (res: AttemptResult): DeliveryState => (res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending');
   if (x.batchStatements && results.length > 0) {
     // By row and id, as below.
@@ -494,7 +497,7 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
       .set({
         state: sql`v.state`, attempts: sql`d.attempts + 1`, next_ms: sql`v.next_ms`, lease_ms: null, last_ms: sql`v.last_ms`,
         last_status: sql`v.last_status`, last_error: sql`v.last_error`, duration_ms: sql`v.duration_ms`, response: sql`v.response`,
-      }).whereRef('d.n', '=', sql`v.n`).whereRef('d.id', '=', sql`v.id`);
+      }).whereRef('d.n', '=', sql`v.n`).whereRef('d.id', '=', sql`v.id`).where(sql<boolean>`(d.state = 'pending' OR v.state = 'delivered')`);
     const values = {
       row: results.map((res) => res.row), id: results.map((res) => res.id), state: results.map(stateOf),
       next: results.map((res) => (stateOf(res) === 'pending' ? res.retryAtMs : null)), at: results.map((res) => res.atMs), status: results.map((res) => res.status),
@@ -515,7 +518,7 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
       state: slot('state'), attempts: sql`attempts + 1`, next_ms: slot('next'), lease_ms: null,
       last_ms: slot('at'), last_status: slot('status'), last_error: slot('error'), duration_ms: slot('duration'), response: slot('response'),
     // By its row, and its id: SQLite may give a row number again once the row is gone (a webhook deleted during the attempt).
-    }).where('n', '=', slot('row')).where('id', '=', slot('id')), {
+    }).where('n', '=', slot('row')).where('id', '=', slot('id')).where(sql<boolean>`(state = 'pending' OR ${slot('state')} = 'delivered')`), {
       state, next: state === 'pending' ? res.retryAtMs : null, at: res.atMs, status: res.status, error: res.error, duration: res.durationMs, response: res.response, row: res.row, id: res.id,
     })));
     let t = tallies.get(res.webhookId);

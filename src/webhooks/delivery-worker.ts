@@ -118,6 +118,11 @@ export class DeliveryWorker {
     }
   }
 
+  /** How many webhooks this process holds as failing (their deliveries go one probe at a time); for tests. */
+  failingWebhooks(): number {
+    return this.failing.size;
+  }
+
   /**
    * Stops taking work, waits for the attempts under way to be recorded, closes the connections. A
    * claimed attempt still waiting for its slot is not begun: its delivery is given back, due at
@@ -158,6 +163,7 @@ export class DeliveryWorker {
             w.nextDue = await outbox.nextDue();
             if (w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
             await this.sendNotices(orgId, outbox);
+            await this.forgetGone(orgId, outbox);
             await this.prune(orgId, w, outbox);
           } catch (err) {
             this.deps.log.error({ err, orgId }, 'webhook outbox not read; tried again at the next sweep');
@@ -394,6 +400,20 @@ export class DeliveryWorker {
       } catch (err) {
         this.deps.log.error({ err, orgId, webhookId: hook.id }, 'notice of a disabled webhook not sent; retried');
       }
+    }
+  }
+
+  /**
+   * Forgets the organization's failing webhooks that were deleted or disabled, by any process: no
+   * claim brings their deliveries up to end the failing, and while one is held every batch takes
+   * triage's path. A store call a failing webhook a sweep, none while none is failing.
+   */
+  private async forgetGone(orgId: string, outbox: WebhookOutbox): Promise<void> {
+    for (const key of this.failing.keys()) {
+      const [org, hookId] = key.split('\0') as [string, string];
+      if (org !== orgId) continue;
+      const hook = await outbox.get(hookId);
+      if (hook === null || hook.disabledAt !== null) this.failing.delete(key);
     }
   }
 

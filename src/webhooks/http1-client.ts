@@ -57,7 +57,7 @@ export function fieldValueFault(name: string, value: string): string | null {
 const MAX_SOCKETS = 16;
 /** An idle connection is closed after this long: receivers close theirs too, and a stale one costs a retry. */
 const IDLE_MS = 30_000;
-/** A reply's head larger than this is refused (Node's default is 16 KiB). */
+/** A reply's head larger than this, its interim replies' counted in, is refused (Node's default is 16 KiB). */
 const MAX_HEAD_BYTES = 64 * 1024;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: |$)/;
 
@@ -94,6 +94,8 @@ class Connection {
   private pending: Buffer | null = null;
   private phase: Phase = { kind: 'head' };
   private replyBytes = 0;
+  /** Bytes of the reply's heads so far, interim replies' included. */
+  private headBytes = 0;
   private status = 0;
   private keepAlive = false;
   private chunks: Buffer[] = [];
@@ -113,6 +115,7 @@ class Connection {
     this.pending = null;
     this.phase = { kind: 'head' };
     this.replyBytes = 0;
+    this.headBytes = 0;
     this.chunks = [];
     this.bodyBytes = 0;
     this.socket.setTimeout(0);
@@ -157,15 +160,24 @@ class Connection {
     while (this.exchange) {
       const phase = this.phase;
       if (phase.kind === 'head' || phase.kind === 'chunk-size' || phase.kind === 'trailers') {
-        const end = buf.indexOf(phase.kind === 'head' ? '\r\n\r\n' : '\r\n');
+        const head = phase.kind === 'head';
+        const end = buf.indexOf(head ? '\r\n\r\n' : '\r\n');
+        // A hostile receiver's interim replies, chunk lines or trailers without end are read no
+        // further than the bounds: the heads' together, the rest with the body's.
+        const lineBytes = end < 0 ? buf.length : end + (head ? 4 : 2);
+        if (head) {
+          if (this.headBytes + lineBytes > MAX_HEAD_BYTES) return this.protocolError(`the reply's head, its interim replies' counted in, passed ${MAX_HEAD_BYTES} bytes`);
+        } else if (!this.spend(lineBytes, end >= 0)) {
+          return;
+        }
         if (end < 0) {
-          if (buf.length > MAX_HEAD_BYTES) return this.protocolError(`the reply's head or a chunk's line passed ${MAX_HEAD_BYTES} bytes`);
           this.pending = buf.length > 0 ? buf : null;
           return;
         }
+        if (head) this.headBytes += lineBytes;
         const text = buf.toString('latin1', 0, end);
-        buf = buf.subarray(end + (phase.kind === 'head' ? 4 : 2));
-        if (phase.kind === 'head') {
+        buf = buf.subarray(lineBytes);
+        if (head) {
           if (!this.readHead(text)) return;
         } else if (phase.kind === 'chunk-size') {
           const size = /^([0-9a-fA-F]{1,8})[ \t]*(?:;.*)?$/.exec(text);
@@ -181,6 +193,7 @@ class Connection {
           return;
         }
         if (buf[0] !== 13 || buf[1] !== 10) return this.protocolError('a chunk did not end with CRLF');
+        if (!this.spend(2)) return;
         buf = buf.subarray(2);
         this.phase = { kind: 'chunk-size' };
       } else {
@@ -254,10 +267,19 @@ class Connection {
   /** Keeps body bytes up to the bound; past it, settles with what it has and drops the connection. */
   private keep(bytes: Buffer): boolean {
     if (bytes.length === 0) return true;
-    this.bodyBytes += bytes.length;
-    const max = this.exchange!.request.maxBodyBytes;
-    if (this.bodyBytes <= max) {
-      this.chunks.push(bytes);
+    if (!this.spend(bytes.length)) return false;
+    this.chunks.push(bytes);
+    return true;
+  }
+
+  /**
+   * Counts bytes after the head (body, chunk lines and ends, trailers) against the body's bound;
+   * past it, settles with the body kept and drops the connection. `whole` false: a line not yet
+   * ended, checked but not counted, since it is read again with the bytes that follow.
+   */
+  private spend(bytes: number, whole = true): boolean {
+    if (this.bodyBytes + bytes <= this.exchange!.request.maxBodyBytes) {
+      if (whole) this.bodyBytes += bytes;
       return true;
     }
     this.keepAlive = false;

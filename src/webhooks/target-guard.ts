@@ -1,8 +1,8 @@
 // Keeps webhooks off the server's own networks (docs/webhooks.md § Targets): a URL whose host is,
 // or resolves to, an address that is not public (loopback, private, link-local, unique-local,
-// CGNAT, multicast, reserved; IPv4 inside IPv6 checked as IPv4) is refused when the webhook is made
-// and at each delivery, where the check runs in the connection's own DNS lookup, so a name that
-// resolves elsewhere between the check and the connection cannot slip through.
+// CGNAT, multicast, reserved; IPv4 inside IPv6, Teredo's too, checked as IPv4) is refused when the
+// webhook is made and at each delivery, where the check runs in the connection's own DNS lookup,
+// so a name that resolves elsewhere between the check and the connection cannot slip through.
 // WEBHOOK_ALLOW_PRIVATE=true lifts it (tests, a receiver on the same host).
 
 import dns from 'node:dns';
@@ -77,13 +77,18 @@ function groupsOf(address: string): number[] {
   return tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16), if any. */
+/**
+ * The IPv4 address an IPv6 address carries (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4
+ * 2002::/16, Teredo 2001::/32), if any. Teredo's is its client's, where the packets go, in its last
+ * 32 bits inverted (RFC 4380).
+ */
 function embeddedV4(address: string): string | undefined {
   const g = groupsOf(address);
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4(g[6]!, g[7]!);
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4(g[6]!, g[7]!);
   if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+  if (g[0] === 0x2001 && g[1] === 0) return v4(g[6]! ^ 0xffff, g[7]! ^ 0xffff);
   return undefined;
 }
 

@@ -26,6 +26,10 @@ export function outboxes() {
   const heldUntil = new Map<string, number>();
   const finished: AttemptResult[] = [];
   const resumed: string[] = [];
+  /** Webhooks deleted (get finds none) or disabled; the organizations a sweep looks at. */
+  const deleted = new Set<string>();
+  const disabled = new Set<string>();
+  const organizations: string[] = [];
   let n = 0;
   const of = (orgId: string) => pending.get(orgId) ?? pending.set(orgId, []).get(orgId)!;
   const outbox = (orgId: string) => ({
@@ -53,8 +57,10 @@ export function outboxes() {
       for (const d of of(orgId)) if (d.webhook.id === hookId) d.heldUntil = nowMs;
       return 0;
     },
+    get: async (id: string) => (deleted.has(id) ? null : { id, disabledAt: disabled.has(id) ? '2026-03-01T12:00:00.000Z' : null }),
     nextDue: async () => null,
     claimNotices: async () => [],
+    prune: async () => 0,
   }) as unknown as WebhookOutbox;
   const write = (orgId: string, hookId: string, count: number, attempts = 0) => {
     for (let i = 0; i < count; i++) {
@@ -62,7 +68,7 @@ export function outboxes() {
       of(orgId).push({ row: n, id: `${hookId}-${n}`, webhook: { id: hookId, url: `https://hooks.example.com/${hookId}`, method: 'POST', headers: {}, secret: 'whsec_AAAA' }, webhookFailures: 0, event: 'created', payload: '{}', attempts, writtenMs: 0 });
     }
   };
-  return { outbox, write, failures, held, heldUntil, finished, resumed };
+  return { outbox, write, failures, held, heldUntil, finished, resumed, deleted, disabled, organizations };
 }
 
 /** A worker with `concurrency` slots, on the clock `now`; `send` answers each attempt. */
@@ -70,7 +76,7 @@ export function workerOn(o: ReturnType<typeof outboxes>, concurrency: number, se
   const { allowPrivate: _, ...settings } = loadConfig({ WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_GATHER_MS: '0' }).webhooks;
   return new DeliveryWorker({
     outbox: async (orgId) => o.outbox(orgId),
-    organizations: async () => [],
+    organizations: async () => o.organizations,
     clock: now,
     realNow,
     sender: { send, close: () => {} },

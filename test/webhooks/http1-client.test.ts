@@ -175,6 +175,19 @@ describe('the webhook attempts\' HTTP/1.1 client', () => {
     assert.equal(r.connections(), 2);
   });
 
+  test('interim replies count against the head\'s bound, and trailers and chunk lines against the body\'s: a receiver that sends them without end is read no further', async () => {
+    // Never a final reply, never the trailers' end, never the last chunk: only the bounds end these reads.
+    const interim = await receiver((socket) => socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\n'.repeat(3_000)));
+    await assert.rejects(ask(interim.port, { timeoutMs: 4_000 }), (err: Error & { code?: string }) => err.code === 'HPE_INVALID_REPLY' && /interim/.test(err.message));
+    const trailers = await receiver((socket) => socket.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n${'X-Trailer: 0123456789abcdef\r\n'.repeat(3_000)}`));
+    const got = await ask(trailers.port, { maxBodyBytes: 1000, timeoutMs: 4_000 });
+    assert.deepEqual([got.status, got.body.toString()], [200, 'ok']);
+    const lines = await receiver((socket) => socket.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${`1;ext=${'x'.repeat(500)}\r\na\r\n`.repeat(200)}`));
+    const cut = await ask(lines.port, { maxBodyBytes: 1000, timeoutMs: 4_000 });
+    assert.equal(cut.status, 200);
+    assert.ok(cut.body.length < 10, `the chunks' lines counted: ${cut.body.length} bytes kept`);
+  });
+
   test('a reply cut short after its head fails with the status it had, on a lost connection and on the time limit', async () => {
     const lost = await receiver((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part'));
     await assert.rejects(ask(lost.port), (err: Error & { code?: string; status?: number | null }) => err.code === 'ECONNRESET' && err.status === 200);

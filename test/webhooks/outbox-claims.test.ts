@@ -4,7 +4,7 @@
 // outcomes are one statement each: a round trip each, where there was one a delivery; the
 // transaction's BEGIN carries its synchronous_commit off.
 
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RecordRow } from '../../src/schema/types.js';
 import type { AttemptResult, ClaimedDelivery, WebhookSpec } from '../../src/webhooks/webhook-types.js';
@@ -94,6 +94,44 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       assert.deepEqual([hook.failures, hook.failingSince], [0, null]);
       const kept = new Map((await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 })).map((d) => [d.id, [d.state, d.attempts, d.response]]));
       assert.deepEqual(batch.map((d) => kept.get(d.id)), batch.map((d, i) => ['delivered', d.id === failing!.id ? 2 : 1, replies[i]]));
+    });
+  });
+
+  describe(`an attempt in flight while another process finished its delivery, on ${s.name}`, { skip: s.skip }, () => {
+    const o = organizationOn(s, []);
+    // The other process: a second store on the same database.
+    let otherStore: RecordStore;
+    let other: OrgRecords;
+    before(async () => {
+      await withDeliveries(o.store, o.orgId, o.records, 3);
+      otherStore = o.place.open();
+      other = await otherStore.org(o.orgId);
+    });
+    after(async () => otherStore.close());
+
+    test('its outcome does not make pending again a delivery the disabling of its webhook failed, nor one delivered since', async () => {
+      const realMs = Date.now();
+      // The other process claims A's and B's first; this one A's second.
+      const theirs = await other.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 2 });
+      const [mine] = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 1 });
+      assert.deepEqual([...theirs, mine!].map((d) => d.webhook.id), [A, B, A]);
+      // The other's failure disables A: its pending deliveries, the one in flight here too, end failed.
+      assert.deepEqual((await other.webhooks.finish(theirs.map((d) => outcome(d, d.webhook.id === B)), { failures: 1, hours: 0 })).map((h) => h.id), [A]);
+      // This one's attempt fails after: a retry it would schedule, on a delivery no longer pending.
+      await o.records.webhooks.finish([outcome(mine!, false)], { failures: 100, hours: 1_000 });
+      const ofA = await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 });
+      assert.deepEqual(ofA.map((d) => [d.state, d.lastError?.replace(/:.*/, '')]).reverse(), [['failed', 'HTTP 503'], ['failed', 'WEBHOOK_DISABLED'], ['failed', 'WEBHOOK_DISABLED']]);
+      // Enabled again, A has nothing pending to send: its failed deliveries go again only when retried.
+      await o.records.webhooks.enable(A);
+      assert.deepEqual((await o.records.webhooks.claim({ dueMs: DUE + 3_600_000, realMs: realMs + 120_000, leaseMs: 1, limit: 10 })).filter((d) => d.webhook.id === A), []);
+      // B's second: claimed here, its lease lapses, the other process claims and delivers it; this one's failure comes last.
+      const [b2] = await o.records.webhooks.claim({ dueMs: DUE, realMs: realMs + 200_000, leaseMs: 1, limit: 1 });
+      const [again] = await other.webhooks.claim({ dueMs: DUE, realMs: realMs + 300_000, leaseMs: 60_000, limit: 1 });
+      assert.equal(again!.id, b2!.id);
+      await other.webhooks.finish([outcome(again!, true)], { failures: 100, hours: 1_000 });
+      await o.records.webhooks.finish([outcome(b2!, false)], { failures: 100, hours: 1_000 });
+      const ofB = await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 });
+      assert.deepEqual(ofB.find((d) => d.id === b2!.id)!.state, 'delivered');
     });
   });
 

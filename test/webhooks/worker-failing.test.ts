@@ -90,3 +90,35 @@ test('a failing webhook\'s next probe is not left where the organization\'s cloc
   assert.deepEqual(o.held, []);
   await worker.close();
 });
+
+test('a failing webhook deleted or disabled (in any process) is forgotten at the next sweep: it does not keep every batch on the failing path', async () => {
+  const o = outboxes();
+  o.write('org-a', 'gone', 1);
+  o.write('org-a', 'off', 1);
+  o.write('org-a', 'kept', 1);
+  const worker = workerOn(o, 3, async (d) => (d.webhook.id === 'kept' ? OK : TIMEOUT));
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 3, 'the attempts recorded');
+  await worker.idle();
+  assert.equal(worker.failingWebhooks(), 2, 'their failures marked them failing');
+  // Deleted, its deliveries with it, or disabled: no claim brings them up again.
+  o.deleted.add('gone');
+  o.disabled.add('off');
+  o.organizations.push('org-a');
+  await worker.idle();
+  assert.equal(worker.failingWebhooks(), 0);
+  await worker.close();
+});
+
+test('a failing webhook that still exists stays failing across sweeps', async () => {
+  const o = outboxes();
+  o.organizations.push('org-a');
+  o.write('org-a', 'down', 1);
+  const worker = workerOn(o, 2, async () => TIMEOUT);
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 1, 'the attempt recorded');
+  await worker.idle();
+  await worker.idle();
+  assert.equal(worker.failingWebhooks(), 1);
+  await worker.close();
+});
