@@ -132,7 +132,7 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     const { org } = request.identity;
     const { key, quotas, policy } = limitsOf(org);
     const answer = limits.store.hit(key, quotas, movedNow(org.id));
-    if (answer instanceof Promise && READS.has(request.method)) {
+    if (answer instanceof Promise && READS.has(request.method) && request.routeOptions.config.writesReply !== true) {
       // A shared store (Redis) answers over the network: a read need not wait for it, the reply does.
       answer.catch(() => {}); // a reply that never gets sent must not leave the rejection unhandled
       (request as WithPendingHit)[kPendingHit] = { answer, org, policy };
@@ -172,6 +172,13 @@ export function deferredLimitsHook(limits: Limits) {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The handler writes its reply itself (reply.hijack(): a streamed export), so no onSend hook runs
+     * for it: a read's hit is then waited for before the handler, as a write's is.
+     */
+    writesReply?: boolean;
+  }
   interface FastifyInstance {
     /** The app's limits (null when RATE_LIMITS is off); tests wait on `limits.notices.idle()`. */
     limits: Limits | null;

@@ -291,4 +291,14 @@ describe('rate limits counted by a store that answers later (Redis)', () => {
     const missing = await send({ method: 'GET', url: `/api/record/account/${randomUUID()}` });
     assert.equal(missing.statusCode, 429, `the refusal, not the read's 404: ${missing.body}`);
   });
+
+  test('an export, whose reply is written by hand, waits for the answer: its fields, and 429 past the limit', async () => {
+    const { token: own } = await stores.admin.createOrganization({ name: 'Exporter', plan: 'enterprise', email: 'exporter@example.com', minuteLimit: 1 });
+    const exported = await app.inject({ method: 'GET', url: '/api/record/account/export', headers: { tokenid: own } });
+    assert.equal(exported.statusCode, 200, exported.body);
+    assert.equal(exported.headers['ratelimit-policy'], '"minute";q=1;w=60, "day";q=50000;w=86400');
+    assert.match(String(exported.headers.ratelimit), /^"minute";r=0;t=60, "day";r=49999;t=\d+$/);
+    const refused = await app.inject({ method: 'GET', url: '/api/record/account/export', headers: { tokenid: own } });
+    assert429(refused, minuteMessage(1, Number(refused.headers['retry-after'])), Number(refused.headers['retry-after']));
+  });
 });
