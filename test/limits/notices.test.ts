@@ -111,6 +111,26 @@ describe('usage notices over SMTP', () => {
     assert.deepEqual(noticeRows(ctx.dir), [{ threshold: 90, sent: true, attempts: 2, last_error: null }]);
   });
 
+  test('tries a notice again at the next request when its claim could not be recorded, rather than losing it for the day', async () => {
+    const { ledger } = ctx.stores;
+    const claim = ledger.claim;
+    let failures = 1;
+    ledger.claim = async (notice, at) => {
+      if (failures-- > 0) throw new Error('the ledger is unavailable');
+      return claim.call(ledger, notice, at);
+    };
+    try {
+      assert.deepEqual(await send(9), Array(9).fill(200));
+      assert.equal(smtp.received.length, 0);
+      assert.deepEqual(noticeRows(ctx.dir), [], 'nothing claimed, so nothing a retry could find');
+      await send(1);
+      assert.deepEqual(noticeRows(ctx.dir).map((r) => [r.threshold, r.sent]), [[90, true], [100, true]]);
+      assert.equal(smtp.received.length, 2);
+    } finally {
+      ledger.claim = claim;
+    }
+  });
+
   test('sends, when the app starts again, a notice a previous run claimed but could not send', async () => {
     smtp.refuse = 1;
     await send(9);
