@@ -185,6 +185,22 @@ describe('rate limits over HTTP', () => {
     }
   });
 
+  test('counts the per-address limit in real time, whatever the server\'s clock: a frozen one does not block an address for good', async () => {
+    ctx = await testContext({ minuteLimit: 10, config: { addressMinuteLimit: 2 } });
+    const from = (token: string | null) => ctx.request({ ...LIST, token, remoteAddress: '203.0.113.11' });
+    ctx.app.toolkit.clocks.freeze(null, Date.parse('2026-06-01T12:00:00Z'));
+    assert.equal((await from(randomUUID())).statusCode, 401);
+    assert.equal((await from(randomUUID())).statusCode, 401);
+    assert.equal((await from(randomUUID())).statusCode, 429);
+    assert.equal((await from(ctx.token)).statusCode, 429, 'over its limit, the address is refused whatever its token');
+    ctx.clock.advance(60_000); // real time; the server's clock stands still
+    const valid = await from(ctx.token);
+    assert.equal(valid.statusCode, 200, valid.body);
+    const wrong = await from(randomUUID());
+    assert.equal(wrong.statusCode, 401, 'the address\'s window is empty again');
+    assert.equal(wrong.headers.ratelimit, '"address";r=1;t=60');
+  });
+
   test('keeps counting across a restart of the app', async () => {
     ctx = await testContext({ minuteLimit: 3 });
     assert.equal((await ctx.request(LIST)).statusCode, 200);
