@@ -289,7 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webhooks = new WebhookService(timed);
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
-    api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks.movedNow) : authHook(auth));
+    api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks) : authHook(auth));
     if (limits) api.addHook('onSend', deferredLimitsHook(limits));
     api.addHook('preHandler', faultHook(toolkit.faults, service, deps.config, clocks.now));
     if (toolkit.journal.size > 0) installJournal(api, toolkit.journal, clocks.now, unfinished);

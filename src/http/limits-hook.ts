@@ -71,11 +71,20 @@ export const policyOf = (quotas: Quotas): string =>
 export const rateLimitOf = (minute: WindowState, day: WindowState | null): string =>
   day ? `${limitItem('minute', minute)}, ${limitItem('day', day)}` : limitItem('minute', minute);
 
-/**
- * `movedNow` gives the time of an organization whose clock is moved (docs/control-api.md § Clock),
- * undefined otherwise: its windows are then counted at that time rather than on the store's clock.
- */
-export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: string) => number | undefined = () => undefined): Hook {
+/** The moved clocks the limits follow, or do not (docs/control-api.md § Clock); toolkit/clocks.ts. */
+export interface LimitClocks {
+  /** The time of an organization whose clock is moved, else undefined: its windows are counted at that time rather than on the store's clock. */
+  movedNow(orgId: string): number | undefined;
+  /** Real time while the server's clock (the store's) is moved, else undefined: the per-address limit follows no moved clock. */
+  realIfMoved(): number | undefined;
+}
+
+const UNMOVED: LimitClocks = { movedNow: () => undefined, realIfMoved: () => undefined };
+
+export function limitedAuthHook(auth: Hook, limits: Limits, clocks: LimitClocks = UNMOVED): Hook {
+  const { movedNow } = clocks;
+  /** The per-address window's time: real, as a frozen server clock must not block an address for good. */
+  const addressNow = (): number => clocks.realIfMoved() ?? limits.clock();
   const cache = new WeakMap<Organization, OrgLimits>();
   const limitsOf = (org: Organization): OrgLimits => {
     let entry = cache.get(org);
@@ -95,7 +104,7 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     return new AppError('LIMIT_ADDRESS', `Too many requests without a valid API token from this address: at most ${quota} in any 60 seconds. Until then every request from this address is refused, whatever its token, so that guesses cannot be told apart; retry after ${retryAfter} seconds with a valid token in the tokenid header. Behind a proxy, set TRUST_PROXY so that each client has its own address.`);
   };
   const block = (ip: string, retryAfter: number): void => {
-    const now = limits.clock();
+    const now = addressNow();
     if (blocked.size >= MAX_BLOCKED) for (const [k, until] of blocked) if (until <= now) blocked.delete(k);
     if (blocked.size >= MAX_BLOCKED) blocked.clear();
     blocked.set(ip, now + retryAfter * 1000);
@@ -103,7 +112,7 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
 
   const refuseAddress = async (request: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
     if (!isAppError(err) || err.status !== 401) throw err;
-    const result = await limits.store.hit(addressKey(request.ip), limits.addressQuotas);
+    const result = await limits.store.hit(addressKey(request.ip), limits.addressQuotas, clocks.realIfMoved());
     if (!result.allowed) {
       block(request.ip, result.retryAfter);
       throw addressRefusal(reply, result.minute.quota, result.retryAfter);
@@ -118,7 +127,7 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     if (request.is404) return;
     const until = blocked.get(request.ip);
     if (until !== undefined) {
-      const wait = Math.ceil((until - limits.clock()) / 1000);
+      const wait = Math.ceil((until - addressNow()) / 1000);
       if (wait > 0) throw addressRefusal(reply, limits.addressQuotas.minute, wait);
       blocked.delete(request.ip);
     }
@@ -132,7 +141,7 @@ export function limitedAuthHook(auth: Hook, limits: Limits, movedNow: (orgId: st
     const { org } = request.identity;
     const { key, quotas, policy } = limitsOf(org);
     const answer = limits.store.hit(key, quotas, movedNow(org.id));
-    if (answer instanceof Promise && READS.has(request.method)) {
+    if (answer instanceof Promise && READS.has(request.method) && request.routeOptions.config.writesReply !== true) {
       // A shared store (Redis) answers over the network: a read need not wait for it, the reply does.
       answer.catch(() => {}); // a reply that never gets sent must not leave the rejection unhandled
       (request as WithPendingHit)[kPendingHit] = { answer, org, policy };
@@ -172,6 +181,13 @@ export function deferredLimitsHook(limits: Limits) {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The handler writes its reply itself (reply.hijack(): a streamed export), so no onSend hook runs
+     * for it: a read's hit is then waited for before the handler, as a write's is.
+     */
+    writesReply?: boolean;
+  }
   interface FastifyInstance {
     /** The app's limits (null when RATE_LIMITS is off); tests wait on `limits.notices.idle()`. */
     limits: Limits | null;

@@ -89,6 +89,7 @@ export interface UsageNoticesOptions {
 }
 
 const keyOf = (n: Notice) => `${n.orgId} ${n.day} ${n.threshold}`;
+const seenKey = (orgId: string, threshold: number) => `${orgId} ${threshold}`;
 
 export class UsageNotices {
   /**
@@ -108,17 +109,20 @@ export class UsageNotices {
 
   /**
    * Told the day's usage of an organization after each of its requests (counted or refused). Queues a
-   * notice for each threshold reached that this process has not handled today; never blocks or throws.
+   * notice for the highest threshold reached that this process has not handled today; never blocks
+   * or throws. Lower thresholds reached with it are handled without a notice: a usage that jumps past
+   * several at once (a plan lowered mid-day) gets the one that says where it stands, not also a 90 %
+   * notice saying requests will be refused once the cap is reached when they already are.
    */
   observe(orgId: string, day: { readonly used: number; readonly quota: number; readonly dayNumber: number }): void {
     if (day.used * 100 < NOTICE_THRESHOLDS[0] * day.quota) return;
-    for (const threshold of NOTICE_THRESHOLDS) {
-      if (day.used * 100 < threshold * day.quota) return;
-      const key = `${orgId} ${threshold}`;
-      if (this.seen.get(key) === day.dayNumber) continue;
+    const reached = NOTICE_THRESHOLDS.filter((threshold) => day.used * 100 >= threshold * day.quota);
+    reached.forEach((threshold, i) => {
+      const key = seenKey(orgId, threshold);
+      if (this.seen.get(key) === day.dayNumber) return;
       this.seen.set(key, day.dayNumber);
-      this.enqueue({ orgId, day: isoDay(day.dayNumber), threshold, used: day.used, cap: day.quota }, true);
-    }
+      if (i === reached.length - 1) this.enqueue({ orgId, day: isoDay(day.dayNumber), threshold, used: day.used, cap: day.quota }, true);
+    });
   }
 
   /**
@@ -167,8 +171,20 @@ export class UsageNotices {
     if (this.closing) return;
     const { ledger, log } = this.options;
     const now = () => new Date(this.options.clock(notice.orgId)).toISOString();
+    if (claim) {
+      let claimed: boolean;
+      try {
+        claimed = await ledger.claim(notice, now());
+      } catch (err) {
+        // Nothing recorded, so no retry would find it: the organization's next request queues it again.
+        const key = seenKey(notice.orgId, notice.threshold);
+        if (this.seen.get(key) === utcDay(Date.parse(notice.day))) this.seen.delete(key);
+        log.error({ err, notice }, 'usage notice not claimed; it is tried again at the organization\'s next request');
+        return;
+      }
+      if (!claimed) return; // claimed before: by an earlier run or another process
+    }
     try {
-      if (claim && !(await ledger.claim(notice, now()))) return; // claimed before: by an earlier run or another process
       const to = await this.recipientOf(notice.orgId);
       const message = { ...composeNotice(notice, to), date: new Date(this.options.clock(notice.orgId)) };
       await this.options.mailer.send(message);

@@ -46,6 +46,12 @@ export class Clocks {
     return moved === null ? undefined : this.timeOf(moved);
   };
 
+  /**
+   * Real time while the server's clock is moved, else undefined (the reader's own clock is real then):
+   * for what follows no moved clock but counts on a store's clock, the per-address limit.
+   */
+  readonly realIfMoved = (): number | undefined => (this.server === null ? undefined : this.base());
+
   /** Stops the clock at `at` (ms), or where it stands now. */
   freeze(orgId: string | null, at?: number): ClockState {
     return this.put(orgId, { frozen: true, at: at ?? this.now(orgId ?? undefined) });

@@ -185,6 +185,22 @@ describe('rate limits over HTTP', () => {
     }
   });
 
+  test('counts the per-address limit in real time, whatever the server\'s clock: a frozen one does not block an address for good', async () => {
+    ctx = await testContext({ minuteLimit: 10, config: { addressMinuteLimit: 2 } });
+    const from = (token: string | null) => ctx.request({ ...LIST, token, remoteAddress: '203.0.113.11' });
+    ctx.app.toolkit.clocks.freeze(null, Date.parse('2026-06-01T12:00:00Z'));
+    assert.equal((await from(randomUUID())).statusCode, 401);
+    assert.equal((await from(randomUUID())).statusCode, 401);
+    assert.equal((await from(randomUUID())).statusCode, 429);
+    assert.equal((await from(ctx.token)).statusCode, 429, 'over its limit, the address is refused whatever its token');
+    ctx.clock.advance(60_000); // real time; the server's clock stands still
+    const valid = await from(ctx.token);
+    assert.equal(valid.statusCode, 200, valid.body);
+    const wrong = await from(randomUUID());
+    assert.equal(wrong.statusCode, 401, 'the address\'s window is empty again');
+    assert.equal(wrong.headers.ratelimit, '"address";r=1;t=60');
+  });
+
   test('keeps counting across a restart of the app', async () => {
     ctx = await testContext({ minuteLimit: 3 });
     assert.equal((await ctx.request(LIST)).statusCode, 200);
@@ -290,5 +306,15 @@ describe('rate limits counted by a store that answers later (Redis)', () => {
     assert.equal(refused.headers['ratelimit-policy'], '"minute";q=3;w=60, "day";q=50000;w=86400');
     const missing = await send({ method: 'GET', url: `/api/record/account/${randomUUID()}` });
     assert.equal(missing.statusCode, 429, `the refusal, not the read's 404: ${missing.body}`);
+  });
+
+  test('an export, whose reply is written by hand, waits for the answer: its fields, and 429 past the limit', async () => {
+    const { token: own } = await stores.admin.createOrganization({ name: 'Exporter', plan: 'enterprise', email: 'exporter@example.com', minuteLimit: 1 });
+    const exported = await app.inject({ method: 'GET', url: '/api/record/account/export', headers: { tokenid: own } });
+    assert.equal(exported.statusCode, 200, exported.body);
+    assert.equal(exported.headers['ratelimit-policy'], '"minute";q=1;w=60, "day";q=50000;w=86400');
+    assert.match(String(exported.headers.ratelimit), /^"minute";r=0;t=60, "day";r=49999;t=\d+$/);
+    const refused = await app.inject({ method: 'GET', url: '/api/record/account/export', headers: { tokenid: own } });
+    assert429(refused, minuteMessage(1, Number(refused.headers['retry-after'])), Number(refused.headers['retry-after']));
   });
 });

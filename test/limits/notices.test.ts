@@ -111,6 +111,43 @@ describe('usage notices over SMTP', () => {
     assert.deepEqual(noticeRows(ctx.dir), [{ threshold: 90, sent: true, attempts: 2, last_error: null }]);
   });
 
+  test('tries a notice again at the next request when its claim could not be recorded, rather than losing it for the day', async () => {
+    const { smtpUrl } = ctx.config;
+    await ctx.close();
+    ctx = await testContext({ config: { smtpUrl, dailyCap: 20 } }); // 90 % at 18, the next request still below 100 %
+    const { ledger } = ctx.stores;
+    const claim = ledger.claim;
+    let failures = 1;
+    ledger.claim = async (notice, at) => {
+      if (failures-- > 0) throw new Error('the ledger is unavailable');
+      return claim.call(ledger, notice, at);
+    };
+    try {
+      assert.deepEqual(await send(18), Array(18).fill(200));
+      assert.equal(smtp.received.length, 0);
+      assert.deepEqual(noticeRows(ctx.dir), [], 'nothing claimed, so nothing a retry could find');
+      await send(1);
+      assert.deepEqual(noticeRows(ctx.dir).map((r) => [r.threshold, r.sent]), [[90, true]]);
+      assert.equal(smtp.received.length, 1);
+      assert.match(smtp.received[0]!.text, /has made 19 API requests on 2026-03-01 \(UTC\): 95 % of its daily cap of 20\./);
+    } finally {
+      ledger.claim = claim;
+    }
+  });
+
+  test('sends only the 100 % notice when the usage jumps past both thresholds at once (a plan lowered mid-day)', async () => {
+    const { smtpUrl } = ctx.config;
+    await ctx.close();
+    ctx = await testContext({ plan: 'standard', minuteLimit: 1000, config: { smtpUrl } });
+    assert.deepEqual(new Set(await send(510)), new Set([200]));
+    assert.equal(smtp.received.length, 0, '510 of 10,000');
+    await ctx.stores.admin.updateOrganization({ id: ctx.orgId, plan: 'free' });
+    assert.deepEqual(await send(2), [429, 429]);
+    assert.deepEqual(smtp.received.map((m) => m.headers.get('subject')), ['Orchard: Test Org has reached its daily cap of 500 API requests']);
+    assert.match(smtp.received[0]!.text, /has made 510 API requests on 2026-03-01 \(UTC\): 102 % of its daily cap of 500\./);
+    assert.deepEqual(noticeRows(ctx.dir).map((r) => [r.threshold, r.sent]), [[100, true]]);
+  });
+
   test('sends, when the app starts again, a notice a previous run claimed but could not send', async () => {
     smtp.refuse = 1;
     await send(9);

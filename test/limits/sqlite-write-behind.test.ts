@@ -37,3 +37,20 @@ test('writes a count a flush period old on the next hit, though the timer never 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('keeps the minute of a key counted on a clock of its own across sweeps on the store\'s clock: a frozen clock\'s minute stays full', async () => {
+  const dir = tempDir('orchard-write-behind-');
+  let now = Date.parse('2026-11-25T12:00:00.000Z');
+  const store = new SqliteRateLimitStore({ dataDir: dir, clock: () => now, flushEveryMs: 3_600_000 });
+  try {
+    const quotas = { minute: 2, day: 1000 };
+    const frozen = Date.parse('2026-03-01T12:00:00.000Z'); // an organization's clock, frozen in the past
+    assert.deepEqual([1, 2, 3].map(() => store.hit('org:a', quotas, frozen).allowed), [true, true, false]);
+    now += 61_000;
+    store.flush(); // and the sweep of idle keys, a minute of the store's clock after the last one
+    assert.deepEqual([store.hit('org:a', quotas, frozen).allowed, store.usage('org:a', quotas, frozen).minute.used], [false, 2], 'nothing left the window: its clock stands still');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -30,6 +30,9 @@ interface Pending {
 /** The instant a request is restored at: the last millisecond of its second. */
 const endOfSecond = (ms: number): number => ms - (ms % 1000) + 999;
 
+/** How far from the store's clock a hit's time must be to be a clock of its own rather than the same one read twice. */
+const OWN_TIME_MS = 1_000;
+
 /** How often idle keys are forgotten from memory (in clock time). */
 const SWEEP_EVERY_MS = MINUTE_MS;
 
@@ -38,6 +41,12 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private readonly clock: () => number;
   private readonly onError: (err: unknown) => void;
   private readonly windows = new Map<string, KeyWindows>();
+  /**
+   * Keys last hit at a time of their own (an organization's moved clock, docs/control-api.md § Clock):
+   * the sweep, on the store's clock, cannot tell whether their minute is over (a frozen one never is),
+   * so it leaves them; a hit on the store's clock again makes them sweepable.
+   */
+  private readonly ownTime = new Set<string>();
   private pending = new Map<string, Pending>();
   /** When the oldest count not yet written was made (clock ms); meaningful while pending is not empty. */
   private pendingSince = 0;
@@ -63,6 +72,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
   hit(key: string, quotas: Quotas, at?: number): HitResult {
     if (this.closed) throw new Error('the rate-limit store is closed');
     const now = at ?? this.clock();
+    if (at === undefined || Math.abs(at - this.clock()) < OWN_TIME_MS) this.ownTime.delete(key);
+    else this.ownTime.add(key);
     const windows = this.windowsOf(key, now);
     const { result, countedAt } = hitWindows(windows, now, quotas);
     if (countedAt !== null) {
@@ -209,7 +220,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
     this.db.transaction(() => {
       const expire = prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts <= ?');
       for (const [key, windows] of this.windows) {
-        if (this.pending.has(key) || !isIdle(windows, now)) continue;
+        if (this.pending.has(key) || this.ownTime.has(key) || !isIdle(windows, now)) continue;
         this.windows.delete(key);
         expire.run(key, now - MINUTE_MS);
       }
