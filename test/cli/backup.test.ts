@@ -162,8 +162,18 @@ test('a backup holds the organizations\' snapshots: restored, an organization lo
     const token = 'fixture-token-0001';
     const loaded = await admin(ctx.app, 'POST', '/fixtures', { organizations: [{ name: 'Fixed', plan: 'enterprise', users: [{ email: 'qa@fixed.example', tokens: [token] }], records: { account: [{ accountname: 'From the fixture' }] } }] });
     const orgId = loaded.json().organizations[0].id as string;
-    assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Before the snapshot' } })).statusCode, 201);
+    const before = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Before the snapshot' } });
+    assert.equal(before.statusCode, 201);
+    // A file on a record, whose content the snapshot keeps beside it, deleted after the snapshot.
+    const filed = before.json().data.Record.accountid as string;
+    const uploaded = await ctx.request({
+      method: 'POST', url: `/api/v2/record/account/${filed}/files`, token, headers: { 'content-type': 'multipart/form-data; boundary=b0' },
+      payload: Buffer.from('--b0\r\nContent-Disposition: form-data; name="file"; filename="deed.txt"\r\n\r\nsigned copy\r\n--b0--\r\n'),
+    });
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
+    const fileUrl = `/api/v2/record/account/${filed}/files/${uploaded.json().file.fileid as string}`;
     assert.equal((await admin(ctx.app, 'POST', `/organizations/${orgId}/snapshots`, { name: 'named' })).statusCode, 201);
+    assert.equal((await ctx.request({ method: 'DELETE', url: fileUrl, token })).statusCode, 200);
     assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'After the snapshot' } })).statusCode, 201);
     const backupDir = path.join(root, 'backup');
     await ok(ctx.dir, ['backup', '--to', backupDir]);
@@ -179,6 +189,8 @@ test('a backup holds the organizations\' snapshots: restored, an organization lo
       assert.deepEqual((await admin(app, 'GET', `/organizations/${orgId}/snapshots`)).json().items.map((i: { name: string }) => i.name), ['named']);
       assert.equal((await admin(app, 'POST', `/organizations/${orgId}/snapshots/named/restore`)).statusCode, 204);
       assert.deepEqual(await names(app, token), ['Before the snapshot', 'From the fixture']);
+      const file = await app.inject({ method: 'GET', url: fileUrl, headers: { tokenid: token } });
+      assert.deepEqual([file.statusCode, file.body], [200, 'signed copy'], 'the snapshot\'s content of a file deleted since came along');
       assert.deepEqual((await admin(app, 'POST', `/organizations/${orgId}/reset`)).json(), { id: orgId, fixture: true }, 'the state loading gave it came along');
       assert.deepEqual(await names(app, token), ['From the fixture']);
       // A snapshot taken in the directory the backup then replaces is not kept.

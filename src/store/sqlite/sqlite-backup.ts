@@ -66,18 +66,25 @@ function copySnapshots(dataDir: string, toDir: string, id: string): string[] {
     const rel = path.posix.join('snapshots', id, `${name}.db`);
     if (!isManifestSnapshot(rel)) continue;
     fs.mkdirSync(path.join(toDir, 'snapshots', id), { recursive: true });
-    try {
-      fs.copyFileSync(path.join(dir, `${name}.db`), path.join(toDir, rel));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // deleted meanwhile
-      throw err;
-    }
+    const from = path.join(dir, `${name}.db`);
+    if (unlessGone(() => (fs.copyFileSync(from, path.join(toDir, rel)), true)) === undefined) continue;
     copied.push(rel);
-    const contents = snapshotContentsDir(path.join(dir, `${name}.db`));
-    if (!fs.existsSync(contents)) continue;
-    for (const f of copyContents(contents, path.join(toDir, snapshotContentsDir(rel)), fs.readdirSync(contents))) copied.push(path.posix.join(snapshotContentsDir(rel), f));
+    // Its contents: what the directory beside it holds (none when it had none, or it was deleted meanwhile).
+    const ids = unlessGone(() => fs.readdirSync(snapshotContentsDir(from))) ?? [];
+    if (ids.length === 0) continue;
+    for (const f of copyContents(snapshotContentsDir(from), path.join(toDir, snapshotContentsDir(rel)), ids)) copied.push(path.posix.join(snapshotContentsDir(rel), f));
   }
   return copied;
+}
+
+/** What `read` returns, or undefined when what it reads was deleted meanwhile. */
+function unlessGone<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
 }
 
 /** The Orchard databases under `dataDir`, relative: control.db, limits.db, orgs/<id>.db. */
