@@ -67,16 +67,19 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
     },
   }, async (request, reply) => {
     const format = request.query.format ?? 'csv';
-    const ex = await exportRecords(service, request.identity, request.params.obj, request.work);
-    // Written by hand from here: once the first chunk is out, a failure can only cut the reply.
-    reply.hijack();
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-    reply.raw.writeHead(200, { 'content-type': CONTENT_TYPES[format], 'content-disposition': `attachment; filename="${ex.obj.systemName}.${format}"` });
-    try {
-      await pipeline(Readable.from(encodeRecords(format, ex.columns, ex.pages)), reply.raw);
-    } catch (err) {
-      cutReply(request, reply, err, 'export');
-    }
+    // One request to its last page: a restore or reset waits for it rather than run between two pages.
+    await service.whole(request.identity, async (whole) => {
+      const ex = await exportRecords(whole, request.identity, request.params.obj, request.work);
+      // Written by hand from here: once the first chunk is out, a failure can only cut the reply.
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      reply.raw.writeHead(200, { 'content-type': CONTENT_TYPES[format], 'content-disposition': `attachment; filename="${ex.obj.systemName}.${format}"` });
+      try {
+        await pipeline(Readable.from(encodeRecords(format, ex.columns, ex.pages)), reply.raw);
+      } catch (err) {
+        cutReply(request, reply, err, 'export');
+      }
+    });
   });
 
   app.post<{ Params: ObjParams; Querystring: FormatQuery; Body: Readable }>('/api/record/:obj/import', {
@@ -109,7 +112,8 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
       throw new AppError('BODY_TOO_LARGE', `The file is over the ${Math.round(limit / 1048576)} MB request limit. Split the file, or use orchard import, which has no limit.`);
     }
     const body = request.body instanceof Readable ? request.body : Readable.from([]);
-    const result = await importRecords(service, request.identity, request.params.obj, decodeRecords(format, bounded(body, limit)), undefined, { batchPlan: true, signal: request.work });
+    // One request to its last batch: a restore or reset waits for it rather than run between two batches.
+    const result = await service.whole(request.identity, (whole) => importRecords(whole, request.identity, request.params.obj, decodeRecords(format, bounded(body, limit)), undefined, { batchPlan: true, signal: request.work }));
     return ok(result);
   });
 };

@@ -78,34 +78,64 @@ const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set<keyof Service>(['rowToCrea
 /** What a request fails with when the definitions it was checked against lack the object, field or view it names. */
 const UNKNOWN_NAME: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['OBJECT_UNKNOWN', 'FIELD_UNKNOWN', 'VIEW_NOT_FOUND']);
 
+type Method = (...a: unknown[]) => unknown;
+
 /**
- * The service with every request method run under `gate.shared` for the caller's organization:
- * each takes the caller's identity first (service.ts), so one wrapper covers every kind of request.
- * A request that fails on a name the organization's definitions lack, or on a table or column they
- * name that is gone (DefinitionsChanged), is run once more when `records` says the definitions it
- * used were not the latest (a store that keeps them in memory, PostgreSQL with its cache listener,
- * may lag another process's change by its bound): an object or field another process just added is
- * used at once, and a restore made by another process never fails a request. Such failures happen
- * before anything is written, or roll back what was.
+ * What a proxy of the service gives for `property`: `wrap` of its method bound to `service`, a
+ * synchronous step (checking a row of an import: nothing to wait for, and it must stay synchronous)
+ * bound as it is, any other member as it is.
  */
-export function gatedService(service: Service, gate: OrgGate, records: Pick<RecordStore, 'org'>): Service {
+function member(service: Service, property: PropertyKey, wrap: (method: Method) => Method): unknown {
+  const value = Reflect.get(service, property) as unknown;
+  if (typeof value !== 'function') return value;
+  const method = (value as Method).bind(service);
+  return SYNCHRONOUS.has(property) ? method : wrap(method);
+}
+
+/** The organization of a Service call: each takes the caller's identity first (service.ts). */
+const orgOf = (args: unknown[]): string | undefined => {
+  const orgId = (args[0] as TokenIdentity | undefined)?.org?.id;
+  return typeof orgId === 'string' ? orgId : undefined;
+};
+
+/**
+ * The service with a request method that fails on a name the organization's definitions lack, or
+ * on a table or column they name that is gone (DefinitionsChanged), run once more when `records`
+ * says the definitions it used were not the latest (a store that keeps them in memory, PostgreSQL
+ * with its cache listener, may lag another process's change by its bound): an object or field
+ * another process just added is used at once, and a restore made by another process never fails a
+ * request. Such failures happen before anything is written, or roll back what was.
+ */
+function retriedService(service: Service, records: Pick<RecordStore, 'org'>): Service {
   const again = async (orgId: string, err: unknown, call: () => Promise<unknown>): Promise<unknown> => {
     const stale = err instanceof DefinitionsChanged || (isAppError(err) && UNKNOWN_NAME.has(err.code));
     if (!stale || !(await (await records.org(orgId)).refreshSchema())) throw err;
     return call();
   };
   return new Proxy(service, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      // A synchronous step (checking a row of an import) has nothing to wait for, and must stay synchronous.
-      if (SYNCHRONOUS.has(property)) return (value as (...a: unknown[]) => unknown).bind(target);
-      return (...args: unknown[]) => {
-        const identity = args[0] as TokenIdentity | undefined;
-        const orgId = identity?.org?.id;
-        const call = () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        return typeof orgId === 'string' ? gate.shared(orgId, () => call().catch((err: unknown) => again(orgId, err, call))) : call();
-      };
-    },
+    // `whole` runs many calls and writes between them: each is retried, never the whole.
+    get: (target, property) => member(target, property, (method) => (property === 'whole' ? method : (...args: unknown[]) => {
+      const orgId = orgOf(args);
+      const call = () => method(...args) as Promise<unknown>;
+      return orgId === undefined ? call() : call().catch((err: unknown) => again(orgId, err, call));
+    })),
+  });
+}
+
+/**
+ * The service with every request method run under `gate.shared` for the caller's organization, and
+ * retried as retriedService says. `whole` runs its work under one `gate.shared`, giving it the
+ * service retried but not gated: a call of the gated one inside would wait for a change that waits
+ * for the work to end.
+ */
+export function gatedService(service: Service, gate: OrgGate, records: Pick<RecordStore, 'org'>): Service {
+  const retried = retriedService(service, records);
+  return new Proxy(retried, {
+    get: (target, property) => member(target, property, (method) => (...args: unknown[]) => {
+      const orgId = orgOf(args);
+      if (orgId === undefined) return method(...args);
+      if (property === 'whole') return gate.shared(orgId, () => (args[1] as (s: Service) => Promise<unknown>)(retried));
+      return gate.shared(orgId, () => method(...args) as Promise<unknown>);
+    }),
   });
 }

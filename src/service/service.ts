@@ -138,6 +138,15 @@ export class Service {
     this.pruner = new ChangePruner(deps.config.changeLogRetentionDays, (orgId) => deps.clock(orgId));
   }
 
+  /**
+   * Runs `work`, which calls this service several times and the store between (an import, an export),
+   * as one request of the caller's organization: on the server, a restore or reset waits for all of
+   * it (org-gate.ts), where each call alone would let one run between two of them.
+   */
+  whole<T>(_identity: TokenIdentity, work: (service: Service) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
   /** The organization's records and its schema as of now: the first step of every request. */
   private async open(identity: TokenIdentity): Promise<{ records: OrgRecords; schema: OrgSchema }> {
     const records = await this.deps.records.org(identity.org.id);

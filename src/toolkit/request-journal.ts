@@ -3,6 +3,8 @@
 // outbox, the usage notices sent. Both are bounded: N entries per organization (bodies at most
 // `bodyLimit` characters each).
 
+import { parseInstant } from './clocks.js';
+
 /** One request as the journal keeps it. */
 export interface JournalEntry {
   /** The organization's time when the request arrived (its clock may be moved), ISO 8601. */
@@ -106,7 +108,7 @@ export interface JournalFilter {
   readonly path?: string;
   /** A status (`404`) or a class (`4xx`). */
   readonly status?: string;
-  /** ISO 8601 instants: entries at or after `since`, before `until`. */
+  /** ISO 8601 dates or date-times (UTC without a zone): entries at or after `since`, before `until`. */
   readonly since?: string;
   readonly until?: string;
   /** At most this many, newest first. */
@@ -181,8 +183,9 @@ export class RequestJournal {
   }
 
   query(orgId: string, filter: JournalFilter = {}): JournalEntry[] {
-    const since = filter.since !== undefined ? Date.parse(filter.since) : -Infinity;
-    const until = filter.until !== undefined ? Date.parse(filter.until) : Infinity;
+    // Read as a clock's `at` is: UTC when no zone is given, whatever the server's time zone.
+    const since = filter.since !== undefined ? parseInstant(filter.since) ?? NaN : -Infinity;
+    const until = filter.until !== undefined ? parseInstant(filter.until) ?? NaN : Infinity;
     const found = (this.orgs.get(orgId)?.newestFirst() ?? []).map((raw) => entryOf(raw, this.mask)).filter((e) => matches(e, filter, since, until));
     return filter.limit !== undefined ? found.slice(0, filter.limit) : found;
   }

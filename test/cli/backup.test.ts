@@ -150,6 +150,63 @@ describe('orchard backup under write load, then orchard restore', () => {
   });
 });
 
+test('a backup holds the organizations\' snapshots: restored, an organization loaded from fixtures resets to its fixture and its named snapshots restore; --force leaves none of the directory replaced', async () => {
+  const ADMIN_KEY = 'backup-admin-key-0123456789abcdef';
+  const root = tempDir('orchard-snapshots-backup-');
+  const ctx = await testContext({ config: { adminKey: ADMIN_KEY } });
+  const admin = (app: Awaited<ReturnType<typeof buildApp>>, method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.inject({ method, url: `/_orchard${url}`, headers: { authorization: `Bearer ${ADMIN_KEY}` }, ...(payload ? { payload } : {}) });
+  const names = async (app: Awaited<ReturnType<typeof buildApp>>, token: string) =>
+    (await app.inject({ method: 'GET', url: '/api/record/account', headers: { tokenid: token } })).json().data.Records.map((r: { accountname: string }) => r.accountname).sort();
+  try {
+    const token = 'fixture-token-0001';
+    const loaded = await admin(ctx.app, 'POST', '/fixtures', { organizations: [{ name: 'Fixed', plan: 'enterprise', users: [{ email: 'qa@fixed.example', tokens: [token] }], records: { account: [{ accountname: 'From the fixture' }] } }] });
+    const orgId = loaded.json().organizations[0].id as string;
+    const before = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Before the snapshot' } });
+    assert.equal(before.statusCode, 201);
+    // A file on a record, whose content the snapshot keeps beside it, deleted after the snapshot.
+    const filed = before.json().data.Record.accountid as string;
+    const uploaded = await ctx.request({
+      method: 'POST', url: `/api/v2/record/account/${filed}/files`, token, headers: { 'content-type': 'multipart/form-data; boundary=b0' },
+      payload: Buffer.from('--b0\r\nContent-Disposition: form-data; name="file"; filename="deed.txt"\r\n\r\nsigned copy\r\n--b0--\r\n'),
+    });
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
+    const fileUrl = `/api/v2/record/account/${filed}/files/${uploaded.json().file.fileid as string}`;
+    assert.equal((await admin(ctx.app, 'POST', `/organizations/${orgId}/snapshots`, { name: 'named' })).statusCode, 201);
+    assert.equal((await ctx.request({ method: 'DELETE', url: fileUrl, token })).statusCode, 200);
+    assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'After the snapshot' } })).statusCode, 201);
+    const backupDir = path.join(root, 'backup');
+    await ok(ctx.dir, ['backup', '--to', backupDir]);
+
+    const restoreDir = path.join(root, 'restored');
+    fs.mkdirSync(restoreDir);
+    await ok(restoreDir, ['restore', '--from', backupDir]);
+    const config = loadConfig({}, { dataDir: restoreDir, logLevel: 'silent', adminKey: ADMIN_KEY });
+    const stores = openStores(config);
+    const app = await buildApp({ ...stores, config, clock: Date.now, logger: false });
+    try {
+      assert.deepEqual(await names(app, token), ['After the snapshot', 'Before the snapshot', 'From the fixture']);
+      assert.deepEqual((await admin(app, 'GET', `/organizations/${orgId}/snapshots`)).json().items.map((i: { name: string }) => i.name), ['named']);
+      assert.equal((await admin(app, 'POST', `/organizations/${orgId}/snapshots/named/restore`)).statusCode, 204);
+      assert.deepEqual(await names(app, token), ['Before the snapshot', 'From the fixture']);
+      const file = await app.inject({ method: 'GET', url: fileUrl, headers: { tokenid: token } });
+      assert.deepEqual([file.statusCode, file.body], [200, 'signed copy'], 'the snapshot\'s content of a file deleted since came along');
+      assert.deepEqual((await admin(app, 'POST', `/organizations/${orgId}/reset`)).json(), { id: orgId, fixture: true }, 'the state loading gave it came along');
+      assert.deepEqual(await names(app, token), ['From the fixture']);
+      // A snapshot taken in the directory the backup then replaces is not kept.
+      assert.equal((await admin(app, 'POST', `/organizations/${orgId}/snapshots`, { name: 'later' })).statusCode, 201);
+    } finally {
+      await app.close();
+      await stores.close();
+    }
+    await ok(restoreDir, ['restore', '--from', backupDir, '--force']);
+    assert.deepEqual(fs.readdirSync(path.join(restoreDir, 'snapshots', orgId)).filter((f) => f.endsWith('.db')).sort(), ['@fixture.db', 'named.db']);
+  } finally {
+    await ctx.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('orchard restore refuses a manifest listing a path outside its own, writing nothing', async () => {
   // A backup directory may come from elsewhere (a bucket, another host): its manifest's paths are
   // joined to the data directory, so one leading out of it would be written wherever it points.
@@ -174,6 +231,11 @@ test('orchard restore refuses a manifest listing a path outside its own, writing
       const error = await fails(dataDir, ['restore', '--from', from], 'BACKUP_INVALID');
       assert.match(error.message, new RegExp(`lists "(\\.\\./escaped\\.db|files/\\.\\./\\.\\./escaped-content|orgs/${nil}\\.db|files/${org}/${nil})", which is none of control\\.db`));
       assert.deepEqual(fs.readdirSync(root).sort(), ['data', 'in']);
+      assert.deepEqual(fs.readdirSync(dataDir), []);
+    }
+    for (const snapshot of [`snapshots/${org}/../../escaped.db`, `snapshots/${org}/.hidden.db`, `snapshots/${org}/named.files/../../../escaped-content`]) {
+      fs.writeFileSync(path.join(from, 'orchard-backup.json'), JSON.stringify({ format: 1, startedAt: '2026-03-01T00:00:00.000Z', files: ['control.db'], organizations: 0, bytes: 0, contents: [], snapshots: [snapshot] }));
+      assert.match((await fails(dataDir, ['restore', '--from', from], 'BACKUP_INVALID')).message, /or snapshots\/<org id>\/<snapshot>\. Nothing was restored/);
       assert.deepEqual(fs.readdirSync(dataDir), []);
     }
   } finally {

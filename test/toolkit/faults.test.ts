@@ -266,3 +266,25 @@ test('a forced failure is logged as forced, naming its rule, never as a failure 
     await ctx.close();
   }
 });
+
+test('deleting an organization forgets its clock, fault rules and journal: loaded again under its id, it starts without them', async () => {
+  const ctx = await testContext({ config: { adminKey: ADMIN_KEY, journalSize: 5 } });
+  try {
+    const token = 'again-token-0001';
+    const fixtures = { organizations: [{ id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', name: 'Again', plan: 'enterprise', users: [{ email: 'qa@again.example', tokens: [token] }] }] };
+    const [{ id }] = (await control(ctx, 'POST', '/fixtures', fixtures)).organizations;
+    await control(ctx, 'POST', `/organizations/${id}/clock/freeze`, { at: '2031-05-05T10:00:00Z' });
+    await control(ctx, 'POST', '/faults', { orgId: id, status: 503, count: 2 });
+    assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account', token })).statusCode, 503, 'the first of two');
+    await control(ctx, 'DELETE', `/organizations/${id}`);
+    assert.deepEqual((await control(ctx, 'GET', '/faults')).items, [], 'its rule went with it');
+    assert.deepEqual((await control(ctx, 'GET', '/clocks')).items.map((c: { orgId: string | null }) => c.orgId), [null], 'its clock went with it');
+    await control(ctx, 'POST', '/fixtures', fixtures);
+    assert.deepEqual((await control(ctx, 'GET', `/organizations/${id}/journal`)).items, [], 'no entry of the one deleted');
+    const made = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'New' } });
+    assert.equal(made.statusCode, 201, 'no rule of the one deleted fires');
+    assert.equal(made.json().data.Record.createdon, '2026-03-01T12:00:00', 'made on the server\'s clock, not the one deleted\'s');
+  } finally {
+    await ctx.close();
+  }
+});

@@ -57,6 +57,15 @@ describe('the journal, on', () => {
     assert.deepEqual(await paths('?until=2030-01-01T10:30:00Z&limit=1'), ['GET /api/record/account/not-an-id 400']);
     const bad = await controlReply(ctx, 'GET', `/organizations/${ctx.orgId}/journal?status=abc`);
     assert.equal(bad.statusCode, 400);
+    // Instants are read as a clock's `at`: UTC without a zone, a date alone; one naming no instant is refused.
+    assert.deepEqual(await paths('?since=2030-01-01T10:30:00'), ['GET /metadata/records 200']);
+    assert.deepEqual(await paths('?since=2030-01-01T11:30:00%2B01:00'), ['GET /metadata/records 200']);
+    assert.deepEqual(await paths('?until=2030-01-02&status=4xx'), ['GET /api/record/account/not-an-id 400']);
+    for (const never of ['2030-01-01T10:29:60Z', '2030-02-30', 'yesterday']) {
+      const refused = await controlReply(ctx, 'GET', `/organizations/${ctx.orgId}/journal?since=${never}`);
+      assert.deepEqual([refused.statusCode, refused.json().error.code], [400, 'PARAM_INVALID'], never);
+      assert.match(refused.json().error.message, new RegExp(`'since': give an ISO 8601 date or date-time, UTC when it has no zone, .*; got '${never}'\\.$`));
+    }
   });
 
   test('keeps the last JOURNAL_SIZE requests; clear forgets them', async () => {

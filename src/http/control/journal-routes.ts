@@ -2,6 +2,8 @@
 // with filters, and cleared.
 
 import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../../errors.js';
+import { parseInstant } from '../../toolkit/clocks.js';
 import type { JournalFilter } from '../../toolkit/request-journal.js';
 import type { ControlRouteOptions } from './control-options.js';
 
@@ -49,6 +51,21 @@ const messageSchema = {
   },
 } as const;
 
+/**
+ * `filter` once its instants are read as a clock's `at` is (parseInstant): a date, or a date-time
+ * UTC without a zone, is taken; one that names no instant (a 60th second) is refused rather than
+ * matching nothing.
+ */
+function instantsChecked(filter: JournalFilter): JournalFilter {
+  for (const name of ['since', 'until'] as const) {
+    const text = filter[name];
+    if (text !== undefined && parseInstant(text) === undefined) {
+      throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}': give an ISO 8601 date or date-time, UTC when it has no zone, such as 2026-03-01T23:59:30Z; got '${text}'.`);
+    }
+  }
+  return filter;
+}
+
 export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (scope, { admin, toolkit, limits }) => {
   const { journal, outbox } = toolkit;
   const orgOf = async (params: unknown): Promise<string> => (await admin.requireOrganization((params as { id: string }).id)).id;
@@ -63,8 +80,8 @@ export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
           method: { type: 'string', description: 'Only this method.' },
           path: { type: 'string', description: 'Only paths containing this text (any case).' },
           status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5][xX][xX])$', description: 'A status (404) or a class (4xx, any case).' },
-          since: { type: 'string', format: 'date-time', description: 'Only requests at or after this instant.' },
-          until: { type: 'string', format: 'date-time', description: 'Only requests before this instant.' },
+          since: { type: 'string', description: 'Only requests at or after this instant: an ISO 8601 date or date-time, UTC when it has no zone (as a clock\'s `at`).' },
+          until: { type: 'string', description: 'Only requests before this instant, written as `since`.' },
           limit: { type: 'integer', minimum: 1, description: 'At most this many.' },
         },
       },
@@ -76,7 +93,7 @@ export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
       },
     },
   }, async (request) => ({
-    items: journal.query(await orgOf(request.params), request.query as JournalFilter),
+    items: journal.query(await orgOf(request.params), instantsChecked(request.query as JournalFilter)),
     size: journal.size,
     bodyLimit: journal.bodyLimit,
   }));

@@ -1,7 +1,8 @@
 // Online backup and restore of an embedded data directory (docs/operations.md § Backups): every
 // SQLite file (control.db, limits.db, orgs/<id>.db) copied with SQLite's backup API while a server
-// serves from it, with the contents of the files on records its rows name (files/<id>/), and put
-// back into a stopped data directory.
+// serves from it, with the contents of the files on records its rows name (files/<id>/) and the
+// organization's snapshots (snapshots/<id>/, the state a reset returns to among them), and put back
+// into a stopped data directory.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { AppError } from '../../errors.js';
 import { newEpoch } from '../change-log.js';
 import { isUuid } from '../../schema/values.js';
 import { openDb, type Db } from './sqlite-db.js';
-import { copyContents, fileIdsOf } from './sqlite-snapshots.js';
+import { copyContents, fileIdsOf, listSnapshotFiles, snapshotContentsDir, snapshotDir } from './sqlite-snapshots.js';
 
 /** The manifest a backup directory holds; restore refuses a directory without it. */
 export const MANIFEST = 'orchard-backup.json';
@@ -24,6 +25,11 @@ export interface BackupManifest {
   readonly bytes: number;
   /** Relative paths of the copied contents of files on records (files/<org>/<file id>); absent in backups made before they were copied. */
   readonly contents?: readonly string[];
+  /**
+   * Relative paths of the organizations' snapshots and their contents (snapshots/<org>/<name>.db,
+   * snapshots/<org>/<name>.files/<file id>); absent in backups made before they were copied.
+   */
+  readonly snapshots?: readonly string[];
 }
 
 /** Told after each file: bytes copied so far and the bytes of every file found at the start. */
@@ -38,6 +44,48 @@ const isManifestContent = (rel: string): boolean => {
   const [dir, org, file, ...more] = rel.split('/');
   return dir === 'files' && more.length === 0 && isUuid(org ?? '') && isUuid(file ?? '');
 };
+
+/** A snapshot's name as a file name: one taken by name, or the state a reset returns to (@fixture). */
+const SNAPSHOT_FILE_RE = /^(?:@fixture|[A-Za-z0-9][A-Za-z0-9._-]{0,63})\.(?:db|files)$/;
+const isManifestSnapshot = (rel: string): boolean => {
+  const [dir, org, name, file, ...more] = rel.split('/');
+  if (dir !== 'snapshots' || !isUuid(org ?? '') || !SNAPSHOT_FILE_RE.test(name ?? '') || more.length > 0) return false;
+  return file === undefined ? name!.endsWith('.db') : name!.endsWith('.files') && isUuid(file);
+};
+
+/**
+ * Copies the snapshots of organization `id` into the backup, returning their relative paths. A
+ * snapshot's file is written whole and renamed into place, so a copy of it is consistent; one taken
+ * again meanwhile is copied as either the old or the new. Copied, not linked: a restore of it
+ * attaches the file to the organization's, a connection that could write it.
+ */
+function copySnapshots(dataDir: string, toDir: string, id: string): string[] {
+  const copied: string[] = [];
+  const dir = snapshotDir(dataDir, id);
+  for (const { name } of listSnapshotFiles(dataDir, id)) {
+    const rel = path.posix.join('snapshots', id, `${name}.db`);
+    if (!isManifestSnapshot(rel)) continue;
+    fs.mkdirSync(path.join(toDir, 'snapshots', id), { recursive: true });
+    const from = path.join(dir, `${name}.db`);
+    if (unlessGone(() => (fs.copyFileSync(from, path.join(toDir, rel)), true)) === undefined) continue;
+    copied.push(rel);
+    // Its contents: what the directory beside it holds (none when it had none, or it was deleted meanwhile).
+    const ids = unlessGone(() => fs.readdirSync(snapshotContentsDir(from))) ?? [];
+    if (ids.length === 0) continue;
+    for (const f of copyContents(snapshotContentsDir(from), path.join(toDir, snapshotContentsDir(rel)), ids)) copied.push(path.posix.join(snapshotContentsDir(rel), f));
+  }
+  return copied;
+}
+
+/** What `read` returns, or undefined when what it reads was deleted meanwhile. */
+function unlessGone<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
 
 /** The Orchard databases under `dataDir`, relative: control.db, limits.db, orgs/<id>.db. */
 function databasesIn(dataDir: string): string[] {
@@ -104,6 +152,7 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
   if (found.includes('limits.db')) await copy('limits.db');
   const orgIds = organizationsOf(path.join(toDir, 'control.db'));
   const contents: string[] = [];
+  const snapshots: string[] = [];
   for (const id of orgIds) {
     const rel = `orgs/${id}.db`;
     // An organization never used has no file yet; one deleted meanwhile has none any more.
@@ -113,10 +162,12 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
     // of its row has committed, so one missing here was deleted after the copy was taken.
     const fileIds = readCopy(path.join(toDir, rel), fileIdsOf);
     for (const f of copyContents(path.join(dataDir, 'files', id), path.join(toDir, 'files', id), fileIds)) contents.push(`files/${id}/${f}`);
+    // Its snapshots: without them a restored organization loaded from fixtures would reset to empty.
+    snapshots.push(...copySnapshots(dataDir, toDir, id));
   }
   progress?.(total, total);
-  const bytes = [...files, ...contents].reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
-  const manifest: BackupManifest = { format: 1, startedAt, files, organizations: orgIds.length, bytes, contents };
+  const bytes = [...files, ...contents, ...snapshots].reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
+  const manifest: BackupManifest = { format: 1, startedAt, files, organizations: orgIds.length, bytes, contents, snapshots };
   fs.writeFileSync(path.join(toDir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }
@@ -186,14 +237,15 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
     throw new AppError('BACKUP_INVALID', `${fromDir} is not an Orchard backup: it has no readable ${MANIFEST}. Name a directory made by orchard backup --to.`);
   }
   const contents = manifest.contents ?? [];
+  const snapshots = manifest.snapshots ?? [];
   // The manifest is read from a directory that may have come from elsewhere: a path it lists is
   // joined to the data directory, so one such as ../../.ssh/authorized_keys would be written there.
   const listed = (list: unknown, allowed: (rel: string) => boolean): unknown[] => (Array.isArray(list) ? list : [list]).filter((f) => typeof f !== 'string' || !allowed(f));
-  const foreign = [...listed(manifest.files, isManifestFile), ...listed(contents, isManifestContent)];
+  const foreign = [...listed(manifest.files, isManifestFile), ...listed(contents, isManifestContent), ...listed(snapshots, isManifestSnapshot)];
   if (foreign.length > 0) {
-    throw new AppError('BACKUP_INVALID', `${fromDir} is not a backup made by orchard backup: its ${MANIFEST} lists ${JSON.stringify(String(foreign[0]))}, which is none of control.db, limits.db, orgs/<id>.db or files/<org id>/<file id>. Nothing was restored; restore from a backup orchard backup made.`);
+    throw new AppError('BACKUP_INVALID', `${fromDir} is not a backup made by orchard backup: its ${MANIFEST} lists ${JSON.stringify(String(foreign[0]))}, which is none of control.db, limits.db, orgs/<id>.db, files/<org id>/<file id> or snapshots/<org id>/<snapshot>. Nothing was restored; restore from a backup orchard backup made.`);
   }
-  const missing = [...manifest.files, ...contents].filter((f) => !fs.existsSync(path.join(fromDir, f)));
+  const missing = [...manifest.files, ...contents, ...snapshots].filter((f) => !fs.existsSync(path.join(fromDir, f)));
   if (manifest.format !== 1 || !manifest.files.includes('control.db') || missing.length > 0) {
     throw new AppError('BACKUP_INVALID', `${fromDir} is an incomplete Orchard backup${missing.length ? `: ${missing.join(', ')} missing` : ''}. Restore from a complete backup.`);
   }
@@ -219,7 +271,9 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   // Files on records: the backup's, and no other (an organization's directory holds what its rows
   // name). A backup from before contents were copied leaves files/ as it is (copied by hand then).
   if (manifest.contents !== undefined) fs.rmSync(path.join(dataDir, 'files'), { recursive: true, force: true });
-  for (const rel of contents) {
+  // Snapshots likewise: the backup's, and none of the directory replaced.
+  if (manifest.snapshots !== undefined) fs.rmSync(path.join(dataDir, 'snapshots'), { recursive: true, force: true });
+  for (const rel of [...contents, ...snapshots]) {
     fs.mkdirSync(path.dirname(path.join(dataDir, rel)), { recursive: true });
     fs.copyFileSync(path.join(fromDir, rel), path.join(dataDir, rel));
   }
