@@ -109,20 +109,17 @@ export class UsageNotices {
 
   /**
    * Told the day's usage of an organization after each of its requests (counted or refused). Queues a
-   * notice for the highest threshold reached that this process has not handled today; never blocks
-   * or throws. Lower thresholds reached with it are handled without a notice: a usage that jumps past
-   * several at once (a plan lowered mid-day) gets the one that says where it stands, not also a 90 %
-   * notice saying requests will be refused once the cap is reached when they already are.
+   * notice for each threshold reached that this process has not handled today; never blocks or throws.
    */
   observe(orgId: string, day: { readonly used: number; readonly quota: number; readonly dayNumber: number }): void {
     if (day.used * 100 < NOTICE_THRESHOLDS[0] * day.quota) return;
-    const reached = NOTICE_THRESHOLDS.filter((threshold) => day.used * 100 >= threshold * day.quota);
-    reached.forEach((threshold, i) => {
+    for (const threshold of NOTICE_THRESHOLDS) {
+      if (day.used * 100 < threshold * day.quota) return;
       const key = seenKey(orgId, threshold);
-      if (this.seen.get(key) === day.dayNumber) return;
+      if (this.seen.get(key) === day.dayNumber) continue;
       this.seen.set(key, day.dayNumber);
-      if (i === reached.length - 1) this.enqueue({ orgId, day: isoDay(day.dayNumber), threshold, used: day.used, cap: day.quota }, true);
-    });
+      this.enqueue({ orgId, day: isoDay(day.dayNumber), threshold, used: day.used, cap: day.quota }, true);
+    }
   }
 
   /**
@@ -220,7 +217,8 @@ export function composeNotice(notice: Notice, to: { email: string; orgName: stri
     'Hello,',
     '',
     `The organization "${to.orgName}" (${notice.orgId}) has made ${n(notice.used)} API requests on ${notice.day} (UTC): ${percent} % of its daily cap of ${n(notice.cap)}.`,
-    full
+    // A 90 % notice sent at or past the cap (reached in one jump) says what is, not what will be.
+    full || notice.used >= notice.cap
       ? 'Further requests are refused with 429 Too Many Requests until the cap resets.'
       : `Once ${n(notice.cap)} requests are reached, further requests are refused with 429 Too Many Requests until the cap resets.`,
     `The cap resets at 00:00 UTC on ${resets}.`,

@@ -135,7 +135,7 @@ describe('usage notices over SMTP', () => {
     }
   });
 
-  test('sends only the 100 % notice when the usage jumps past both thresholds at once (a plan lowered mid-day)', async () => {
+  test('sends both notices when the usage jumps past both thresholds at once (a plan lowered mid-day), as the spec has one at 90 % and one at 100 %', async () => {
     const { smtpUrl } = ctx.config;
     await ctx.close();
     ctx = await testContext({ plan: 'standard', minuteLimit: 1000, config: { smtpUrl } });
@@ -143,9 +143,13 @@ describe('usage notices over SMTP', () => {
     assert.equal(smtp.received.length, 0, '510 of 10,000');
     await ctx.stores.admin.updateOrganization({ id: ctx.orgId, plan: 'free' });
     assert.deepEqual(await send(2), [429, 429]);
-    assert.deepEqual(smtp.received.map((m) => m.headers.get('subject')), ['Orchard: Test Org has reached its daily cap of 500 API requests']);
-    assert.match(smtp.received[0]!.text, /has made 510 API requests on 2026-03-01 \(UTC\): 102 % of its daily cap of 500\./);
-    assert.deepEqual(noticeRows(ctx.dir).map((r) => [r.threshold, r.sent]), [[100, true]]);
+    assert.equal(smtp.received.length, 2);
+    for (const m of smtp.received) {
+      assert.match(m.text, /has made 510 API requests on 2026-03-01 \(UTC\): 102 % of its daily cap of 500\./);
+      // The 90 % one too says requests are refused, not that they will be once 500 are reached.
+      assert.match(m.text, /Further requests are refused with 429/);
+    }
+    assert.deepEqual(noticeRows(ctx.dir).map((r) => [r.threshold, r.sent]), [[90, true], [100, true]]);
   });
 
   test('sends, when the app starts again, a notice a previous run claimed but could not send', async () => {
