@@ -210,6 +210,18 @@ for (const store of HTTP_STORES) {
       assert.equal(unknown.headers['x-error-code'], 'TOKEN_NOT_FOUND');
     });
 
+    test('a token\'s last use is recorded in real time, not on a moved clock (control-api.md § Clock)', async () => {
+      const { token } = (await control('POST', `/users/${ctx.userId}/tokens`)).json();
+      assert.equal((await control('POST', '/clock/set', { at: '2031-01-01T00:00:00Z', frozen: true })).statusCode, 200);
+      try {
+        assert.equal((await read(token)).statusCode, 200);
+      } finally {
+        assert.equal((await control('DELETE', '/clock')).statusCode, 200);
+      }
+      const mine = (await control('GET', `/users/${ctx.userId}/tokens`)).json().items.find((t: { last4: string }) => t.last4 === token.slice(-4));
+      assert.equal(mine.lastUsedAt, new Date(ctx.clock.now()).toISOString());
+    });
+
     test('deleting a user stops their tokens and keeps their records; the primary user is not deleted', async () => {
       const { user, token } = (await control('POST', `/organizations/${ctx.orgId}/users`, { email: 'leaver@example.com', fullname: 'Lee Leaver' })).json();
       const made = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Left behind' } });
