@@ -263,7 +263,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const toolkit: Toolkit = { clocks, faults: new FaultRules(), journal: new RequestJournal(deps.config.journalSize, deps.config.journalBodyLimit, maskedValue), outbox: new Outbox() };
   app.decorate('toolkit', toolkit);
   const timed = { ...deps, clock: clocks.now };
-  const auth = new Authenticator(deps.control, () => clocks.now());
+  // A token's last use is bookkeeping for its owner, in real time as its other times (control-api.md § Clock).
+  const auth = new Authenticator(deps.control, () => deps.clock());
   const limits = installLimits(app, timed, (notice, message, at) => {
     toolkit.outbox.record(notice.orgId, {
       kind: 'usage-notice', at, to: message.to, subject: message.subject, text: message.text,

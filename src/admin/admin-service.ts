@@ -18,13 +18,30 @@ import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
 import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
-import { formatDateTime } from '../schema/values.js';
+import { formatDateTime, unstorableText } from '../schema/values.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** How many of a role's users a refused deletion names (then 'and N more'). */
 const ROLE_HOLDERS_NAMED = 5;
 
+/** The most characters of an organization's name, an e-mail or a full name, as in a fixtures file. */
+export const NAME_MAX = 200;
+
+/**
+ * `text` trimmed, refused when blank, longer than NAME_MAX or not storable as sent (a NUL, which
+ * PostgreSQL's text cannot hold, failed there as a 500 after SQLite had taken it).
+ */
+function checkName(what: string, text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new AppError('PARAM_INVALID', `${what} must not be empty; give some text.`);
+  if (trimmed.length > NAME_MAX) throw new AppError('PARAM_INVALID', `${what} is ${trimmed.length} characters long; the most is ${NAME_MAX}. Shorten it.`);
+  const why = unstorableText(trimmed);
+  if (why) throw new AppError('PARAM_INVALID', `${what} cannot be stored: ${why}`);
+  return trimmed;
+}
+
 function checkEmail(email: string): void {
+  checkName('The e-mail', email);
   if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
 }
 
@@ -109,7 +126,7 @@ export class AdminService {
 
   async createOrganization(input: { name: string; plan: string; email: string; minuteLimit?: number | null }): Promise<{ org: Organization; user: User; token: string }> {
     const plan = checkPlan(input.plan);
-    if (input.name.trim() === '') throw new AppError('PARAM_INVALID', 'An organization needs a non-empty name.');
+    const name = checkName('An organization\'s name', input.name);
     checkEmail(input.email);
     const minuteLimit = checkMinuteLimit(input.minuteLimit ?? null);
     // Its records first (its database, made now rather than on the first request, and the user's
@@ -122,7 +139,7 @@ export class AdminService {
       await this.records.upsertUser(orgId, { id: userId, fullname, email: input.email });
       const token = newToken();
       const { org, user } = await this.control.createOrganizationWithUser({
-        id: orgId, name: input.name.trim(), plan, minuteLimit,
+        id: orgId, name, plan, minuteLimit,
         user: { id: userId, email: input.email, fullname, role: ADMIN_ROLE }, token: stored(token),
       });
       return { org, user, token };
@@ -203,6 +220,7 @@ export class AdminService {
 
   async createUser(input: { orgId: string; email: string; role?: string; fullname?: string }): Promise<{ user: User; token: string }> {
     checkEmail(input.email);
+    const fullname = input.fullname === undefined ? nameFromEmail(input.email) : checkName('The full name', input.fullname);
     const org = await this.control.getOrganization(input.orgId);
     if (!org) throw noOrganization(input.orgId);
     const role = await this.checkRole(org.id, input.role ?? ADMIN_ROLE);
@@ -210,7 +228,7 @@ export class AdminService {
     // taken back when that fails, so that a call that failed leaves no user without a token.
     const token = newToken();
     const user = await this.control.createUser({
-      orgId: org.id, email: input.email, fullname: input.fullname ?? nameFromEmail(input.email), role, token: stored(token),
+      orgId: org.id, email: input.email, fullname, role, token: stored(token),
     });
     try {
       await this.records.upsertUser(org.id, { id: user.id, fullname: user.fullname, email: user.email });

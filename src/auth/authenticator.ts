@@ -20,6 +20,12 @@ export interface TokenDirectory {
 
 /** Digests kept of tokens that resolved (see Authenticator.digests). */
 const DIGESTS_KEPT = 10_000;
+/**
+ * The longest token text kept as a key: a token is at most 512 characters (a fixture's). A valid
+ * token sent padded with spaces, or in another case, still resolves; kept under each such text, a
+ * holder of one token could make a process hold 10,000 header-sized keys (some 160 MB).
+ */
+const KEPT_TOKEN_MAX = 512;
 
 export class Authenticator {
   private readonly touched = new Map<string, number>();
@@ -49,7 +55,7 @@ export class Authenticator {
       }
       throw new AppError('TOKEN_INVALID', 'The API token is not valid: it is unknown or has been revoked. Create a new one with `orchard token create`.');
     }
-    if (!known) {
+    if (!known && token.length <= KEPT_TOKEN_MAX) {
       if (this.digests.size >= DIGESTS_KEPT) this.digests.clear();
       this.digests.set(token, hash);
     }

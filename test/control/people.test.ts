@@ -210,6 +210,42 @@ for (const store of HTTP_STORES) {
       assert.equal(unknown.headers['x-error-code'], 'TOKEN_NOT_FOUND');
     });
 
+    test('a token\'s last use is recorded in real time, not on a moved clock (control-api.md § Clock)', async () => {
+      const { token } = (await control('POST', `/users/${ctx.userId}/tokens`)).json();
+      assert.equal((await control('POST', '/clock/set', { at: '2031-01-01T00:00:00Z', frozen: true })).statusCode, 200);
+      try {
+        assert.equal((await read(token)).statusCode, 200);
+      } finally {
+        assert.equal((await control('DELETE', '/clock')).statusCode, 200);
+      }
+      const mine = (await control('GET', `/users/${ctx.userId}/tokens`)).json().items.find((t: { last4: string }) => t.last4 === token.slice(-4));
+      assert.equal(mine.lastUsedAt, new Date(ctx.clock.now()).toISOString());
+    });
+
+    test('names and e-mails: at most 200 characters, not blank, no NUL; refused alike on both stores and nothing made', async () => {
+      const refused = async (url: string, payload: object, pattern: RegExp) => {
+        const res = await control('POST', url, payload);
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().error.code, 'PARAM_INVALID');
+        assert.match(res.json().error.message, pattern);
+      };
+      const users = `/organizations/${ctx.orgId}/users`;
+      await refused(users, { email: 'nul\u0000x@example.com' }, /NUL/);
+      await refused(users, { email: `${'a'.repeat(189)}@example.com` }, /201 characters long; the most is 200/);
+      await refused(users, { email: 'named@example.com', fullname: '   ' }, /full name must not be empty/);
+      await refused(users, { email: 'named@example.com', fullname: 'Ada\u0000Lopez' }, /NUL/);
+      await refused(users, { email: 'named@example.com', fullname: 'F'.repeat(201) }, /the most is 200/);
+      await refused('/organizations', { name: 'Acme\u0000', email: 'o@example.com' }, /NUL/);
+      await refused('/organizations', { name: 'N'.repeat(201), email: 'o@example.com' }, /the most is 200/);
+      const emails = (await control('GET', users)).json().items.map((u: { email: string }) => u.email);
+      assert.ok(!emails.some((e: string) => e.startsWith('nul') || e.startsWith('named') || e.length > 200), emails.join());
+
+      const longest = `${'a'.repeat(188)}@example.com`;
+      const made = await control('POST', users, { email: longest, fullname: '  Ada Lopez  ' });
+      assert.equal(made.statusCode, 201, made.body);
+      assert.deepEqual([made.json().user.email, made.json().user.fullname], [longest, 'Ada Lopez']);
+    });
+
     test('deleting a user stops their tokens and keeps their records; the primary user is not deleted', async () => {
       const { user, token } = (await control('POST', `/organizations/${ctx.orgId}/users`, { email: 'leaver@example.com', fullname: 'Lee Leaver' })).json();
       const made = await ctx.request({ method: 'POST', url: '/api/record/account', token, payload: { accountname: 'Left behind' } });
