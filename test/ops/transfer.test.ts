@@ -159,6 +159,25 @@ for (const store of HTTP_STORES) {
       assert.equal((await accounts(ctx)).length, before);
     });
 
+    test('CSV lines are numbered as an editor numbers them, a CRLF inside a quoted cell counting once', async () => {
+      const csv = [
+        'accountname,accounttypecode', // line 1
+        '"Multi\r\nline",1', // 2-3
+        'Bad,99', // 4: FIELD_TYPE
+        '"Also\r\nmulti\r\nline",99', // 5-7: FIELD_TYPE
+        '', // 8
+        'Short', // 9: one cell of two
+      ].join('\r\n') + '\r\n';
+      const res = await importBody(ctx, '/api/record/account/import', csv, 'text/csv');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().data.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[4, 'FIELD_TYPE'], [7, 'FIELD_TYPE'], [9, 'BODY_INVALID']]);
+      assert.match(res.json().data.errors[2].message, /^Line 9 has 1 cells/);
+      // Where a CSV cannot be read on, the line to fix is the one after the last record read.
+      const broken = await importBody(ctx, '/api/record/account/import', 'accountname\r\n"Before\r\nbroken"\r\n"x"y\r\n', 'text/csv');
+      assert.equal(broken.statusCode, 400);
+      assert.match(broken.json().Message, /^The CSV cannot be read past line 3: Invalid Closing Quote: got "y" at line 4 .* Fix the file after line 3 and import the lines after it\.$/);
+    });
+
     test('applies the role: hidden fields are left out of an export, and an import needs create permission', async () => {
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
       const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' });
