@@ -61,8 +61,8 @@ export interface ImportResult {
 /**
  * Creates a record for each line that a create would accept (create permission, the role's field
  * rules, the body checks, the store's checks), and reports every other by line; nothing stops at a
- * refused line. A CSV header naming a field the object lacks refuses the whole import before any
- * write (FIELD_UNKNOWN). Written in batches of IMPORT_BATCH, each one transaction: the batches
+ * refused line. A CSV header naming a field the object lacks (FIELD_UNKNOWN), or one field twice
+ * (BODY_INVALID), refuses the whole import before any write. Written in batches of IMPORT_BATCH, each one transaction: the batches
  * written before a failure of the input (an unreadable CSV) or an aborted `signal` stay written.
  * `batchPlan`: the plan must include batches too (over HTTP, where an import is one request for any
  * number of records).
@@ -104,7 +104,17 @@ export async function importRecords(
     if (next.done) break;
     const item = next.value;
     if ('columns' in item) {
-      for (const name of item.columns) if (!obj.fieldsByName.has(name.toLowerCase())) throw unknownFieldError(obj, name, ' in the CSV header');
+      const columnOf = new Map<string, number>();
+      item.columns.forEach((name, i) => {
+        const field = obj.fieldsByName.get(name.toLowerCase());
+        if (!field) throw unknownFieldError(obj, name, ' in the CSV header');
+        // Names are matched ignoring case: one column of the two would be dropped unseen.
+        const first = columnOf.get(field.name);
+        if (first !== undefined) {
+          throw new AppError('BODY_INVALID', `The CSV header names the field '${field.name}' twice, in columns ${first + 1} and ${i + 1}. Keep one of the two columns, and import the file again; nothing was imported.`);
+        }
+        columnOf.set(field.name, i);
+      });
       continue;
     }
     if ('unreadable' in item) {

@@ -178,6 +178,14 @@ for (const store of HTTP_STORES) {
       assert.match(broken.json().Message, /^The CSV cannot be read past line 3: Invalid Closing Quote: got "y" at line 4 .* Fix the file after line 3 and import the lines after it\.$/);
     });
 
+    test('a CSV header naming a field twice (in any case) is refused before anything is written', async () => {
+      const before = (await accounts(ctx)).length;
+      const res = await importBody(ctx, '/api/record/account/import', 'accountname,telephone1,AccountName\nFirst,,Second\n', 'text/csv');
+      assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'BODY_INVALID']);
+      assert.equal(res.json().Message, "The CSV header names the field 'accountname' twice, in columns 1 and 3. Keep one of the two columns, and import the file again; nothing was imported.");
+      assert.equal((await accounts(ctx)).length, before);
+    });
+
     test('applies the role: hidden fields are left out of an export, and an import needs create permission', async () => {
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
       const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' });
