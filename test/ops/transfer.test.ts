@@ -186,6 +186,39 @@ for (const store of HTTP_STORES) {
       assert.equal((await accounts(ctx)).length, before);
     });
 
+    test('an export imported back restores lookups to records of the same object further down the file, and refuses those to none', async () => {
+      const own = await store.context();
+      try {
+        // Key order grandchild, child, parent: each names a record written after it.
+        const [grandchild, child, parent, orphan] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'ffffffff-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000003'];
+        const create = async (accountid: string, parentaccountid: string | null) => assert.equal((await own.request({ method: 'POST', url: '/api/record/account', payload: { accountid, accountname: accountid.slice(0, 8), parentaccountid } })).statusCode, 201);
+        const remove = async (id: unknown) => assert.equal((await own.request({ method: 'DELETE', url: `/api/record/account/${String(id)}` })).statusCode, 200);
+        for (const format of ['csv', 'ndjson'] as const) {
+          for (const a of await accounts(own)) await remove(a.accountid);
+          await create(parent, null);
+          await create(child, parent);
+          await create(grandchild, child);
+          // A delete leaves the lookups naming the record: the orphan's names none.
+          const gone = 'eeeeeeee-0000-4000-8000-000000000001';
+          await create(gone, null);
+          await create(orphan, gone);
+          await remove(gone);
+          const all = await accounts(own);
+          const file = (await own.request({ method: 'GET', url: `/api/record/account/export?format=${format}` })).body;
+          for (const a of all) await remove(a.accountid);
+          const res = await importBody(own, '/api/record/account/import', file, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+          const data = res.json().data;
+          assert.equal(data.created, 3, res.body);
+          // Lines grandchild, child, orphan, parent (after a CSV's header): the orphan's is refused.
+          assert.deepEqual(data.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[format === 'csv' ? 4 : 3, 'LOOKUP_TARGET_MISSING']]);
+          const links = (rows: Array<Record<string, unknown>>) => rows.map((r) => [r.accountid, r.parentaccountid]);
+          assert.deepEqual(links(await accounts(own)), links(all.filter((a) => a.accountid !== orphan)));
+        }
+      } finally {
+        await own.close();
+      }
+    });
+
     test('applies the role: hidden fields are left out of an export, and an import needs create permission', async () => {
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
       const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' });
