@@ -82,10 +82,14 @@ async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
   // fails drops what it buffered, and the rows parsed before an unreadable one must be imported.
   const parsed: Array<{ record: string[]; line: number }> = [];
   let failure: unknown;
+  // csv-parse counts a CRLF inside a quoted cell as two lines (one for each character); an editor,
+  // and the NDJSON import, count it as one. The cells keep each such CRLF, so they are taken off.
+  let quotedCrlfs = 0;
   const parser = parse({
     bom: true, relax_column_count: true, skip_empty_lines: true,
     on_record: (record: string[], context: { lines: number }) => {
-      parsed.push({ record, line: context.lines });
+      for (const cell of record) quotedCrlfs += cell.split('\r\n').length - 1;
+      parsed.push({ record, line: context.lines - quotedCrlfs });
       return null;
     },
   });
@@ -120,7 +124,9 @@ async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
   if (failure === undefined) return;
   const e = failure as { code?: string; lines?: number; message?: string };
   if (typeof e.code === 'string' && e.code.startsWith('CSV_')) {
-    yield { unreadable: { lastRead: lastLine, reason: e.message ?? e.code } };
+    // The parser's "at line N" counts as it does (above): on the lines of the records read before.
+    const reason = (e.message ?? e.code).replace(/\bat line (\d+)/g, (_, n: string) => `at line ${Number(n) - quotedCrlfs}`);
+    yield { unreadable: { lastRead: lastLine, reason } };
     return;
   }
   throw failure;

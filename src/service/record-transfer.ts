@@ -15,6 +15,8 @@ export const EXPORT_PAGE = 2_000;
 export const IMPORT_BATCH = 500;
 /** Refused lines reported one by one; past this only counted. */
 export const MAX_REPORTED_ERRORS = 1_000;
+/** Lines whose lookup names a record of the same object not yet written, held to be written after the rest; past this refused. */
+export const MAX_HELD = 10_000;
 
 export interface Export {
   readonly obj: ObjectDef;
@@ -61,8 +63,9 @@ export interface ImportResult {
 /**
  * Creates a record for each line that a create would accept (create permission, the role's field
  * rules, the body checks, the store's checks), and reports every other by line; nothing stops at a
- * refused line. A CSV header naming a field the object lacks refuses the whole import before any
- * write (FIELD_UNKNOWN). Written in batches of IMPORT_BATCH, each one transaction: the batches
+ * refused line (a line whose lookup names a record of the object not yet written is held and
+ * written after the rest: MAX_HELD). A CSV header naming a field the object lacks (FIELD_UNKNOWN), or one field twice
+ * (BODY_INVALID), refuses the whole import before any write. Written in batches of IMPORT_BATCH, each one transaction: the batches
  * written before a failure of the input (an unreadable CSV) or an aborted `signal` stay written.
  * `batchPlan`: the plan must include batches too (over HTTP, where an import is one request for any
  * number of records).
@@ -81,12 +84,35 @@ export async function importRecords(
     if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, code: err.code, message: err.message });
   };
   let batch: Array<{ line: number; row: RecordRow }> = [];
+  // A lookup to a record of the same object (account.parentaccountid) may name a line further
+  // down: an export in key order puts a parent after any child whose id sorts lower. Such lines are
+  // held (up to MAX_HELD) and written again once the file is read, while that writes more.
+  const selfLookup = obj.fields.some((f) => f.type === 'lookup' && f.role === 'data' && f.target === obj.objectType);
+  let held: Array<{ line: number; row: RecordRow; error: AppError }> = [];
+  const write = async (lines: Array<{ line: number; row: RecordRow }>) => {
+    options.signal?.throwIfAborted();
+    const written = await records.createMany(obj, lines.map((b) => b.row), service.author(identity));
+    written.forEach((w, i) => {
+      const line = lines[i]!;
+      if (!isAppError(w)) created++;
+      else if (selfLookup && w.code === 'LOOKUP_TARGET_MISSING' && held.length < MAX_HELD) held.push({ ...line, error: w });
+      else refuse(line.line, w);
+    });
+  };
   const flush = async () => {
     if (batch.length === 0) return;
-    options.signal?.throwIfAborted();
-    const written = await records.createMany(obj, batch.map((b) => b.row), service.author(identity));
-    written.forEach((w, i) => (isAppError(w) ? refuse(batch[i]!.line, w) : created++));
+    await write(batch);
     batch = [];
+  };
+  const writeHeld = async () => {
+    for (let before = -1; held.length > 0 && created > before;) {
+      before = created;
+      const again = held;
+      held = [];
+      for (let i = 0; i < again.length; i += IMPORT_BATCH) await write(again.slice(i, i + IMPORT_BATCH));
+    }
+    for (const h of held) refuse(h.line, h.error);
+    held = [];
   };
   const writtenSoFar = (before: string) => `The lines before ${before} were imported: ${created} record(s) created, ${failed} line(s) refused.`;
   const source = items[Symbol.asyncIterator]();
@@ -99,17 +125,29 @@ export async function importRecords(
       // written, and the failure says what was. Anything else (the client gone) stops it as it is.
       if (!isAppError(err)) throw err;
       await flush();
+      await writeHeld();
       throw new AppError(err.code, `${err.message} ${writtenSoFar('the limit')}`);
     }
     if (next.done) break;
     const item = next.value;
     if ('columns' in item) {
-      for (const name of item.columns) if (!obj.fieldsByName.has(name.toLowerCase())) throw unknownFieldError(obj, name, ' in the CSV header');
+      const columnOf = new Map<string, number>();
+      item.columns.forEach((name, i) => {
+        const field = obj.fieldsByName.get(name.toLowerCase());
+        if (!field) throw unknownFieldError(obj, name, ' in the CSV header');
+        // Names are matched ignoring case: one column of the two would be dropped unseen.
+        const first = columnOf.get(field.name);
+        if (first !== undefined) {
+          throw new AppError('BODY_INVALID', `The CSV header names the field '${field.name}' twice, in columns ${first + 1} and ${i + 1}. Keep one of the two columns, and import the file again; nothing was imported.`);
+        }
+        columnOf.set(field.name, i);
+      });
       continue;
     }
     if ('unreadable' in item) {
       // What was read before is written, and the failure says what: the caller imports the rest.
       await flush();
+      await writeHeld();
       const { lastRead, reason } = item.unreadable;
       throw new AppError('BODY_INVALID', lastRead > 0
         ? `The CSV cannot be read past line ${lastRead}: ${reason}. ${writtenSoFar('it')} Fix the file after line ${lastRead} and import the lines after it.`
@@ -129,6 +167,7 @@ export async function importRecords(
     if (batch.length >= IMPORT_BATCH) await flush();
   }
   await flush();
+  await writeHeld();
   await records.bulkLoaded?.(obj, created);
   // Lines are reported in order: a store refusal comes back with its batch, after lines checked later.
   errors.sort((a, b) => a.line - b.line);

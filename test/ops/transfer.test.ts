@@ -159,6 +159,66 @@ for (const store of HTTP_STORES) {
       assert.equal((await accounts(ctx)).length, before);
     });
 
+    test('CSV lines are numbered as an editor numbers them, a CRLF inside a quoted cell counting once', async () => {
+      const csv = [
+        'accountname,accounttypecode', // line 1
+        '"Multi\r\nline",1', // 2-3
+        'Bad,99', // 4: FIELD_TYPE
+        '"Also\r\nmulti\r\nline",99', // 5-7: FIELD_TYPE
+        '', // 8
+        'Short', // 9: one cell of two
+      ].join('\r\n') + '\r\n';
+      const res = await importBody(ctx, '/api/record/account/import', csv, 'text/csv');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().data.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[4, 'FIELD_TYPE'], [7, 'FIELD_TYPE'], [9, 'BODY_INVALID']]);
+      assert.match(res.json().data.errors[2].message, /^Line 9 has 1 cells/);
+      // Where a CSV cannot be read on, the line to fix is the one after the last record read.
+      const broken = await importBody(ctx, '/api/record/account/import', 'accountname\r\n"Before\r\nbroken"\r\n"x"y\r\n', 'text/csv');
+      assert.equal(broken.statusCode, 400);
+      assert.match(broken.json().Message, /^The CSV cannot be read past line 3: Invalid Closing Quote: got "y" at line 4 .* Fix the file after line 3 and import the lines after it\.$/);
+    });
+
+    test('a CSV header naming a field twice (in any case) is refused before anything is written', async () => {
+      const before = (await accounts(ctx)).length;
+      const res = await importBody(ctx, '/api/record/account/import', 'accountname,telephone1,AccountName\nFirst,,Second\n', 'text/csv');
+      assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'BODY_INVALID']);
+      assert.equal(res.json().Message, "The CSV header names the field 'accountname' twice, in columns 1 and 3. Keep one of the two columns, and import the file again; nothing was imported.");
+      assert.equal((await accounts(ctx)).length, before);
+    });
+
+    test('an export imported back restores lookups to records of the same object further down the file, and refuses those to none', async () => {
+      const own = await store.context();
+      try {
+        // Key order grandchild, child, parent: each names a record written after it.
+        const [grandchild, child, parent, orphan] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'ffffffff-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000003'];
+        const create = async (accountid: string, parentaccountid: string | null) => assert.equal((await own.request({ method: 'POST', url: '/api/record/account', payload: { accountid, accountname: accountid.slice(0, 8), parentaccountid } })).statusCode, 201);
+        const remove = async (id: unknown) => assert.equal((await own.request({ method: 'DELETE', url: `/api/record/account/${String(id)}` })).statusCode, 200);
+        for (const format of ['csv', 'ndjson'] as const) {
+          for (const a of await accounts(own)) await remove(a.accountid);
+          await create(parent, null);
+          await create(child, parent);
+          await create(grandchild, child);
+          // A delete leaves the lookups naming the record: the orphan's names none.
+          const gone = 'eeeeeeee-0000-4000-8000-000000000001';
+          await create(gone, null);
+          await create(orphan, gone);
+          await remove(gone);
+          const all = await accounts(own);
+          const file = (await own.request({ method: 'GET', url: `/api/record/account/export?format=${format}` })).body;
+          for (const a of all) await remove(a.accountid);
+          const res = await importBody(own, '/api/record/account/import', file, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+          const data = res.json().data;
+          assert.equal(data.created, 3, res.body);
+          // Lines grandchild, child, orphan, parent (after a CSV's header): the orphan's is refused.
+          assert.deepEqual(data.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[format === 'csv' ? 4 : 3, 'LOOKUP_TARGET_MISSING']]);
+          const links = (rows: Array<Record<string, unknown>>) => rows.map((r) => [r.accountid, r.parentaccountid]);
+          assert.deepEqual(links(await accounts(own)), links(all.filter((a) => a.accountid !== orphan)));
+        }
+      } finally {
+        await own.close();
+      }
+    });
+
     test('applies the role: hidden fields are left out of an export, and an import needs create permission', async () => {
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
       const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' });
