@@ -59,8 +59,10 @@ export function decodeRecords(format: TransferFormat, input: Readable): AsyncIte
 
 async function* decodeNdjson(input: Readable): AsyncGenerator<ImportLine> {
   let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const read of createInterface({ input, crlfDelay: Infinity })) {
     line++;
+    // A byte-order mark (Windows editors write one) opens the file, not its first object; a CSV's is dropped too.
+    const text = line === 1 && read.startsWith('\uFEFF') ? read.slice(1) : read;
     if (text.trim() === '') continue;
     let value: unknown;
     try {

@@ -135,6 +135,9 @@ for (const store of HTTP_STORES) {
       const r2 = (await importBody(ctx, '/api/record/account/import', nd, 'application/x-ndjson')).json().data;
       assert.equal(r2.created, 1);
       assert.deepEqual(r2.errors.map((e: { line: number; code: string }) => [e.line, e.code]), [[2, 'BODY_INVALID'], [4, 'BODY_INVALID'], [5, 'FIELD_UNKNOWN']]);
+      // A byte-order mark, as Windows editors write one, is no part of line 1, as in a CSV.
+      const r3 = (await importBody(ctx, '/api/record/account/import', '\uFEFF{"accountname": "After a BOM"}\n', 'application/x-ndjson')).json().data;
+      assert.deepEqual([r3.created, r3.errors], [1, []]);
     });
 
     test('an import of 1,000 records or more leaves the planner statistics of the table when it answers, not a minute later', async () => {
