@@ -4,12 +4,12 @@
 import type { TokenIdentity } from '../auth/identity.js';
 import { ADMIN_ROLE } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
+import { noOrganization } from '../store/control-errors.js';
 import type { ControlStore } from '../store/types.js';
 
 export async function operatorIdentity(control: ControlStore, orgId: string): Promise<TokenIdentity> {
   const org = await control.getOrganization(orgId);
-  // The code every other command gives for an unknown --org; the message says where the ids are.
-  if (!org) throw new AppError('ORGANIZATION_NOT_FOUND', `No organization has id '${orgId}'. Check --org: orchard org list shows the ids.`);
+  if (!org) throw noOrganization(orgId);
   const user = org.primaryUserId ? await control.getUser(org.primaryUserId) : null;
   if (!user) throw new AppError('PARAM_INVALID', `Organization ${org.id} has no primary user to act as; create one with orchard user create.`);
   return { tokenHash: '', user: { ...user, role: ADMIN_ROLE }, org, role: null, lastUsedAt: null };

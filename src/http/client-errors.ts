@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, timeoutError } from '../errors.js';
 import { v1ErrorBody, v3ErrorBody } from './error-handler.js';
-import { endLingering, isLingering } from './lingering-close.js';
+import { endLingering, isClosing } from './lingering-close.js';
 
 /** What the parser's error codes mean to a client, for the message. */
 const WHY: Readonly<Record<string, string>> = {
@@ -56,8 +56,8 @@ export function rawErrorReply(err: AppError, request: { method?: string; path?: 
  * shape, then closes the connection. A client too slow to send its request is logged as a warning.
  */
 export function clientErrorHandler(this: { log?: { warn(obj: object, msg: string): void } } | undefined, err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
-  // Answered already: the parser fails again on the bytes that follow its first failure.
-  if (isLingering(socket)) return;
+  // Answered already, or being: the parser fails again on the bytes that follow a refusal.
+  if (isClosing(socket)) return;
   // Nothing to answer: the client went away, or a reply was already on its way.
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
     socket.destroy();

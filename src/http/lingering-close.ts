@@ -15,6 +15,12 @@ import type { FastifyReply } from 'fastify';
 export const LINGER_MS = 2_000;
 
 /**
+ * Connections that serve nothing more: their reply under way or sent is their last (closeAfterReply),
+ * or the parser's refusal was written (endLingering).
+ */
+const closing = new WeakSet<Socket>();
+
+/**
  * Marks `reply` as the connection's last: `Connection: close`, and, when its request's body has not
  * been read to its end, a lingering close in place of Node's immediate one once the reply is written.
  */
@@ -39,15 +45,10 @@ export function closeAfterReply(reply: FastifyReply): FastifyReply {
  * for a request the HTTP parser refused, whose bytes after the refusal nothing can parse.
  */
 export function endLingering(socket: Socket, reply: string): void {
+  closing.add(socket);
   socket.end(reply);
   lingerThenDestroy(socket, () => socket.on('data', () => {}).resume());
 }
-
-/** Sockets ended on this side that read and drop until the client ends its side. */
-const lingering = new WeakSet<Socket>();
-
-/** Sockets whose reply under way is their last (closeAfterReply). */
-const closing = new WeakSet<Socket>();
 
 /**
  * Serves a connection's requests one after the other, and none after a reply that closes it. Node
@@ -63,7 +64,7 @@ export function serveInTurn(server: Server): void {
   const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   server.removeAllListeners('request');
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (closing.has(req.socket) || lingering.has(req.socket)) {
+    if (closing.has(req.socket)) {
       req.resume();
       return;
     }
@@ -76,9 +77,9 @@ export function serveInTurn(server: Server): void {
   });
 }
 
-/** Whether `socket` is lingering: its reply sent, what still comes dropped (the parser may still fail on it). */
-export function isLingering(socket: Socket): boolean {
-  return lingering.has(socket);
+/** Whether `socket` serves nothing more: its last reply is under way or sent (the parser may still fail on what follows). */
+export function isClosing(socket: Socket): boolean {
+  return closing.has(socket);
 }
 
 /** Destroys `socket`, ended on this side, once the client ends its side or LINGER_MS passed; `read` keeps what comes flowing meanwhile. */
@@ -87,7 +88,6 @@ function lingerThenDestroy(socket: Socket, read: () => void): void {
     socket.destroy();
     return;
   }
-  lingering.add(socket);
   const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
   socket.once('end', () => socket.destroy());
   socket.once('close', () => clearTimeout(timer));

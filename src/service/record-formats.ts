@@ -90,7 +90,7 @@ async function* decodeCsv(input: Readable): AsyncGenerator<ImportItem> {
   const parser = parse({
     bom: true, relax_column_count: true, skip_empty_lines: true,
     on_record: (record: string[], context: { lines: number }) => {
-      for (const cell of record) quotedCrlfs += cell.split('\r\n').length - 1;
+      for (const cell of record) if (cell.includes('\r\n')) quotedCrlfs += cell.split('\r\n').length - 1;
       parsed.push({ record, line: context.lines - quotedCrlfs });
       return null;
     },

@@ -72,8 +72,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
   hit(key: string, quotas: Quotas, at?: number): HitResult {
     if (this.closed) throw new Error('the rate-limit store is closed');
     const now = at ?? this.clock();
-    if (at === undefined || Math.abs(at - this.clock()) < OWN_TIME_MS) this.ownTime.delete(key);
-    else this.ownTime.add(key);
+    if (at !== undefined && Math.abs(at - this.clock()) >= OWN_TIME_MS) this.ownTime.add(key);
+    else if (this.ownTime.size > 0) this.ownTime.delete(key);
     const windows = this.windowsOf(key, now);
     const { result, countedAt } = hitWindows(windows, now, quotas);
     if (countedAt !== null) {
