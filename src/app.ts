@@ -14,7 +14,7 @@ import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { authHook } from './http/auth-hook.js';
-import { errorReplies, frameworkErrorHandler, storeOutageEnd, v1ErrorBody } from './http/error-handler.js';
+import { errorBodyOfPath, errorReplies, frameworkErrorHandler, storeOutageEnd, v1ErrorBody } from './http/error-handler.js';
 import { deferredLimitsHook, installLimits, limitedAuthHook } from './http/limits-hook.js';
 import { queryRoutes } from './http/query-routes.js';
 import { metadataRoutes } from './http/metadata-routes.js';
@@ -231,8 +231,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installJsonBodies(app);
 
-  // Outside every route family (unknown routes, /docs): `{Message}`.
-  errorReplies(app, v1ErrorBody, { notFound: true });
+  // Outside every route family (unknown routes, /docs): `{Message}`, v3's under /api/v3.
+  errorReplies(app, v1ErrorBody, { notFound: true, shapeOf: (request) => errorBodyOfPath(request.url) });
   // Response schemas document the replies (OpenAPI); the replies are built to those shapes by
   // the handlers. Records have open-ended fields, where Fastify's generated serializers are about
   // four times slower than JSON.stringify, so every reply is plain JSON.stringify.

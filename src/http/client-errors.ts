@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, timeoutError } from '../errors.js';
-import { v1ErrorBody, v3ErrorBody } from './error-handler.js';
+import { errorBodyOfPath } from './error-handler.js';
 import { endLingering, isClosing } from './lingering-close.js';
 
 /** What the parser's error codes mean to a client, for the message. */
@@ -39,7 +39,7 @@ export function clientErrorOf(err: { code?: string }): AppError {
 
 /** The whole reply, as the bytes to write to the socket. */
 export function rawErrorReply(err: AppError, request: { method?: string; path?: string }): string {
-  const body = JSON.stringify(/^\/+api\/+v3(?:[/?]|$)/i.test(request.path ?? '') ? v3ErrorBody(err) : v1ErrorBody(err));
+  const body = JSON.stringify(errorBodyOfPath(request.path ?? '')(err));
   const head = [
     `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',

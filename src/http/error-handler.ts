@@ -109,12 +109,30 @@ function methodNotAllowed(request: FastifyRequest, allowed: readonly string[]): 
   return new AppError('METHOD_NOT_ALLOWED', `${path} does not take ${request.method}; it takes ${allowed.join(', ')} (listed in the Allow header).`);
 }
 
+/** v3 paths, doubled slashes and all: their errors are v3's wherever they are answered. */
+const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
+
+/**
+ * The error shape of a request no route family has taken: v3's under /api/v3, else `{Message}`.
+ * Fastify's not-found scopes, unlike its routes, do not collapse doubled slashes, so
+ * `//api/v3/nothing` (a base URL with a trailing slash) reaches the root's handler.
+ */
+export function errorBodyOfPath(path: string): ErrorShape {
+  return V3_PATH.test(path) ? v3ErrorBody : v1ErrorBody;
+}
+
 /**
  * Makes `scope` (a route family's plugin, or the root) answer its errors, and requests for routes
- * it does not have under its prefix, in `shape`.
+ * it does not have under its prefix, in `shape`, or in the shape `shapeOf` picks for the request.
  */
-export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options: { notFound?: boolean; routesHint?: string } = {}): void {
+export function errorReplies(
+  scope: FastifyInstance,
+  shape: ErrorShape,
+  options: { notFound?: boolean; routesHint?: string; shapeOf?: (request: FastifyRequest) => ErrorShape } = {},
+): void {
+  const shapeOf = options.shapeOf ?? (() => shape);
   scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const shape = shapeOf(request);
     // Nothing can be answered, and the failure is the work stopping: the request is logged as closed.
     if (clientClosed(reply)) {
       logClosedWork(request, error);
@@ -140,6 +158,7 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
   });
   if (options.notFound) {
     scope.setNotFoundHandler((request, reply) => {
+      const shape = shapeOf(request);
       // A path that exists with other methods: 405 with Allow, in the scope's shape.
       const allowed = request.server.allowedMethods?.(request.url) ?? [];
       if (allowed.length === 0) return sendError(reply, notFoundError(request, options.routesHint ?? DEFAULT_ROUTES_HINT), shape);
@@ -149,9 +168,6 @@ export function errorReplies(scope: FastifyInstance, shape: ErrorShape, options:
   }
 }
 
-/** v3 paths, for the errors Fastify raises before a route (and so a scope) is known. */
-const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
-
 /**
  * Errors Fastify raises before routing (a path with malformed percent-encoding, a path segment over
  * the router's length limit): without this they get Fastify's own body and no X-Request-Id. No
@@ -159,7 +175,7 @@ const V3_PATH = /^\/+api\/+v3(?:[/?]|$)/i;
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
-  const shape = V3_PATH.test(request.url) ? v3ErrorBody : v1ErrorBody;
+  const shape = errorBodyOfPath(request.url);
   if (error.code === 'FST_ERR_BAD_URL') {
     sendError(reply, new AppError('PARAM_INVALID', 'The request path is not a valid URL: it has a malformed percent-encoding. Encode path segments with encodeURIComponent.'), shape);
   } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {

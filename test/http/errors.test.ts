@@ -53,6 +53,21 @@ describe('HTTP errors and request handling', () => {
       }
     });
 
+    test('answers 404 and 405 under /api/v3 in the v3 shape when the path has doubled slashes before v3', async () => {
+      // A base URL with a trailing slash yields //api/v3/…; Fastify's not-found scopes do not collapse those slashes.
+      for (const url of ['//api/v3/nothing', '/api//v3/nothing', '//api//v3', '//api/v3/record/account/nothing?x=1']) {
+        const res = await ctx.request({ method: 'POST', url, payload: {} });
+        assertV3Error({ status: res.statusCode, body: res.json(), res }, 404, 'Not Found', new RegExp(`^No route matches POST ${url.split('?')[0]!.replace(/\//g, '\\/')}\\.`));
+      }
+      for (const url of ['//api/v3/query', '/api//v3/record/account/batch/create']) {
+        const res = await ctx.request({ method: 'GET', url });
+        assertV3Error({ status: res.statusCode, body: res.json(), res }, 405, 'Method Not Allowed', /does not take GET; it takes POST/);
+        assert.equal(res.headers.allow, 'POST');
+      }
+      // Outside /api/v3 the doubled slashes keep {Message}.
+      assertErrorReply(await ctx.request({ method: 'GET', url: '//api/v33/nothing' }), 404, /^No route matches GET \/\/api\/v33\/nothing\./);
+    });
+
     test('answers an unknown method on a known path with 405 {Message} and Allow', async () => {
       const id = record.accountid as string;
       for (const [method, url, allow] of [
