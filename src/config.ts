@@ -254,6 +254,18 @@ function serverUrl(key: keyof typeof SERVER_URLS, raw: string | undefined): stri
   throw new Error(`${name} must be ${what}; ${why}. (Its value is not repeated here: it may hold a password.)`);
 }
 
+/**
+ * MAIL_FROM: one address, alone or after a display name (`Orchard <orchard@example.com>`). nodemailer
+ * sends text without one (`Orchard notices`) with no From header and a null envelope sender, which
+ * mail servers refuse or file as spam: the notices would be lost unseen.
+ */
+function mailFrom(raw: string): string {
+  if (!/^(?:[^<>@\x00-\x1f\x7f]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw.trim())) {
+    throw new Error(`MAIL_FROM must be an e-mail address, alone or after a name, such as Orchard <orchard@example.com>; got '${raw}'.`);
+  }
+  return raw;
+}
+
 /** ADMIN_KEY: 16 to 512 visible ASCII characters, so that it fits a Bearer header and cannot be guessed when chosen well. */
 function adminKey(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -341,7 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     rateLimits: overrides.rateLimits ?? onOff(env, 'RATE_LIMITS', true),
     dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? wholeNumber(env, WHOLE_NUMBERS.dailyCap, 0) : null,
     addressMinuteLimit: overrides.addressMinuteLimit ?? wholeNumber(env, WHOLE_NUMBERS.addressMinuteLimit, 30),
-    mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
+    mailFrom: mailFrom(overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>')),
     openOrganizations: overrides.openOrganizations ?? wholeNumber(env, WHOLE_NUMBERS.openOrganizations, DEFAULT_OPEN_ORGANIZATIONS),
     logFormat: overrides.logFormat ?? logFormat(env.LOG_FORMAT),
     corsOrigins: overrides.corsOrigins ?? corsOrigins(env.CORS_ORIGINS),

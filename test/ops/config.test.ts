@@ -49,3 +49,12 @@ for (const { name, key, message, bad, good } of ADDRESSES) {
     assert.throws(() => loadConfig({}, { [key]: 'garbage' }), (err: Error) => message.test(err.message), 'given in code');
   });
 }
+
+test('refuses a MAIL_FROM without an address, which nodemailer sent with no From at all', () => {
+  for (const raw of ['Orchard notices', 'Orchard <notices>', 'a@b@c', 'Ops\r\nBcc: x@example.com <ops@example.com>', 'Ops <ops@example.com> <x@example.com>']) {
+    assert.throws(() => loadConfig({ MAIL_FROM: raw }), { message: `MAIL_FROM must be an e-mail address, alone or after a name, such as Orchard <orchard@example.com>; got '${raw}'.` }, JSON.stringify(raw));
+  }
+  for (const good of ['ops@example.com', 'Ops <ops@example.com>', '"Orchard, notices" <orchard@localhost>', 'Orchard <orchard@localhost>']) {
+    assert.equal(loadConfig({ MAIL_FROM: good }).mailFrom, good);
+  }
+});
