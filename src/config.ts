@@ -329,8 +329,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);
   }
   const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || undefined))?.replace(/\/+$/, '');
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
-    throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com; got '${baseUrl}'.`);
+  // Whole: each Location is this and a path, so a space, a query or a fragment would break every one.
+  if (baseUrl !== undefined && !(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(baseUrl) && URL.canParse(baseUrl))) {
+    throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com or https://example.com/crm, without spaces, query or fragment; got '${baseUrl}'.`);
   }
   const metricsToken = overrides.metricsToken ?? (env.METRICS_TOKEN || undefined);
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {

@@ -58,3 +58,12 @@ test('refuses a MAIL_FROM without an address, which nodemailer sent with no From
     assert.equal(loadConfig({ MAIL_FROM: good }).mailFrom, good);
   }
 });
+
+test('refuses a BASE_URL that no Location could be built on: a space, a query, a fragment, a bad port', () => {
+  for (const raw of ['https://crm example.com', 'https://crm.example.com?x=1', 'https://crm.example.com/#top', 'https://crm.example.com:99999', 'crm.example.com']) {
+    assert.throws(() => loadConfig({ BASE_URL: raw }), { message: `BASE_URL must be an absolute http(s) URL such as https://crm.example.com or https://example.com/crm, without spaces, query or fragment; got '${raw}'.` }, raw);
+  }
+  for (const [given, kept] of [['https://crm.example.com/', 'https://crm.example.com'], ['http://10.0.0.5:8080/orchard/', 'http://10.0.0.5:8080/orchard'], ['https://[2001:db8::1]', 'https://[2001:db8::1]']]) {
+    assert.equal(loadConfig({ BASE_URL: given }).baseUrl, kept);
+  }
+});
