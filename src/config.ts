@@ -153,7 +153,8 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
+  // Decimal digits only: Number() reads blanks as 0 (a PORT of spaces listened anywhere), and -0, 0x… or 8e3 as numbers.
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new Error(`${name} must be a whole number from ${min} to ${max}; got '${raw}'.`);
   }
@@ -232,6 +233,39 @@ function schemaName(raw: string | undefined): string {
   return raw;
 }
 
+/**
+ * DATABASE_URL, REDIS_URL, SMTP_URL: a form their client reads as the server meant. Each client reads
+ * other text as something else (pg: `garbage` as a database on the host `base`; ioredis: `http://h`
+ * as the host `http`; nodemailer: a server on localhost), which would fail only later, or never be
+ * noticed. The message never repeats the value: it may hold a password.
+ */
+const SERVER_URLS = {
+  databaseUrl: ['DATABASE_URL', /^(postgres(ql)?:\/\/|socket:)/i, /^\//, 'a PostgreSQL connection URL such as postgres://user:password@host:5432/database (postgresql:// and socket: too), or the directory of its Unix socket'],
+  redisUrl: ['REDIS_URL', /^rediss?:\/\//i, /^\/(?!\/)/, 'a redis:// or rediss:// URL such as redis://cache.internal:6379 or rediss://:password@cache.internal:6380/0, or the path of its Unix socket'],
+  smtpUrl: ['SMTP_URL', /^smtps?:\/\//i, null, 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587'],
+} as const satisfies Record<string, readonly [string, RegExp, RegExp | null, string]>;
+
+function serverUrl(key: keyof typeof SERVER_URLS, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const [name, scheme, socketPath, what] = SERVER_URLS[key];
+  if (socketPath?.test(raw) || (scheme.test(raw) && URL.canParse(raw))) return raw;
+  const given = /^[a-z][a-z0-9+.-]*:/i.exec(raw)?.[0];
+  const why = !given ? 'it has no scheme' : scheme.test(raw) ? 'it is not a valid URL (its port, or a character to percent-encode in its password?)' : `its scheme is ${given}`;
+  throw new Error(`${name} must be ${what}; ${why}. (Its value is not repeated here: it may hold a password.)`);
+}
+
+/**
+ * MAIL_FROM: one address, alone or after a display name (`Orchard <orchard@example.com>`). nodemailer
+ * sends text without one (`Orchard notices`) with no From header and a null envelope sender, which
+ * mail servers refuse or file as spam: the notices would be lost unseen.
+ */
+function mailFrom(raw: string): string {
+  if (!/^(?:[^<>@\x00-\x1f\x7f]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw.trim())) {
+    throw new Error(`MAIL_FROM must be an e-mail address, alone or after a name, such as Orchard <orchard@example.com>; got '${raw}'.`);
+  }
+  return raw;
+}
+
 /** ADMIN_KEY: 16 to 512 visible ASCII characters, so that it fits a Bearer header and cannot be guessed when chosen well. */
 function adminKey(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -295,14 +329,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);
   }
   const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || undefined))?.replace(/\/+$/, '');
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
-    throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com; got '${baseUrl}'.`);
+  // Whole: each Location is this and a path, so a space, a query or a fragment would break every one.
+  if (baseUrl !== undefined && !(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(baseUrl) && URL.canParse(baseUrl))) {
+    throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com or https://example.com/crm, without spaces, query or fragment; got '${baseUrl}'.`);
   }
   const metricsToken = overrides.metricsToken ?? (env.METRICS_TOKEN || undefined);
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
     throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
   }
-  const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
+  const databaseUrl = serverUrl('databaseUrl', overrides.databaseUrl ?? (env.DATABASE_URL || undefined));
   const config: Config = {
     port,
     host,
@@ -311,15 +346,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     databaseUrl,
     databaseSchema: overrides.databaseSchema ?? schemaName(env.DATABASE_SCHEMA),
     pgCache: overrides.pgCache ?? onOff(env, 'PG_CACHE', true),
-    redisUrl: overrides.redisUrl ?? (env.REDIS_URL || undefined),
+    redisUrl: serverUrl('redisUrl', overrides.redisUrl ?? (env.REDIS_URL || undefined)),
     redisTimeoutMs: overrides.redisTimeoutMs ?? wholeNumber(env, WHOLE_NUMBERS.redisTimeoutMs, 250),
-    smtpUrl: overrides.smtpUrl ?? (env.SMTP_URL || undefined),
+    smtpUrl: serverUrl('smtpUrl', overrides.smtpUrl ?? (env.SMTP_URL || undefined)),
     logLevel,
     requestTimeoutMs: overrides.requestTimeoutMs ?? wholeNumber(env, WHOLE_NUMBERS.requestTimeoutMs, 30_000),
     rateLimits: overrides.rateLimits ?? onOff(env, 'RATE_LIMITS', true),
     dailyCap: overrides.dailyCap !== undefined ? overrides.dailyCap : env.DAILY_CAP ? wholeNumber(env, WHOLE_NUMBERS.dailyCap, 0) : null,
     addressMinuteLimit: overrides.addressMinuteLimit ?? wholeNumber(env, WHOLE_NUMBERS.addressMinuteLimit, 30),
-    mailFrom: overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>'),
+    mailFrom: mailFrom(overrides.mailFrom ?? (env.MAIL_FROM || 'Orchard <orchard@localhost>')),
     openOrganizations: overrides.openOrganizations ?? wholeNumber(env, WHOLE_NUMBERS.openOrganizations, DEFAULT_OPEN_ORGANIZATIONS),
     logFormat: overrides.logFormat ?? logFormat(env.LOG_FORMAT),
     corsOrigins: overrides.corsOrigins ?? corsOrigins(env.CORS_ORIGINS),

@@ -77,8 +77,8 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
     let family = families.get(url);
     if (family === undefined) families.set(url, (family = familyOf(url)));
     // A 405 matched no route but names a path that exists: its family, not `unmatched` (404s).
-    // Not cached: the paths are the client's.
-    if (url === undefined && status === 405) family = familyOf(request.url.split('?')[0]);
+    // Not cached: the paths are the client's, doubled slashes and all (the router ignores them).
+    if (url === undefined && status === 405) family = familyOf(request.url.split('?')[0]!.replace(/\/{2,}/g, '/'));
     const org = config.metricsOrgLabel ? (request.identity?.org.id ?? '') : '';
     const key = `${family} ${request.method} ${status} ${org}`;
     let child = series.get(key);

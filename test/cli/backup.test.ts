@@ -243,6 +243,31 @@ test('orchard restore refuses a manifest listing a path outside its own, writing
   }
 });
 
+test('orchard backup and restore refuse a backup inside the data directory, which a restore from it deleted', async () => {
+  const root = tempDir('orchard-inside-');
+  try {
+    const dataDir = path.join(root, 'data');
+    await ok(dataDir, ['org', 'create', '--name', 'Acme', '--email', 'a@example.com']);
+    // Through a symbolic link too: the paths are compared as the file system resolves them.
+    fs.symlinkSync(dataDir, path.join(root, 'link'));
+    for (const to of [path.join(dataDir, 'files', 'backup'), path.join(dataDir, 'backups', 'today'), path.join(root, 'link', 'backup')]) {
+      const error = await fails(dataDir, ['backup', '--to', to], 'PARAM_INVALID');
+      assert.match(error.message, /^--to .* is inside the data directory .*: a backup there is lost with it, and a restore replaces files\/ and snapshots\/ under it, the backup too\. Back up to a directory outside it/);
+    }
+    assert.deepEqual(fs.readdirSync(dataDir).sort(), ['control.db', 'orgs'], 'no backup directory made');
+    // A backup moved there by hand: before, restoring from it removed files/ with the backup in it.
+    await ok(dataDir, ['backup', '--to', path.join(root, 'backup')]);
+    const inside = path.join(dataDir, 'files', 'backup');
+    fs.cpSync(path.join(root, 'backup'), inside, { recursive: true });
+    assert.match((await fails(dataDir, ['restore', '--from', inside, '--force'], 'PARAM_INVALID')).message, /Move the backup out of the data directory, then restore from there\.$/);
+    assert.ok(fs.existsSync(path.join(inside, 'orchard-backup.json')), 'the backup is still there');
+    const elsewhere = path.join(root, 'elsewhere');
+    await ok(elsewhere, ['restore', '--from', path.join(root, 'backup')]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('orchard backup and restore refuse PostgreSQL, pointing to pg_dump', async () => {
   for (const args of [['backup', '--to', '/tmp/x'], ['restore', '--from', '/tmp/x']]) {
     let stdout = '';

@@ -48,6 +48,16 @@ describe('/metrics', () => {
     assert.ok(!text.includes('org='), 'no organization label by default');
   });
 
+  test('counts a 405 asked with doubled slashes under its path\'s family, not other', async () => {
+    ctx ??= await testContext();
+    assert.equal((await ctx.request({ method: 'PATCH', url: '//api//query' })).statusCode, 405);
+    assert.equal((await ctx.request({ method: 'DELETE', url: '//metadata//records' })).statusCode, 405);
+    const text = await scrape(ctx);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="query",method="PATCH",status="405"}'), 1);
+    assert.equal(metricSample(text, 'orchard_http_request_duration_seconds_count{family="metadata",method="DELETE",status="405"}'), 1);
+    assert.ok(!text.includes('family="other"'), text.split('\n').filter((l) => l.includes('family="other"')).join('\n'));
+  });
+
   test('names route families from route patterns', () => {
     assert.deepEqual(['/api/record/:obj/:id', '/api/v3/record/:obj/batch/create', '/api/v2/record/:obj', '/api/query', '/metadata/records/:obj/fields', '/ready', '/docs/static/*', '/_orchard/orgs', undefined].map(familyOf),
       ['records', 'v3', 'v2', 'query', 'metadata', 'health', 'docs', 'control', 'unmatched']);

@@ -128,10 +128,33 @@ export function holdsSqliteData(dataDir: string): boolean {
  * consistent copy of itself; an organization created after control.db was copied is left out, so
  * the copy never holds records of an organization it does not know. Safe beside a running server.
  */
+/** `p` with its symbolic links resolved, as far as it exists (a backup's target may not yet). */
+function realPath(p: string): string {
+  const rest: string[] = [];
+  let dir = path.resolve(p);
+  while (!fs.existsSync(dir) && path.dirname(dir) !== dir) {
+    rest.unshift(path.basename(dir));
+    dir = path.dirname(dir);
+  }
+  return path.join(fs.realpathSync(dir), ...rest);
+}
+
+/**
+ * A backup inside the data directory is refused, made or restored: it goes with the directory's
+ * disk, and a restore replaces files/ and snapshots/ whole, so one kept there was deleted by the
+ * very restore that read it (the databases already replaced, the contents not yet copied).
+ */
+function refuseInside(dir: string, dataDir: string, option: '--to' | '--from'): void {
+  const rel = path.relative(realPath(dataDir), realPath(dir));
+  if (rel.split(path.sep)[0] === '..' || path.isAbsolute(rel)) return;
+  throw new AppError('PARAM_INVALID', `${option} ${dir} is inside the data directory ${dataDir}: a backup there is lost with it, and a restore replaces files/ and snapshots/ under it, the backup too. ${option === '--to' ? 'Back up to a directory outside it, on another disk if you can.' : 'Move the backup out of the data directory, then restore from there.'}`);
+}
+
 export async function backupSqlite(dataDir: string, toDir: string, progress?: BackupProgress): Promise<BackupManifest> {
   if (!holdsSqliteData(dataDir)) {
     throw new AppError('BACKUP_SOURCE_EMPTY', `${dataDir} holds no Orchard data (no control.db). Point --data-dir or DATA_DIR at the server's data directory.`);
   }
+  refuseInside(toDir, dataDir, '--to');
   if (fs.existsSync(toDir) && fs.readdirSync(toDir).length > 0) {
     throw new AppError('BACKUP_TARGET_NOT_EMPTY', `${toDir} is not empty. Back up into a new or empty directory, so no older backup is mixed into this one.`);
   }
@@ -230,6 +253,7 @@ function newLogEpoch(file: string): void {
  * Each file is written beside its place and renamed into it.
  */
 export async function restoreSqlite(fromDir: string, dataDir: string, options: { force: boolean }): Promise<BackupManifest> {
+  refuseInside(fromDir, dataDir, '--from');
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(fromDir, MANIFEST), 'utf8')) as BackupManifest;
