@@ -35,14 +35,17 @@ export function familyOf(url: string | undefined): RouteFamily | undefined {
   // The change feed answers in the records routes' shape, and rules name it with them.
   if (url.startsWith('/api/record') || url.startsWith('/api/changes')) return 'records';
   if (url.startsWith('/metadata')) return 'metadata';
+  if (url.startsWith('/api/webhooks')) return 'webhooks';
+  if (url === '/api/me' || url.startsWith('/api/objects') || url === '/api/usage') return 'organization';
   return undefined;
 }
 
-/** The object a request names: in its path, or the objecttype of a query body. */
+/** The object a request names: in its path, the objecttype of a query body, or the change feed's `objecttype` parameter. */
 function objectRef(request: FastifyRequest): string | undefined {
   const params = request.params as Record<string, unknown> | undefined;
   const body = request.body as Record<string, unknown> | null | undefined;
-  const ref = params?.obj ?? params?.ot ?? (body && typeof body === 'object' ? body.objecttype ?? body.objectType : undefined);
+  const query = request.query as Record<string, unknown> | undefined;
+  const ref = params?.obj ?? params?.ot ?? (body && typeof body === 'object' ? body.objecttype ?? body.objectType : undefined) ?? query?.objecttype;
   return typeof ref === 'string' || typeof ref === 'number' ? String(ref) : undefined;
 }
 
@@ -87,6 +90,7 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
       orgId: identity.org.id,
       method: request.method,
       family,
+      ...(request.routeOptions.config.uncounted === true ? { namedOnly: true } : {}),
       ...(ref !== undefined ? {
         isObject: async (object: string) => {
           const obj = await service.objectNamed(identity, ref);
