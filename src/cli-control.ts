@@ -92,7 +92,7 @@ export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, pri
     .option('--latency <ms>', 'milliseconds added before the request goes on', number('--latency', true))
     .option('--org <id>', 'only this organization\'s requests')
     .option('--method <methods>', 'comma-separated HTTP methods', list)
-    .option('--family <families>', 'comma-separated route families: records, query, metadata, v2, v3', list)
+    .option('--family <families>', 'comma-separated route families: records, query, metadata, v2, v3, organization, webhooks', list)
     .option('--object <object>', 'only requests about this object (system name or number)')
     .option('--probability <p>', 'fire on each match with this probability (0 to 1]', number('--probability', false))
     .option('--seed <n>', 'seed of the probability\'s draws', number('--seed', true))

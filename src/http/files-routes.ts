@@ -10,6 +10,7 @@ import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import { commonErrors, envelopeOf, forbiddenError, idParam, objParam, tokenQuery, tokenSecurity } from './schemas.js';
+import { noteMultipartPart } from './toolkit-hooks.js';
 
 /** The part that carries the file, as the public service's clients name it. */
 export const FILE_PART = 'file';
@@ -58,10 +59,15 @@ async function readUpload(request: FastifyRequest, limit: number): Promise<{ fil
   let upload: { filename: string; contentType: string; content: Buffer } | undefined;
   try {
     for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
+      if (part.type !== 'file') {
+        noteMultipartPart(request, { name: part.fieldname, bytes: Buffer.byteLength(String(part.value)) });
+        continue;
+      }
       if (part.fieldname === FILE_PART && !upload) {
         upload = { filename: part.filename, contentType: part.mimetype, content: await part.toBuffer() };
+        noteMultipartPart(request, { name: part.fieldname, filename: part.filename, contentType: part.mimetype, bytes: upload.content.length });
       } else {
+        noteMultipartPart(request, { name: part.fieldname, filename: part.filename, contentType: part.mimetype });
         part.file.resume();
       }
     }

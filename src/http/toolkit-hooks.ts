@@ -26,6 +26,40 @@ declare module 'fastify' {
   }
 }
 
+/** A part of a multipart body as the journal shows it: never its content. */
+export interface MultipartPartNote {
+  readonly name: string;
+  /** A file part's: the name and type sent, and its bytes when its route read it. */
+  readonly filename?: string;
+  readonly contentType?: string;
+  readonly bytes?: number;
+}
+
+/** The parts each multipart request's route read, in order (files-routes.ts): kept with the request, for the journal. */
+const multipartParts = new WeakMap<FastifyRequest, MultipartPartNote[]>();
+
+/** Notes a part the route read of the request's multipart body (the journal shows names and sizes). */
+export function noteMultipartPart(request: FastifyRequest, part: MultipartPartNote): void {
+  const parts = multipartParts.get(request);
+  if (parts) parts.push(part);
+  else multipartParts.set(request, [part]);
+}
+
+/**
+ * The request's body as the journal keeps it: its JSON; null without one, or for a stream its route
+ * reads (an import). A multipart body (a file upload) is its size and the parts its route read, as
+ * `{"multipart": {"bytes", "parts"}}` (parts null when the route read none: refused before), never the files.
+ */
+function journalBody(request: FastifyRequest): string | null {
+  if (request.body instanceof Readable) return null;
+  const type = request.headers['content-type'];
+  if (typeof type === 'string' && /^multipart\//i.test(type)) {
+    const length = Number(request.headers['content-length']);
+    return JSON.stringify({ multipart: { bytes: Number.isSafeInteger(length) && length >= 0 ? length : null, parts: multipartParts.get(request) ?? null } });
+  }
+  return request.body === undefined ? null : JSON.stringify(request.body);
+}
+
 /** The route family of a route, from its URL pattern. */
 export function familyOf(url: string | undefined): RouteFamily | undefined {
   if (url === undefined) return undefined;
@@ -35,14 +69,17 @@ export function familyOf(url: string | undefined): RouteFamily | undefined {
   // The change feed answers in the records routes' shape, and rules name it with them.
   if (url.startsWith('/api/record') || url.startsWith('/api/changes')) return 'records';
   if (url.startsWith('/metadata')) return 'metadata';
+  if (url.startsWith('/api/webhooks')) return 'webhooks';
+  if (url === '/api/me' || url.startsWith('/api/objects') || url === '/api/usage') return 'organization';
   return undefined;
 }
 
-/** The object a request names: in its path, or the objecttype of a query body. */
+/** The object a request names: in its path, the objecttype of a query body, or the change feed's `objecttype` parameter. */
 function objectRef(request: FastifyRequest): string | undefined {
   const params = request.params as Record<string, unknown> | undefined;
   const body = request.body as Record<string, unknown> | null | undefined;
-  const ref = params?.obj ?? params?.ot ?? (body && typeof body === 'object' ? body.objecttype ?? body.objectType : undefined);
+  const query = request.query as Record<string, unknown> | undefined;
+  const ref = params?.obj ?? params?.ot ?? (body && typeof body === 'object' ? body.objecttype ?? body.objectType : undefined) ?? query?.objecttype;
   return typeof ref === 'string' || typeof ref === 'number' ? String(ref) : undefined;
 }
 
@@ -87,6 +124,7 @@ export function faultHook(rules: FaultRules, service: Service, config: Config, c
       orgId: identity.org.id,
       method: request.method,
       family,
+      ...(request.routeOptions.config.uncounted === true ? { namedOnly: true } : {}),
       ...(ref !== undefined ? {
         isObject: async (object: string) => {
           const obj = await service.objectNamed(identity, ref);
@@ -155,8 +193,7 @@ export function installJournal(scope: FastifyInstance, journal: RequestJournal, 
     const entry = orgId === undefined ? undefined : seen.get(request);
     if (!entry) return;
     seen.delete(request);
-    // An import's body is a stream, read by its route and not kept.
-    const body = cut(request.body === undefined || request.body instanceof Readable ? null : JSON.stringify(request.body), limit);
+    const body = cut(journalBody(request), limit);
     journal.record(orgId!, {
       at: entry.at,
       requestId: request.id,

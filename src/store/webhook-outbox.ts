@@ -488,6 +488,8 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
   // way (failed by its webhook's disabling in another process, delivered by another claim after the
   // lease) stays ended, not due again; a success is recorded all the same, the receiver has it.
   const stateOf = (res: AttemptResult): DeliveryState => (res.ok ? 'delivered' : res.retryAtMs === null ? 'failed' : 'pending');
+  // The rows whose outcome this call recorded (locked by it to the commit): only those may be kept pending below.
+  const recorded = new Set<number>();
   if (x.batchStatements && results.length > 0) {
     // By row and id, as below.
     const outcomes = (db: QueryCreator<any>, lazy: boolean) => db.updateTable(`${DELIVERIES_TABLE} as d`)
@@ -507,20 +509,20 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
       // The common case in one statement: the outcomes, and the count of failures
       // in a row started again for the webhooks that were failing.
       yield* step(x.run(fixed(x, 'outcomes:ok', () => x.k.with('lazy', lazyCommit).with('o', (db) => outcomes(db, true)).updateTable(WEBHOOKS_TABLE).set({ failures: 0, failing_since: null })
-        .where('id', '=', sql<string>`ANY(${slot('hooks')}::text[])`).where('failures', '<>', 0), { ...values, hooks: [...new Set(results.map((res) => res.webhookId))] })));
+        .where('id', '=', sql<string>`ANY(${slot('hooks')}::text[])`).where('failures', '<>', 0).where('disabled_at', 'is', null), { ...values, hooks: [...new Set(results.map((res) => res.webhookId))] })));
       return [];
     }
-    yield* step(x.run(fixed(x, 'outcomes', () => outcomes(x.k, false), values)));
+    for (const row of yield* step(x.rows(fixed(x, 'outcomes', () => outcomes(x.k, false).returning('d.n'), values)))) recorded.add(Number(row.n));
   }
   for (const res of results) {
     const state = stateOf(res);
-    if (!x.batchStatements) yield* step(x.run(fixed(x, 'outcome', () => x.k.updateTable(DELIVERIES_TABLE).set({
+    if (!x.batchStatements && (yield* step(x.run(fixed(x, 'outcome', () => x.k.updateTable(DELIVERIES_TABLE).set({
       state: slot('state'), attempts: sql`attempts + 1`, next_ms: slot('next'), lease_ms: null,
       last_ms: slot('at'), last_status: slot('status'), last_error: slot('error'), duration_ms: slot('duration'), response: slot('response'),
     // By its row, and its id: SQLite may give a row number again once the row is gone (a webhook deleted during the attempt).
     }).where('n', '=', slot('row')).where('id', '=', slot('id')).where(sql<boolean>`(state = 'pending' OR ${slot('state')} = 'delivered')`), {
       state, next: state === 'pending' ? res.retryAtMs : null, at: res.atMs, status: res.status, error: res.error, duration: res.durationMs, response: res.response, row: res.row, id: res.id,
-    })));
+    })))) > 0) recorded.add(res.row);
     let t = tallies.get(res.webhookId);
     if (!t) tallies.set(res.webhookId, (t = { succeeded: false, failures: 0, since: null, lastMs: res.atMs }));
     if (res.ok) Object.assign(t, { succeeded: true, failures: 0, since: null });
@@ -528,11 +530,13 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
   }
   const disabled: Webhook[] = [];
   for (const [id, t] of tallies) {
-    const hook = x.k.updateTable(WEBHOOKS_TABLE).where('id', '=', id);
+    // A disabled webhook's count stays as its disabling left it (docs/webhooks.md § Disabling): an
+    // attempt that ends after, of this process or another, neither clears nor adds to it.
+    const hook = x.k.updateTable(WEBHOOKS_TABLE).where('id', '=', id).where('disabled_at', 'is', null);
     if (t.succeeded && t.failures === 0) {
       // The common case: nothing to write unless it was failing.
       yield* step(x.run(fixed(x, 'hook:ok', () => x.k.updateTable(WEBHOOKS_TABLE).set({ failures: 0, failing_since: null })
-        .where('id', '=', slot('id')).where('failures', '<>', 0), { id })));
+        .where('id', '=', slot('id')).where('failures', '<>', 0).where('disabled_at', 'is', null), { id })));
       continue;
     }
     yield* step(x.run((t.succeeded
@@ -552,9 +556,10 @@ export function* finishDeliveries(x: OutboxExec, results: readonly AttemptResult
   }
   // A last attempt's failure whose webhook is still active and has failed all along since the
   // delivery's first attempt: kept pending, so that the webhook's disabling, not the count of
-  // attempts, gives it up (docs/webhooks.md § Retries).
+  // attempts, gives it up (docs/webhooks.md § Retries). Only a delivery this call failed: one that
+  // another process ended meanwhile (its own last attempt, a claim after this one's lease) stays as it left it.
   for (const res of results) {
-    if (res.ok || res.retryAtMs !== null || !res.hold) continue;
+    if (res.ok || res.retryAtMs !== null || !res.hold || !recorded.has(res.row)) continue;
     yield* step(x.run(x.k.updateTable(DELIVERIES_TABLE).set({ state: 'pending', next_ms: res.hold.retryAtMs })
       .where('n', '=', res.row).where('id', '=', res.id).where('state', '=', 'failed')
       .where('webhook_id', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(WEBHOOKS_TABLE).select('id').where('id', '=', res.webhookId).where('disabled_at', 'is', null)

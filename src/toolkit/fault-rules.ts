@@ -6,8 +6,14 @@
 import { AppError } from '../errors.js';
 import { seededRandom } from '../random.js';
 
-/** The route families of the service's API, as rules name them. */
-export const ROUTE_FAMILIES = ['records', 'query', 'metadata', 'v2', 'v3'] as const;
+/**
+ * The route families of the service's API, as rules name them: every route a token reaches is in
+ * one (docs/control-api.md § Faults; `organization` is /api/me, /api/objects and /api/usage).
+ */
+export const ROUTE_FAMILIES = ['records', 'query', 'metadata', 'v2', 'v3', 'organization', 'webhooks'] as const;
+
+/** The families' list as help and messages give it. */
+export const FAMILY_LIST = ROUTE_FAMILIES.join(', ');
 export type RouteFamily = (typeof ROUTE_FAMILIES)[number];
 
 export const FAULT_STATUSES = [408, 429, 500, 503] as const;
@@ -61,6 +67,8 @@ export interface FaultRequest {
   readonly orgId: string;
   readonly method: string;
   readonly family: RouteFamily;
+  /** Matched only by a rule that names its family (reading the usage, which must change nothing when watched). */
+  readonly namedOnly?: boolean;
   /** Whether the request is about `object` (system name or number, lowercase); absent when it has no object. */
   readonly isObject?: (object: string) => Promise<boolean>;
 }
@@ -98,7 +106,7 @@ export function parseFaultRule(value: unknown, path = 'rule'): FaultRuleInput {
   }
   if (v.families !== undefined) {
     if (!Array.isArray(v.families) || v.families.length === 0 || !v.families.every((f) => (ROUTE_FAMILIES as readonly unknown[]).includes(f))) {
-      throw invalid(`${path}.families`, `must be a non-empty list of ${ROUTE_FAMILIES.join(', ')}`);
+      throw invalid(`${path}.families`, `must be a non-empty list of ${FAMILY_LIST}`);
     }
     out.families = v.families as RouteFamily[];
   }
@@ -218,7 +226,7 @@ export class FaultRules {
       const { rule } = held;
       if (rule.orgId !== undefined && rule.orgId !== request.orgId) continue;
       if (rule.methods && !rule.methods.includes(request.method)) continue;
-      if (rule.families && !rule.families.includes(request.family)) continue;
+      if (rule.families ? !rule.families.includes(request.family) : request.namedOnly === true) continue;
       if (rule.object !== undefined && !(await request.isObject?.(rule.object))) continue;
       if (!this.rules.includes(held)) continue; // removed while the object was looked up
       held.matched++;

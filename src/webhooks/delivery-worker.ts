@@ -118,6 +118,11 @@ export class DeliveryWorker {
     }
   }
 
+  /** How many organizations this process keeps work state for (due times, runs); for tests. */
+  heldOrganizations(): number {
+    return this.orgs.size;
+  }
+
   /** How many webhooks this process holds as failing (their deliveries go one probe at a time); for tests. */
   failingWebhooks(): number {
     return this.failing.size;
@@ -154,7 +159,9 @@ export class DeliveryWorker {
     if (this.closing) return Promise.resolve();
     this.sweeping ??= (async () => {
       try {
-        for (const orgId of await this.deps.organizations()) {
+        const listed = await this.deps.organizations();
+        this.forgetOrganizations(new Set(listed));
+        for (const orgId of listed) {
           if (this.closing) return;
           const w = this.work(orgId);
           if (w.running) continue;
@@ -414,6 +421,25 @@ export class DeliveryWorker {
       if (org !== orgId) continue;
       const hook = await outbox.get(hookId);
       if (hook === null || hook.disabledAt !== null) this.failing.delete(key);
+    }
+  }
+
+  /**
+   * Forgets what this process holds of organizations the list no longer has (deleted, by any
+   * process): their entries would stay for the process's life, and a due time left in one would have
+   * the tick run an outbox that no longer opens, again and again. One with a run under way is
+   * forgotten at a later sweep; one listed again (or nudged) starts afresh, as after a restart.
+   */
+  private forgetOrganizations(listed: ReadonlySet<string>): void {
+    for (const [orgId, w] of this.orgs) if (!listed.has(orgId) && w.running === null) this.orgs.delete(orgId);
+    for (const keys of [this.failing.keys(), this.resumed.keys()]) {
+      for (const key of keys) {
+        const orgId = key.slice(0, key.indexOf('\0'));
+        if (!listed.has(orgId) && !this.orgs.has(orgId)) {
+          this.failing.delete(key);
+          this.resumed.delete(key);
+        }
+      }
     }
   }
 

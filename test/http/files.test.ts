@@ -15,25 +15,9 @@ import type { TestContext } from '../helpers.js';
 import type { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { DATABASE_URL } from '../services.js';
 import { assertErrorReply } from './error-reply.js';
+import { MULTIPART, multipartBody, type Part } from './multipart-body.js';
 
-const BOUNDARY = '----orchard-test-boundary';
 
-interface Part { name: string; filename?: string; type?: string; content: string | Buffer }
-
-/** A multipart/form-data body of `parts`, as browsers and form-data libraries write one. */
-export function multipartBody(parts: Part[]): Buffer {
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disposition = `form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}`;
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`));
-    chunks.push(Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(chunks);
-}
-
-const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 
 for (const store of HTTP_STORES) {
   describe(`files on records (${store.name})`, { skip: store.skip }, () => {

@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { unavailableError } from '../../src/store/postgres/pg-db.js';
 import { parseFaultRules, FaultRules } from '../../src/toolkit/fault-rules.js';
 import { loggerOptions } from '../../src/http/log-options.js';
+import { familyOf } from '../../src/http/toolkit-hooks.js';
 import { captureLog, logEntries, testContext, type TestContext } from '../helpers.js';
 import { ADMIN_KEY, control, controlReply } from './control-helpers.js';
 
@@ -205,6 +206,29 @@ describe('matching, latency and the rules through the control API', () => {
     assert.equal(byNumber.object, 'account', 'an organization\'s rule holds the system name of the object it names');
     assert.equal((await controlReply(ctx, 'DELETE', '/faults', { keep: true })).statusCode, 400, 'a body member it does not take');
     assert.equal((await control(ctx, 'DELETE', '/faults')).removed, 3);
+  });
+
+  test('every route of the API document is in a family: the organization\'s routes and the webhooks\' too', async () => {
+    const paths = Object.keys((await ctx.request({ method: 'GET', url: '/openapi.json', token: null })).json().paths as object);
+    assert.ok(paths.includes('/api/webhooks') && paths.includes('/api/me'), paths.join(' '));
+    assert.deepEqual(paths.filter((p) => familyOf(p) === undefined), []);
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, families: ['webhooks'], status: 503, count: 1 });
+    assert.deepEqual([await status('GET', '/api/webhooks'), await status('GET', '/api/webhooks')], [503, 200]);
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, families: ['organization'], status: 503, count: 4 });
+    assert.deepEqual([await status('GET', '/api/me'), await status('GET', '/api/objects'), await status('GET', '/api/objects/account'), await status('GET', '/api/usage')], [503, 503, 503, 503]);
+    // A rule that names no family: every route but reading the usage, which watching must not change.
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status: 503, count: 1 });
+    assert.deepEqual([await status('GET', '/api/usage'), await status('GET', '/api/webhooks'), await status('GET', '/api/me')], [200, 503, 200]);
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, object: 'contact', status: 503, count: 1 });
+    assert.deepEqual([await status('GET', '/api/objects/account'), await status('GET', '/api/objects/contact')], [200, 503]);
+    assert.deepEqual((await control(ctx, 'GET', '/faults')).items, []);
+  });
+
+  test('an object\'s rule matches the change feed\'s objecttype, as it does the record routes\' object', async () => {
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, families: ['records'], object: 'contact', status: 503 });
+    assert.deepEqual([await status('GET', '/api/changes?objecttype=contact'), await status('GET', '/api/changes?objecttype=2'), await status('GET', '/api/changes?objecttype=CONTACT')], [503, 503, 503]);
+    assert.deepEqual([await status('GET', '/api/changes?objecttype=account'), await status('GET', '/api/changes')], [200, 200], 'another object; none');
+    assert.deepEqual(await control(ctx, 'DELETE', '/faults'), { removed: 1 });
   });
 
   test('a count fires for the next N matches, then the rule is gone', async () => {

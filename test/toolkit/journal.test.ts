@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { RequestJournal } from '../../src/toolkit/request-journal.js';
 import { maskedValue as mask } from '../../src/webhooks/webhook-admin.js';
 import { testContext, type TestContext } from '../helpers.js';
+import { MULTIPART, multipartBody } from '../http/multipart-body.js';
 import { ADMIN_KEY, control, controlReply } from './control-helpers.js';
 
 describe('the journal, on', () => {
@@ -105,6 +106,28 @@ test('the journal keeps an import, whose body is a stream its route reads, witho
     const [entry] = (await control(ctx, 'GET', `/organizations/${ctx.orgId}/journal`)).items;
     assert.deepEqual([entry.method, entry.path, entry.status, entry.body], ['POST', '/api/record/account/import', 200, null]);
     assert.ok(entry.reply.includes('"created":1'), entry.reply);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('the journal shows a multipart upload as its size and the parts its route read, never the file: not as "null"', async () => {
+  const ctx = await testContext({ config: { adminKey: ADMIN_KEY, journalSize: 5 } });
+  try {
+    const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'With a file' } });
+    const url = `/api/v2/record/account/${created.json().data.Record.accountid}/files`;
+    const payload = multipartBody([{ name: 'comment', content: 'hello' }, { name: 'file', filename: 'report.txt', type: 'text/plain', content: 'the contents of the file' }]);
+    const upload = () => ctx.request({ method: 'POST', url, payload, headers: { 'content-type': MULTIPART } });
+    assert.equal((await upload()).statusCode, 200);
+    // Refused before its route read the parts: its size only.
+    await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, families: ['v2'], status: 503, count: 1 });
+    assert.equal((await upload()).statusCode, 503);
+    const [refused, attached] = (await control(ctx, 'GET', `/organizations/${ctx.orgId}/journal?method=POST&path=/files`)).items;
+    assert.deepEqual(JSON.parse(attached.body), { multipart: { bytes: payload.length, parts: [
+      { name: 'comment', bytes: 5 }, { name: 'file', filename: 'report.txt', contentType: 'text/plain', bytes: 24 },
+    ] } });
+    assert.deepEqual(JSON.parse(refused.body), { multipart: { bytes: payload.length, parts: null } });
+    assert.ok(!JSON.stringify([attached, refused]).includes('the contents of the file'), 'no file content in the journal');
   } finally {
     await ctx.close();
   }

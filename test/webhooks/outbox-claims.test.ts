@@ -39,6 +39,19 @@ const outcome = (d: ClaimedDelivery, ok: boolean): AttemptResult => ({
   row: d.row, id: d.id, webhookId: d.webhook.id, ok, status: ok ? 200 : 503, error: ok ? null : 'HTTP 503', durationMs: 1, response: null, atMs: DUE, retryAtMs: ok ? null : DUE + 60_000,
 });
 
+/** `count` deliveries of each webhook (withDeliveries), and another process on the same database: a second store. */
+function otherProcess(o: ReturnType<typeof organizationOn>, count: number): { readonly records: OrgRecords } {
+  let store: RecordStore;
+  const other = {} as { records: OrgRecords };
+  before(async () => {
+    await withDeliveries(o.store, o.orgId, o.records, count);
+    store = o.place.open();
+    other.records = await store.org(o.orgId);
+  });
+  after(async () => store.close());
+  return other;
+}
+
 for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
   describe(`the outbox's claims and outcomes on ${s.name}`, { skip: s.skip }, () => {
     const o = organizationOn(s, []);
@@ -99,24 +112,16 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
 
   describe(`an attempt in flight while another process finished its delivery, on ${s.name}`, { skip: s.skip }, () => {
     const o = organizationOn(s, []);
-    // The other process: a second store on the same database.
-    let otherStore: RecordStore;
-    let other: OrgRecords;
-    before(async () => {
-      await withDeliveries(o.store, o.orgId, o.records, 3);
-      otherStore = o.place.open();
-      other = await otherStore.org(o.orgId);
-    });
-    after(async () => otherStore.close());
+    const other = otherProcess(o, 3);
 
     test('its outcome does not make pending again a delivery the disabling of its webhook failed, nor one delivered since', async () => {
       const realMs = Date.now();
       // The other process claims A's and B's first; this one A's second.
-      const theirs = await other.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 2 });
+      const theirs = await other.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 2 });
       const [mine] = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 1 });
       assert.deepEqual([...theirs, mine!].map((d) => d.webhook.id), [A, B, A]);
       // The other's failure disables A: its pending deliveries, the one in flight here too, end failed.
-      assert.deepEqual((await other.webhooks.finish(theirs.map((d) => outcome(d, d.webhook.id === B)), { failures: 1, hours: 0 })).map((h) => h.id), [A]);
+      assert.deepEqual((await other.records.webhooks.finish(theirs.map((d) => outcome(d, d.webhook.id === B)), { failures: 1, hours: 0 })).map((h) => h.id), [A]);
       // This one's attempt fails after: a retry it would schedule, on a delivery no longer pending.
       await o.records.webhooks.finish([outcome(mine!, false)], { failures: 100, hours: 1_000 });
       const ofA = await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 });
@@ -126,12 +131,74 @@ for (const s of [SQLITE_UNDER_TEST, POSTGRES_UNDER_TEST]) {
       assert.deepEqual((await o.records.webhooks.claim({ dueMs: DUE + 3_600_000, realMs: realMs + 120_000, leaseMs: 1, limit: 10 })).filter((d) => d.webhook.id === A), []);
       // B's second: claimed here, its lease lapses, the other process claims and delivers it; this one's failure comes last.
       const [b2] = await o.records.webhooks.claim({ dueMs: DUE, realMs: realMs + 200_000, leaseMs: 1, limit: 1 });
-      const [again] = await other.webhooks.claim({ dueMs: DUE, realMs: realMs + 300_000, leaseMs: 60_000, limit: 1 });
+      const [again] = await other.records.webhooks.claim({ dueMs: DUE, realMs: realMs + 300_000, leaseMs: 60_000, limit: 1 });
       assert.equal(again!.id, b2!.id);
-      await other.webhooks.finish([outcome(again!, true)], { failures: 100, hours: 1_000 });
+      await other.records.webhooks.finish([outcome(again!, true)], { failures: 100, hours: 1_000 });
       await o.records.webhooks.finish([outcome(b2!, false)], { failures: 100, hours: 1_000 });
       const ofB = await o.records.webhooks.deliveries(B, { limit: 10, offset: 0 });
       assert.deepEqual(ofB.find((d) => d.id === b2!.id)!.state, 'delivered');
+    });
+  });
+
+  describe(`a webhook disabled while this process's attempts were under way, on ${s.name}`, { skip: s.skip }, () => {
+    const o = organizationOn(s, []);
+    const other = otherProcess(o, 4);
+
+    test('a success recorded after the disabling keeps the count and the time that disabled it', async () => {
+      const realMs = Date.now();
+      // The other process claims A's first; this one the next six: B1, A2, B2, A3, B3, A4.
+      const [theirs] = await other.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 1 });
+      const mine = await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 6 });
+      const [a2, a3, a4] = mine.filter((d) => d.webhook.id === A);
+      assert.equal(theirs!.webhook.id, A);
+      assert.deepEqual((await other.records.webhooks.finish([outcome(theirs!, false)], { failures: 1, hours: 0 })).map((h) => h.id), [A]);
+      const disabledAs = (h: { failures: number; failingSince: string | null; disabledAt: string | null } | null) => [h!.failures, h!.failingSince, h!.disabledAt];
+      const whenDisabled = disabledAs(await o.records.webhooks.get(A));
+      assert.deepEqual(whenDisabled, [1, new Date(DUE).toISOString(), new Date(DUE).toISOString()]);
+      // Every attempt of a batch succeeded (PostgreSQL: the one statement of outcomes and counts).
+      const later = (res: AttemptResult, ms: number): AttemptResult => ({ ...res, atMs: DUE + ms, ...(res.ok ? {} : { retryAtMs: DUE + ms + 60_000 }) });
+      await o.records.webhooks.finish([later(outcome(mine[0]!, true), 5_000), later(outcome(a2!, true), 5_000)], { failures: 100, hours: 1_000 });
+      assert.deepEqual(disabledAs(await o.records.webhooks.get(A)), whenDisabled, 'a success does not clear the count of a disabled webhook');
+      // A success, then a failure, in one batch: the count would start again from that failure.
+      await o.records.webhooks.finish([later(outcome(a3!, true), 6_000), later(outcome(a4!, false), 7_000)], { failures: 100, hours: 1_000 });
+      assert.deepEqual(disabledAs(await o.records.webhooks.get(A)), whenDisabled, 'nor starts it again');
+      // The receiver has them: delivered all the same.
+      const states = new Map((await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 })).map((d) => [d.id, d.state]));
+      assert.deepEqual([a2, a3, a4].map((d) => states.get(d!.id)), ['delivered', 'delivered', 'failed']);
+      // Enabled, its failures are forgotten.
+      assert.deepEqual(disabledAs(await o.records.webhooks.enable(A)), [0, null, null]);
+    });
+  });
+
+  describe(`a last attempt recorded after another process ended its delivery, on ${s.name}`, { skip: s.skip }, () => {
+    const o = organizationOn(s, []);
+    const other = otherProcess(o, 3);
+
+    test('is not kept pending: the delivery stays as the other process left it', async () => {
+      const realMs = Date.now();
+      // A is failing since DUE: its first delivery failed then.
+      const [first] = (await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 1 }));
+      assert.equal(first!.webhook.id, A);
+      await o.records.webhooks.finish([outcome(first!, false)], { failures: 100, hours: 1_000 });
+      // A's second: claimed here; its lease ends, the other process claims it and gives it up (its last attempt, no hold: say, a lower WEBHOOK_MAX_ATTEMPTS).
+      const [mine] = (await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 2 })).filter((d) => d.webhook.id === A);
+      const [theirs] = (await other.records.webhooks.claim({ dueMs: DUE, realMs: realMs + 120_000, leaseMs: 60_000, limit: 2 })).filter((d) => d.webhook.id === A);
+      assert.equal(theirs!.id, mine!.id);
+      await other.records.webhooks.finish([{ ...outcome(theirs!, false), status: 410, error: 'HTTP 410', retryAtMs: null }], { failures: 100, hours: 1_000 });
+      // This process's last attempt fails after, with its hold: A has failed all along since DUE.
+      await o.records.webhooks.finish([{ ...outcome(mine!, false), retryAtMs: null, hold: { retryAtMs: DUE + 3_600_000, failingSince: DUE } }], { failures: 100, hours: 1_000 });
+      const d = (await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 })).find((x) => x.id === mine!.id)!;
+      assert.deepEqual([d.state, d.attempts, d.lastStatus, d.nextAttemptAt], ['failed', 1, 410, null]);
+    });
+
+    test('a last attempt of its own, on a webhook failing all along, is kept pending', async () => {
+      // The same hold on a delivery still this process's: the outcome's row is the one kept (the check above does not stop it).
+      const realMs = Date.now() + 600_000;
+      const [mine] = (await o.records.webhooks.claim({ dueMs: DUE, realMs, leaseMs: 60_000, limit: 10 })).filter((d) => d.webhook.id === A);
+      assert.ok(mine, 'a delivery of A left to claim');
+      await o.records.webhooks.finish([{ ...outcome(mine, false), retryAtMs: null, hold: { retryAtMs: DUE + 3_600_000, failingSince: DUE } }], { failures: 100, hours: 1_000 });
+      const d = (await o.records.webhooks.deliveries(A, { limit: 10, offset: 0 })).find((x) => x.id === mine.id)!;
+      assert.deepEqual([d.state, d.nextAttemptAt], ['pending', new Date(DUE + 3_600_000).toISOString()]);
     });
   });
 

@@ -66,3 +66,24 @@ test('deliveries held beside a batch are not held anew once the batch outlasted 
   assert.deepEqual(o.held, []);
   await worker.close();
 });
+
+test('a deleted organization is forgotten at the next sweep: its due time and its failing webhooks are not kept for the process\'s life', async () => {
+  const o = outboxes();
+  o.organizations.push('org-a', 'org-b');
+  o.write('org-a', 'kept', 1);
+  o.write('org-b', 'down', 2);
+  const worker = workerOn(o, 4, async (d) => (d.webhook.id === 'down' ? { ok: false, status: 503, error: 'HTTP 503', durationMs: 1, response: null } : OK));
+  worker.nudge('org-a');
+  worker.nudge('org-b');
+  await worker.idle();
+  assert.deepEqual([worker.heldOrganizations(), worker.failingWebhooks()], [2, 1], 'both organizations held; org-b\'s webhook failing');
+  // org-b deleted: the control plane's list no longer has it.
+  o.organizations.splice(o.organizations.indexOf('org-b'), 1);
+  await worker.idle();
+  assert.deepEqual([worker.heldOrganizations(), worker.failingWebhooks()], [1, 0]);
+  // One nudged again (made again under its id) starts afresh.
+  worker.nudge('org-b');
+  await worker.idle();
+  assert.equal(worker.heldOrganizations(), 2);
+  await worker.close();
+});

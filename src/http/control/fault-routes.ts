@@ -3,13 +3,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { checkAnyOrganizationObject } from '../../schema/standard-objects.js';
-import { FAULT_STATUSES, MAX_LATENCY_MS, ROUTE_FAMILIES, parseFaultRule } from '../../toolkit/fault-rules.js';
+import { FAMILY_LIST, FAULT_STATUSES, MAX_LATENCY_MS, ROUTE_FAMILIES, parseFaultRule } from '../../toolkit/fault-rules.js';
 import type { ControlRouteOptions } from './control-options.js';
 
 const ruleProperties = {
   orgId: { type: 'string', description: 'Only this organization\'s requests; any organization\'s when absent.' },
   methods: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'HTTP methods; any when absent.' },
-  families: { type: 'array', minItems: 1, items: { type: 'string', enum: [...ROUTE_FAMILIES] }, description: 'Route families: records (/api/record), query (/api/query), metadata, v2, v3; any when absent.' },
+  families: { type: 'array', minItems: 1, items: { type: 'string', enum: [...ROUTE_FAMILIES] }, description: `Route families: ${FAMILY_LIST} (docs/control-api.md § Faults); any when absent, but for GET /api/usage, matched only when organization is named.` },
   object: { type: 'string', description: 'The object, by system name or number, as the path or a query body names it; a request without an object never matches.' },
   probability: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Fires on each match with this probability (1 when absent).' },
   seed: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'Seed of the probability\'s draws: the same seed gives the same decisions. Random when absent.' },
