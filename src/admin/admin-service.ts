@@ -18,9 +18,8 @@ import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
 import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
-import { formatDateTime, unstorableText } from '../schema/values.js';
+import { formatDateTime, isEmailAddress, unstorableText } from '../schema/values.js';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** How many of a role's users a refused deletion names (then 'and N more'). */
 const ROLE_HOLDERS_NAMED = 5;
 
@@ -42,7 +41,7 @@ function checkName(what: string, text: string): string {
 
 function checkEmail(email: string): void {
   checkName('The e-mail', email);
-  if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
+  if (!isEmailAddress(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
 }
 
 function checkPlan(plan: string): PlanName {
