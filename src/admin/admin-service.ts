@@ -310,11 +310,12 @@ export class AdminService {
   async deleteUser(id: string): Promise<User> {
     const user = await this.control.getUser(id);
     if (!user) throw noUser(id);
-    const org = await this.control.getOrganization(user.orgId);
-    if (org?.primaryUserId === user.id) {
+    // Whether they are the primary user is looked at by the store in the step that deletes them.
+    const outcome = await this.control.deleteUser(id);
+    if (outcome === 'primary') {
       throw new AppError('PARAM_INVALID', `User ${id} is the primary user of organization ${user.orgId} (usage notices go to them) and cannot be deleted; disable them with orchard user disable --id ${id}, or delete the organization.`);
     }
-    if (!(await this.control.deleteUser(id))) throw noUser(id);
+    if (outcome === 'absent') throw noUser(id);
     // Its crmuser record stays, for the records that name it, marked Inactive.
     await this.records.upsertUser(user.orgId, { id: user.id, fullname: user.fullname, email: user.email, active: false });
     return user;
