@@ -18,9 +18,8 @@ import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
 import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
-import { formatDateTime, unstorableText } from '../schema/values.js';
+import { formatDateTime, isEmailAddress, unstorableText } from '../schema/values.js';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** How many of a role's users a refused deletion names (then 'and N more'). */
 const ROLE_HOLDERS_NAMED = 5;
 
@@ -42,7 +41,7 @@ function checkName(what: string, text: string): string {
 
 function checkEmail(email: string): void {
   checkName('The e-mail', email);
-  if (!EMAIL_RE.test(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
+  if (!isEmailAddress(email)) throw new AppError('PARAM_INVALID', `'${email}' is not an e-mail address; give one such as admin@example.com.`);
 }
 
 function checkPlan(plan: string): PlanName {
@@ -311,11 +310,12 @@ export class AdminService {
   async deleteUser(id: string): Promise<User> {
     const user = await this.control.getUser(id);
     if (!user) throw noUser(id);
-    const org = await this.control.getOrganization(user.orgId);
-    if (org?.primaryUserId === user.id) {
+    // Whether they are the primary user is looked at by the store in the step that deletes them.
+    const outcome = await this.control.deleteUser(id);
+    if (outcome === 'primary') {
       throw new AppError('PARAM_INVALID', `User ${id} is the primary user of organization ${user.orgId} (usage notices go to them) and cannot be deleted; disable them with orchard user disable --id ${id}, or delete the organization.`);
     }
-    if (!(await this.control.deleteUser(id))) throw noUser(id);
+    if (outcome === 'absent') throw noUser(id);
     // Its crmuser record stays, for the records that name it, marked Inactive.
     await this.records.upsertUser(user.orgId, { id: user.id, fullname: user.fullname, email: user.email, active: false });
     return user;

@@ -39,8 +39,14 @@ export interface NoticeRecord extends Notice {
 
 /** Durable, shared record of notices: one per (organization, day, threshold), whoever writes it. */
 export interface NoticeLedger {
-  /** Records the notice unless it exists; true only for the one caller that recorded it, who must send it. */
-  claim(notice: Notice, at: string): Promise<boolean>;
+  /**
+   * Records the notice unless it exists; true only for the one caller that recorded it, who must
+   * send it. `lease` false records it free for the next retake instead (a process closing before it
+   * could send it).
+   */
+  claim(notice: Notice, at: string, lease?: boolean): Promise<boolean>;
+  /** Ends the lease of a notice taken but not sent (a process closing): the next retake may take it at once. */
+  release(notice: Notice): Promise<void>;
   markSent(notice: Notice, at: string): Promise<void>;
   /** Counts a failed attempt; the notice stays unsent, and free for the next retake. */
   markFailed(notice: Notice, error: string): Promise<void>;
@@ -149,7 +155,10 @@ export class UsageNotices {
     } while (tail !== this.tail);
   }
 
-  /** Finishes the notice being sent, drops the queued ones (their claims, if any, are retried on the next start). */
+  /**
+   * Finishes the notice being sent; the queued ones are not sent but left in the ledger, claimed and
+   * free, so the next start (or another process's retry) sends them.
+   */
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.timer);
@@ -165,8 +174,17 @@ export class UsageNotices {
   }
 
   private async deliver(notice: Notice, claim: boolean): Promise<void> {
-    if (this.closing) return;
     const { ledger, log } = this.options;
+    if (this.closing) {
+      // Not sent now, so as not to hold the close for a mail: recorded for the next retake instead.
+      try {
+        if (claim) await ledger.claim(notice, new Date(this.options.clock(notice.orgId)).toISOString(), false);
+        else await ledger.release(notice);
+      } catch (err) {
+        log.error({ err, notice }, 'usage notice left unrecorded at close; it is queued again at the organization\'s next request');
+      }
+      return;
+    }
     const now = () => new Date(this.options.clock(notice.orgId)).toISOString();
     if (claim) {
       let claimed: boolean;

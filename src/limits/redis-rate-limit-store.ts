@@ -83,7 +83,11 @@ local day, dayCount, newDay = math.floor(now / ${DAY_MS}), 0, false
 if dayQuota then
   local stored = redis.call('HMGET', daykey, 'day', 'n')
   local storedDay = tonumber(stored[1])
-  if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2]) else newDay = true end
+  if storedDay and storedDay >= day then day, dayCount = storedDay, tonumber(stored[2])
+  else
+    -- The day key expires in real time: a frozen clock's day outlives it, and the history still counts it.
+    newDay, dayCount = true, tonumber(redis.call('HGET', history, day)) or 0
+  end
 end
 local allowed = inWindow < minuteQuota and not (dayQuota and dayCount >= dayQuota)
 if allowed then
@@ -143,6 +147,7 @@ local inWindow = redis.call('ZCOUNT', log, after, upto)
 local oldest = -1
 if inWindow > 0 then oldest = tonumber(redis.call('ZRANGEBYSCORE', log, after, upto, 'WITHSCORES', 'LIMIT', 0, 1)[2]) end
 if storedDay and storedDay == day then dayCount = tonumber(stored[2])
+elseif not storedDay then dayCount = tonumber(redis.call('HGET', history, day)) or 0
 elseif storedDay and storedDay > day then
   if back then dayCount = tonumber(redis.call('HGET', history, day)) or 0 else day, dayCount = storedDay, tonumber(stored[2]) end
 end

@@ -17,6 +17,14 @@ export function picklistCodes(field: FieldDef): string {
   return (field.options ?? []).map((o) => `${o.value} (${o.label})`).join(', ');
 }
 
+/**
+ * An e-mail address as every check of one takes it (an email field's value, a user's e-mail from the
+ * CLI, the control API or a fixtures file): something@something.something, no blank and no second @.
+ */
+export function isEmailAddress(s: string): boolean {
+  return EMAIL_RE.test(s);
+}
+
 export function isUuid(s: string): boolean {
   return UUID_RE.test(s);
 }
@@ -139,7 +147,7 @@ export function normalizeValue(field: FieldDef, raw: unknown): FieldValue {
       if (field.maxLength !== null && s.length > field.maxLength && [...s].length > field.maxLength) {
         throw new AppError('FIELD_TOO_LONG', `'${field.name}' is ${[...s].length} characters long; its maxlength is ${field.maxLength}. Shorten the value.`);
       }
-      if (field.type === 'email' && !EMAIL_RE.test(s)) throw typeError(field, raw, 'Send an address such as name@example.com.');
+      if (field.type === 'email' && !isEmailAddress(s)) throw typeError(field, raw, 'Send an address such as name@example.com.');
       return s;
     }
     case 'number': {

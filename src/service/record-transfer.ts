@@ -92,6 +92,8 @@ export async function importRecords(
   const write = async (lines: Array<{ line: number; row: RecordRow }>) => {
     options.signal?.throwIfAborted();
     const written = await records.createMany(obj, lines.map((b) => b.row), service.author(identity));
+    // The change log is pruned when due, as after any write: the first batch starts it, the end waits for it.
+    void service.changesWritten(identity, records);
     written.forEach((w, i) => {
       const line = lines[i]!;
       if (!isAppError(w)) created++;
@@ -169,6 +171,7 @@ export async function importRecords(
   await flush();
   await writeHeld();
   await records.bulkLoaded?.(obj, created);
+  await service.changesWritten(identity, records);
   // Lines are reported in order: a store refusal comes back with its batch, after lines checked later.
   errors.sort((a, b) => a.line - b.line);
   return { object: obj.systemName, created, failed, errors };

@@ -379,6 +379,15 @@ export class Service {
     if (!(await records.deleteFile(obj, id, fileIdOf(rawFileId)))) throw errorOf('FILE_NOT_FOUND', obj.systemName, id, rawFileId);
   }
 
+  /**
+   * After writes made by other ways than the write routes (an import's batches): the organization's
+   * change log pruned when due, as after any write. Resolves once the prune under way is done; never
+   * rejects (a failed prune is left to the next write or read).
+   */
+  changesWritten(identity: TokenIdentity, records: OrgRecords): Promise<void> {
+    return this.pruner.run(identity.org.id, records).catch(() => {});
+  }
+
   /** `write`, then the organization's log pruned in the background when due. */
   private async pruned<T>(identity: TokenIdentity, records: OrgRecords, write: Promise<T>): Promise<T> {
     const written = await write;

@@ -284,6 +284,8 @@ export interface NewToken {
 }
 
 /** What ControlStore.deleteRole did: the users named when a role is still held (id and e-mail). */
+/** What ControlStore.deleteUser did. */
+export type UserDeletion = 'deleted' | 'absent' | 'primary';
 export type RoleDeletion = 'deleted' | 'absent' | { heldBy: ReadonlyArray<{ id: string; email: string }> };
 
 export interface ControlStore {
@@ -324,8 +326,12 @@ export interface ControlStore {
    * them; null when no such user. A disabled user's tokens are refused from the next request on.
    */
   updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null>;
-  /** Removes the user and every token of theirs; false when no such user. */
-  deleteUser(id: string): Promise<boolean>;
+  /**
+   * Removes the user and every token of theirs, unless they are their organization's primary user:
+   * the look and the removal in one step, so a user made primary meanwhile (setPrimaryUser, on any
+   * connection) is never removed. 'primary' when refused (nothing removed), 'absent' when no such user.
+   */
+  deleteUser(id: string): Promise<UserDeletion>;
   /** Creates or replaces the role (org, name) with these grants; users of the role see it on their next request. Throws when the organization does not exist. */
   setRole(input: { orgId: string; name: string; grants: Record<string, ObjectGrant> }): Promise<RoleDefinition>;
   getRole(orgId: string, name: string): Promise<RoleDefinition | null>;

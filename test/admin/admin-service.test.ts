@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { openStores, type Stores } from '../../src/stores.js';
 import type { ControlStore, RecordStore } from '../../src/store/types.js';
 import { tempDir } from '../helpers.js';
+import { HTTP_STORES } from '../query/http-stores.js';
 
 const outage = () => new AppError('STORE_UNAVAILABLE', 'The database is unreachable at the moment.');
 
@@ -49,3 +50,30 @@ describe('AdminService when a step fails part way', () => {
     assert.equal((await stores.control.resolveToken(hashToken(again.token)))?.user.id, again.user.id);
   });
 });
+
+for (const store of HTTP_STORES) {
+  describe(`AdminService.deleteUser (${store.name})`, { skip: store.skip }, () => {
+    test('does not delete a user made primary between its look at them and the deletion', async () => {
+      const ctx = await store.context();
+      try {
+        const { stores } = ctx;
+        const { user: second } = await stores.admin.createUser({ orgId: ctx.orgId, email: 'second@example.com' });
+        // Another admin makes them primary just before the store deletes (after any look of the service's).
+        const control: ControlStore = Object.create(stores.control, {
+          deleteUser: { value: async (id: string) => {
+            await stores.control.setPrimaryUser(ctx.orgId, id);
+            return stores.control.deleteUser(id);
+          } },
+        });
+        const admin = new AdminService(control, stores.records);
+        await assert.rejects(admin.deleteUser(second.id), (err: AppError) => err.code === 'PARAM_INVALID' && /is the primary user/.test(err.message));
+        assert.ok(await stores.control.getUser(second.id), 'still there');
+        assert.equal((await stores.control.getOrganization(ctx.orgId))?.primaryUserId, second.id);
+        // The former primary user can be deleted now.
+        assert.equal((await stores.admin.deleteUser(ctx.userId)).id, ctx.userId);
+      } finally {
+        await ctx.close();
+      }
+    });
+  });
+}

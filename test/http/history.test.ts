@@ -337,6 +337,30 @@ describe('CHANGELOG_RETENTION_DAYS', () => {
   });
 });
 
+for (const store of HTTP_STORES) {
+  describe(`retention after an import (${store.name})`, { skip: store.skip }, () => {
+    test('an import prunes the entries older than the retention, as a create does', async () => {
+      const ctx = await store.context({ config: { changeLogRetentionDays: 2 } });
+      try {
+        const created = await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Old' } });
+        assert.equal(created.statusCode, 201, created.body);
+        const records = await ctx.stores.records.org(ctx.orgId);
+        const before = await records.changes({ after: 0, limit: 10 });
+        assert.deepEqual([before.floor, before.entries.length], [0, 1]);
+        ctx.clock.advance(3 * DAY);
+        const imported = await ctx.request({ method: 'POST', url: '/api/record/account/import', payload: 'accountname\nNew\n', headers: { 'content-type': 'text/csv' } });
+        assert.equal(imported.statusCode, 200, imported.body);
+        // Read from the store, which prunes nothing itself: the import's reply came after its prune.
+        const after = await records.changes({ after: 0, limit: 10 });
+        assert.equal(after.floor, before.entries[0]!.seq, 'the entry older than two days is pruned');
+        assert.deepEqual(after.entries.map((e) => e.fields.accountname?.new), ['New']);
+      } finally {
+        await ctx.close();
+      }
+    });
+  });
+}
+
 describe('writes that come by other ways than the record routes', () => {
   let ctx: TestContext;
   before(async () => {

@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Notice, NoticeLedger } from '../../src/limits/notices.js';
+import { UsageNotices, type Notice, type NoticeLedger } from '../../src/limits/notices.js';
+import type { Mailer, MailMessage } from '../../src/limits/mailer.js';
 import { CONTROL_KINDS } from '../store/control-kinds.js';
 
 const AT = '2026-03-01T12:00:00.000Z';
@@ -130,6 +131,82 @@ for (const kind of CONTROL_KINDS) {
       assert.deepEqual(await third.retake(day, 10, 60_000), [n]);
       await third.markSent(n, AT);
       assert.deepEqual(await first.retake(day, 10, 0), []);
+    });
+
+    test('leaves a claim made without a lease, and a taken notice released, to the next retake at once', async () => {
+      const ledger = open();
+      const day = '2026-04-01';
+      const free = notice(randomUUID(), 90, day);
+      assert.equal(await ledger.claim(free, AT, false), true);
+      assert.deepEqual(await ledger.retake(day, 10, 120_000), [free]);
+      assert.deepEqual(await ledger.retake(day, 10, 120_000), [], 'taken: leased now');
+      await ledger.release(free);
+      assert.deepEqual(await open().retake(day, 10, 120_000), [free]);
+    });
+
+    test('a closing UsageNotices leaves the notices it had queued to the next start: claimed ones released, unclaimed ones recorded', async () => {
+      const now = Date.parse('2026-04-15T12:00:00.000Z');
+      const directory = {
+        getOrganization: async (id: string) => ({ id, name: 'Org', plan: 'free' as const, minuteLimit: null, primaryUserId: 'owner', createdAt: AT }),
+        getUser: async (id: string) => ({ id, orgId: 'x', email: 'owner@example.com', fullname: 'Owner', role: 'admin', disabledAt: null, createdAt: AT }),
+      };
+      const log = { info: () => {}, error: () => {} };
+      /** A mailer whose first send waits until `let go`; `called` resolves when that send starts. */
+      const heldMailer = () => {
+        const sent: MailMessage[] = [];
+        let letGo!: () => void;
+        let started!: () => void;
+        const held = new Promise<void>((resolve) => { letGo = resolve; });
+        const called = new Promise<void>((resolve) => { started = resolve; });
+        const mailer: Mailer = {
+          async send(message) {
+            if (sent.length === 0) {
+              started();
+              await held;
+            }
+            sent.push(message);
+          },
+          close: () => {},
+        };
+        return { mailer, sent, letGo, called };
+      };
+      const notices = (mailer: Mailer) => new UsageNotices({ ledger: open(), mailer, directory, clock: () => now, log });
+      const closeWhileSending = async (n: UsageNotices, held: ReturnType<typeof heldMailer>) => {
+        await held.called;
+        const closing = n.close();
+        held.letGo();
+        await closing;
+      };
+      const subjectsTo = (sent: MailMessage[], orgId: string) => sent.filter((m) => m.text.includes(orgId)).map((m) => m.subject);
+
+      // Both thresholds reached at once: the 90 % is being sent when the process closes, the 100 % only queued.
+      const orgId = randomUUID();
+      const first = heldMailer();
+      const running = notices(first.mailer);
+      running.observe(orgId, { used: 10, quota: 10, dayNumber: Math.floor(now / 86_400_000) });
+      await closeWhileSending(running, first);
+      assert.deepEqual(subjectsTo(first.sent, orgId), ['Orchard: Org has used 100 % of its daily API requests']);
+
+      // A start retakes the 100 % notice, but closes while sending another organization's first.
+      const other = randomUUID();
+      await open().claim(notice(other, 90, '2026-04-15'), AT, false);
+      await open().claim(notice(other, 100, '2026-04-15'), AT, false);
+      const second = heldMailer();
+      const restarted = notices(second.mailer);
+      void restarted.retryUnsent();
+      await closeWhileSending(restarted, second);
+      assert.equal(second.sent.length, 1);
+
+      // The next start sends what both left, at once.
+      const third = heldMailer();
+      third.letGo();
+      const again = notices(third.mailer);
+      await again.retryUnsent();
+      await again.idle();
+      await again.close();
+      assert.equal(second.sent.length + third.sent.length, 3, 'each of the three notices left sent once');
+      assert.deepEqual([...second.sent, ...third.sent].map((m) => m.to), ['owner@example.com', 'owner@example.com', 'owner@example.com']);
+      assert.deepEqual(subjectsTo([...second.sent, ...third.sent], orgId), ['Orchard: Org has reached its daily cap of 10 API requests']);
     });
 
     test('ignores marks of a notice nobody claimed: it can still be claimed, and is listed only then', async () => {

@@ -235,6 +235,30 @@ for (const kind of STORE_KINDS) {
         assert.equal((await store.usage('a', quotas)).day?.used, 0, '3 March was forgotten');
       });
 
+      test('stepped back across 00:00 UTC by under a minute, keeps the day counted and says when it ends: a retry then is accepted', async () => {
+        const quotas = { minute: 100, day: 3 };
+        clock.ms = at('2026-03-02T00:00:10.000Z');
+        assert.deepEqual(await hits('a', quotas, 3), [true, true, true]);
+        clock.advance(-40_000); // 23:59:30 on 1 March
+        const refused = await store.hit('a', quotas);
+        // 2 March's cap ends at 00:00 UTC on 3 March: a day and 30 s away; the clock's next midnight (30 s) would be refused again.
+        assert.deepEqual([refused.allowed, refused.exceeded, refused.retryAfter, refused.day?.resetSeconds, refused.day?.dayNumber], [false, 'day', 86_430, 86_430, dayOf('2026-03-02')]);
+        clock.advance(30_000);
+        assert.deepEqual(await hits('a', quotas, 1), [false]);
+        clock.advance(86_400_000);
+        assert.deepEqual(await hits('a', quotas, 1), [true]);
+      });
+
+      test('keeps the day counted on a clock of its own months behind the store\'s, across a reopen', async () => {
+        const quotas = { minute: 100, day: 5 };
+        const own = at('2025-11-01T12:00:00.000Z'); // an organization's clock, moved back four months
+        for (let i = 0; i < 5; i++) assert.equal((await store.hit('a', quotas, own)).allowed, true);
+        await reopen();
+        const refused = await store.hit('a', quotas, own + 1_000);
+        assert.deepEqual([refused.allowed, refused.exceeded, refused.day?.used], [false, 'day', 5]);
+        assert.equal((await store.usage('a', quotas, own + 2_000)).days.at(-1), 5);
+      });
+
       test('years ahead and back again: the minute is not held until then', async () => {
         const quotas = { minute: 3, day: 100 };
         clock.ms = at('2030-06-01T23:58:00.000Z');

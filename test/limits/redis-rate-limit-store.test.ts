@@ -92,6 +92,30 @@ describe('the redis rate-limit store on a shared Redis', { skip: needsRedis }, (
   });
 });
 
+describe('the redis rate-limit store on a frozen clock', { skip: needsRedis }, () => {
+  test('keeps the day counted when its key expired in real time while the clock stood still', async () => {
+    const prefix = uniqueName('orchard-frozen:');
+    const redis = new Redis(REDIS_URL!);
+    const store = new RedisRateLimitStore({ redis: REDIS_URL!, keyPrefix: prefix, commandTimeoutMs: 10_000 });
+    try {
+      const frozen = Date.parse('2026-03-01T23:59:30.000Z'); // the day key expires 31 s of real time later
+      const quotas = { minute: 100, day: 3 };
+      for (let i = 0; i < 3; i++) assert.equal((await store.hit('org:a', quotas, frozen)).allowed, true);
+      await redis.del(`${prefix}{org:a}:d`); // as its expiry does, while the clock still reads 23:59:30
+      const usage = await store.usage('org:a', quotas, frozen);
+      assert.equal(usage.day?.used, 3);
+      const refused = await store.hit('org:a', quotas, frozen);
+      assert.deepEqual([refused.allowed, refused.exceeded, refused.day?.used], [false, 'day', 3]);
+      const nextDay = await store.hit('org:a', quotas, frozen + 31_000);
+      assert.deepEqual([nextDay.allowed, nextDay.day?.used], [true, 1]);
+    } finally {
+      await store.close();
+      await deleteKeys(prefix);
+      await redis.quit();
+    }
+  });
+});
+
 describe('the redis rate-limit store when Redis is unreachable', { skip: needsRedisServer }, () => {
   let server: ThrowawayRedis;
   const stores: RateLimitStore[] = [];

@@ -54,3 +54,37 @@ test('keeps the minute of a key counted on a clock of its own across sweeps on t
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('prunes each key\'s day counts by the days it counted, not the store\'s: a clock of its own far in the past keeps its day', async () => {
+  const dir = tempDir('orchard-write-behind-');
+  let now = Date.parse('2026-11-25T12:00:00.000Z');
+  const DAY = 86_400_000;
+  const past = Date.parse('2026-03-01T12:00:00.000Z'); // an organization's clock, moved back months
+  const rows = () => {
+    const db = new Database(path.join(dir, 'limits.db'), { readonly: true });
+    try {
+      return db.prepare("SELECT day, count FROM day_counts WHERE key = 'org:a' ORDER BY day").all().map((r: any) => [r.day, r.count]);
+    } finally {
+      db.close();
+    }
+  };
+  const quotas = { minute: 100, day: 1000 };
+  try {
+    let store = new SqliteRateLimitStore({ dataDir: dir, clock: () => now, flushEveryMs: 3_600_000 });
+    store.hit('org:a', quotas, past - 40 * DAY);
+    for (let i = 0; i < 3; i++) store.hit('org:a', quotas, past);
+    await store.close();
+    assert.deepEqual(rows(), [[Math.floor((past - 40 * DAY) / DAY), 1], [Math.floor(past / DAY), 3]]);
+    // At open: the day 40 days before the key's latest goes, its current day stays.
+    store = new SqliteRateLimitStore({ dataDir: dir, clock: () => now, flushEveryMs: 3_600_000 });
+    assert.deepEqual(rows(), [[Math.floor(past / DAY), 3]]);
+    assert.equal(store.usage('org:a', quotas, past).day?.used, 3);
+    // And at the daily prune, a day of the store's clock later.
+    now += DAY;
+    store.flush();
+    assert.deepEqual(rows(), [[Math.floor(past / DAY), 3]]);
+    await store.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

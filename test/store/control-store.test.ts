@@ -289,17 +289,29 @@ for (const kind of CONTROL_KINDS) {
         assert.deepEqual((await server.listTokens(user.id)).map((t) => t.id).filter((id) => id === r.created.id || id === old.id).length, 2);
       });
 
-      test('deletes a user with their tokens, refused on the other connection at once; false for an unknown user', async () => {
+      test('refuses to delete the primary user in the step that deletes: one made primary on another connection stays', async () => {
+        const { org, user: first } = await orgWithToken(cli);
+        const second = await cli.createUser({ orgId: org.id, email: 'second@example.com', fullname: 'Second', role: 'admin' });
+        await cli.setPrimaryUser(org.id, first.id);
+        assert.equal(await cli.deleteUser(first.id), 'primary');
+        await server.setPrimaryUser(org.id, second.id);
+        assert.equal(await cli.deleteUser(second.id), 'primary');
+        assert.deepEqual((await server.listUsers(org.id)).map((u) => u.id).sort(), [first.id, second.id].sort());
+        assert.equal((await server.getOrganization(org.id))?.primaryUserId, second.id);
+        assert.equal(await cli.deleteUser(first.id), 'deleted', 'no longer primary');
+      });
+
+      test('deletes a user with their tokens, refused on the other connection at once; \'absent\' for an unknown user', async () => {
         const { org, user, hash } = await orgWithToken(cli);
         const keep = await cli.createUser({ orgId: org.id, email: 'keep@example.com', fullname: 'Keep', role: 'admin' });
         assert.ok(await server.resolveToken(hash));
-        assert.equal(await cli.deleteUser(user.id), true);
+        assert.equal(await cli.deleteUser(user.id), 'deleted');
         assert.equal(await server.resolveToken(hash), null);
         assert.equal(await server.getUser(user.id), null);
         assert.deepEqual(await server.listTokens(user.id), []);
         assert.deepEqual((await server.listUsers(org.id)).map((u) => u.id), [keep.id]);
-        assert.equal(await cli.deleteUser(user.id), false);
-        assert.equal(await cli.deleteUser('nope'), false);
+        assert.equal(await cli.deleteUser(user.id), 'absent');
+        assert.equal(await cli.deleteUser('nope'), 'absent');
         // The e-mail is free again.
         assert.equal((await cli.createUser({ orgId: org.id, email: 'rep@example.com', fullname: 'Rep', role: 'admin' })).email, 'rep@example.com');
       });
@@ -723,6 +735,35 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     await assert.rejects(store.listOrganizations(), (err) => err instanceof AppError && err.code === 'STORE_UNAVAILABLE');
     down = false;
     assert.deepEqual(await store.listOrganizations(), []);
+  });
+
+  test('does not delete a user made primary by a transaction that commits while the delete waits', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const store = new PostgresControlStore(pool(), schema);
+    const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
+    const first = await store.createUser({ orgId: org.id, email: 'first@example.com', fullname: 'First', role: 'admin' });
+    const second = await store.createUser({ orgId: org.id, email: 'second@example.com', fullname: 'Second', role: 'admin' });
+    await store.setPrimaryUser(org.id, first.id);
+    const watcher = pool();
+    const other = await pool().connect();
+    try {
+      // Another process makes the second user primary, and has not committed yet.
+      await other.query('BEGIN');
+      await other.query(`UPDATE "${schema}".organizations SET primary_user_id = $2 WHERE id = $1`, [org.id, second.id]);
+      let settled = false;
+      const deleting = store.deleteUser(second.id).finally(() => { settled = true; });
+      deleting.catch(() => {});
+      // Until the delete waits for that transaction's lock, or has finished without waiting (which deletes the user about to be primary).
+      const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
+      while (!settled && !(await waits()));
+      await other.query('COMMIT');
+      assert.equal(await deleting, 'primary');
+      assert.ok(await store.getUser(second.id), 'the primary user is still there');
+      assert.equal((await store.getOrganization(org.id))?.primaryUserId, second.id);
+    } finally {
+      other.release();
+    }
   });
 
   test('lets several processes start on a new schema at once: it is migrated once, and each works', async () => {

@@ -6,12 +6,12 @@
 
 import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore, NewToken, RoleDeletion } from '../types.js';
+import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';
-import { prepared, qi, schemaRunner, type Pool, type Prepared, type SchemaRunner } from './pg-db.js';
+import { inTransaction, prepared, qi, schemaRunner, type Pool, type PoolClient, type Prepared, type SchemaRunner } from './pg-db.js';
 import { CONTROL_CHANGED, type CacheListener } from './cache-listener.js';
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: Date }
@@ -83,6 +83,16 @@ export class PostgresControlStore implements ControlStore {
     this.generation++;
   }
 
+  /** Statements that change the control tables, in one transaction on the migrated schema; what this process kept is dropped once it is done. */
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.sql('SELECT 1'); // the schema migrated first, as every statement of this.sql is
+    try {
+      return await inTransaction(this.pool, work);
+    } finally {
+      this.forget();
+    }
+  }
+
   /** A statement that changes the control tables: what this process kept is dropped once it is done (other processes hear the trigger's notice). */
   private readonly write: SchemaRunner = async (text, values) => {
     try {
@@ -119,8 +129,12 @@ export class PostgresControlStore implements ControlStore {
 
   async setPrimaryUser(orgId: string, userId: string): Promise<void> {
     if (!isId(orgId)) throw noOrganization(orgId);
+    // The organization's row locked first (see deleteUser); the update then reads the users as they are once it has it.
     const rowCount = isId(userId)
-      ? await this.write(`UPDATE ${this.t.orgs} SET primary_user_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM ${this.t.users} WHERE id = $2 AND org_id = $1)`, [orgId, userId]).then((r) => r.rowCount)
+      ? await this.transaction(async (client) => {
+        await client.query(`SELECT 1 FROM ${this.t.orgs} WHERE id = $1 FOR UPDATE`, [orgId]);
+        return (await client.query(`UPDATE ${this.t.orgs} SET primary_user_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM ${this.t.users} WHERE id = $2 AND org_id = $1)`, [orgId, userId])).rowCount;
+      })
       : 0;
     if (rowCount === 0) throw (await this.getOrganization(orgId)) ? noUser(userId, orgId) : noOrganization(orgId);
   }
@@ -203,13 +217,21 @@ export class PostgresControlStore implements ControlStore {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
-  async deleteUser(id: string): Promise<boolean> {
-    if (!isId(id)) return false;
-    // One statement: the tokens and the user go together (the foreign key is checked at its end).
-    const { rows } = await this.write(`
-      WITH t AS (DELETE FROM ${this.t.tokens} WHERE user_id = $1)
-      DELETE FROM ${this.t.users} WHERE id = $1 RETURNING id`, [id]);
-    return rows.length > 0;
+  async deleteUser(id: string): Promise<UserDeletion> {
+    if (!isId(id)) return 'absent';
+    // The organization's row is locked first, as setPrimaryUser locks it: whichever comes second
+    // sees what the first committed (a user made primary is not removed; a user removed is not made primary).
+    return this.transaction(async (client) => {
+      const { rows: [r] } = await client.query<{ primary_user_id: string | null }>(`
+        SELECT o.primary_user_id FROM ${this.t.orgs} o WHERE o.id = (SELECT org_id FROM ${this.t.users} WHERE id = $1) FOR UPDATE`, [id]);
+      if (!r) return 'absent';
+      if (r.primary_user_id === id) return 'primary';
+      // One statement: the tokens and the user go together (the foreign key is checked at its end).
+      const { rows } = await client.query(`
+        WITH t AS (DELETE FROM ${this.t.tokens} WHERE user_id = $1)
+        DELETE FROM ${this.t.users} WHERE id = $1 RETURNING id`, [id]);
+      return rows.length > 0 ? 'deleted' : 'absent';
+    });
   }
 
   async deleteOrganization(id: string): Promise<boolean> {
@@ -329,7 +351,7 @@ export class PostgresControlStore implements ControlStore {
   }
 
   async ping(): Promise<void> {
-    await this.sql('SELECT 1');
+    await this.sql('SELECT 1'); // the schema migrated first, as every statement of this.sql is
   }
 
   /** Nothing to release: the pool is the caller's (see the constructor). */

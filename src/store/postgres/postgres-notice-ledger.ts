@@ -18,10 +18,15 @@ export class PostgresNoticeLedger implements NoticeLedger {
     this.table = `${qi(schema)}.notices`;
   }
 
-  async claim(notice: Notice, at: string): Promise<boolean> {
-    const { rowCount } = await this.sql(`INSERT INTO ${this.table} (org_id, day, threshold, used, cap, claimed_at, leased_at) VALUES ($1, $2, $3, $4, $5, $6, now()) ON CONFLICT DO NOTHING`,
-      [notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at]);
+  async claim(notice: Notice, at: string, lease = true): Promise<boolean> {
+    const { rowCount } = await this.sql(`INSERT INTO ${this.table} (org_id, day, threshold, used, cap, claimed_at, leased_at) VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::boolean THEN now() END) ON CONFLICT DO NOTHING`,
+      [notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at, lease]);
     return rowCount === 1;
+  }
+
+  async release(notice: Notice): Promise<void> {
+    await this.sql(`UPDATE ${this.table} SET leased_at = NULL WHERE org_id = $1 AND day = $2 AND threshold = $3 AND sent_at IS NULL`,
+      [notice.orgId, notice.day, notice.threshold]);
   }
 
   async markSent(notice: Notice, at: string): Promise<void> {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
-import type { ControlStore, NewToken, RoleDeletion } from '../types.js';
+import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -233,11 +233,18 @@ export class SqliteControlStore implements ControlStore {
     }).immediate();
   }
 
-  async deleteUser(id: string): Promise<boolean> {
+  async deleteUser(id: string): Promise<UserDeletion> {
     this.identities.clear();
-    return this.db.transaction(() => {
+    // The look at the primary user and the removal in one write transaction: no other connection
+    // can make the user primary in between.
+    return this.db.transaction((): UserDeletion => {
+      const r = prepared(this.db, 'SELECT o.primary_user_id AS primary_user_id FROM users u LEFT JOIN organizations o ON o.id = u.org_id WHERE u.id = ?')
+        .get(id) as { primary_user_id: string | null } | undefined;
+      if (!r) return 'absent';
+      if (r.primary_user_id === id) return 'primary';
       prepared(this.db, 'DELETE FROM tokens WHERE user_id = ?').run(id);
-      return prepared(this.db, 'DELETE FROM users WHERE id = ?').run(id).changes > 0;
+      prepared(this.db, 'DELETE FROM users WHERE id = ?').run(id);
+      return 'deleted';
     }).immediate();
   }
 

@@ -17,10 +17,15 @@ export class SqliteNoticeLedger implements NoticeLedger {
     return (this.opened ??= openLimitsDb(this.dataDir, 'full'));
   }
 
-  async claim(notice: Notice, at: string): Promise<boolean> {
+  async claim(notice: Notice, at: string, lease = true): Promise<boolean> {
     const { changes } = prepared(this.db, 'INSERT INTO notices (org_id, day, threshold, used, cap, claimed_at, leased_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
-      .run(notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at, Date.now());
+      .run(notice.orgId, notice.day, notice.threshold, notice.used, notice.cap, at, lease ? Date.now() : null);
     return changes === 1;
+  }
+
+  async release(notice: Notice): Promise<void> {
+    prepared(this.db, 'UPDATE notices SET leased_ms = NULL WHERE org_id = ? AND day = ? AND threshold = ? AND sent_at IS NULL')
+      .run(notice.orgId, notice.day, notice.threshold);
   }
 
   async markSent(notice: Notice, at: string): Promise<void> {

@@ -227,7 +227,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
       // Days out of DAYS_KEPT, once a day: the table holds up to DAYS_KEPT rows per organization.
       if (utcDay(now) !== this.prunedDay) {
         this.prunedDay = utcDay(now);
-        prepared(this.db, 'DELETE FROM day_counts WHERE day <= ?').run(this.prunedDay - DAYS_KEPT);
+        this.pruneDays();
       }
     })();
   }
@@ -236,7 +236,16 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private removeStale(now: number): void {
     this.db.transaction(() => {
       prepared(this.db, 'DELETE FROM minute_log WHERE ts <= ?').run(now - MINUTE_MS);
-      prepared(this.db, 'DELETE FROM day_counts WHERE day <= ?').run(utcDay(now) - DAYS_KEPT);
+      this.pruneDays();
     })();
+  }
+
+  /**
+   * Deletes each key's days out of the DAYS_KEPT that end with the latest day it counted: by the
+   * key's own clock (an organization's may be moved far from the store's), so the day it counts on
+   * now, and the days Usage shows, are never among them.
+   */
+  private pruneDays(): void {
+    prepared(this.db, 'DELETE FROM day_counts WHERE day <= (SELECT max(d.day) FROM day_counts d WHERE d.key = day_counts.key) - ?').run(DAYS_KEPT);
   }
 }
