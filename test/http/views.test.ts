@@ -202,6 +202,22 @@ for (const store of HTTP_STORES) {
       assert.equal((await post('/api/v2/views/account/default', { pageNumber: 0 })).statusCode, 400);
     });
 
+    test('lists and runs the default view for a role that hides createdon: its order is the default one, which needs no permission', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'undated', grant: 'account:read', hide: 'account:createdon' });
+      const undated = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'undated@example.com', role: 'undated' })).token;
+      const list = await get('/api/v2/views/account', undated);
+      assert.equal(list.statusCode, 200, list.body);
+      assert.ok(json(list).data.some((v: { name: string }) => v.name === 'All Accounts'), list.body);
+      const all = await post('/api/v2/views/account/default', { pageSize: 5 }, undated);
+      assert.equal(all.statusCode, 200, all.body);
+      assert.deepEqual([json(all).data.SortBy, json(all).data.SortBy_Desc, names(all)], ['createdon', true, ['Echo', 'Delta', 'Bravo', 'alpha', 'Charlie']]);
+      assert.ok(!('createdon' in json(all).data.Data[0]));
+      // Asking for that order by name is asking for the field, as on /api/query.
+      const named = await post('/api/v2/views/account/default', { sortBy: { fieldName: 'createdon', type: 'desc' } }, undated);
+      assert.equal(named.statusCode, 403, named.body);
+      assert.equal(named.headers['x-error-code'], 'FIELD_FORBIDDEN');
+    });
+
     test('deletes a defined view (admin), never the default one', async () => {
       const del = await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${lisbon}` });
       assert.equal(del.statusCode, 200, del.body);
