@@ -257,6 +257,9 @@ function aggregateOf(named: QueryFields, entry: Record<string, unknown>, name: s
   if (typeof rawAlias !== 'string' || !ALIAS_RE.test(rawAlias) || rawAlias.length > GROUP_LIMITS.alias) {
     throw bad(`${where}.alias must be a name of letters, digits and '_' (not starting with a digit), at most ${GROUP_LIMITS.alias} characters; got ${quote(rawAlias)}.`);
   }
+  // A row member named __proto__ would set the row's prototype rather than hold the value: SQLite's
+  // rows dropped it, PostgreSQL's kept it.
+  if (rawAlias.toLowerCase() === '__proto__') throw bad(`${where}.alias '${rawAlias}' is reserved (JavaScript's name for an object's prototype); choose another alias.`);
   return { fn: func, field, alias: rawAlias };
 }
 
