@@ -348,7 +348,7 @@ export class Service {
     const file: AttachedFile = {
       fileid: randomUUID(), objectid: id, objecttypecode: obj.objectType,
       filename: safeFilename(upload.filename), contenttype: safeContentType(upload.contentType), size: upload.content.length,
-      createdon: formatDateTime(new Date(this.deps.clock())), createdby: identity.user.id,
+      createdon: formatDateTime(new Date(this.deps.clock(identity.org.id))), createdby: identity.user.id,
     };
     if (!(await records.attachFile(obj, file, upload.content))) throw notFound(obj, id);
     return { obj, file };
@@ -497,7 +497,7 @@ export class Service {
     const access = accessOf(identity);
     access.requirePlan(obj, 'read');
     access.requireAdmin('define views');
-    const made = { id: randomUUID(), createdon: new Date(this.deps.clock()).toISOString().slice(0, 19) };
+    const made = { id: randomUUID(), createdon: formatDateTime(new Date(this.deps.clock(identity.org.id))) };
     const addition = viewAddition(body, access, made);
     await records.setViews(obj.objectType, addition.change);
     return { obj, view: addition.added() };

@@ -9,6 +9,7 @@ import { HTTP_STORES } from '../query/http-stores.js';
 import { ok as cliOk } from '../cli/cli-runner.js';
 
 const json = (res: { body: string }): any => JSON.parse(res.body);
+const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
 /** Accounts: [name, city, createdon]; createdon order differs from name order. */
 const ACCOUNTS: ReadonlyArray<[string, string | null, string]> = [
@@ -29,7 +30,7 @@ for (const store of HTTP_STORES) {
     const names = (res: { body: string }) => json(res).data.Data.map((r: { accountname: string }) => r.accountname);
 
     before(async () => {
-      ctx = await store.context();
+      ctx = await store.context({ config: { adminKey: ADMIN_KEY } });
       const records = await ctx.stores.records.org(ctx.orgId);
       const account = (await records.schema()).resolve('account');
       for (const [accountname, billingcity, createdon] of ACCOUNTS) {
@@ -216,6 +217,18 @@ for (const store of HTTP_STORES) {
       const named = await post('/api/v2/views/account/default', { sortBy: { fieldName: 'createdon', type: 'desc' } }, undated);
       assert.equal(named.statusCode, 403, named.body);
       assert.equal(named.headers['x-error-code'], 'FIELD_FORBIDDEN');
+    });
+
+    test("dates a view defined by the organization's own clock", async () => {
+      const admin = { authorization: `Bearer ${ADMIN_KEY}` };
+      const clock = `/_orchard/organizations/${ctx.orgId}/clock`;
+      const frozen = await ctx.request({ method: 'POST', url: `${clock}/freeze`, token: null, headers: admin, payload: { at: '2030-05-06T07:08:09Z' } });
+      assert.equal(frozen.statusCode, 200, frozen.body);
+      const res = await post('/api/v2/views/account', { name: 'Dated' });
+      await ctx.request({ method: 'DELETE', url: clock, token: null, headers: admin });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${json(res).data.viewId}` })).statusCode, 200);
+      assert.equal(json(res).data.createdon, '2030-05-06T07:08:09');
     });
 
     test('deletes a defined view (admin), never the default one', async () => {
