@@ -170,7 +170,8 @@ export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: str
     name = nextFieldName(obj);
   }
   if (obj.fieldsByName.has(name)) throw invalid(`The ${obj.systemName} object already has a field named '${name}'. Choose another fieldName.`);
-  const label = text(b, 'label', DEFINITION_LIMITS.label, false) ?? name;
+  // A blank label is no label (as a blank collectionname): a field listed as '' could not be told apart.
+  const label = text(b, 'label', DEFINITION_LIMITS.label, false) || name;
   const spec: FieldSpec = { name, type, label };
   if (type === 'number') {
     const precision = whole(b, 'precision') ?? 2;
