@@ -231,6 +231,19 @@ for (const store of HTTP_STORES) {
       assert.equal(json(res).data.createdon, '2030-05-06T07:08:09');
     });
 
+    test('does not list to a role that hides no field a view whose filter reads, through a related field, an object it may not read', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'accounts', grant: 'account:read' });
+      const accountsOnly = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'accounts@example.com', role: 'accounts' })).token;
+      const made = await post('/api/v2/views/account', { name: 'Secret contact', fields: 'accountname', query: "primarycontactid_emailaddress1 = 'ceo@secret.example'" });
+      assert.equal(made.statusCode, 200, made.body);
+      const id = json(made).data.viewId;
+      const run = await post(`/api/v2/views/account/${id}`, {}, accountsOnly);
+      const listed = json(await get('/api/v2/views/account', accountsOnly)).data.map((v: { name: string }) => v.name);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${id}` })).statusCode, 200);
+      assert.equal(run.statusCode, 403, run.body);
+      assert.ok(listed.includes('All Accounts') && !listed.includes('Secret contact'), JSON.stringify(listed));
+    });
+
     test('deletes a defined view (admin), never the default one', async () => {
       const del = await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${lisbon}` });
       assert.equal(del.statusCode, 200, del.body);
