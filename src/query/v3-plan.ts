@@ -9,6 +9,7 @@ import { isMatchOp, isNullOp, type FilterOp } from './ast.js';
 import { FILTER_LIMITS } from './parser.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { FieldDef } from '../schema/types.js';
+import { CRMUSER_OBJECT_TYPE } from '../schema/build-object.js';
 import { AGGREGATE_FUNCTIONS, AGGREGATE_TYPES, DATE_ONLY_PERIODS, DATE_PERIODS, GROUP_LIMITS, type Aggregate, type AggregateFunction, type DatePeriod, type GroupedPlan, type GroupField, type GroupSort } from './group-plan.js';
 import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, resolveObject, spanCondition, typeCondition, wholeNumberRule, type ConditionSite, type PlanNode, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
@@ -128,8 +129,15 @@ function planOne(p: Planning, raw: unknown, where: string): PlanNode {
       if (bounds.length !== 2) throw bad(`${where}.value of 'between' must be two values [from, to]; got ${bounds.length}.`);
       return { kind: 'and', children: [one('>=', bounds[0]!, `${where}.value[0]`), one('<=', bounds[1]!, `${where}.value[1]`)] };
     }
-    case 'userid':
+    case 'userid': {
+      // The caller's id means something only to a lookup to users: against text it matched nothing
+      // in silence, against a date it was refused naming a value the client never sent.
+      const f = named.field(name, site.field);
+      if (f.type !== 'lookup' || f.target !== CRMUSER_OBJECT_TYPE) {
+        throw new AppError('FIELD_TYPE', `${where}.operator 'userid' matches the records whose lookup to users holds your own user, but '${f.name}' is ${f.type === 'lookup' ? 'a lookup to another object' : `a ${f.type} field`}. Name a lookup to users, such as ownerid or createdby.`);
+      }
       return one('=', p.ctx.userId);
+    }
     default: {
       const what = raw.operator === undefined ? 'is missing' : `${quote(raw.operator)} is not an operator`;
       throw bad(`${where}.operator ${what}. Use one of: ${V3_OPERATORS.join(', ')}.`);
@@ -257,6 +265,9 @@ function aggregateOf(named: QueryFields, entry: Record<string, unknown>, name: s
   if (typeof rawAlias !== 'string' || !ALIAS_RE.test(rawAlias) || rawAlias.length > GROUP_LIMITS.alias) {
     throw bad(`${where}.alias must be a name of letters, digits and '_' (not starting with a digit), at most ${GROUP_LIMITS.alias} characters; got ${quote(rawAlias)}.`);
   }
+  // A row member named __proto__ would set the row's prototype rather than hold the value: SQLite's
+  // rows dropped it, PostgreSQL's kept it.
+  if (rawAlias.toLowerCase() === '__proto__') throw bad(`${where}.alias '${rawAlias}' is reserved (JavaScript's name for an object's prototype); choose another alias.`);
   return { fn: func, field, alias: rawAlias };
 }
 

@@ -137,6 +137,15 @@ export function viewAddition(raw: unknown, access: ReadAccess, made: { id: strin
 }
 
 /**
+ * A view's own order as /api/query's sort: by `createdon` it is the default order, which needs no
+ * permission (docs/access.md), so a role that hides `createdon` still runs (and lists) the default
+ * view and those sorted like it; another field is checked as any sort is.
+ */
+function viewSort(view: View): { sort_by?: string; sort_type: string } {
+  return view.sortBy === 'createdon' ? { sort_type: view.sortType } : { sort_by: view.sortBy, sort_type: view.sortType };
+}
+
+/**
  * The names of `fields` in a view's run body: the fields a client adds to the view's, as field
  * names or as `{logicalName|name}` objects (docs/compat.md, Views).
  */
@@ -166,7 +175,7 @@ export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unk
     throw new AppError('PARAM_INVALID', `'conditionGroups' is not taken when running a view; send it empty or leave it out, and define a view with the filter (POST /api/v2/views/${obj.objectType}) or send the query to /api/query.`);
   }
   const extra = addedFields(body.fields);
-  const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(new QueryFields(schema, obj, access), body.sortBy);
+  const sort = body.sortBy === undefined || body.sortBy === null ? viewSort(view) : sortOf(new QueryFields(schema, obj, access), body.sortBy);
   return planQuery(schema, {
     objecttype: obj.objectType,
     fields: [view.fields, ...extra].join(','),

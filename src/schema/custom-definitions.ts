@@ -3,13 +3,17 @@
 // custom fields are named pcf… (pcfsystemfield{N} when the client gives no name).
 
 import { AppError, quote } from '../errors.js';
-import { FIRST_CUSTOM_OBJECT, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
+import { FIRST_CUSTOM_OBJECT, storedFields, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
 import { buildObject, DEFAULT_MAX_LENGTH, pluralOf, type FieldSpec, type ObjectSpec } from './build-object.js';
 import type { OrgSchema } from './org-schema.js';
 import { unstorableText } from './values.js';
 
-/** The service's limits (docs/compat.md): labels ≤ 200 characters, field names ≤ 50, object names ≤ 100. */
-export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10 } as const;
+/**
+ * The service's limits (docs/compat.md): labels ≤ 200 characters, field names ≤ 50, object names ≤
+ * 100; and Orchard's: an object's stored fields (one column each) ≤ 500, well under what a table
+ * holds (SQLite 2,000 columns, PostgreSQL 1,600 and a row of 8 kB of numbers).
+ */
+export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10, fields: 500 } as const;
 
 /**
  * The `{type}` of `POST /api/v2/system-field/{ot}/{type}`: the names the official client sends
@@ -158,6 +162,10 @@ export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: str
     throw invalid(`'${typeName}' is not a field type. Use one of: ${Object.keys(FIELD_TYPE_ALIASES).join(', ')}.`);
   }
   if (obj.readOnly) throw invalid(`The ${obj.systemName} object is read-only through the API, so a field added to it could never be written. Add fields to other objects.`);
+  const stored = storedFields(obj).length;
+  if (stored >= DEFINITION_LIMITS.fields) {
+    throw invalid(`The ${obj.systemName} object has ${stored} fields, the most an object may have (its standard fields included); a field cannot be added to it.`);
+  }
   const b = body(raw, '{"label": "Region", "fieldName": "pcfregion"}');
   const given = text(b, 'fieldName', DEFINITION_LIMITS.fieldName, false) ?? text(b, 'fieldname', DEFINITION_LIMITS.fieldName, false);
   let name: string;
@@ -170,7 +178,8 @@ export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: str
     name = nextFieldName(obj);
   }
   if (obj.fieldsByName.has(name)) throw invalid(`The ${obj.systemName} object already has a field named '${name}'. Choose another fieldName.`);
-  const label = text(b, 'label', DEFINITION_LIMITS.label, false) ?? name;
+  // A blank label is no label (as a blank collectionname): a field listed as '' could not be told apart.
+  const label = text(b, 'label', DEFINITION_LIMITS.label, false) || name;
   const spec: FieldSpec = { name, type, label };
   if (type === 'number') {
     const precision = whole(b, 'precision') ?? 2;

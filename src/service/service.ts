@@ -348,7 +348,7 @@ export class Service {
     const file: AttachedFile = {
       fileid: randomUUID(), objectid: id, objecttypecode: obj.objectType,
       filename: safeFilename(upload.filename), contenttype: safeContentType(upload.contentType), size: upload.content.length,
-      createdon: formatDateTime(new Date(this.deps.clock())), createdby: identity.user.id,
+      createdon: formatDateTime(new Date(this.deps.clock(identity.org.id))), createdby: identity.user.id,
     };
     if (!(await records.attachFile(obj, file, upload.content))) throw notFound(obj, id);
     return { obj, file };
@@ -481,20 +481,20 @@ export class Service {
   }
 
   /**
-   * An object's views, its default view first, for a caller who may read its records. A view that
-   * names a field hidden from the caller's role (which they could not run: 403) is left out, so
-   * its fields and filter do not show them what they may not read.
+   * An object's views, its default view first, for a caller who may read its records. A view the
+   * caller could not run for what it names (a field hidden from their role, or through a related
+   * field a record they may not read, or of an object outside the plan: 403, 402) is left out, so
+   * its fields and filter do not show them what they may not read. Each view is planned: a role
+   * that hides no field of the object may still lack read on an object a related field reaches.
    */
   async views(identity: TokenIdentity, ref: string): Promise<{ obj: ObjectDef; views: View[] }> {
     const { obj, schema, access } = await this.target(identity, ref, 'read');
-    const views = viewsOf(obj);
-    if (access.fields(obj).hidden.size === 0) return { obj, views };
-    return { obj, views: views.filter((view) => {
+    return { obj, views: viewsOf(obj).filter((view) => {
       try {
         planView(schema, obj, view, undefined, access);
         return true;
       } catch (err) {
-        return !(isAppError(err) && err.status === 403);
+        return !(isAppError(err) && (err.status === 403 || err.status === 402));
       }
     }) };
   }
@@ -506,7 +506,7 @@ export class Service {
     const access = accessOf(identity);
     access.requirePlan(obj, 'read');
     access.requireAdmin('define views');
-    const made = { id: randomUUID(), createdon: new Date(this.deps.clock()).toISOString().slice(0, 19) };
+    const made = { id: randomUUID(), createdon: formatDateTime(new Date(this.deps.clock(identity.org.id))) };
     const addition = viewAddition(body, access, made);
     await records.setViews(obj.objectType, addition.change);
     return { obj, view: addition.added() };

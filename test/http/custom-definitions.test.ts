@@ -111,6 +111,14 @@ describe('custom objects and fields', () => {
       assert.equal(await addField('customobject1000', 'text', { label: 'Code' }), 'pcfsystemfield1');
     });
 
+    test('is labelled with its name when the label is left out or blank, as the collection name of an object is', async () => {
+      for (const [fieldName, payload] of [['pcfunlabelled', {}], ['pcfemptylabel', { label: '' }], ['pcfblanklabel', { label: '   ' }]] as const) {
+        assert.equal(await addField(1, 'text', { fieldName, ...payload }), fieldName);
+        const meta = await ctx.request({ method: 'GET', url: `/metadata/records/1/fields/${fieldName}` });
+        assert.equal(body(meta).data.label, fieldName, JSON.stringify(payload));
+      }
+    });
+
     test('of every type is usable at once in create, GET, update, query and metadata', async () => {
       const phase = body(await post('/api/record/customobject1000', { name: 'Review' })).data.Record.customobject1000id as string;
       const names = {

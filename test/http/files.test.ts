@@ -18,6 +18,7 @@ import { assertErrorReply } from './error-reply.js';
 import { MULTIPART, multipartBody, type Part } from './multipart-body.js';
 
 
+const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
 for (const store of HTTP_STORES) {
   describe(`files on records (${store.name})`, { skip: store.skip }, () => {
@@ -50,7 +51,7 @@ for (const store of HTTP_STORES) {
     }
 
     before(async () => {
-      ctx = await store.context();
+      ctx = await store.context({ config: { adminKey: ADMIN_KEY } });
       accountId = await newAccount('Filed Ltd');
     });
     after(() => ctx.close());
@@ -160,6 +161,21 @@ for (const store of HTTP_STORES) {
       assert.equal(JSON.parse(batch.body).successCount, 1, batch.body);
       assert.equal(await storedContents(), before);
       assertErrorReply((await json('GET', `/api/v2/record/account/${ids[0]}/files`)).res, 404, `No account record has id '${ids[0]}'.`);
+    });
+
+    test("dates a file by the organization's own clock, as its records are", async () => {
+      const admin = { authorization: `Bearer ${ADMIN_KEY}` };
+      const clock = `/_orchard/organizations/${ctx.orgId}/clock`;
+      const frozen = await ctx.request({ method: 'POST', url: `${clock}/freeze`, token: null, headers: admin, payload: { at: '2030-05-06T07:08:09Z' } });
+      assert.equal(frozen.statusCode, 200, frozen.body);
+      try {
+        const id = await newAccount('Dated');
+        const file = JSON.parse((await upload(`/api/v2/record/account/${id}/files`, [{ name: 'file', filename: 'dated.txt', content: 'x' }])).body).file;
+        const record = JSON.parse((await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).body).data.Record;
+        assert.deepEqual([record.createdon, file.createdon], ['2030-05-06T07:08:09', '2030-05-06T07:08:09']);
+      } finally {
+        await ctx.request({ method: 'DELETE', url: clock, token: null, headers: admin });
+      }
     });
 
     test('holds the 20 MB request limit, declared or streamed', async () => {

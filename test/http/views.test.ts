@@ -9,6 +9,7 @@ import { HTTP_STORES } from '../query/http-stores.js';
 import { ok as cliOk } from '../cli/cli-runner.js';
 
 const json = (res: { body: string }): any => JSON.parse(res.body);
+const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
 /** Accounts: [name, city, createdon]; createdon order differs from name order. */
 const ACCOUNTS: ReadonlyArray<[string, string | null, string]> = [
@@ -29,7 +30,7 @@ for (const store of HTTP_STORES) {
     const names = (res: { body: string }) => json(res).data.Data.map((r: { accountname: string }) => r.accountname);
 
     before(async () => {
-      ctx = await store.context();
+      ctx = await store.context({ config: { adminKey: ADMIN_KEY } });
       const records = await ctx.stores.records.org(ctx.orgId);
       const account = (await records.schema()).resolve('account');
       for (const [accountname, billingcity, createdon] of ACCOUNTS) {
@@ -200,6 +201,47 @@ for (const store of HTTP_STORES) {
         assert.equal(res.headers['x-error-code'], 'PERMISSION_DENIED');
       }
       assert.equal((await post('/api/v2/views/account/default', { pageNumber: 0 })).statusCode, 400);
+    });
+
+    test('lists and runs the default view for a role that hides createdon: its order is the default one, which needs no permission', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'undated', grant: 'account:read', hide: 'account:createdon' });
+      const undated = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'undated@example.com', role: 'undated' })).token;
+      const list = await get('/api/v2/views/account', undated);
+      assert.equal(list.statusCode, 200, list.body);
+      assert.ok(json(list).data.some((v: { name: string }) => v.name === 'All Accounts'), list.body);
+      const all = await post('/api/v2/views/account/default', { pageSize: 5 }, undated);
+      assert.equal(all.statusCode, 200, all.body);
+      assert.deepEqual([json(all).data.SortBy, json(all).data.SortBy_Desc, names(all)], ['createdon', true, ['Echo', 'Delta', 'Bravo', 'alpha', 'Charlie']]);
+      assert.ok(!('createdon' in json(all).data.Data[0]));
+      // Asking for that order by name is asking for the field, as on /api/query.
+      const named = await post('/api/v2/views/account/default', { sortBy: { fieldName: 'createdon', type: 'desc' } }, undated);
+      assert.equal(named.statusCode, 403, named.body);
+      assert.equal(named.headers['x-error-code'], 'FIELD_FORBIDDEN');
+    });
+
+    test("dates a view defined by the organization's own clock", async () => {
+      const admin = { authorization: `Bearer ${ADMIN_KEY}` };
+      const clock = `/_orchard/organizations/${ctx.orgId}/clock`;
+      const frozen = await ctx.request({ method: 'POST', url: `${clock}/freeze`, token: null, headers: admin, payload: { at: '2030-05-06T07:08:09Z' } });
+      assert.equal(frozen.statusCode, 200, frozen.body);
+      const res = await post('/api/v2/views/account', { name: 'Dated' });
+      await ctx.request({ method: 'DELETE', url: clock, token: null, headers: admin });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${json(res).data.viewId}` })).statusCode, 200);
+      assert.equal(json(res).data.createdon, '2030-05-06T07:08:09');
+    });
+
+    test('does not list to a role that hides no field a view whose filter reads, through a related field, an object it may not read', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'accounts', grant: 'account:read' });
+      const accountsOnly = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'accounts@example.com', role: 'accounts' })).token;
+      const made = await post('/api/v2/views/account', { name: 'Secret contact', fields: 'accountname', query: "primarycontactid_emailaddress1 = 'ceo@secret.example'" });
+      assert.equal(made.statusCode, 200, made.body);
+      const id = json(made).data.viewId;
+      const run = await post(`/api/v2/views/account/${id}`, {}, accountsOnly);
+      const listed = json(await get('/api/v2/views/account', accountsOnly)).data.map((v: { name: string }) => v.name);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${id}` })).statusCode, 200);
+      assert.equal(run.statusCode, 403, run.body);
+      assert.ok(listed.includes('All Accounts') && !listed.includes('Secret contact'), JSON.stringify(listed));
     });
 
     test('deletes a defined view (admin), never the default one', async () => {

@@ -130,6 +130,7 @@ for (const store of HTTP_STORES) {
         [{ fields: [{ name: '*', aggrFunc: 'COUNT', alias: 'n' }, { name: 'estimatedvalue', aggrFunc: 'SUM', alias: 'N' }] }, 'PARAM_INVALID', /alias 'N' is taken/],
         [{ fields: [{ name: '*', aggrFunc: 'COUNT', alias: '_id' }] }, 'PARAM_INVALID', /alias '_id' is taken/],
         [{ fields: [{ name: '*', aggrFunc: 'COUNT', alias: 'two words' }] }, 'PARAM_INVALID', /alias must be a name of letters, digits and '_'/],
+        [{ fields: [{ name: '*', aggrFunc: 'COUNT', alias: '__proto__' }] }, 'PARAM_INVALID', /fields\[0\]\.alias '__proto__' is reserved/],
         [{ groupBy: [{ name: 'nosuch' }] }, 'FIELD_UNKNOWN', /Invalid field name: 'nosuch' in groupBy\[0\]\.name/],
         [{ groupBy: [{ name: 'accountname' }], orderBy: [{ name: 'name' }] }, 'SORT_INVALID', /orderBy\[0\]\.name "name" is neither a groupBy field nor an alias/],
         [{ groupBy: Array.from({ length: 11 }, () => ({ name: 'name' })) }, 'PARAM_INVALID', /'groupBy' names 11 fields; the most is 10/],

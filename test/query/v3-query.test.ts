@@ -232,6 +232,14 @@ describe('POST /api/v3/query', () => {
     assert.deepEqual(await accountLabels({ filter: where(cond('ownerid', 'userid', 'ignored')) }), expectLabels((a) => a.owner === 'A'));
   });
 
+  test('userid is refused with 400 FIELD_TYPE on a field that is not a lookup to users, rather than matching nothing', async () => {
+    for (const [field, what] of [['accountname', 'a text field'], ['createdon', 'a datetime field'], ['primarycontactid', 'a lookup to another object']] as const) {
+      const r = await v3(ctx, { objectType: 1, filter: where(cond(field, 'userid')) });
+      assertV3Error(r, 400, 'Bad Request', new RegExp(`^filter\\[0\\]\\.conditions\\[0\\]\\.operator 'userid' matches the records whose lookup to users holds your own user, but '${field}' is ${what}\\. Name a lookup to users, such as ownerid or createdby\\.$`));
+      assert.equal(r.res.headers['x-error-code'], 'FIELD_TYPE');
+    }
+  });
+
   test('is-null takes no value, a dummy value or null alike; is-not-null too', async () => {
     const want = expectLabels((a) => a.billingcity === null);
     for (const value of [undefined, 'x', null, '', 0]) {
