@@ -202,6 +202,26 @@ for (const store of HTTP_STORES) {
       assert.equal((await post('/api/v2/views/account/default', { pageNumber: 0 })).statusCode, 400);
     });
 
+    test("does not list a view that reads a field of another object the caller may not read, though the caller's own object hides nothing", async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'contacts', grant: 'contact:read' });
+      const contactsToken = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'contacts@example.com', role: 'contacts' })).token;
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'both', grant: 'contact:read;account:read', hide: 'account:telephone1' });
+      const bothToken = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'both@example.com', role: 'both' })).token;
+      const defined = await post('/api/v2/views/contact', { name: 'Account phones', fields: 'fullname', query: "accountid_telephone1 = '555-Delta'" });
+      assert.equal(defined.statusCode, 200, defined.body);
+      const id = json(defined).data.viewId;
+      const names = async (token?: string) => json(await get('/api/v2/views/contact', token)).data.map((v: { name: string }) => v.name);
+      for (const [token, code] of [[contactsToken, 'PERMISSION_DENIED'], [bothToken, 'FIELD_FORBIDDEN']] as const) {
+        const run = await post(`/api/v2/views/contact/${id}`, {}, token);
+        assert.equal(run.statusCode, 403, run.body);
+        assert.equal(run.headers['x-error-code'], code);
+        // Its filter names the account's telephone and a value of it: not shown to either.
+        assert.deepEqual(await names(token), ['All Contacts']);
+      }
+      assert.deepEqual(await names(), ['All Contacts', 'Account phones']);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/contact/${id}` })).statusCode, 200);
+    });
+
     test('deletes a defined view (admin), never the default one', async () => {
       const del = await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${lisbon}` });
       assert.equal(del.statusCode, 200, del.body);
