@@ -6,7 +6,7 @@ import { AppError, quote, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
 import { unstorableText } from '../schema/values.js';
-import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
+import { DEFAULT_SORT_FIELD, PAGE_SIZE_RULE, planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { pageParam } from './v3-plan.js';
 
@@ -26,7 +26,7 @@ export function defaultViewId(obj: ObjectDef): string {
 
 /** Every object's first view: all its records, every field the caller may read, newest first. */
 export function defaultView(obj: ObjectDef): View {
-  return { id: defaultViewId(obj), name: `All ${obj.collectionName}`, fields: '*', query: null, sortBy: 'createdon', sortType: 'desc', createdon: null };
+  return { id: defaultViewId(obj), name: `All ${obj.collectionName}`, fields: '*', query: null, sortBy: DEFAULT_SORT_FIELD, sortType: 'desc', createdon: null };
 }
 
 /** The object's views: its default view, then those defined, oldest first. */
@@ -106,7 +106,7 @@ export function viewDefinition(schema: OrgSchema, obj: ObjectDef, raw: unknown, 
   }
   const query = typeof raw.query === 'string' && raw.query.trim() !== '' ? raw.query : null;
   const named = new QueryFields(schema, obj, access);
-  const sort = raw.sortBy === undefined || raw.sortBy === null ? { sort_by: 'createdon', sort_type: 'desc' } : sortOf(named, raw.sortBy);
+  const sort = raw.sortBy === undefined || raw.sortBy === null ? { sort_by: DEFAULT_SORT_FIELD, sort_type: 'desc' } : sortOf(named, raw.sortBy);
   const plan = planQuery(schema, { objecttype: obj.objectType, fields, query, ...sort }, access);
   // A view with '*' keeps it, so that fields added to the object later show; names beside it stay.
   const names = [...new Set(fields.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f !== ''))];
@@ -166,7 +166,10 @@ export function planView(schema: OrgSchema, obj: ObjectDef, view: View, raw: unk
     throw new AppError('PARAM_INVALID', `'conditionGroups' is not taken when running a view; send it empty or leave it out, and define a view with the filter (POST /api/v2/views/${obj.objectType}) or send the query to /api/query.`);
   }
   const extra = addedFields(body.fields);
-  const sort = body.sortBy === undefined || body.sortBy === null ? { sort_by: view.sortBy, sort_type: view.sortType } : sortOf(new QueryFields(schema, obj, access), body.sortBy);
+  // A view's own order by createdon is the default order, which needs no permission (docs/access.md):
+  // run as a query without sort_by, so a role that hides createdon may still run the view.
+  const viewSort = view.sortBy === DEFAULT_SORT_FIELD ? { sort_type: view.sortType } : { sort_by: view.sortBy, sort_type: view.sortType };
+  const sort = body.sortBy === undefined || body.sortBy === null ? viewSort : sortOf(new QueryFields(schema, obj, access), body.sortBy);
   return planQuery(schema, {
     objecttype: obj.objectType,
     fields: [view.fields, ...extra].join(','),

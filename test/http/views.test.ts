@@ -222,6 +222,28 @@ for (const store of HTTP_STORES) {
       assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/contact/${id}` })).statusCode, 200);
     });
 
+    test('lists and runs views in their createdon order for a role that hides createdon, as a query without sort_by is (docs/access.md)', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'nodates', grant: 'account:read', hide: 'account:createdon' });
+      const token = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'nodates@example.com', role: 'nodates' })).token;
+      const defined = await post('/api/v2/views/account', { name: 'Lisbon, newest first', fields: 'accountname', query: "billingcity = 'lisbon'" });
+      assert.equal(json(defined).data.sortBy.fieldName, 'createdon');
+      const id = json(defined).data.viewId;
+      const listed = json(await get('/api/v2/views/account', token)).data.map((v: { name: string }) => v.name);
+      assert.ok(listed.includes('All Accounts') && listed.includes('Lisbon, newest first'), JSON.stringify(listed));
+      const all = await post('/api/v2/views/account/default', {}, token);
+      assert.equal(all.statusCode, 200, all.body);
+      assert.deepEqual(names(all), ['Echo', 'Delta', 'Bravo', 'alpha', 'Charlie']);
+      assert.ok(!('createdon' in json(all).data.Data[0]));
+      const lisbon = await post(`/api/v2/views/account/${id}`, {}, token);
+      assert.equal(lisbon.statusCode, 200, lisbon.body);
+      assert.deepEqual(names(lisbon), ['Delta', 'Bravo', 'alpha']);
+      // Asking for that order by name is still refused, as sort_by: 'createdon' is.
+      const asked = await post('/api/v2/views/account/default', { sortBy: { fieldName: 'createdon', type: 'asc' } }, token);
+      assert.equal(asked.statusCode, 403, asked.body);
+      assert.equal(asked.headers['x-error-code'], 'FIELD_FORBIDDEN');
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${id}` })).statusCode, 200);
+    });
+
     test('deletes a defined view (admin), never the default one', async () => {
       const del = await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${lisbon}` });
       assert.equal(del.statusCode, 200, del.body);
