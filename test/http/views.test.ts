@@ -220,6 +220,19 @@ for (const store of HTTP_STORES) {
       }
       assert.deepEqual(await names(), ['All Contacts', 'Account phones']);
       assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/contact/${id}` })).statusCode, 200);
+      // One that reads an object the plan lacks (402 to run) is not listed either; the CLI defines it whatever the plan.
+      const owners = (await ctx.stores.admin.defineView({ orgId: ctx.orgId, object: 'contact', definition: { name: 'Owner e-mails', fields: 'fullname,ownerid_emailaddress1' } })).view.id;
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'contacts', grant: 'contact:read;crmuser:read' });
+      assert.deepEqual(await names(contactsToken), ['All Contacts', 'Owner e-mails']);
+      await ctx.stores.admin.updateOrganization({ id: ctx.orgId, plan: 'free' });
+      try {
+        const run = await post(`/api/v2/views/contact/${owners}`, {}, contactsToken);
+        assert.equal(run.statusCode, 402, run.body);
+        assert.deepEqual(await names(contactsToken), ['All Contacts']);
+      } finally {
+        await ctx.stores.admin.updateOrganization({ id: ctx.orgId, plan: 'enterprise' });
+      }
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/contact/${owners}` })).statusCode, 200);
     });
 
     test('lists and runs views in their createdon order for a role that hides createdon, as a query without sort_by is (docs/access.md)', async () => {
