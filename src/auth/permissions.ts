@@ -45,7 +45,8 @@ export class Access implements ReadAccess {
 
   constructor(readonly plan: Plan, readonly roleName: string, private readonly role: RoleDefinition | null) {}
 
-  private get isAdmin(): boolean {
+  /** The built-in admin role: everything the plan includes, every field. */
+  get isAdmin(): boolean {
     return this.roleName === ADMIN_ROLE;
   }
 

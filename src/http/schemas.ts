@@ -92,8 +92,8 @@ export const changeEntrySchema = {
     object: { type: 'string', description: 'The object\'s system name.' },
     recordid: { type: 'string' },
     operation: { type: 'string', enum: ['create', 'update', 'delete'] },
-    changedon: { type: 'string', description: 'When, on the organization\'s clock: YYYY-MM-DDThh:mm:ss, UTC.' },
-    userid: { type: 'string', nullable: true, description: 'Who: a user of the organization; null for a write no user made.' },
+    changedon: { type: 'string', nullable: true, description: 'When, on the organization\'s clock: YYYY-MM-DDThh:mm:ss, UTC; null on a create or update when your role hides the record\'s modifiedon (or a create\'s createdon), whose value it is.' },
+    userid: { type: 'string', nullable: true, description: 'Who: a user of the organization; null for a write no user made, and on a create or update when your role hides modifiedby (or a create\'s createdby), whose value it is.' },
     fields: {
       type: 'object',
       description: 'The fields the write changed: name → {old, new} (null: empty). A create lists the fields it set, a delete those the record had. Fields hidden from your role are left out.',

@@ -50,6 +50,9 @@ export interface QueryPlan {
   readonly picklistLabels: boolean;
 }
 
+/** The field of the default order (a query without sort_by; a view unless defined with another), which needs no permission. */
+export const DEFAULT_SORT_FIELD = 'createdon';
+
 /** docs/api.md: page_size 1–500, larger served as 500; default 50. */
 export const QUERY_PAGE = { default: 50, max: 500 } as const;
 /** What a query's page size may be, as its errors say. */
@@ -263,7 +266,7 @@ export function planQuery(schema: OrgSchema, input: QueryInput, access: ReadAcce
   }
 
   const sortGiven = !(input.sort_by === undefined || input.sort_by === null || input.sort_by === '');
-  const sortName = sortGiven ? input.sort_by : 'createdon';
+  const sortName = sortGiven ? input.sort_by : DEFAULT_SORT_FIELD;
   if (typeof sortName !== 'string') throw param('sort_by', 'a field name', sortName);
   // The default order applies even when createdon is hidden: it discloses no value.
   const sortKey = sortName.trim().toLowerCase();

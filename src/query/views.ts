@@ -6,7 +6,7 @@ import { AppError, quote, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
 import { unstorableText } from '../schema/values.js';
-import { PAGE_SIZE_RULE, planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
+import { DEFAULT_SORT_FIELD, PAGE_SIZE_RULE, planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { pageParam } from './v3-plan.js';
 
@@ -26,7 +26,7 @@ export function defaultViewId(obj: ObjectDef): string {
 
 /** Every object's first view: all its records, every field the caller may read, newest first. */
 export function defaultView(obj: ObjectDef): View {
-  return { id: defaultViewId(obj), name: `All ${obj.collectionName}`, fields: '*', query: null, sortBy: 'createdon', sortType: 'desc', createdon: null };
+  return { id: defaultViewId(obj), name: `All ${obj.collectionName}`, fields: '*', query: null, sortBy: DEFAULT_SORT_FIELD, sortType: 'desc', createdon: null };
 }
 
 /** The object's views: its default view, then those defined, oldest first. */
@@ -106,7 +106,7 @@ export function viewDefinition(schema: OrgSchema, obj: ObjectDef, raw: unknown, 
   }
   const query = typeof raw.query === 'string' && raw.query.trim() !== '' ? raw.query : null;
   const named = new QueryFields(schema, obj, access);
-  const sort = raw.sortBy === undefined || raw.sortBy === null ? { sort_by: 'createdon', sort_type: 'desc' } : sortOf(named, raw.sortBy);
+  const sort = raw.sortBy === undefined || raw.sortBy === null ? { sort_by: DEFAULT_SORT_FIELD, sort_type: 'desc' } : sortOf(named, raw.sortBy);
   const plan = planQuery(schema, { objecttype: obj.objectType, fields, query, ...sort }, access);
   // A view with '*' keeps it, so that fields added to the object later show; names beside it stay.
   const names = [...new Set(fields.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f !== ''))];

@@ -52,22 +52,36 @@ export function checkCursor(cursor: Cursor, state: ChangeLogState): void {
   if (cursor.seq < state.floor) throw errorOf('CHANGES_CURSOR_EXPIRED', 'the entries after it were pruned, being older than the retention');
 }
 
-/** An entry as replies show it: the fields hidden from the caller left out. */
+/** An entry as replies show it: the fields hidden from the caller left out, and the time and user that repeat them. */
 export interface ShownEntry {
   readonly sequence: number;
   readonly objecttype: number;
   readonly object: string;
   readonly recordid: string;
   readonly operation: ChangeEntry['operation'];
-  readonly changedon: string;
+  /** null when the caller's role hides the field whose value it is (see REPEATED). */
+  readonly changedon: string | null;
   readonly userid: string | null;
   readonly fields: Readonly<Record<string, { old: FieldValue; new: FieldValue }>>;
 }
 
+/**
+ * The fields whose new value an entry's changedon and userid are (docs/history.md): a create's and an
+ * update's time is the record's modifiedon (a create's its createdon too), their user its modifiedby
+ * (createdby). A delete's time and user are held by no field.
+ */
+const REPEATED: Readonly<Record<ChangeEntry['operation'], { readonly when: readonly string[]; readonly who: readonly string[] }>> = {
+  create: { when: ['createdon', 'modifiedon'], who: ['createdby', 'modifiedby'] },
+  update: { when: ['modifiedon'], who: ['modifiedby'] },
+  delete: { when: [], who: [] },
+};
+
 export function shownEntry(entry: ChangeEntry, obj: ObjectDef, hidden: ReadonlySet<string>): ShownEntry {
+  const { when, who } = REPEATED[entry.operation];
+  const shows = (names: readonly string[]) => hidden.size === 0 || !names.some((name) => hidden.has(name));
   return {
     sequence: entry.seq, objecttype: entry.objectType, object: obj.systemName, recordid: entry.recordId, operation: entry.operation,
-    changedon: entry.changedon, userid: entry.userId, fields: withoutHidden(entry.fields, hidden),
+    changedon: shows(when) ? entry.changedon : null, userid: shows(who) ? entry.userId : null, fields: withoutHidden(entry.fields, hidden),
   };
 }
 

@@ -160,6 +160,31 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([contacts.status, contacts.code], [403, 'PERMISSION_DENIED']);
     });
 
+    test("an entry's time and user do not show a hidden modifiedon, createdon, modifiedby or createdby, whose values they are; a delete's do", async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'hist-nowho', grant: 'account:read', hide: 'account:modifiedby,account:createdon' });
+      const noWho = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'hist-nowho@example.com', role: 'hist-nowho' })).token;
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'hist-nowhen', grant: 'account:read', hide: 'account:modifiedon' });
+      const noWhen = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'hist-nowhen@example.com', role: 'hist-nowhen' })).token;
+      const start = (await feed('?since=now')).body.data.Cursor;
+      ctx.clock.ms = Date.parse('2026-05-01T08:00:00Z');
+      const id = await create({ accountname: 'Who and when' });
+      ctx.clock.advance(60_000);
+      assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountname: 'Renamed' } })).statusCode, 200);
+      ctx.clock.advance(60_000);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}` })).statusCode, 200);
+      const whoWhen = (entries: any[]) => entries.map((e) => [e.operation, e.changedon, e.userid]);
+      const history = async (token?: string) => json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history`, ...(token ? { token } : {}) })).data.Entries;
+      const u = ctx.userId;
+      assert.deepEqual(whoWhen(await history()), [['delete', '2026-05-01T08:02:00', u], ['update', '2026-05-01T08:01:00', u], ['create', '2026-05-01T08:00:00', u]]);
+      // createdon hidden: a create's time is its createdon; modifiedby hidden: a create's and an update's user is it.
+      const expectNoWho = [['delete', '2026-05-01T08:02:00', u], ['update', '2026-05-01T08:01:00', null], ['create', null, null]];
+      const expectNoWhen = [['delete', '2026-05-01T08:02:00', u], ['update', null, u], ['create', null, u]];
+      assert.deepEqual(whoWhen(await history(noWho)), expectNoWho);
+      assert.deepEqual(whoWhen(await history(noWhen)), expectNoWhen);
+      assert.deepEqual(whoWhen((await follow(start, 100, '', noWho)).entries).reverse(), expectNoWho);
+      assert.deepEqual(whoWhen((await follow(start, 100, '', noWhen)).entries).reverse(), expectNoWhen);
+    });
+
     test('GET carries an ETag; If-None-Match with it is 304; If-Match guards GET, PUT, DELETE and v2 PUT with 412', async () => {
       const id = await create({ accountname: 'Tagged' });
       const get = await ctx.request({ method: 'GET', url: `/api/record/account/${id}` });

@@ -203,22 +203,6 @@ for (const store of HTTP_STORES) {
       assert.equal((await post('/api/v2/views/account/default', { pageNumber: 0 })).statusCode, 400);
     });
 
-    test('lists and runs the default view for a role that hides createdon: its order is the default one, which needs no permission', async () => {
-      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'undated', grant: 'account:read', hide: 'account:createdon' });
-      const undated = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'undated@example.com', role: 'undated' })).token;
-      const list = await get('/api/v2/views/account', undated);
-      assert.equal(list.statusCode, 200, list.body);
-      assert.ok(json(list).data.some((v: { name: string }) => v.name === 'All Accounts'), list.body);
-      const all = await post('/api/v2/views/account/default', { pageSize: 5 }, undated);
-      assert.equal(all.statusCode, 200, all.body);
-      assert.deepEqual([json(all).data.SortBy, json(all).data.SortBy_Desc, names(all)], ['createdon', true, ['Echo', 'Delta', 'Bravo', 'alpha', 'Charlie']]);
-      assert.ok(!('createdon' in json(all).data.Data[0]));
-      // Asking for that order by name is asking for the field, as on /api/query.
-      const named = await post('/api/v2/views/account/default', { sortBy: { fieldName: 'createdon', type: 'desc' } }, undated);
-      assert.equal(named.statusCode, 403, named.body);
-      assert.equal(named.headers['x-error-code'], 'FIELD_FORBIDDEN');
-    });
-
     test("dates a view defined by the organization's own clock", async () => {
       const admin = { authorization: `Bearer ${ADMIN_KEY}` };
       const clock = `/_orchard/organizations/${ctx.orgId}/clock`;
@@ -231,17 +215,59 @@ for (const store of HTTP_STORES) {
       assert.equal(json(res).data.createdon, '2030-05-06T07:08:09');
     });
 
-    test('does not list to a role that hides no field a view whose filter reads, through a related field, an object it may not read', async () => {
-      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'accounts', grant: 'account:read' });
-      const accountsOnly = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'accounts@example.com', role: 'accounts' })).token;
-      const made = await post('/api/v2/views/account', { name: 'Secret contact', fields: 'accountname', query: "primarycontactid_emailaddress1 = 'ceo@secret.example'" });
-      assert.equal(made.statusCode, 200, made.body);
-      const id = json(made).data.viewId;
-      const run = await post(`/api/v2/views/account/${id}`, {}, accountsOnly);
-      const listed = json(await get('/api/v2/views/account', accountsOnly)).data.map((v: { name: string }) => v.name);
+    test("does not list a view that reads a field of another object the caller may not read, though the caller's own object hides nothing", async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'contacts', grant: 'contact:read' });
+      const contactsToken = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'contacts@example.com', role: 'contacts' })).token;
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'both', grant: 'contact:read;account:read', hide: 'account:telephone1' });
+      const bothToken = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'both@example.com', role: 'both' })).token;
+      const defined = await post('/api/v2/views/contact', { name: 'Account phones', fields: 'fullname', query: "accountid_telephone1 = '555-Delta'" });
+      assert.equal(defined.statusCode, 200, defined.body);
+      const id = json(defined).data.viewId;
+      const names = async (token?: string) => json(await get('/api/v2/views/contact', token)).data.map((v: { name: string }) => v.name);
+      for (const [token, code] of [[contactsToken, 'PERMISSION_DENIED'], [bothToken, 'FIELD_FORBIDDEN']] as const) {
+        const run = await post(`/api/v2/views/contact/${id}`, {}, token);
+        assert.equal(run.statusCode, 403, run.body);
+        assert.equal(run.headers['x-error-code'], code);
+        // Its filter names the account's telephone and a value of it: not shown to either.
+        assert.deepEqual(await names(token), ['All Contacts']);
+      }
+      assert.deepEqual(await names(), ['All Contacts', 'Account phones']);
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/contact/${id}` })).statusCode, 200);
+      // One that reads an object the plan lacks (402 to run) is not listed either; the CLI defines it whatever the plan.
+      const owners = (await ctx.stores.admin.defineView({ orgId: ctx.orgId, object: 'contact', definition: { name: 'Owner e-mails', fields: 'fullname,ownerid_emailaddress1' } })).view.id;
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'contacts', grant: 'contact:read;crmuser:read' });
+      assert.deepEqual(await names(contactsToken), ['All Contacts', 'Owner e-mails']);
+      await ctx.stores.admin.updateOrganization({ id: ctx.orgId, plan: 'free' });
+      try {
+        const run = await post(`/api/v2/views/contact/${owners}`, {}, contactsToken);
+        assert.equal(run.statusCode, 402, run.body);
+        assert.deepEqual(await names(contactsToken), ['All Contacts']);
+      } finally {
+        await ctx.stores.admin.updateOrganization({ id: ctx.orgId, plan: 'enterprise' });
+      }
+      assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/contact/${owners}` })).statusCode, 200);
+    });
+
+    test('lists and runs views in their createdon order for a role that hides createdon, as a query without sort_by is (docs/access.md)', async () => {
+      await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'nodates', grant: 'account:read', hide: 'account:createdon' });
+      const token = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'nodates@example.com', role: 'nodates' })).token;
+      const defined = await post('/api/v2/views/account', { name: 'Lisbon, newest first', fields: 'accountname', query: "billingcity = 'lisbon'" });
+      assert.equal(json(defined).data.sortBy.fieldName, 'createdon');
+      const id = json(defined).data.viewId;
+      const listed = json(await get('/api/v2/views/account', token)).data.map((v: { name: string }) => v.name);
+      assert.ok(listed.includes('All Accounts') && listed.includes('Lisbon, newest first'), JSON.stringify(listed));
+      const all = await post('/api/v2/views/account/default', {}, token);
+      assert.equal(all.statusCode, 200, all.body);
+      assert.deepEqual(names(all), ['Echo', 'Delta', 'Bravo', 'alpha', 'Charlie']);
+      assert.ok(!('createdon' in json(all).data.Data[0]));
+      const lisbon = await post(`/api/v2/views/account/${id}`, {}, token);
+      assert.equal(lisbon.statusCode, 200, lisbon.body);
+      assert.deepEqual(names(lisbon), ['Delta', 'Bravo', 'alpha']);
+      // Asking for that order by name is still refused, as sort_by: 'createdon' is.
+      const asked = await post('/api/v2/views/account/default', { sortBy: { fieldName: 'createdon', type: 'asc' } }, token);
+      assert.equal(asked.statusCode, 403, asked.body);
+      assert.equal(asked.headers['x-error-code'], 'FIELD_FORBIDDEN');
       assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/views/account/${id}` })).statusCode, 200);
-      assert.equal(run.statusCode, 403, run.body);
-      assert.ok(listed.includes('All Accounts') && !listed.includes('Secret contact'), JSON.stringify(listed));
     });
 
     test('deletes a defined view (admin), never the default one', async () => {

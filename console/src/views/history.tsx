@@ -11,7 +11,8 @@ import { shownValue } from './values.js';
 interface Entry {
   sequence: number;
   operation: 'create' | 'update' | 'delete';
-  changedon: string;
+  /** null when the role hides the record's modifiedon (createdon), whose value it is. */
+  changedon: string | null;
   userid: string | null;
   fields: Record<string, { old: string | number | null; new: string | number | null }>;
 }
@@ -42,10 +43,10 @@ export function RecordHistory({ obj, id, version }: { obj: ObjectDetail; id: str
             <li key={e.sequence} data-operation={e.operation}>
               <div>
                 <strong>{e.operation === 'create' ? 'Created' : e.operation === 'update' ? 'Updated' : 'Deleted'}</strong>{' '}
-                <span class="muted">{e.changedon.replace('T', ' ')} UTC{e.userid ? ` by ${users.value?.get(e.userid) ?? e.userid}` : ''}</span>
+                <span class="muted">{e.changedon === null ? '' : `${e.changedon.replace('T', ' ')} UTC`}{e.userid ? ` by ${users.value?.get(e.userid) ?? e.userid}` : ''}</span>
               </div>
               {Object.keys(e.fields).length > 0 && (
-                <table class="grid compact" aria-label={`Fields changed at ${e.changedon}`}>
+                <table class="grid compact" aria-label={e.changedon === null ? 'Fields changed' : `Fields changed at ${e.changedon}`}>
                   <tbody>
                     {Object.entries(e.fields).map(([name, change]) => {
                       const f = fieldOf(name);

@@ -679,8 +679,8 @@ export interface operations {
                             Cursor: string;
                             /** @description Oldest first; of the objects you may read, their hidden fields left out. */
                             Entries: {
-                                /** @description When, on the organization's clock: YYYY-MM-DDThh:mm:ss, UTC. */
-                                changedon: string;
+                                /** @description When, on the organization's clock: YYYY-MM-DDThh:mm:ss, UTC; null on a create or update when your role hides the record's modifiedon (or a create's createdon), whose value it is. */
+                                changedon: string | null;
                                 /** @description The fields the write changed: name → {old, new} (null: empty). A create lists the fields it set, a delete those the record had. Fields hidden from your role are left out. */
                                 fields: {
                                     [key: string]: {
@@ -698,7 +698,7 @@ export interface operations {
                                 recordid: string;
                                 /** @description Orders the organization's entries as their writes committed (numbers may skip). */
                                 sequence: number;
-                                /** @description Who: a user of the organization; null for a write no user made. */
+                                /** @description Who: a user of the organization; null for a write no user made, and on a create or update when your role hides modifiedby (or a create's createdby), whose value it is. */
                                 userid: string | null;
                             }[];
                             /** @description true when more entries follow already: ask again at once; false when the log was read to its end. */
@@ -2551,8 +2551,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             Entries: {
-                                /** @description When, on the organization's clock: YYYY-MM-DDThh:mm:ss, UTC. */
-                                changedon: string;
+                                /** @description When, on the organization's clock: YYYY-MM-DDThh:mm:ss, UTC; null on a create or update when your role hides the record's modifiedon (or a create's createdon), whose value it is. */
+                                changedon: string | null;
                                 /** @description The fields the write changed: name → {old, new} (null: empty). A create lists the fields it set, a delete those the record had. Fields hidden from your role are left out. */
                                 fields: {
                                     [key: string]: {
@@ -2570,7 +2570,7 @@ export interface operations {
                                 recordid: string;
                                 /** @description Orders the organization's entries as their writes committed (numbers may skip). */
                                 sequence: number;
-                                /** @description Who: a user of the organization; null for a write no user made. */
+                                /** @description Who: a user of the organization; null for a write no user made, and on a create or update when your role hides modifiedby (or a create's createdby), whose value it is. */
                                 userid: string | null;
                             }[];
                             /** @description true when no older entries follow. */
