@@ -197,11 +197,11 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
           <label class="org-pick">
             <span class="sr-only">Organization</span>
             <select value={orgId ?? ''} onChange={(e) => chooseOrg((e.target as HTMLSelectElement).value)} aria-label="Organization">
-              {(orgs.value ?? []).map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+              {(orgs.value ?? []).map((o) => <option key={o.id} value={o.id} dir="auto">{o.name}</option>)}
             </select>
           </label>
         ) : (
-          <span class="org-name">{session.me.organization.name}</span>
+          <span class="org-name" dir="auto">{session.me.organization.name}</span>
         )}
         <span class="badge" title="The role the console acts with">{session.kind === 'admin' ? 'admin key' : `role: ${session.me.user.role}`}</span>
         <button type="button" class="link-button" onClick={signOut}>Sign out</button>

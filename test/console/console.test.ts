@@ -1670,6 +1670,42 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('Hebrew values read right to left (a trailing "!" at their left end) in the table, the record, its history and its edit, while Latin ones stay left to right', async () => {
+    const HEBREW = 'שלום, עולם!';
+    const made = await json(await api(ADA, 'POST', '/api/record/account', { accountname: HEBREW, description: HEBREW, telephone1: 'Desk 7!' }));
+    const id = made.data.Record.accountid as string;
+    // The direction each piece of text showing exactly `text` is laid out in: that of the element holding it.
+    const directions = (page: Page, text: string) => page.evaluate((t) => {
+      const found: string[] = [];
+      const walker = document.createTreeWalker(document.querySelector('main'), 4);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.data === t) found.push(node.parentElement.matches(':dir(rtl)') ? 'rtl' : 'ltr');
+      }
+      return found;
+    }, text);
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, 'data/account');
+      await page.locator(`table.records a:has-text("${HEBREW}")`).waitFor();
+      assert.deepEqual(await directions(page, HEBREW), ['rtl'], 'the table\'s name link');
+
+      await go(page, `data/account/${id}`);
+      await page.locator('.history li[data-operation=create]').waitFor();
+      // The heading, the name and the description, then the history's name and description.
+      assert.deepEqual(await directions(page, HEBREW), ['rtl', 'rtl', 'rtl', 'rtl', 'rtl']);
+      assert.deepEqual(await directions(page, 'Desk 7!'), ['ltr', 'ltr'], 'a Latin value stays left to right');
+
+      await page.click('button:has-text("Edit")');
+      const rtl = (selector: string) => page.$eval(selector, (el: HTMLElement) => el.matches(':dir(rtl)'));
+      assert.equal(await rtl('#field-accountname'), true, 'its field while edited');
+      assert.equal(await rtl('#field-description'), true);
+      assert.equal(await rtl('#field-telephone1'), false);
+    } finally {
+      await api(ADA, 'DELETE', `/api/record/account/${id}`);
+    }
+  });
+
   test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first; asking first when there are changes), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
     let page = await tab();
     await signIn(page, ADA);
