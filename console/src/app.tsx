@@ -181,8 +181,12 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
     navigate('');
   };
 
-  const chooseOrg = (id: string) => {
-    if (session.kind === 'admin') update({ ...session, orgId: id });
+  // Another organization's views replace the one shown: unsaved edits of a record ask first.
+  const chooseOrg = (id: string): boolean => {
+    if (session.kind !== 'admin' || id === orgId) return true;
+    if (!mayDropEdits((what) => `Show another organization? The unsaved changes to ${what} will be lost.`)) return false;
+    update({ ...session, orgId: id });
+    return true;
   };
 
   const section = route[0] ?? (session.kind === 'admin' && !org ? 'orgs' : 'data');
@@ -196,7 +200,11 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
         {session.kind === 'admin' ? (
           <label class="org-pick">
             <span class="sr-only">Organization</span>
-            <select value={orgId ?? ''} onChange={(e) => chooseOrg((e.target as HTMLSelectElement).value)} aria-label="Organization">
+            <select value={orgId ?? ''} onChange={(e) => {
+              const select = e.target as HTMLSelectElement;
+              // Kept (a no to the question): the select shows again the organization still shown.
+              if (!chooseOrg(select.value)) select.value = orgId ?? '';
+            }} aria-label="Organization">
               {(orgs.value ?? []).map((o) => <option key={o.id} value={o.id} dir="auto">{o.name}</option>)}
             </select>
           </label>

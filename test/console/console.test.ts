@@ -1706,6 +1706,34 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('choosing another organization in the header while a record\'s edits are unsaved asks first: a no keeps the organization, the record and the edits', async () => {
+    const acme = await acmeId();
+    const other = (await json(await control('POST', '/organizations', { name: 'Picker Unsaved Co', email: 'picker@unsaved.example' }))).organization.id as string;
+    try {
+      const page = await tab();
+      await signIn(page, ADMIN_KEY, 'admin');
+      await go(page, `data/account/${GLOBEX}`);
+      await page.click('button:has-text("Edit")');
+      await page.fill('#field-telephone1', '+1 555 0199');
+      const asked: string[] = [];
+      page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+      await page.selectOption('select[aria-label=Organization]', other);
+      assert.deepEqual(asked, ['Show another organization? The unsaved changes to this record will be lost.']);
+      assert.equal(await page.inputValue('select[aria-label=Organization]'), acme, 'the select shows Acme still');
+      assert.equal(await page.inputValue('#field-telephone1'), '+1 555 0199', 'the edits kept');
+      assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), acme, 'the session still on Acme');
+
+      page.once('dialog', (d) => void d.accept());
+      await page.selectOption('select[aria-label=Organization]', other);
+      await page.locator('form.record').waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), other, 'a yes shows the other one');
+      await page.click('text=Sign out');
+      await page.waitForSelector('input[name=secret]:focus');
+    } finally {
+      await control('DELETE', `/organizations/${other}`);
+    }
+  });
+
   test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first; asking first when there are changes), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
     let page = await tab();
     await signIn(page, ADA);
