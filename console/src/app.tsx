@@ -226,7 +226,9 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
         ) : !ctx ? (
           orgs.loading ? <Loading what="organizations" /> : <p>No organization yet: create one under <a href={href('orgs')}>Organizations</a>.</p>
         ) : (
-          <View route={route} section={section} />
+          // One organization's view never shows another's: what it said or was given (a notice, a
+          // form's text, a secret shown once) goes with it when another organization is chosen.
+          <View key={ctx.org.id} route={route} section={section} />
         )}
       </main>
     </ConsoleContext.Provider>

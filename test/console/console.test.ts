@@ -1734,6 +1734,34 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('another organization chosen in the header shows nothing of the one before: no notice of its snapshot, no role typed for it in the form', async () => {
+    const acme = await acmeId();
+    const other = (await json(await control('POST', '/organizations', { name: 'Stale State Co', email: 'stale@state.example' }))).organization.id as string;
+    try {
+      const page = await tab();
+      await signIn(page, ADMIN_KEY, 'admin');
+      await go(page, 'toolkit');
+      await page.fill('label:has-text("Snapshot name") input', 'stale-a');
+      await page.click('button:has-text("Take snapshot")');
+      await page.locator('.notice:has-text("Snapshot stale-a taken.")').waitFor();
+      await page.selectOption('select[aria-label=Organization]', other);
+      await page.locator('.panel:has-text("Reset and snapshots") p.muted:has-text("No snapshot.")').waitFor();
+      assert.equal(await page.locator('.notice').count(), 0, 'Stale State Co took no snapshot');
+
+      await page.selectOption('select[aria-label=Organization]', acme);
+      await go(page, 'admin');
+      await page.fill('label:has-text("Role name") input', 'acme-only');
+      await page.fill('label:has-text("Grants") input', 'account:read');
+      await page.selectOption('select[aria-label=Organization]', other);
+      await page.locator('table[aria-label=Users] tr[data-user="stale@state.example"]').waitFor();
+      assert.equal(await page.inputValue('label:has-text("Role name") input'), '', 'the role typed for Acme is not offered to Stale State Co');
+      assert.equal(await page.inputValue('label:has-text("Grants") input'), '');
+    } finally {
+      await control('DELETE', `/organizations/${acme}/snapshots/stale-a`);
+      await control('DELETE', `/organizations/${other}`);
+    }
+  });
+
   test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first; asking first when there are changes), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
     let page = await tab();
     await signIn(page, ADA);
