@@ -1706,40 +1706,41 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('choosing another organization in the header while a record\'s edits are unsaved asks first: a no keeps the organization, the record and the edits', async () => {
+  /** A second organization beside Acme, deleted once `use` ends, and a new tab signed in with the admin key (showing Acme). */
+  const withAnotherOrganization = async (name: string, email: string, use: (page: Page, acme: string, other: string) => Promise<void>) => {
     const acme = await acmeId();
-    const other = (await json(await control('POST', '/organizations', { name: 'Picker Unsaved Co', email: 'picker@unsaved.example' }))).organization.id as string;
+    const other = (await json(await control('POST', '/organizations', { name, email }))).organization.id as string;
     try {
       const page = await tab();
       await signIn(page, ADMIN_KEY, 'admin');
-      await go(page, `data/account/${GLOBEX}`);
-      await page.click('button:has-text("Edit")');
-      await page.fill('#field-telephone1', '+1 555 0199');
-      const asked: string[] = [];
-      page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
-      await page.selectOption('select[aria-label=Organization]', other);
-      assert.deepEqual(asked, ['Show another organization? The unsaved changes to this record will be lost.']);
-      assert.equal(await page.inputValue('select[aria-label=Organization]'), acme, 'the select shows Acme still');
-      assert.equal(await page.inputValue('#field-telephone1'), '+1 555 0199', 'the edits kept');
-      assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), acme, 'the session still on Acme');
-
-      page.once('dialog', (d) => void d.accept());
-      await page.selectOption('select[aria-label=Organization]', other);
-      await page.locator('form.record').waitFor({ state: 'detached' });
-      assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), other, 'a yes shows the other one');
-      await page.click('text=Sign out');
-      await page.waitForSelector('input[name=secret]:focus');
+      await use(page, acme, other);
     } finally {
       await control('DELETE', `/organizations/${other}`);
     }
-  });
+  };
 
-  test('another organization chosen in the header shows nothing of the one before: no notice of its snapshot, no role typed for it in the form', async () => {
-    const acme = await acmeId();
-    const other = (await json(await control('POST', '/organizations', { name: 'Stale State Co', email: 'stale@state.example' }))).organization.id as string;
+  test('choosing another organization in the header while a record\'s edits are unsaved asks first: a no keeps the organization, the record and the edits', () => withAnotherOrganization('Picker Unsaved Co', 'picker@unsaved.example', async (page, acme, other) => {
+    await go(page, `data/account/${GLOBEX}`);
+    await page.click('button:has-text("Edit")');
+    await page.fill('#field-telephone1', '+1 555 0199');
+    const asked: string[] = [];
+    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+    await page.selectOption('select[aria-label=Organization]', other);
+    assert.deepEqual(asked, ['Show another organization? The unsaved changes to this record will be lost.']);
+    assert.equal(await page.inputValue('select[aria-label=Organization]'), acme, 'the select shows Acme still');
+    assert.equal(await page.inputValue('#field-telephone1'), '+1 555 0199', 'the edits kept');
+    assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), acme, 'the session still on Acme');
+
+    page.once('dialog', (d) => void d.accept());
+    await page.selectOption('select[aria-label=Organization]', other);
+    await page.locator('form.record').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), other, 'a yes shows the other one');
+    await page.click('text=Sign out');
+    await page.waitForSelector('input[name=secret]:focus');
+  }));
+
+  test('another organization chosen in the header shows nothing of the one before: no notice of its snapshot, no role typed for it in the form', () => withAnotherOrganization('Stale State Co', 'stale@state.example', async (page, acme, other) => {
     try {
-      const page = await tab();
-      await signIn(page, ADMIN_KEY, 'admin');
       await go(page, 'toolkit');
       await page.fill('label:has-text("Snapshot name") input', 'stale-a');
       await page.click('button:has-text("Take snapshot")');
@@ -1758,9 +1759,8 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       assert.equal(await page.inputValue('label:has-text("Grants") input'), '');
     } finally {
       await control('DELETE', `/organizations/${acme}/snapshots/stale-a`);
-      await control('DELETE', `/organizations/${other}`);
     }
-  });
+  }));
 
   test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first; asking first when there are changes), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
     let page = await tab();
