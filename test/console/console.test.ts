@@ -1706,6 +1706,22 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('the journal\'s status filter takes a class in capitals (4XX) as the control API does, rather than ignoring it', async () => {
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
+    assert.equal((await api(ADA, 'GET', '/api/record/account/00000000-0000-4000-8000-00000000dead')).status, 404);
+    const page = await tab();
+    await signIn(page, ADMIN_KEY, 'admin');
+    await go(page, 'requests');
+    await page.locator('table.requests td.s2').first().waitFor();
+    const next = page.waitForRequest((r) => r.url().includes('/journal?'));
+    await page.fill('label:has-text("Status") input', '4XX');
+    assert.equal(new URL((await next).url()).searchParams.get('status'), '4XX', 'the next read of the journal asks for 4XX');
+    await page.waitForFunction(() => {
+      const statuses = [...document.querySelectorAll('table.requests tbody td.status')].map((td) => td.textContent);
+      return statuses.length > 0 && statuses.every((s) => s?.startsWith('4'));
+    });
+  });
+
   /** A second organization beside Acme, deleted once `use` ends, and a new tab signed in with the admin key (showing Acme). */
   const withAnotherOrganization = async (name: string, email: string, use: (page: Page, acme: string, other: string) => Promise<void>) => {
     const acme = await acmeId();
