@@ -112,6 +112,27 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector('header.top');
   }
 
+  /**
+   * Under which character of the refused filter (0-based; its length when past the end) the caret
+   * of its error stands, as laid out on the screen: the caret's left edge at that character's.
+   */
+  const caretUnder = (page: Page) => page.evaluate(() => {
+    const pre = document.querySelector('.filter-error pre.caret');
+    const walker = document.createTreeWalker(pre, 4);
+    const texts: any[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node);
+    const [line, last] = [texts[0], texts[texts.length - 1]];
+    const rectOf = (node: any, i: number) => {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect();
+    };
+    const caret = rectOf(last, last.data.length - 1).left;
+    for (let i = 0; i < line.data.length; i++) if (Math.abs(rectOf(line, i).left - caret) < 1) return i;
+    return Math.abs(rectOf(line, line.data.length - 1).right - caret) < 1 ? line.data.length : null;
+  });
+
   const go = async (page: Page, route: string) => {
     await page.evaluate((r) => { location.hash = r; }, `#/${route}`);
   };
@@ -228,7 +249,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const error = page.locator('.filter-error');
     await error.waitFor();
     assert.match((await error.textContent())!, /QUERY_SYNTAX.*position 29/);
-    assert.equal((await page.textContent('.filter-error pre.caret'))!.split('\n')[1], `${' '.repeat(28)}^`);
+    assert.equal(await caretUnder(page), 28);
     assert.equal(await filter.getAttribute('aria-invalid'), 'true');
     await shot(page, 'data-filter-error');
 
@@ -236,7 +257,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await filter.press('Enter');
     await page.waitForFunction(() => /FIELD_UNKNOWN/.test(document.querySelector('.filter-error')?.textContent ?? ''));
     assert.match((await error.textContent())!, /accountname/, 'the server suggests the field');
-    assert.equal((await page.textContent('.filter-error pre.caret'))!.split('\n')[1], '^');
+    assert.equal(await caretUnder(page), 0);
+
+    // After a Hebrew value (its letters not as wide as the monospaced ones), the caret still stands under the error.
+    await filter.fill("accountname = 'חברת שלום בעמ' ANDD statecode = 1");
+    await filter.press('Enter');
+    await page.waitForFunction(() => /position 31/.test(document.querySelector('.filter-error')?.textContent ?? ''));
+    assert.equal(await caretUnder(page), 30, 'under ANDD');
 
     await page.click('.filter >> text=Clear');
     await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 25);
