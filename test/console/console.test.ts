@@ -956,7 +956,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 01');
     await page.click('nav.pager >> text=Next');
     await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
-    await page.click('table.records a:text-is("Account 26")');
+    await page.click('table.records a:has(bdi:text-is("Account 26"))');
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Account 26');
     await page.goBack();
     await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
