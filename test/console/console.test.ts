@@ -1749,6 +1749,17 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     });
   });
 
+  test('a delivery log\'s route names one webhook: an id holding "../" reads no other route of the API', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await go(page, `webhooks/${encodeURIComponent('../record/account')}`);
+    await page.locator('main .error[role=alert]').waitFor();
+    assert.deepEqual(asked.filter((p) => p.startsWith('/api/record')), [], 'no record read');
+    assert.ok(asked.includes('/api/webhooks/..%2Frecord%2Faccount'), 'the webhook asked for by its id, as one segment');
+  });
+
   /** A second organization beside Acme, deleted once `use` ends, and a new tab signed in with the admin key (showing Acme). */
   const withAnotherOrganization = async (name: string, email: string, use: (page: Page, acme: string, other: string) => Promise<void>) => {
     const acme = await acmeId();
