@@ -141,6 +141,18 @@ const CORS_EXPOSED_HEADERS = ['x-error-code', 'x-request-id', 'location', 'retry
  */
 const CONTROL_PATH = new RegExp(`^/+${CONTROL_PREFIX.slice(1)}(?:[/?]|$)`);
 
+/** Whether a request's URL reaches the control API: its path read as the router reads it, percent-decoded (/%5Forchard/ is /_orchard/). */
+function reachesControl(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not decodable: the path as it is.
+  }
+  return CONTROL_PATH.test(path) || CONTROL_PATH.test(decoded);
+}
+
 function corsOptions(origins: readonly string[]): FastifyCorsOptions {
   const options: FastifyCorsOptions = {
     origin: origins.includes('*') ? '*' : [...origins],
@@ -156,7 +168,7 @@ function corsOptions(origins: readonly string[]): FastifyCorsOptions {
   const notPreflight: FastifyCorsOptions = { ...options, preflight: false };
   return {
     delegator: (request, callback) => {
-      if (CONTROL_PATH.test(request.url ?? '')) return callback(null, { origin: false });
+      if (reachesControl(request.url ?? '')) return callback(null, { origin: false });
       const bareOptions = request.method === 'OPTIONS' && (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined);
       callback(null, bareOptions ? notPreflight : options);
     },

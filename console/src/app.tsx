@@ -181,8 +181,12 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
     navigate('');
   };
 
-  const chooseOrg = (id: string) => {
-    if (session.kind === 'admin') update({ ...session, orgId: id });
+  // Another organization's views replace the one shown: unsaved edits of a record ask first.
+  const chooseOrg = (id: string): boolean => {
+    if (session.kind !== 'admin' || id === orgId) return true;
+    if (!mayDropEdits((what) => `Show another organization? The unsaved changes to ${what} will be lost.`)) return false;
+    update({ ...session, orgId: id });
+    return true;
   };
 
   const section = route[0] ?? (session.kind === 'admin' && !org ? 'orgs' : 'data');
@@ -196,12 +200,16 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
         {session.kind === 'admin' ? (
           <label class="org-pick">
             <span class="sr-only">Organization</span>
-            <select value={orgId ?? ''} onChange={(e) => chooseOrg((e.target as HTMLSelectElement).value)} aria-label="Organization">
-              {(orgs.value ?? []).map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+            <select value={orgId ?? ''} onChange={(e) => {
+              const select = e.target as HTMLSelectElement;
+              // Kept (a no to the question): the select shows again the organization still shown.
+              if (!chooseOrg(select.value)) select.value = orgId ?? '';
+            }} aria-label="Organization">
+              {(orgs.value ?? []).map((o) => <option key={o.id} value={o.id} dir="auto">{o.name}</option>)}
             </select>
           </label>
         ) : (
-          <span class="org-name">{session.me.organization.name}</span>
+          <span class="org-name" dir="auto">{session.me.organization.name}</span>
         )}
         <span class="badge" title="The role the console acts with">{session.kind === 'admin' ? 'admin key' : `role: ${session.me.user.role}`}</span>
         <button type="button" class="link-button" onClick={signOut}>Sign out</button>
@@ -218,7 +226,9 @@ function SignedIn({ session, update, refused }: { session: Session; update: (s: 
         ) : !ctx ? (
           orgs.loading ? <Loading what="organizations" /> : <p>No organization yet: create one under <a href={href('orgs')}>Organizations</a>.</p>
         ) : (
-          <View route={route} section={section} />
+          // One organization's view never shows another's: what it said or was given (a notice, a
+          // form's text, a secret shown once) goes with it when another organization is chosen.
+          <View key={ctx.org.id} route={route} section={section} />
         )}
       </main>
     </ConsoleContext.Provider>

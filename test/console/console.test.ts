@@ -112,6 +112,27 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForSelector('header.top');
   }
 
+  /**
+   * Under which character of the refused filter (0-based; its length when past the end) the caret
+   * of its error stands, as laid out on the screen: the caret's left edge at that character's.
+   */
+  const caretUnder = (page: Page) => page.evaluate(() => {
+    const pre = document.querySelector('.filter-error pre.caret');
+    const walker = document.createTreeWalker(pre, 4);
+    const texts: any[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node);
+    const [line, last] = [texts[0], texts[texts.length - 1]];
+    const rectOf = (node: any, i: number) => {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect();
+    };
+    const caret = rectOf(last, last.data.length - 1).left;
+    for (let i = 0; i < line.data.length; i++) if (Math.abs(rectOf(line, i).left - caret) < 1) return i;
+    return Math.abs(rectOf(line, line.data.length - 1).right - caret) < 1 ? line.data.length : null;
+  });
+
   const go = async (page: Page, route: string) => {
     await page.evaluate((r) => { location.hash = r; }, `#/${route}`);
   };
@@ -228,7 +249,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     const error = page.locator('.filter-error');
     await error.waitFor();
     assert.match((await error.textContent())!, /QUERY_SYNTAX.*position 29/);
-    assert.equal((await page.textContent('.filter-error pre.caret'))!.split('\n')[1], `${' '.repeat(28)}^`);
+    assert.equal(await caretUnder(page), 28);
     assert.equal(await filter.getAttribute('aria-invalid'), 'true');
     await shot(page, 'data-filter-error');
 
@@ -236,7 +257,13 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await filter.press('Enter');
     await page.waitForFunction(() => /FIELD_UNKNOWN/.test(document.querySelector('.filter-error')?.textContent ?? ''));
     assert.match((await error.textContent())!, /accountname/, 'the server suggests the field');
-    assert.equal((await page.textContent('.filter-error pre.caret'))!.split('\n')[1], '^');
+    assert.equal(await caretUnder(page), 0);
+
+    // After a Hebrew value (its letters not as wide as the monospaced ones), the caret still stands under the error.
+    await filter.fill("accountname = 'חברת שלום בעמ' ANDD statecode = 1");
+    await filter.press('Enter');
+    await page.waitForFunction(() => /position 31/.test(document.querySelector('.filter-error')?.textContent ?? ''));
+    assert.equal(await caretUnder(page), 30, 'under ANDD');
 
     await page.click('.filter >> text=Clear');
     await page.waitForFunction(() => document.querySelectorAll('table.records tbody tr').length === 25);
@@ -929,7 +956,7 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 01');
     await page.click('nav.pager >> text=Next');
     await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
-    await page.click('table.records a:text-is("Account 26")');
+    await page.click('table.records a:has(bdi:text-is("Account 26"))');
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Account 26');
     await page.goBack();
     await page.waitForFunction(() => document.querySelector('table.records tbody td')?.textContent === 'Account 26');
@@ -1669,6 +1696,125 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       await api(ADA, 'DELETE', `/api/record/account/${id}`);
     }
   });
+
+  test('Hebrew values read right to left (a trailing "!" at their left end) in the table, the record, its history and its edit, while Latin ones stay left to right', async () => {
+    const HEBREW = 'שלום, עולם!';
+    const made = await json(await api(ADA, 'POST', '/api/record/account', { accountname: HEBREW, description: HEBREW, telephone1: 'Desk 7!' }));
+    const id = made.data.Record.accountid as string;
+    // The direction each piece of text showing exactly `text` is laid out in: that of the element holding it.
+    const directions = (page: Page, text: string) => page.evaluate((t) => {
+      const found: string[] = [];
+      const walker = document.createTreeWalker(document.querySelector('main'), 4);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.data === t) found.push(node.parentElement.matches(':dir(rtl)') ? 'rtl' : 'ltr');
+      }
+      return found;
+    }, text);
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, 'data/account');
+      await page.locator(`table.records a:has-text("${HEBREW}")`).waitFor();
+      assert.deepEqual(await directions(page, HEBREW), ['rtl'], 'the table\'s name link');
+
+      await go(page, `data/account/${id}`);
+      await page.locator('.history li[data-operation=create]').waitFor();
+      // The heading, the name and the description, then the history's name and description.
+      assert.deepEqual(await directions(page, HEBREW), ['rtl', 'rtl', 'rtl', 'rtl', 'rtl']);
+      assert.deepEqual(await directions(page, 'Desk 7!'), ['ltr', 'ltr'], 'a Latin value stays left to right');
+
+      await page.click('button:has-text("Edit")');
+      const rtl = (selector: string) => page.$eval(selector, (el: HTMLElement) => el.matches(':dir(rtl)'));
+      assert.equal(await rtl('#field-accountname'), true, 'its field while edited');
+      assert.equal(await rtl('#field-description'), true);
+      assert.equal(await rtl('#field-telephone1'), false);
+    } finally {
+      await api(ADA, 'DELETE', `/api/record/account/${id}`);
+    }
+  });
+
+  test('the journal\'s status filter takes a class in capitals (4XX) as the control API does, rather than ignoring it', async () => {
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
+    assert.equal((await api(ADA, 'GET', '/api/record/account/00000000-0000-4000-8000-00000000dead')).status, 404);
+    const page = await tab();
+    await signIn(page, ADMIN_KEY, 'admin');
+    await go(page, 'requests');
+    await page.locator('table.requests td.s2').first().waitFor();
+    const next = page.waitForRequest((r) => r.url().includes('/journal?'));
+    await page.fill('label:has-text("Status") input', '4XX');
+    assert.equal(new URL((await next).url()).searchParams.get('status'), '4XX', 'the next read of the journal asks for 4XX');
+    await page.waitForFunction(() => {
+      const statuses = [...document.querySelectorAll('table.requests tbody td.status')].map((td) => td.textContent);
+      return statuses.length > 0 && statuses.every((s) => s?.startsWith('4'));
+    });
+  });
+
+  test('a delivery log\'s route names one webhook: an id holding "../" reads no other route of the API', async () => {
+    const page = await tab();
+    await signIn(page, ADA);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await go(page, `webhooks/${encodeURIComponent('../record/account')}`);
+    await page.locator('main .error[role=alert]').waitFor();
+    assert.deepEqual(asked.filter((p) => p.startsWith('/api/record')), [], 'no record read');
+    assert.ok(asked.includes('/api/webhooks/..%2Frecord%2Faccount'), 'the webhook asked for by its id, as one segment');
+  });
+
+  /** A second organization beside Acme, deleted once `use` ends, and a new tab signed in with the admin key (showing Acme). */
+  const withAnotherOrganization = async (name: string, email: string, use: (page: Page, acme: string, other: string) => Promise<void>) => {
+    const acme = await acmeId();
+    const other = (await json(await control('POST', '/organizations', { name, email }))).organization.id as string;
+    try {
+      const page = await tab();
+      await signIn(page, ADMIN_KEY, 'admin');
+      await use(page, acme, other);
+    } finally {
+      await control('DELETE', `/organizations/${other}`);
+    }
+  };
+
+  test('choosing another organization in the header while a record\'s edits are unsaved asks first: a no keeps the organization, the record and the edits', () => withAnotherOrganization('Picker Unsaved Co', 'picker@unsaved.example', async (page, acme, other) => {
+    await go(page, `data/account/${GLOBEX}`);
+    await page.click('button:has-text("Edit")');
+    await page.fill('#field-telephone1', '+1 555 0199');
+    const asked: string[] = [];
+    page.once('dialog', (d) => { asked.push(d.message()); void d.dismiss(); });
+    await page.selectOption('select[aria-label=Organization]', other);
+    assert.deepEqual(asked, ['Show another organization? The unsaved changes to this record will be lost.']);
+    assert.equal(await page.inputValue('select[aria-label=Organization]'), acme, 'the select shows Acme still');
+    assert.equal(await page.inputValue('#field-telephone1'), '+1 555 0199', 'the edits kept');
+    assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), acme, 'the session still on Acme');
+
+    page.once('dialog', (d) => void d.accept());
+    await page.selectOption('select[aria-label=Organization]', other);
+    await page.locator('form.record').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => JSON.parse(sessionStorage.getItem('orchard-console-session')).orgId), other, 'a yes shows the other one');
+    await page.click('text=Sign out');
+    await page.waitForSelector('input[name=secret]:focus');
+  }));
+
+  test('another organization chosen in the header shows nothing of the one before: no notice of its snapshot, no role typed for it in the form', () => withAnotherOrganization('Stale State Co', 'stale@state.example', async (page, acme, other) => {
+    try {
+      await go(page, 'toolkit');
+      await page.fill('label:has-text("Snapshot name") input', 'stale-a');
+      await page.click('button:has-text("Take snapshot")');
+      await page.locator('.notice:has-text("Snapshot stale-a taken.")').waitFor();
+      await page.selectOption('select[aria-label=Organization]', other);
+      await page.locator('.panel:has-text("Reset and snapshots") p.muted:has-text("No snapshot.")').waitFor();
+      assert.equal(await page.locator('.notice').count(), 0, 'Stale State Co took no snapshot');
+
+      await page.selectOption('select[aria-label=Organization]', acme);
+      await go(page, 'admin');
+      await page.fill('label:has-text("Role name") input', 'acme-only');
+      await page.fill('label:has-text("Grants") input', 'account:read');
+      await page.selectOption('select[aria-label=Organization]', other);
+      await page.locator('table[aria-label=Users] tr[data-user="stale@state.example"]').waitFor();
+      assert.equal(await page.inputValue('label:has-text("Role name") input'), '', 'the role typed for Acme is not offered to Stale State Co');
+      assert.equal(await page.inputValue('label:has-text("Grants") input'), '');
+    } finally {
+      await control('DELETE', `/organizations/${acme}/snapshots/stale-a`);
+    }
+  }));
 
   test('Escape cancels a record\'s edit as Cancel does (after closing a lookup\'s list first; asking first when there are changes), and closes a request\'s detail as Close does, the focus back where it came from', async () => {
     let page = await tab();

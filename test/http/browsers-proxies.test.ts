@@ -80,6 +80,18 @@ describe('CORS_ORIGINS set', () => {
     assert.notEqual(pre.statusCode, 204);
     assert.equal(pre.headers['access-control-allow-origin'], undefined);
   });
+
+  test('the control API answers no origin when its path is percent-encoded (/%5Forchard/, which the router reads as /_orchard/)', async () => {
+    for (const url of ['/%5Forchard/organizations', '/%5forchard/organizations', '//%5Forchard/organizations', '/_orch%61rd/organizations']) {
+      const res = await ctx.request({ method: 'GET', url, token: null, headers: { origin: APP, authorization: `Bearer ${KEY}` } });
+      assert.equal(res.statusCode, 200, `${url} reaches the control API`);
+      assert.ok('items' in res.json(), url);
+      assert.equal(res.headers['access-control-allow-origin'], undefined, url);
+      const pre = await ctx.request(preflight(url));
+      assert.notEqual(pre.statusCode, 204, url);
+      assert.equal(pre.headers['access-control-allow-origin'], undefined, url);
+    }
+  });
 });
 
 describe('CORS_ORIGINS=*', () => {

@@ -133,7 +133,7 @@ function UsersPanel({ roles }: { roles: Role[] }) {
               {users.value.items.map((u) => (
                 <Fragment key={u.id}>
                   <tr data-user={u.email}>
-                    <th scope="row">{u.fullname} <span class="muted small">{u.email}</span></th>
+                    <th scope="row"><bdi>{u.fullname}</bdi> <span class="muted small">{u.email}</span></th>
                     <td>
                       <select aria-label={`Role of ${u.email}`} value={chosen[u.id] ?? u.role} onChange={(e) => choose(u.id, (e.target as HTMLSelectElement).value)}>
                         {[...new Set([...roleNames, u.role, chosen[u.id] ?? u.role])].map((r) => <option key={r} value={r}>{r}</option>)}

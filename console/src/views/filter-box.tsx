@@ -147,7 +147,7 @@ export function FilterBox({ fields, value, onSubmit, error }: { fields: Field[];
       {error && (
         <div id={errorId} class="error filter-error" role="alert">
           {position !== null && (
-            <pre class="caret" aria-hidden="true">{value}{'\n'}{' '.repeat(Math.max(0, position - 1))}^</pre>
+            <pre class="caret" aria-hidden="true">{value}{'\n'}<span class="caret-pad">{value.slice(0, Math.max(0, position - 1))}</span>^</pre>
           )}
           <span>{error instanceof ApiError && <code class="code">{error.code}</code>} {error instanceof Error ? error.message : String(error)}</span>
         </div>

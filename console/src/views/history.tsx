@@ -43,7 +43,7 @@ export function RecordHistory({ obj, id, version }: { obj: ObjectDetail; id: str
             <li key={e.sequence} data-operation={e.operation}>
               <div>
                 <strong>{e.operation === 'create' ? 'Created' : e.operation === 'update' ? 'Updated' : 'Deleted'}</strong>{' '}
-                <span class="muted">{e.changedon === null ? '' : `${e.changedon.replace('T', ' ')} UTC`}{e.userid ? ` by ${users.value?.get(e.userid) ?? e.userid}` : ''}</span>
+                <span class="muted">{e.changedon === null ? '' : `${e.changedon.replace('T', ' ')} UTC`}{e.userid && <> by <bdi>{users.value?.get(e.userid) ?? e.userid}</bdi></>}</span>
               </div>
               {Object.keys(e.fields).length > 0 && (
                 <table class="grid compact" aria-label={e.changedon === null ? 'Fields changed' : `Fields changed at ${e.changedon}`}>
@@ -53,9 +53,9 @@ export function RecordHistory({ obj, id, version }: { obj: ObjectDetail; id: str
                       const show = (v: string | number | null) => {
                         // A lookup's id as a link to its record, named when it is a user.
                         if (f?.type === 'lookup' && f.target && v !== null) {
-                          return <a href={href('data', f.target.systemName, String(v))}>{(f.target.systemName === 'crmuser' && users.value?.get(String(v))) || String(v)}</a>;
+                          return <a href={href('data', f.target.systemName, String(v))}><bdi>{(f.target.systemName === 'crmuser' && users.value?.get(String(v))) || String(v)}</bdi></a>;
                         }
-                        return f ? shownValue(f, v) : v === null ? '—' : String(v);
+                        return <bdi>{f ? shownValue(f, v) : v === null ? '—' : String(v)}</bdi>;
                       };
                       return (
                         <tr key={name} data-changed={name}>

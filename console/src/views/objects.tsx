@@ -11,7 +11,7 @@ export function DataAs() {
   if (!c.admin) return null;
   return (
     <p class="muted small">
-      Data of {c.org.name}, read with a token the console made for {c.dataUser ?? 'the primary user'} (role {c.role}; revoked when you sign out).
+      Data of <bdi>{c.org.name}</bdi>, read with a token the console made for <bdi>{c.dataUser ?? 'the primary user'}</bdi> (role {c.role}; revoked when you sign out).
     </p>
   );
 }

@@ -38,7 +38,7 @@ export function OrganizationsView({ orgs, control, current, onChoose, reload }: 
             <tbody>
               {orgs.map((o) => (
                 <tr key={o.id} class={o.id === current ? 'selected' : undefined}>
-                  <th scope="row">{o.name} <code class="muted small">{o.id}</code></th>
+                  <th scope="row"><bdi>{o.name}</bdi> <code class="muted small">{o.id}</code></th>
                   <td>{o.plan}</td>
                   <td class="num">{o.minuteLimit}</td>
                   <td>{formatInstant(o.createdAt)}</td>
@@ -51,7 +51,7 @@ export function OrganizationsView({ orgs, control, current, onChoose, reload }: 
       )}
       <h2>New organization</h2>
       <form class="inline wrap" onSubmit={create} aria-label="Create an organization">
-        <label>Name <input type="text" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+        <label>Name <input type="text" dir="auto" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
         <label>Primary user's e-mail <input type="email" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} /></label>
         <label>Plan <select value={plan} onChange={(e) => setPlan((e.target as HTMLSelectElement).value)}>{PLANS.map((p) => <option key={p} value={p}>{p}</option>)}</select></label>
         <button type="submit" class="primary" disabled={act.busy}>Create</button>

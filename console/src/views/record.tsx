@@ -128,7 +128,7 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
 
   return (
     <section>
-      <PageTitle actions={actions}>{title}</PageTitle>
+      <PageTitle actions={actions}><bdi>{title}</bdi></PageTitle>
       <DataAs />
       <p class="muted">
         <a href={href('data')}>Objects</a> › <a href={href('data', obj.systemName)}>{obj.collectionName}</a>
@@ -188,10 +188,10 @@ function RecordForm({ obj, record, reload }: { obj: ObjectDetail; record: Record
 
 function Shown({ field, value, name }: { field: Field; value: Value; name: Value }) {
   if (field.type === 'lookup' && value !== null && field.target) {
-    return <a href={href('data', field.target.systemName, String(value))}>{name === null ? String(value) : String(name)}</a>;
+    return <a href={href('data', field.target.systemName, String(value))}><bdi>{name === null ? String(value) : String(name)}</bdi></a>;
   }
   // Only a web address is a link: a javascript: or data: one would run or open something else.
-  if (field.type === 'url' && value && /^https?:\/\//i.test(String(value))) return <a href={String(value)} rel="noreferrer noopener" target="_blank">{String(value)}</a>;
-  if (field.type === 'textarea' || field.type === 'html') return <span class="pre">{shownValue(field, value)}</span>;
-  return <span>{shownValue(field, value)}</span>;
+  if (field.type === 'url' && value && /^https?:\/\//i.test(String(value))) return <a href={String(value)} rel="noreferrer noopener" target="_blank" dir="auto">{String(value)}</a>;
+  if (field.type === 'textarea' || field.type === 'html') return <span class="pre" dir="auto">{shownValue(field, value)}</span>;
+  return <span dir="auto">{shownValue(field, value)}</span>;
 }

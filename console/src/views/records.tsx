@@ -185,11 +185,11 @@ function nameOf(obj: ObjectDetail, row: RecordRow): string {
 
 function Cell({ obj, field, row }: { obj: ObjectDetail; field: Field; row: RecordRow }) {
   const value = row[field.name];
-  if (field.name === obj.primaryField) return <a href={recordHref(obj, row)}>{nameOf(obj, row)}</a>;
+  if (field.name === obj.primaryField) return <a href={recordHref(obj, row)}><bdi>{nameOf(obj, row)}</bdi></a>;
   if (field.type === 'lookup' && value !== null && field.target) {
     const name = nameFieldOf(obj, field);
     const text = name ? row[name.name] : null;
-    return <a href={href('data', field.target.systemName, String(value))}>{text === null || text === undefined ? String(value) : String(text)}</a>;
+    return <a href={href('data', field.target.systemName, String(value))}><bdi>{text === null || text === undefined ? String(value) : String(text)}</bdi></a>;
   }
-  return <>{shownValue(field, value)}</>;
+  return <bdi>{shownValue(field, value)}</bdi>;
 }

@@ -23,7 +23,7 @@ export function RequestsView({ requestId }: { requestId: string | null }) {
   const [status, setStatus] = useState('');
   const [live, setLive] = useState(true);
   const clear = useAction();
-  const query = new URLSearchParams({ limit: '200', ...(method ? { method } : {}), ...(path ? { path } : {}), ...(/^[1-5](\d\d|xx)$/.test(status) ? { status } : {}) });
+  const query = new URLSearchParams({ limit: '200', ...(method ? { method } : {}), ...(path ? { path } : {}), ...(/^[1-5](\d\d|xx)$/i.test(status) ? { status } : {}) });
   const journal = useLoad(
     (signal) => c.control<Journal>('GET', `/organizations/${c.org.id}/journal?${query}`, undefined, signal),
     [c.org.id, query.toString()],

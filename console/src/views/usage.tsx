@@ -15,7 +15,7 @@ export function UsageView() {
   return (
     <section>
       <PageTitle>Usage</PageTitle>
-      <p class="muted">{c.org.name} · plan {c.org.plan} · read every {EVERY_MS / 1000} s; reading it counts against nothing.</p>
+      <p class="muted"><bdi>{c.org.name}</bdi> · plan {c.org.plan} · read every {EVERY_MS / 1000} s; reading it counts against nothing.</p>
       <ErrorBox error={usage.error} />
       {!u ? <Loading what="usage" /> : !u.counted ? (
         <p>This server counts nothing: it runs with <code>RATE_LIMITS=off</code>.</p>

@@ -57,9 +57,9 @@ export function FieldInput({ field, id, value, name, onChange, onUnpicked, probl
   switch (field.type) {
     case 'picklist':
       return (
-        <select {...common} value={text} onChange={onText}>
+        <select {...common} dir="auto" value={text} onChange={onText}>
           <option value="">—</option>
-          {(field.options ?? []).map((o) => <option key={o.value} value={String(o.value)}>{o.label}</option>)}
+          {(field.options ?? []).map((o) => <option key={o.value} value={String(o.value)} dir="auto">{o.label}</option>)}
         </select>
       );
     case 'lookup':
@@ -72,10 +72,10 @@ export function FieldInput({ field, id, value, name, onChange, onUnpicked, probl
       return <input {...common} type="number" step={field.precision ? 10 ** -field.precision : 1} value={text} onInput={onText} />;
     case 'textarea':
     case 'html':
-      return <textarea {...common} rows={4} maxLength={field.maxLength ?? undefined} value={text} onInput={onText} />;
+      return <textarea {...common} dir="auto" rows={4} maxLength={field.maxLength ?? undefined} value={text} onInput={onText} />;
     default: {
       const type = field.type === 'email' ? 'email' : field.type === 'url' ? 'url' : field.type === 'telephone' ? 'tel' : 'text';
-      return <input {...common} type={type} maxLength={field.maxLength ?? undefined} value={text} onInput={onText} />;
+      return <input {...common} type={type} dir="auto" maxLength={field.maxLength ?? undefined} value={text} onInput={onText} />;
     }
   }
 }
@@ -143,7 +143,7 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
   return (
     <div class="combo lookup">
       <input
-        id={id} type="search" value={text} autoComplete="off" role="combobox" aria-autocomplete="list" required={field.required} aria-required={field.required}
+        id={id} type="search" dir="auto" value={text} autoComplete="off" role="combobox" aria-autocomplete="list" required={field.required} aria-required={field.required}
         aria-expanded={showing} aria-controls={listId} aria-activedescendant={showing && active >= 0 ? `${listId}-${active}` : undefined}
         placeholder={`Search ${target.systemName} by ${target.primaryField}`}
         aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined}
@@ -174,7 +174,7 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
           {options.map((o, i) => (
             <li key={o.id} id={`${listId}-${i}`} role="option" aria-selected={i === active} class={i === active ? 'active' : undefined}
               onMouseDown={(e) => { e.preventDefault(); choose(o); }}>
-              {o.name}
+              <bdi>{o.name}</bdi>
             </li>
           ))}
         </ul>

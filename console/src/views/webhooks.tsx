@@ -56,6 +56,9 @@ interface Delivery {
   response: string | null;
 }
 
+/** A webhook's path: its id (from the route, for a delivery log) one segment of it, whatever it holds. */
+const hookPath = (id: string): string => `/api/webhooks/${encodeURIComponent(id)}`;
+
 export function WebhooksView({ id }: { id: string | null }) {
   return id ? <WebhookDetail id={id} /> : <WebhookList />;
 }
@@ -94,13 +97,13 @@ function WebhookList() {
     });
   };
   const remove = (id: string) => act.run(async () => {
-    await c.data('DELETE', `/api/webhooks/${id}`);
+    await c.data('DELETE', hookPath(id));
     hooks.reload();
   });
   const rotate = (h: Webhook, expiresInHours: number) => {
     setSecret(null);
     void act.run(async () => {
-      const r = await c.data<Webhook & { secret: string }>('POST', `/api/webhooks/${h.id}/rotate-secret`, { expiresInHours });
+      const r = await c.data<Webhook & { secret: string }>('POST', `${hookPath(h.id)}/rotate-secret`, { expiresInHours });
       setSecret({ secret: r.secret, url: r.url, rotation: { previousSecretExpiresAt: r.previousSecretExpiresAt } });
       hooks.reload();
     });
@@ -197,13 +200,13 @@ function useTestEvent(act: ReturnType<typeof useAction>, changed: (what: 'sent' 
   const send = async (hook: Webhook) => {
     setTried({ hook, sent: false });
     const sent = await testing.run(async () => {
-      await c.data('POST', `/api/webhooks/${hook.id}/test`);
+      await c.data('POST', `${hookPath(hook.id)}/test`);
       setTried({ hook, sent: true });
     });
     changed(sent ? 'sent' : 'refused');
   };
   const enable = (id: string) => act.run(async () => {
-    await c.data('POST', `/api/webhooks/${id}/enable`);
+    await c.data('POST', `${hookPath(id)}/enable`);
     if (tried?.hook.id === id) {
       testing.clear();
       setTried(null);
@@ -268,9 +271,9 @@ function WebhookDetail({ id }: { id: string }) {
   const [open, setOpen] = useState<string | null>(null);
   // Each read of the log is a request of the organization, counted against its limits: every 5 s, while live.
   const [live, setLive] = useState(true);
-  const hook = useLoad((signal) => c.data<Webhook>('GET', `/api/webhooks/${id}`, undefined, signal), [c.org.id, id]);
+  const hook = useLoad((signal) => c.data<Webhook>('GET', hookPath(id), undefined, signal), [c.org.id, id]);
   const log = useLoad(
-    (signal) => c.data<{ deliveries: Delivery[]; isLastPage: boolean }>('GET', `/api/webhooks/${id}/deliveries?pagesize=25&pagenumber=${page}`, undefined, signal),
+    (signal) => c.data<{ deliveries: Delivery[]; isLastPage: boolean }>('GET', `${hookPath(id)}/deliveries?pagesize=25&pagenumber=${page}`, undefined, signal),
     [c.org.id, id, page],
     live ? 5000 : undefined,
   );
