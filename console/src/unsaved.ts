@@ -2,7 +2,7 @@
 // click or Enter), closing or reloading the page, and signing out ask first. The back button moves the
 // hash without a way to stop it, so it is not asked.
 
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 
 /** What holds unsaved edits now, as a question names it ("this record"). */
 const holders = new Set<string>();
@@ -19,7 +19,9 @@ export function mayDropEdits(question: (what: string) => string): boolean {
 
 /** While `dirty`, `what` holds unsaved edits: links, the page's unload and signing out ask first. */
 export function useUnsavedEdits(dirty: boolean, what: string): void {
-  useEffect(() => {
+  // A layout effect runs as the render that made the edits dirty commits, before the page's next
+  // task; an effect waits for the next frame, and a pick made before it went unasked.
+  useLayoutEffect(() => {
     if (!dirty) return undefined;
     holders.add(what);
     const onClick = (e: MouseEvent) => {
