@@ -822,9 +822,13 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .requiredOption('--count <n>', `how many records, 0 to ${SEED_MAX.toLocaleString('en-US')} (required)`, wholeNumber('--count', 0, SEED_MAX))
     .action(async (o: { org: string; object: string; count: number }) => {
       const { config, out } = ctx();
-      await withStores(config, async ({ admin }) => {
+      await withStores(config, async (stores) => {
         const started = Date.now();
-        const r = await admin.seed({ orgId: o.org, object: o.object, count: o.count }, out.json ? undefined : progressBar(output.stderr));
+        const r = await stores.admin.seed({ orgId: o.org, object: o.object, count: o.count }, out.json ? undefined : progressBar(output.stderr));
+        // A write as any other: the organization's change log pruned when due (docs/history.md § Retention).
+        const service = new Service({ config, control: stores.control, records: stores.records, clock: Date.now });
+        const identity = await operatorIdentity(stores.control, o.org);
+        await service.changesWritten(identity, await stores.records.org(identity.org.id));
         const seconds = (Date.now() - started) / 1000;
         print(out, { inserted: r.inserted, object: r.object, seconds }, `Inserted ${r.inserted} ${r.object} records in ${seconds.toFixed(1)} s.`);
       });

@@ -7,7 +7,7 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import { AppError, errorOf } from '../errors.js';
 import { ADMIN_ROLE } from '../auth/permissions.js';
 import type { RoleDefinition } from '../auth/roles.js';
-import { noOrganization, noUser } from '../store/control-errors.js';
+import { noOrganization, noRole, noUser } from '../store/control-errors.js';
 import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/types.js';
 import { defineWebhook, redeliver, requireWebhook, rotateWebhookSecret, sendTestEvent, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery, DeliveryState, PreviousSecret } from '../webhooks/webhook-types.js';
@@ -212,7 +212,7 @@ export class AdminService {
   private async checkRole(orgId: string, name: string): Promise<string> {
     const role = roleName(name);
     if (role !== ADMIN_ROLE && !(await this.control.getRole(orgId, role))) {
-      throw new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${orgId} --role ${role} --grant … (PUT /_orchard/organizations/${orgId}/roles/${role}), or use the built-in role admin.`);
+      throw noRole(orgId, role);
     }
     return role;
   }
@@ -227,7 +227,7 @@ export class AdminService {
     // taken back when that fails, so that a call that failed leaves no user without a token.
     const token = newToken();
     const user = await this.control.createUser({
-      orgId: org.id, email: input.email, fullname, role, token: stored(token),
+      orgId: org.id, email: input.email, fullname, role, token: stored(token), requireRole: true,
     });
     try {
       await this.records.upsertUser(org.id, { id: user.id, fullname: user.fullname, email: user.email });
@@ -288,7 +288,8 @@ export class AdminService {
   async setUserRole(id: string, role: string): Promise<User> {
     const user = await this.control.getUser(id);
     if (!user) throw noUser(id);
-    return this.updateUser(id, { role: await this.checkRole(user.orgId, role) });
+    // Looked at here for the message, and again by the store in the step that gives it.
+    return this.updateUser(id, { role: await this.checkRole(user.orgId, role), requireRole: true });
   }
 
   /** Disables the user (every token of theirs refused from the next request, on every process) or enables them again. */
@@ -296,7 +297,7 @@ export class AdminService {
     return this.updateUser(id, { disabled });
   }
 
-  private async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User> {
+  private async updateUser(id: string, changes: { role?: string; disabled?: boolean; requireRole?: boolean }): Promise<User> {
     const user = await this.control.updateUser(id, changes);
     if (!user) throw noUser(id);
     return user;

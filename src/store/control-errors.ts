@@ -24,6 +24,11 @@ export function idTaken(kind: 'organization' | 'user', id: string): AppError {
   return new AppError('PARAM_INVALID', `The ${kind} id '${id}' is already taken; choose another id, or leave it out.`);
 }
 
+/** A role given to a user that the organization does not define (nor is it the built-in admin). */
+export function noRole(orgId: string, role: string): AppError {
+  return new AppError('PARAM_INVALID', `The organization has no role '${role}'. Define it first with orchard role set --org ${orgId} --role ${role} --grant … (PUT /_orchard/organizations/${orgId}/roles/${role}), or use the built-in role admin.`);
+}
+
 /**
  * A rethrower for a failed write: the AppError `errors` names for the failure's code (a SQLite
  * extended code such as SQLITE_CONSTRAINT_UNIQUE, or a PostgreSQL SQLSTATE), else the failure as it was.

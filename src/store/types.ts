@@ -312,8 +312,10 @@ export interface ControlStore {
   /**
    * Throws when the organization does not exist, or already has a user whose e-mail equals this one
    * ignoring the case of A–Z. With `token`, the user's first token is stored in the same transaction.
+   * With `requireRole`, also (PARAM_INVALID) unless the role is admin or defined for the organization,
+   * looked at in the step that writes: a role deleted meanwhile (deleteRole) is not given.
    */
-  createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): Promise<User>;
+  createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken; requireRole?: boolean }): Promise<User>;
   getUser(id: string): Promise<User | null>;
   /** The users of the organization, oldest first (ties by id); empty when it does not exist. */
   listUsers(orgId: string): Promise<User[]>;
@@ -324,8 +326,9 @@ export interface ControlStore {
   /**
    * Changes a user's role and/or disables (disabledAt set, kept if already disabled) or enables
    * them; null when no such user. A disabled user's tokens are refused from the next request on.
+   * `requireRole` as createUser's.
    */
-  updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null>;
+  updateUser(id: string, changes: { role?: string; disabled?: boolean; requireRole?: boolean }): Promise<User | null>;
   /**
    * Removes the user and every token of theirs, unless they are their organization's primary user:
    * the look and the removal in one step, so a user made primary meanwhile (setPrimaryUser, on any

@@ -77,3 +77,32 @@ for (const store of HTTP_STORES) {
     });
   });
 }
+
+for (const store of HTTP_STORES) {
+  describe(`AdminService giving a role (${store.name})`, { skip: store.skip }, () => {
+    test('does not give a role deleted between its look at the role and the write', async () => {
+      const ctx = await store.context();
+      try {
+        const { stores } = ctx;
+        const { user: second } = await stores.admin.createUser({ orgId: ctx.orgId, email: 'second@example.com' });
+        const control: ControlStore = Object.create(stores.control, {
+          // Another admin deletes the role (no user holds it) just after the service found it.
+          getRole: { value: async (orgId: string, name: string) => {
+            const role = await stores.control.getRole(orgId, name);
+            assert.equal(await stores.control.deleteRole(orgId, name), 'deleted');
+            return role;
+          } },
+        });
+        const admin = new AdminService(control, stores.records);
+        const noRole = (err: AppError) => err.code === 'PARAM_INVALID' && /has no role 'sales'/.test(err.message);
+        await stores.control.setRole({ orgId: ctx.orgId, name: 'sales', grants: {} });
+        await assert.rejects(admin.createUser({ orgId: ctx.orgId, email: 'late@example.com', role: 'sales' }), noRole);
+        await stores.control.setRole({ orgId: ctx.orgId, name: 'sales', grants: {} });
+        await assert.rejects(admin.setUserRole(second.id, 'sales'), noRole);
+        assert.deepEqual((await stores.control.listUsers(ctx.orgId)).map((u) => u.role), ['admin', 'admin'], 'no user holds the deleted role');
+      } finally {
+        await ctx.close();
+      }
+    });
+  });
+}

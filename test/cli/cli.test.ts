@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { progressBar } from '../../src/cli.js';
+import { Readable } from 'node:stream';
+import { progressBar, runCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { openStores } from '../../src/stores.js';
@@ -265,4 +266,32 @@ describe('progressBar', () => {
     bar(10, 10);
     assert.deepEqual(writes, []);
   });
+});
+
+test('orchard seed prunes the organization\'s change log when due, as any write does (docs/history.md § Retention)', async () => {
+  const dir = tempDir('orchard-cli-seed-prune-');
+  try {
+    const org = await ok(dir, ['org', 'create', '--name', 'Old log', '--email', 'ops@old.example']) as { id: string };
+    // Entries made long ago (the store prunes nothing itself).
+    let stores = openStores(loadConfig({}, { dataDir: dir, logLevel: 'silent' }));
+    try {
+      await stores.admin.seed({ orgId: org.id, object: 'account', count: 2, now: new Date('2020-01-01T00:00:00Z') });
+      const before = await (await stores.records.org(org.id)).changes({ after: 0, limit: 10 });
+      assert.deepEqual([before.floor, before.entries.length], [0, 2]);
+    } finally {
+      await stores.close();
+    }
+    const code = await runCli(['--data-dir', dir, '--json', 'seed', '--org', org.id, '--count', '1'], { env: { CHANGELOG_RETENTION_DAYS: '2' }, output: { stdout: { write: () => true }, stderr: { write: () => true } }, input: Readable.from([]) });
+    assert.equal(code, 0);
+    stores = openStores(loadConfig({}, { dataDir: dir, logLevel: 'silent' }));
+    try {
+      const after = await (await stores.records.org(org.id)).changes({ after: 0, limit: 10 });
+      assert.equal(after.entries.length, 1, 'the entries of 2020 are pruned, the seed\'s own kept');
+      assert.ok(after.floor >= 2);
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -259,6 +259,17 @@ for (const kind of STORE_KINDS) {
         assert.equal((await store.usage('a', quotas, own + 2_000)).days.at(-1), 5);
       });
 
+      test('keeps the minute counted on a clock of its own months behind the store\'s, across a reopen', async () => {
+        const quotas = { minute: 2, day: 100 };
+        const own = at('2025-11-01T12:00:00.000Z'); // an organization's clock, frozen four months back
+        assert.deepEqual([(await store.hit('a', quotas, own)).allowed, (await store.hit('a', quotas, own)).allowed], [true, true]);
+        await reopen();
+        const refused = await store.hit('a', quotas, own);
+        assert.deepEqual([refused.allowed, refused.exceeded, refused.minute.remaining], [false, 'minute', 0], 'its minute has not ended on its clock');
+        assert.equal((await store.usage('a', quotas, own)).minute.used, 2);
+        assert.equal((await store.hit('a', quotas, own + 60_999)).allowed, true, 'it ends 60 s after, to the second, on its clock');
+      });
+
       test('years ahead and back again: the minute is not held until then', async () => {
         const quotas = { minute: 3, day: 100 };
         clock.ms = at('2030-06-01T23:58:00.000Z');

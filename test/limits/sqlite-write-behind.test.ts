@@ -88,3 +88,37 @@ test('prunes each key\'s day counts by the days it counted, not the store\'s: a 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('keeps the minute of a key counted on a clock of its own in the file, at every flush and at open; the store\'s clock expires the others', async () => {
+  const dir = tempDir('orchard-write-behind-');
+  let now = Date.parse('2026-11-25T12:00:00.000Z');
+  const frozen = Date.parse('2026-03-01T12:00:00.000Z'); // an organization's clock, frozen in the past
+  const rows = (key: string) => {
+    const db = new Database(path.join(dir, 'limits.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT coalesce(sum(n), 0) AS n FROM minute_log WHERE key = ?').get(key) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  const quotas = { minute: 3, day: 1000 };
+  try {
+    let store = new SqliteRateLimitStore({ dataDir: dir, clock: () => now, flushEveryMs: 3_600_000 });
+    assert.deepEqual([1, 2].map(() => store.hit('org:a', quotas, frozen).allowed), [true, true]);
+    store.hit('addr:b', quotas); // on the store's clock
+    store.flush();
+    assert.deepEqual([rows('org:a'), rows('addr:b')], [2, 1], 'the flush writes the seconds of the frozen minute');
+    now += 30_000;
+    assert.equal(store.hit('org:a', quotas, frozen).allowed, true);
+    store.flush(); // the key's third count written, the two before it kept
+    assert.equal(rows('org:a'), 3);
+    await store.close();
+    now += 31_000; // the store's minute is over, the frozen one is not
+    store = new SqliteRateLimitStore({ dataDir: dir, clock: () => now, flushEveryMs: 3_600_000 });
+    assert.deepEqual([rows('org:a'), rows('addr:b')], [3, 0], 'at open: the store\'s clock expires addr:b, org:a keeps its minute');
+    assert.equal(store.hit('org:a', quotas, frozen).allowed, false);
+    await store.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -766,6 +766,66 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     }
   });
 
+  test('does not delete a role given by a transaction that commits while the delete waits', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const store = new PostgresControlStore(pool(), schema);
+    const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
+    await store.setRole({ orgId: org.id, name: 'sales', grants: {} });
+    const watcher = pool();
+    const other = await pool().connect();
+    try {
+      // Another process gives a new user the role as createUser does (the role's row locked), and has not committed yet.
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM "${schema}".roles WHERE org_id = $1 AND name = 'sales' FOR KEY SHARE`, [org.id]);
+      await other.query(`INSERT INTO "${schema}".users (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, 'late@example.com', 'Late', 'sales', now())`, [randomUUID(), org.id]);
+      let settled = false;
+      const deleting = store.deleteRole(org.id, 'sales').finally(() => { settled = true; });
+      deleting.catch(() => {});
+      // Until the delete waits for that transaction's lock, or has finished without waiting.
+      const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
+      while (!settled && !(await waits()));
+      await other.query('COMMIT');
+      const outcome = await deleting;
+      assert.deepEqual(typeof outcome === 'object' ? outcome.heldBy.map((u) => u.email) : outcome, ['late@example.com']);
+      assert.deepEqual((await store.listRoles(org.id)).map((r) => r.name), ['sales'], 'the role its user holds is still there');
+    } finally {
+      other.release();
+    }
+  });
+
+  test('does not give a role deleted by a transaction that commits while the creation or the change waits', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const store = new PostgresControlStore(pool(), schema);
+    const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
+    const first = await store.createUser({ orgId: org.id, email: 'first@example.com', fullname: 'First', role: 'admin' });
+    const watcher = pool();
+    const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
+    const giving = [
+      () => store.createUser({ orgId: org.id, email: 'late@example.com', fullname: 'Late', role: 'sales', requireRole: true }),
+      () => store.updateUser(first.id, { role: 'sales', requireRole: true }),
+    ];
+    for (const give of giving) {
+      await store.setRole({ orgId: org.id, name: 'sales', grants: {} });
+      const other = await pool().connect();
+      try {
+        // Another process deletes the role (no user held it), and has not committed yet.
+        await other.query('BEGIN');
+        await other.query(`DELETE FROM "${schema}".roles WHERE org_id = $1 AND name = 'sales'`, [org.id]);
+        let settled = false;
+        const given = give().finally(() => { settled = true; });
+        given.catch(() => {});
+        while (!settled && !(await waits()));
+        await other.query('COMMIT');
+        await assert.rejects(given, (err: AppError) => err.code === 'PARAM_INVALID' && /has no role 'sales'/.test(err.message));
+        assert.deepEqual((await store.listUsers(org.id)).map((u) => [u.email, u.role]), [['first@example.com', 'admin']]);
+      } finally {
+        other.release();
+      }
+    }
+  });
+
   test('lets several processes start on a new schema at once: it is migrated once, and each works', async () => {
     const schema = uniqueName('orchard_ctl');
     schemas.push(schema);

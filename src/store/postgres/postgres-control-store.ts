@@ -5,7 +5,8 @@
 // its bound, one by this process at once.
 
 import { randomUUID } from 'node:crypto';
-import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
+import { emailTaken, idTaken, noOrganization, noRole, noUser, rethrowAs } from '../control-errors.js';
+import { ADMIN_ROLE } from '../../auth/permissions.js';
 import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
@@ -167,16 +168,20 @@ export class PostgresControlStore implements ControlStore {
     return (await this.sql<{ id: string }>(`SELECT id FROM ${this.t.orgs} WHERE webhooks ORDER BY created_at, id`)).rows.map((r) => r.id);
   }
 
-  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): Promise<User> {
+  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken; requireRole?: boolean }): Promise<User> {
     if (!isId(input.orgId)) throw noOrganization(input.orgId);
     const user: User = { id: input.id ?? randomUUID(), orgId: input.orgId, email: input.email, fullname: input.fullname, role: input.role, createdAt: nowIso(), disabledAt: null };
     const values = [user.id, user.orgId, user.email, user.fullname, user.role, user.createdAt];
     const insertUser = `INSERT INTO ${this.t.users} (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)`;
-    // With a token, one statement: the user never exists without it.
-    await (input.token
-      ? this.write(`WITH u AS (${insertUser}) INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($7, $8, $1, $9, $6)`,
-        [...values, randomUUID(), input.token.hash, input.token.last4])
-      : this.write(insertUser, values))
+    // With a token, one statement: the user never exists without it. A role of the organization's
+    // is locked (lockRole) in the same transaction, so one deleted meanwhile is not given.
+    await this.transaction(async (client) => {
+      await (input.token
+        ? client.query(`WITH u AS (${insertUser}) INSERT INTO ${this.t.tokens} (id, hash, user_id, last4, created_at) VALUES ($7, $8, $1, $9, $6)`,
+          [...values, randomUUID(), input.token.hash, input.token.last4])
+        : client.query(insertUser, values));
+      if (input.requireRole) await this.lockRole(client, user.orgId, user.role);
+    })
       .catch((err: unknown) => {
         // Two unique constraints: the key (an id chosen twice) and (org_id, email).
         const key = (err as { constraint?: unknown } | null)?.constraint === 'users_pkey';
@@ -207,14 +212,29 @@ export class PostgresControlStore implements ControlStore {
     return rows.map((r) => r.hash);
   }
 
-  async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null> {
+  async updateUser(id: string, changes: { role?: string; disabled?: boolean; requireRole?: boolean }): Promise<User | null> {
     if (!isId(id)) return null;
     // One statement, as updateOrganization; a disabled user keeps the time they were first disabled.
-    const { rows } = await this.write<UserRow>(`
-      UPDATE ${this.t.users} SET role = coalesce($2, role),
-        disabled_at = CASE WHEN $3::boolean IS NULL THEN disabled_at WHEN $3 THEN coalesce(disabled_at, $4::timestamptz) ELSE NULL END
-      WHERE id = $1 RETURNING *`, [id, changes.role ?? null, changes.disabled ?? null, nowIso()]);
-    return rows[0] ? toUser(rows[0]) : null;
+    // A role given is locked (lockRole) in the same transaction, so one deleted meanwhile is not given.
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<UserRow>(`
+        UPDATE ${this.t.users} SET role = coalesce($2, role),
+          disabled_at = CASE WHEN $3::boolean IS NULL THEN disabled_at WHEN $3 THEN coalesce(disabled_at, $4::timestamptz) ELSE NULL END
+        WHERE id = $1 RETURNING *`, [id, changes.role ?? null, changes.disabled ?? null, nowIso()]);
+      if (rows[0] && changes.role !== undefined && changes.requireRole) await this.lockRole(client, rows[0].org_id, changes.role);
+      return rows[0] ? toUser(rows[0]) : null;
+    });
+  }
+
+  /**
+   * Throws unless `role` is admin or a role the organization defines, its row locked (FOR KEY SHARE)
+   * until the transaction ends: deleteRole locks it FOR UPDATE first, so whichever comes second sees
+   * what the first committed (a role deleted is not given; a role given is not deleted).
+   */
+  private async lockRole(client: PoolClient, orgId: string, role: string): Promise<void> {
+    if (role === ADMIN_ROLE) return;
+    const { rows } = await client.query(`SELECT 1 FROM ${this.t.roles} WHERE org_id = $1 AND name = $2 FOR KEY SHARE`, [orgId, role]);
+    if (rows.length === 0) throw noRole(orgId, role);
   }
 
   async deleteUser(id: string): Promise<UserDeletion> {
@@ -269,15 +289,16 @@ export class PostgresControlStore implements ControlStore {
 
   async deleteRole(orgId: string, name: string): Promise<RoleDeletion> {
     if (!isId(orgId)) return 'absent';
-    // One statement, so the role goes only if no user held it in the statement's snapshot.
-    const { rows } = await this.write<{ deleted: boolean; held_by: Array<{ id: string; email: string }> | null }>(`
-      WITH held AS (SELECT id, email, created_at FROM ${this.t.users} WHERE org_id = $1 AND role = $2),
-           gone AS (DELETE FROM ${this.t.roles} WHERE org_id = $1 AND name = $2 AND NOT EXISTS (SELECT 1 FROM held) RETURNING name)
-      SELECT EXISTS (SELECT 1 FROM gone) AS deleted,
-             (SELECT json_agg(json_build_object('id', id, 'email', email) ORDER BY created_at, id) FROM held) AS held_by`, [orgId, name]);
-    const row = rows[0]!;
-    if (row.held_by) return { heldBy: row.held_by };
-    return row.deleted ? 'deleted' : 'absent';
+    // The role's row locked first (see lockRole): the users are then read as they are once it is,
+    // so a user given the role by a transaction that committed meanwhile is seen.
+    return this.transaction(async (client): Promise<RoleDeletion> => {
+      const { rows: [role] } = await client.query(`SELECT 1 FROM ${this.t.roles} WHERE org_id = $1 AND name = $2 FOR UPDATE`, [orgId, name]);
+      if (!role) return 'absent';
+      const { rows: heldBy } = await client.query<{ id: string; email: string }>(`SELECT id, email FROM ${this.t.users} WHERE org_id = $1 AND role = $2 ORDER BY created_at, id`, [orgId, name]);
+      if (heldBy.length > 0) return { heldBy };
+      await client.query(`DELETE FROM ${this.t.roles} WHERE org_id = $1 AND name = $2`, [orgId, name]);
+      return 'deleted';
+    });
   }
 
   async addToken(userId: string, tokenHash: string, last4: string | null = null): Promise<TokenInfo> {

@@ -45,6 +45,11 @@ const LIMITS_MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec('ALTER TABLE notices ADD COLUMN leased_ms INTEGER');
   },
+  // 3: whether a second of the sliding log was counted on a clock of the key's own (an
+  // organization's moved clock): such rows leave by the key's latest second, not the store's clock.
+  (db) => {
+    db.exec('ALTER TABLE minute_log ADD COLUMN own INTEGER NOT NULL DEFAULT 0');
+  },
 ];
 
 /**

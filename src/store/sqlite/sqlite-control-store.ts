@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { emailTaken, idTaken, noOrganization, noUser, rethrowAs } from '../control-errors.js';
+import { emailTaken, idTaken, noOrganization, noRole, noUser, rethrowAs } from '../control-errors.js';
+import { ADMIN_ROLE } from '../../auth/permissions.js';
 import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
@@ -183,13 +184,13 @@ export class SqliteControlStore implements ControlStore {
     return prepared(this.db, 'SELECT id FROM organizations WHERE webhooks = 1 ORDER BY created_at, id').pluck().all() as string[];
   }
 
-  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): Promise<User> {
+  async createUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken; requireRole?: boolean }): Promise<User> {
     this.identities.clear();
     return toUser(this.db.transaction(() => this.insertUser(input)).immediate());
   }
 
   /** The user's row, and their first token when given; run in a transaction. */
-  private insertUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken }): UserRow {
+  private insertUser(input: { id?: string; orgId: string; email: string; fullname: string; role: string; token?: NewToken; requireRole?: boolean }): UserRow {
     const row: UserRow = { id: input.id ?? randomUUID(), org_id: input.orgId, email: input.email, fullname: input.fullname, role: input.role, created_at: nowIso(), disabled_at: null };
     try {
       prepared(this.db, 'INSERT INTO users (id, org_id, email, fullname, role, created_at) VALUES (@id, @org_id, @email, @fullname, @role, @created_at)').run(row);
@@ -200,8 +201,17 @@ export class SqliteControlStore implements ControlStore {
         SQLITE_CONSTRAINT_FOREIGNKEY: () => noOrganization(input.orgId),
       })(err);
     }
+    if (input.requireRole) this.checkRole(input.orgId, input.role);
     if (input.token) this.insertToken(row.id, input.token.hash, input.token.last4);
     return row;
+  }
+
+  /**
+   * Throws unless `role` is admin or a role the organization defines; in the write transaction that
+   * gives it, so a role deleted meanwhile (deleteRole, in a transaction of its own) is not given.
+   */
+  private checkRole(orgId: string, role: string): void {
+    if (role !== ADMIN_ROLE && !prepared(this.db, 'SELECT 1 FROM roles WHERE org_id = ? AND name = ?').get(orgId, role)) throw noRole(orgId, role);
   }
 
   async getUser(id: string): Promise<User | null> {
@@ -221,12 +231,13 @@ export class SqliteControlStore implements ControlStore {
     return prepared(this.db, 'SELECT hash FROM tokens WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at, hash').pluck().all(userId) as string[];
   }
 
-  async updateUser(id: string, changes: { role?: string; disabled?: boolean }): Promise<User | null> {
+  async updateUser(id: string, changes: { role?: string; disabled?: boolean; requireRole?: boolean }): Promise<User | null> {
     this.identities.clear();
     return this.db.transaction(() => {
       const r = prepared(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
       if (!r) return null;
       const role = changes.role ?? r.role;
+      if (changes.role !== undefined && changes.requireRole) this.checkRole(r.org_id, changes.role);
       const disabledAt = changes.disabled === undefined ? r.disabled_at : changes.disabled ? (r.disabled_at ?? nowIso()) : null;
       prepared(this.db, 'UPDATE users SET role = ?, disabled_at = ? WHERE id = ?').run(role, disabledAt, id);
       return toUser({ ...r, role, disabled_at: disabledAt });

@@ -25,6 +25,8 @@ interface Pending {
   seconds: number[];
   counts: number[];
   days: Map<number, number>;
+  /** The key's time at its latest count (its own clock's when it has one): its minute ends there. */
+  at: number;
 }
 
 /** The instant a request is restored at: the last millisecond of its second. */
@@ -86,7 +88,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
       }
       if (this.pending.size === 0) this.pendingSince = now;
       let p = this.pending.get(key);
-      if (!p) this.pending.set(key, (p = { seconds: [], counts: [], days: new Map() }));
+      if (!p) this.pending.set(key, (p = { seconds: [], counts: [], days: new Map(), at: now }));
+      p.at = now;
       const second = endOfSecond(countedAt);
       const last = p.seconds.length - 1;
       if (last >= 0 && p.seconds[last] === second) p.counts[last]!++;
@@ -121,18 +124,20 @@ export class SqliteRateLimitStore implements RateLimitStore {
   /** Writes everything counted since the last flush, in one transaction. Throws if the write fails (nothing is lost). */
   flush(): void {
     const now = this.clock();
-    const cutoff = now - MINUTE_MS;
     if (this.pending.size > 0) {
       const batch = this.pending;
       try {
         this.db.transaction(() => {
-          const addMinute = prepared(this.db, 'INSERT INTO minute_log (key, ts, n) VALUES (?, ?, ?) ON CONFLICT (key, ts) DO UPDATE SET n = n + excluded.n');
+          const addMinute = prepared(this.db, 'INSERT INTO minute_log (key, ts, n, own) VALUES (?, ?, ?, ?) ON CONFLICT (key, ts) DO UPDATE SET n = n + excluded.n, own = excluded.own');
           const addDay = prepared(this.db, 'INSERT INTO day_counts (key, day, count) VALUES (?, ?, ?) ON CONFLICT (key, day) DO UPDATE SET count = count + excluded.count');
           const expire = prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts <= ?');
           for (const [key, p] of batch) {
-            // Seconds already out of the window are not written.
+            // The key's minute ends at its own time (a frozen clock's never ends on the store's):
+            // seconds already out of it are not written, and those in the file leave.
+            const cutoff = p.at - MINUTE_MS;
+            const own = this.ownTime.has(key) ? 1 : 0;
             p.seconds.forEach((second, i) => {
-              if (second > cutoff) addMinute.run(key, second, p.counts[i]);
+              if (second > cutoff) addMinute.run(key, second, p.counts[i], own);
             });
             for (const [day, n] of p.days) addDay.run(key, day, n);
             expire.run(key, cutoff);
@@ -143,7 +148,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
         // Kept for the next flush; the seconds that expire meanwhile are dropped, so a long outage
         // of the disk costs at most a minute of seconds in memory.
         for (const p of batch.values()) {
-          const keep = p.seconds.findIndex((second) => second > cutoff);
+          const keep = p.seconds.findIndex((second) => second > p.at - MINUTE_MS);
           p.seconds.splice(0, keep < 0 ? p.seconds.length : keep);
           p.counts.splice(0, p.counts.length - p.seconds.length);
         }
@@ -191,6 +196,7 @@ export class SqliteRateLimitStore implements RateLimitStore {
       p.seconds.length = end;
       p.counts.length = end;
       for (const day of [...p.days.keys()]) if (day > today) p.days.delete(day);
+      p.at = now;
     }
     this.db.transaction(() => {
       prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts > ?').run(key, last);
@@ -232,10 +238,16 @@ export class SqliteRateLimitStore implements RateLimitStore {
     })();
   }
 
-  /** At open: rows nothing needs any more (timestamps out of the window, days out of DAYS_KEPT). */
+  /**
+   * At open: rows nothing needs any more (timestamps out of the window, days out of DAYS_KEPT).
+   * Seconds counted on the store's clock leave by it; those counted on a clock of the key's own, by
+   * the key's latest second: the request restored there was made up to 999 ms before it, and the
+   * key's clock stood at least there, so what is over 61 s before it has left its window.
+   */
   private removeStale(now: number): void {
     this.db.transaction(() => {
-      prepared(this.db, 'DELETE FROM minute_log WHERE ts <= ?').run(now - MINUTE_MS);
+      prepared(this.db, 'DELETE FROM minute_log WHERE own = 0 AND ts <= ?').run(now - MINUTE_MS);
+      prepared(this.db, 'DELETE FROM minute_log WHERE own = 1 AND ts <= (SELECT max(m.ts) FROM minute_log m WHERE m.key = minute_log.key) - ?').run(MINUTE_MS + 1_000);
       this.pruneDays();
     })();
   }
