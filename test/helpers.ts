@@ -10,6 +10,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../src/config.js';
 import type { LogStream } from '../src/http/log-options.js';
 import { openStores, type Stores } from '../src/stores.js';
+import { createPool } from '../src/store/postgres/pg-db.js';
+import { DATABASE_URL, dropSchemas, needsPostgres, uniqueName } from './services.js';
 
 export function tempDir(prefix = 'orchard-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -73,6 +75,27 @@ export async function testContext(options: TestContextOptions = {}): Promise<Tes
       await app.close();
       await stores.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The stores an HTTP suite runs on: SQLite, and PostgreSQL when DATABASE_URL is set (else skipped). */
+export const CONTEXT_STORES = [
+  { name: 'SQLite', skip: false as false | string, config: (): ConfigOverrides => ({}) },
+  { name: 'PostgreSQL', skip: needsPostgres, config: (): ConfigOverrides => ({ databaseUrl: DATABASE_URL, databaseSchema: uniqueName('ctx') }) },
+] as const;
+
+/** testContext on one of CONTEXT_STORES; closing it also drops its PostgreSQL schemas. */
+export async function testContextOn(store: (typeof CONTEXT_STORES)[number], options: TestContextOptions = {}): Promise<TestContext> {
+  const ctx = await testContext({ ...options, config: { ...options.config, ...store.config() } });
+  return {
+    ...ctx,
+    async close() {
+      await ctx.close();
+      if (ctx.config.databaseUrl) {
+        const pool = createPool(ctx.config.databaseUrl, { max: 1 });
+        await dropSchemas(pool, ctx.config.databaseSchema).finally(() => pool.end());
+      }
     },
   };
 }

@@ -12,7 +12,7 @@ import type { ControlStore, NewToken, OrgRecords, RecordStore } from '../store/t
 import { defineWebhook, redeliver, requireWebhook, rotateWebhookSecret, sendTestEvent, webhookSummary, type WebhookPlace, type WebhookSummary } from '../webhooks/webhook-admin.js';
 import type { Delivery, DeliveryState, PreviousSecret } from '../webhooks/webhook-types.js';
 import type { Organization, TokenInfo, User } from '../auth/identity.js';
-import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planOf, type PlanName } from '../auth/plans.js';
+import { DEFAULT_MINUTE_LIMIT, PLAN_NAMES, planIncludesObject, planOf, type PlanName } from '../auth/plans.js';
 import { definableRoleName, parseRoleSpec, roleName, type RoleSpecNames, type RoleSpecText } from './role-spec.js';
 import { sampleRows } from './sample-data.js';
 import { READ_ALL } from '../query/plan.js';
@@ -343,11 +343,12 @@ export class AdminService {
     if (obj.readOnly) throw new AppError('PARAM_INVALID', `The ${obj.systemName} object is read-only and cannot be seeded.`);
     const now = input.now ?? new Date();
     const seed = input.seed ?? now.getTime();
+    const plan = planOf(org.plan);
     for (let done = 0; done < input.count; done += SEED_BATCH) {
       if (done > 0) await setTimeout(SEED_PAUSE_MS);
       const n = Math.min(SEED_BATCH, input.count - done);
       const rows = sampleRows(obj, n, { ownerId: org.primaryUserId, now, seed: seed + done, startIndex: done });
-      await this.records.bulkInsert(org.id, obj, rows, { userId: org.primaryUserId, at: formatDateTime(now) });
+      await this.records.bulkInsert(org.id, obj, rows, { userId: org.primaryUserId, at: formatDateTime(now), makesEvents: (o) => planIncludesObject(plan, o) });
       progress?.(done + n, input.count);
     }
     return { inserted: input.count, object: obj.systemName };

@@ -6,6 +6,7 @@ import { AppError, quote, quoteText } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
 import { unstorableText } from '../schema/values.js';
+import { undisplayableName } from '../schema/display-text.js';
 import { DEFAULT_SORT_FIELD, PAGE_SIZE_RULE, planQuery, QUERY_PAGE, type QueryPlan, type ReadAccess } from './plan.js';
 import { QueryFields } from './query-fields.js';
 import { pageParam } from './v3-plan.js';
@@ -94,7 +95,7 @@ export function viewDefinition(schema: OrgSchema, obj: ObjectDef, raw: unknown, 
   if (!isObject(raw)) throw new AppError('BODY_INVALID', 'The request body must be a JSON object such as {"name": "Lisbon accounts", "fields": "accountname,telephone1", "query": "billingcity = \'Lisbon\'", "sortBy": {"fieldName": "accountname", "type": "asc"}}.');
   if (typeof raw.name !== 'string' || raw.name.trim() === '') throw invalid("A view needs a 'name': a non-empty string.");
   const name = raw.name.trim();
-  const problem = unstorableText(name);
+  const problem = unstorableText(name) ?? undisplayableName(name);
   if (problem) throw invalid(`'name': ${problem}`);
   if (name.length > VIEW_LIMITS.name) throw invalid(`'name' is ${name.length} characters long; the most is ${VIEW_LIMITS.name}.`);
   const taken = viewsOf(obj).find((v) => v.name.toLowerCase() === name.toLowerCase());

@@ -23,6 +23,12 @@ export type ChangedFields = Readonly<Record<string, FieldChange>>;
 export interface ChangeAuthor {
   readonly userId: string | null;
   readonly at: string;
+  /**
+   * Whether a write of the object makes webhook events: the organization's plan includes it
+   * (docs/webhooks.md § Events), so a webhook on every object made under an earlier plan sends
+   * nothing of the objects the plan now lacks. Absent: every object does.
+   */
+  readonly makesEvents?: (obj: { readonly objectType: number; readonly systemName: string }) => boolean;
 }
 
 /** One entry of an organization's change log. */

@@ -2,18 +2,23 @@
 // store persists (docs/api.md, docs/compat.md): custom objects are numbered from 1000 as customobject{N},
 // custom fields are named pcf… (pcfsystemfield{N} when the client gives no name).
 
-import { AppError, quote } from '../errors.js';
+import { AppError, quote, quoteText } from '../errors.js';
 import { FIRST_CUSTOM_OBJECT, storedFields, type FieldType, type ObjectDef, type PicklistOption } from './types.js';
 import { buildObject, DEFAULT_MAX_LENGTH, pluralOf, type FieldSpec, type ObjectSpec } from './build-object.js';
 import type { OrgSchema } from './org-schema.js';
 import { unstorableText } from './values.js';
+import { undisplayableName } from './display-text.js';
 
 /**
  * The service's limits (docs/compat.md): labels ≤ 200 characters, field names ≤ 50, object names ≤
  * 100; and Orchard's: an object's stored fields (one column each) ≤ 500, well under what a table
- * holds (SQLite 2,000 columns, PostgreSQL 1,600 and a row of 8 kB of numbers).
+ * holds (SQLite 2,000 columns, PostgreSQL 1,600 and a row of 8 kB of numbers); an organization's
+ * custom objects (one table and its indexes each) ≤ 100 (docs/compat.md gives the reasons).
  */
-export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10, fields: 500 } as const;
+export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, options: 500, precision: 10, fields: 500, customObjects: 100 } as const;
+
+/** The members `POST /api/v2/record/58` takes: those the official MCP client sends (docs/compat.md). */
+const OBJECT_MEMBERS = ['name', 'collectionname'] as const;
 
 /**
  * The `{type}` of `POST /api/v2/system-field/{ot}/{type}`: the names the official client sends
@@ -45,7 +50,7 @@ function text(b: Record<string, unknown>, key: string, max: number, required: bo
   }
   if (typeof v !== 'string') throw invalid(`'${key}' must be a string; got ${quote(v)}.`);
   const s = v.trim();
-  const problem = unstorableText(s);
+  const problem = unstorableText(s) ?? undisplayableName(s);
   if (problem) throw invalid(`'${key}': ${problem}`);
   if (required && s === '') throw invalid(`'${key}' must not be empty.`);
   if (s.length > max) throw invalid(`'${key}' is ${s.length} characters long; the most is ${max}.`);
@@ -69,6 +74,15 @@ export function nextObjectType(schema: OrgSchema): number {
 /** `POST /api/v2/record/58 {name, collectionname}`: the spec of a new custom object. */
 export function customObjectSpec(schema: OrgSchema, raw: unknown, definitionId: string): ObjectSpec {
   const b = body(raw, '{"name": "Project Phase", "collectionname": "Project Phases"}');
+  for (const key of Object.keys(b)) {
+    if ((OBJECT_MEMBERS as readonly string[]).includes(key)) continue;
+    const meant = OBJECT_MEMBERS.find((m) => m === key.toLowerCase());
+    throw invalid(`${quoteText(key)} is not a member of an object's definition; its members are ${OBJECT_MEMBERS.join(', ')}${meant ? ` (did you mean '${meant}'?)` : ''}.`);
+  }
+  const custom = schema.objects.filter((o) => o.objectType >= FIRST_CUSTOM_OBJECT).length;
+  if (custom >= DEFINITION_LIMITS.customObjects) {
+    throw invalid(`The organization has ${custom} custom objects, the most it may have; an object cannot be added to it.`);
+  }
   const name = text(b, 'name', DEFINITION_LIMITS.objectName, true)!;
   const collectionName = text(b, 'collectionname', DEFINITION_LIMITS.objectName, false) || pluralOf(name);
   const taken = schema.objects.find((o) => o.displayName.toLowerCase() === name.toLowerCase());
@@ -113,6 +127,7 @@ function picklistOptions(b: Record<string, unknown>): PicklistOption[] {
   }
   if (raw.length > DEFINITION_LIMITS.options) throw invalid(`A picklist has at most ${DEFINITION_LIMITS.options} options; got ${raw.length}.`);
   const seen = new Set<number>();
+  const labels = new Map<string, string>();
   return raw.map((o: unknown, i) => {
     const opt = body(o, hasValues ? '{"name": "Gold", "value": "1"}' : '{"label": "Gold", "value": 1}');
     const labelKey = opt.label === undefined || opt.label === null ? 'name' : 'label';
@@ -125,6 +140,10 @@ function picklistOptions(b: Record<string, unknown>): PicklistOption[] {
     if (value < 0) throw invalid(`Option '${label}': 'value' must be 0 or more; got ${value}.`);
     if (seen.has(value)) throw invalid(`Two options have the value ${value}; each option needs its own value.`);
     seen.add(value);
+    // A label chosen by (show_real_value, the console's choice) must name one option.
+    const twin = labels.get(label.toLowerCase());
+    if (twin !== undefined) throw invalid(`Two options have the label '${twin}'${twin === label ? '' : ` ('${label}')`}, labels being compared without regard to case; give each option its own label.`);
+    labels.set(label.toLowerCase(), label);
     return { value, label };
   });
 }

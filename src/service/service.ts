@@ -184,7 +184,8 @@ export class Service {
 
   /** Who writes and when, for the change log: the caller, now on the organization's clock (also an import's batches). */
   author(identity: TokenIdentity, context = this.writeContext(identity)): ChangeAuthor {
-    return { userId: context.userId, at: formatDateTime(context.now) };
+    const access = accessOf(identity);
+    return { userId: context.userId, at: formatDateTime(context.now), makesEvents: (obj) => access.includesObject(obj) };
   }
 
   /** The row a create body makes, after the field rules of the role (403) and the body checks (400); also each line of an import. */

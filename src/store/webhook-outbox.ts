@@ -153,14 +153,15 @@ interface PlannedDelivery {
 }
 
 /**
- * A delivery for each record written and each active webhook of its event and object whose filter the
- * record matches (as the write left it; as it was, for a delete).
+ * A delivery for each record written of an object the author's plan includes, and each active webhook
+ * of its event and object whose filter the record matches (as the write left it; as it was, for a delete).
  */
 function planDeliveries(hooks: readonly ActiveHook[], log: ChangeBuffer, createdMs: number): PlannedDelivery[] {
   const planned: PlannedDelivery[] = [];
   if (hooks.length === 0) return planned;
   const at = new Date(createdMs).toISOString();
   for (const [entry, w] of log.written.entries()) {
+    if (log.author.makesEvents && !log.author.makesEvents(w.obj)) continue;
     const event = EVENT_OF[w.operation];
     let written: WrittenRecord | undefined;
     for (const hook of hooks) {

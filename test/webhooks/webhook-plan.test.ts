@@ -1,9 +1,10 @@
 // A webhook on one object needs a plan that includes it (docs/webhooks.md § Managing webhooks),
-// however it is made: the API, the control API, the CLI's and fixtures files' AdminService.
+// however it is made: the API, the control API, the CLI's and fixtures files' AdminService; and a
+// write of an object the plan lacks makes no event (§ Events), whatever the webhooks were made under.
 
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { testContext, type TestContext } from '../helpers.js';
+import { CONTEXT_STORES, testContext, testContextOn, type TestContext } from '../helpers.js';
 
 const KEY = 'test-admin-key-0123456789abcdef';
 let ctx: TestContext;
@@ -27,4 +28,25 @@ test('a free organization gets no webhook on an object its plan excludes, throug
   // An object the plan includes, and every object, are fine.
   assert.equal((await ctx.stores.admin.createWebhook({ orgId: ctx.orgId, definition: body('account'), allowPrivate: true })).webhook.object, 'account');
   assert.equal((await ctx.request({ method: 'POST', url: `/_orchard/organizations/${ctx.orgId}/webhooks`, payload: { event: 'created', url: 'https://hooks.example.com/all' }, token: null, headers: { authorization: `Bearer ${KEY}` } })).statusCode, 201);
+});
+
+for (const store of CONTEXT_STORES) describe(`on ${store.name}`, { skip: store.skip }, () => {
+  test('after a downgrade, writes of objects the plan now lacks (orchard seed) make no event for a webhook on every object or on that object', async () => {
+    const rich = await testContextOn(store, { plan: 'enterprise', config: { webhooks: { allowPrivate: true, deliver: false } } });
+    try {
+      const admin = rich.stores.admin;
+      const every = (await admin.createWebhook({ orgId: rich.orgId, definition: { event: 'created', url: 'https://hooks.example.com/every' }, allowPrivate: true })).webhook;
+      const one = (await admin.createWebhook({ orgId: rich.orgId, definition: body('opportunity'), allowPrivate: true })).webhook;
+      const events = async (id: string) => (await admin.webhookDeliveries(rich.orgId, id, { limit: 100, offset: 0 })).map((d) => d.objectType).sort();
+      await admin.seed({ orgId: rich.orgId, object: 'opportunity', count: 1 });
+      assert.deepEqual([await events(every.id), await events(one.id)], [[4], [4]]);
+      await admin.updateOrganization({ id: rich.orgId, plan: 'free' });
+      await admin.seed({ orgId: rich.orgId, object: 'opportunity', count: 2 });
+      await admin.seed({ orgId: rich.orgId, object: 'account', count: 2 });
+      // The event made under the enterprise plan stays; the free plan's writes send accounts only.
+      assert.deepEqual([await events(every.id), await events(one.id)], [[1, 1, 4], [4]]);
+    } finally {
+      await rich.close();
+    }
+  });
 });
