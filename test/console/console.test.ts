@@ -1733,13 +1733,19 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('the journal\'s status filter takes a class in capitals (4XX) as the control API does, rather than ignoring it', async () => {
-    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
-    assert.equal((await api(ADA, 'GET', '/api/record/account/00000000-0000-4000-8000-00000000dead')).status, 404);
+  /** A new tab signed in with the admin key, on Requests, once a request of this status class (s2: 2xx) is listed. */
+  const requestsView = async (shown: 's2' | 's4'): Promise<Page> => {
     const page = await tab();
     await signIn(page, ADMIN_KEY, 'admin');
     await go(page, 'requests');
-    await page.locator('table.requests td.s2').first().waitFor();
+    await page.locator(`table.requests td.${shown}`).first().waitFor();
+    return page;
+  };
+
+  test('the journal\'s status filter takes a class in capitals (4XX) as the control API does, rather than ignoring it', async () => {
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
+    assert.equal((await api(ADA, 'GET', '/api/record/account/00000000-0000-4000-8000-00000000dead')).status, 404);
+    const page = await requestsView('s2');
     const next = page.waitForRequest((r) => r.url().includes('/journal?'));
     await page.fill('label:has-text("Status") input', '4XX');
     assert.equal(new URL((await next).url()).searchParams.get('status'), '4XX', 'the next read of the journal asks for 4XX');
@@ -1747,6 +1753,22 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       const statuses = [...document.querySelectorAll('table.requests tbody td.status')].map((td) => td.textContent);
       return statuses.length > 0 && statuses.every((s) => s?.startsWith('4'));
     });
+  });
+
+  test('the journal\'s "path contains" finds a path whatever its percent-encoding: typed Hebrew, or a space', async () => {
+    // fetch sends the Hebrew and the space percent-encoded, as browsers and clients do.
+    assert.equal((await api(ADA, 'GET', '/api/record/account/שלום')).status, 400);
+    assert.equal((await api(ADA, 'GET', '/api/record/account/two words')).status, 400);
+    const page = await requestsView('s4');
+    const rowsFor = async (typed: string) => {
+      const read = page.waitForResponse((r) => new URL(r.url()).searchParams.get('path') === typed);
+      await page.fill('label:has-text("Path contains") input', typed);
+      await read;
+      await page.waitForFunction(() => document.querySelector('table.requests tbody tr a, table.requests tbody td.muted') !== null);
+      return page.$$eval('table.requests tbody tr a', (links) => links.map((a) => a.textContent));
+    };
+    assert.deepEqual(await rowsFor('שלום'), ['/api/record/account/%D7%A9%D7%9C%D7%95%D7%9D']);
+    assert.deepEqual(await rowsFor('account/two words'), ['/api/record/account/two%20words']);
   });
 
   test('a delivery log\'s route names one webhook: an id holding "../" reads no other route of the API', async () => {
