@@ -1771,6 +1771,39 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     assert.deepEqual(await rowsFor('account/two words'), ['/api/record/account/two%20words']);
   });
 
+  test('a record\'s history names every user it shows, in an organization of more than 500 users, asking for those users only', async () => {
+    const former = Array.from({ length: 520 }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, fullname: `Former ${i}`, email: `former${i}@many.example` }));
+    // The last, by creation and by id: past the first 500 users whatever order they are read in.
+    const last = { id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', fullname: 'Zelda Last', email: 'zelda@many.example' };
+    const TOKEN = 'many-users-token-0001';
+    const ACCOUNT = '44444444-4444-4444-8444-444444444444';
+    const loaded = await json(await control('POST', '/fixtures', { organizations: [{
+      name: 'Many Users Co', plan: 'enterprise', limits: { minute: 1000 },
+      users: [{ email: 'mia@many.example', fullname: 'Mia Primary', tokens: [TOKEN] }],
+      formerUsers: [...former, last],
+      records: { account: [{ accountid: ACCOUNT, accountname: 'Owned by the last', ownerid: last.id }] },
+    }] }));
+    const orgId = loaded.organizations[0].id as string;
+    try {
+      const page = await tab();
+      const userQueries: Array<Record<string, unknown>> = [];
+      page.on('request', (r) => {
+        const body = r.method() === 'POST' && r.url().endsWith('/api/query') ? JSON.parse(r.postData() ?? '{}') : null;
+        if (body?.objecttype === 'crmuser') userQueries.push(body);
+      });
+      await signIn(page, TOKEN);
+      await go(page, `data/account/${ACCOUNT}`);
+      const created = page.locator('.history li[data-operation=create]');
+      await created.waitFor();
+      await page.waitForFunction(() => /by Mia Primary/.test(document.querySelector('.history li[data-operation=create]')?.textContent ?? ''));
+      assert.equal(await created.locator('tr[data-changed=ownerid] ins a').textContent(), 'Zelda Last');
+      assert.ok(userQueries.length > 0);
+      for (const q of userQueries) assert.match(String(q.query), /^crmuserid = '[0-9a-f-]{36}'( OR crmuserid = '[0-9a-f-]{36}')*$/, 'only the users shown are asked for');
+    } finally {
+      await control('DELETE', `/organizations/${orgId}`);
+    }
+  });
+
   test('a delivery log\'s route names one webhook: an id holding "../" reads no other route of the API', async () => {
     const page = await tab();
     await signIn(page, ADA);
