@@ -1804,6 +1804,30 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
+  test('a lookup\'s search takes a typed % or _ as itself, not as a wildcard', async () => {
+    const names = ['50% Off Ltd', '50X Off Ltd', 'Snake_case Co', 'SnakeXcase Co'];
+    const ids: string[] = [];
+    for (const accountname of names) ids.push((await json(await api(ADA, 'POST', '/api/record/account', { accountname }))).data.Record.accountid);
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, `data/account/${GLOBEX}`);
+      await page.click('text=Edit');
+      const parent = page.locator('#field-parentaccountid');
+      const options = async (typed: string, expected: string) => {
+        await parent.fill(typed);
+        await page.waitForSelector(`#field-parentaccountid-options [role=option]:has-text("${expected}")`);
+        return page.$$eval('#field-parentaccountid-options [role=option]', (els) => els.map((e) => e.textContent));
+      };
+      assert.deepEqual(await options('50%', '50% Off'), ['50% Off Ltd']);
+      assert.deepEqual(await options('e_c', 'Snake_case'), ['Snake_case Co']);
+      assert.deepEqual(await options('0% off', '50% Off'), ['50% Off Ltd'], 'without regard to case, anywhere in the name');
+      await page.click('button:has-text("Cancel")');
+    } finally {
+      for (const id of ids) await api(ADA, 'DELETE', `/api/record/account/${id}`);
+    }
+  });
+
   test('a delivery log\'s route names one webhook: an id holding "../" reads no other route of the API', async () => {
     const page = await tab();
     await signIn(page, ADA);
