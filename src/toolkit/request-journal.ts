@@ -157,9 +157,45 @@ class Ring<T> {
   }
 }
 
+function decodes(escapes: string): boolean {
+  try {
+    decodeURIComponent(escapes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `text` with each run of percent-escapes that is UTF-8 decoded (`%D7%A9` → `ש`, `%20` → a space);
+ * an escape that is not (`%zz`, a lone `%D7`) stays as written. NFC, so a composed and a decomposed
+ * letter read alike.
+ */
+export function decodedPath(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    // One character at a time (a UTF-8 sequence is 1 to 4 escapes), an escape that starts none kept.
+    let out = '';
+    for (let i = 0; i < run.length;) {
+      const n = [4, 3, 2, 1].find((k) => i + 3 * k <= run.length && decodes(run.slice(i, i + 3 * k)));
+      out += n === undefined ? run.slice(i, i + 3) : decodeURIComponent(run.slice(i, i + 3 * n));
+      i += 3 * (n ?? 1);
+    }
+    return out;
+  }).normalize('NFC');
+}
+
+/**
+ * Whether a path holds `text`, without regard to case or to how either is percent-encoded: as
+ * written, or both decoded (typed Hebrew or a space finds a path sent as `…/%D7%A9%D7%9C%D7%95%D7%9D`).
+ */
+export function pathContains(path: string, text: string): boolean {
+  const fold = (t: string) => t.toLowerCase();
+  return fold(path).includes(fold(text)) || fold(decodedPath(path)).includes(fold(decodedPath(text)));
+}
+
 function matches(entry: JournalEntry, f: JournalFilter, since: number, until: number): boolean {
   if (f.method !== undefined && entry.method !== f.method.toUpperCase()) return false;
-  if (f.path !== undefined && !entry.path.toLowerCase().includes(f.path.toLowerCase())) return false;
+  if (f.path !== undefined && !pathContains(entry.path, f.path)) return false;
   if (f.status !== undefined) {
     const s = String(entry.status);
     if (/^[1-5]xx$/i.test(f.status) ? s[0] !== f.status[0] : s !== f.status) return false;

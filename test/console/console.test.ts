@@ -1733,13 +1733,19 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
     }
   });
 
-  test('the journal\'s status filter takes a class in capitals (4XX) as the control API does, rather than ignoring it', async () => {
-    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
-    assert.equal((await api(ADA, 'GET', '/api/record/account/00000000-0000-4000-8000-00000000dead')).status, 404);
+  /** A new tab signed in with the admin key, on Requests, once a request of this status class (s2: 2xx) is listed. */
+  const requestsView = async (shown: 's2' | 's4'): Promise<Page> => {
     const page = await tab();
     await signIn(page, ADMIN_KEY, 'admin');
     await go(page, 'requests');
-    await page.locator('table.requests td.s2').first().waitFor();
+    await page.locator(`table.requests td.${shown}`).first().waitFor();
+    return page;
+  };
+
+  test('the journal\'s status filter takes a class in capitals (4XX) as the control API does, rather than ignoring it', async () => {
+    assert.equal((await api(ADA, 'GET', '/api/record/account?pagesize=1')).status, 200);
+    assert.equal((await api(ADA, 'GET', '/api/record/account/00000000-0000-4000-8000-00000000dead')).status, 404);
+    const page = await requestsView('s2');
     const next = page.waitForRequest((r) => r.url().includes('/journal?'));
     await page.fill('label:has-text("Status") input', '4XX');
     assert.equal(new URL((await next).url()).searchParams.get('status'), '4XX', 'the next read of the journal asks for 4XX');
@@ -1747,6 +1753,79 @@ describe('the console in Chromium', { skip: needsChromium }, () => {
       const statuses = [...document.querySelectorAll('table.requests tbody td.status')].map((td) => td.textContent);
       return statuses.length > 0 && statuses.every((s) => s?.startsWith('4'));
     });
+  });
+
+  test('the journal\'s "path contains" finds a path whatever its percent-encoding: typed Hebrew, or a space', async () => {
+    // fetch sends the Hebrew and the space percent-encoded, as browsers and clients do.
+    assert.equal((await api(ADA, 'GET', '/api/record/account/שלום')).status, 400);
+    assert.equal((await api(ADA, 'GET', '/api/record/account/two words')).status, 400);
+    const page = await requestsView('s4');
+    const rowsFor = async (typed: string) => {
+      const read = page.waitForResponse((r) => new URL(r.url()).searchParams.get('path') === typed);
+      await page.fill('label:has-text("Path contains") input', typed);
+      await read;
+      await page.waitForFunction(() => document.querySelector('table.requests tbody tr a, table.requests tbody td.muted') !== null);
+      return page.$$eval('table.requests tbody tr a', (links) => links.map((a) => a.textContent));
+    };
+    assert.deepEqual(await rowsFor('שלום'), ['/api/record/account/%D7%A9%D7%9C%D7%95%D7%9D']);
+    assert.deepEqual(await rowsFor('account/two words'), ['/api/record/account/two%20words']);
+  });
+
+  test('a record\'s history names every user it shows, in an organization of more than 500 users, asking for those users only', async () => {
+    const former = Array.from({ length: 520 }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, fullname: `Former ${i}`, email: `former${i}@many.example` }));
+    // The last, by creation and by id: past the first 500 users whatever order they are read in.
+    const last = { id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', fullname: 'Zelda Last', email: 'zelda@many.example' };
+    const TOKEN = 'many-users-token-0001';
+    const ACCOUNT = '44444444-4444-4444-8444-444444444444';
+    const loaded = await json(await control('POST', '/fixtures', { organizations: [{
+      name: 'Many Users Co', plan: 'enterprise', limits: { minute: 1000 },
+      users: [{ email: 'mia@many.example', fullname: 'Mia Primary', tokens: [TOKEN] }],
+      formerUsers: [...former, last],
+      records: { account: [{ accountid: ACCOUNT, accountname: 'Owned by the last', ownerid: last.id }] },
+    }] }));
+    const orgId = loaded.organizations[0].id as string;
+    try {
+      const page = await tab();
+      const userQueries: Array<Record<string, unknown>> = [];
+      page.on('request', (r) => {
+        const body = r.method() === 'POST' && r.url().endsWith('/api/query') ? JSON.parse(r.postData() ?? '{}') : null;
+        if (body?.objecttype === 'crmuser') userQueries.push(body);
+      });
+      await signIn(page, TOKEN);
+      await go(page, `data/account/${ACCOUNT}`);
+      const created = page.locator('.history li[data-operation=create]');
+      await created.waitFor();
+      await page.waitForFunction(() => /by Mia Primary/.test(document.querySelector('.history li[data-operation=create]')?.textContent ?? ''));
+      assert.equal(await created.locator('tr[data-changed=ownerid] ins a').textContent(), 'Zelda Last');
+      assert.ok(userQueries.length > 0);
+      for (const q of userQueries) assert.match(String(q.query), /^crmuserid = '[0-9a-f-]{36}'( OR crmuserid = '[0-9a-f-]{36}')*$/, 'only the users shown are asked for');
+    } finally {
+      await control('DELETE', `/organizations/${orgId}`);
+    }
+  });
+
+  test('a lookup\'s search takes a typed % or _ as itself, not as a wildcard', async () => {
+    const names = ['50% Off Ltd', '50X Off Ltd', 'Snake_case Co', 'SnakeXcase Co'];
+    const ids: string[] = [];
+    for (const accountname of names) ids.push((await json(await api(ADA, 'POST', '/api/record/account', { accountname }))).data.Record.accountid);
+    try {
+      const page = await tab();
+      await signIn(page, ADA);
+      await go(page, `data/account/${GLOBEX}`);
+      await page.click('text=Edit');
+      const parent = page.locator('#field-parentaccountid');
+      const options = async (typed: string, expected: string) => {
+        await parent.fill(typed);
+        await page.waitForSelector(`#field-parentaccountid-options [role=option]:has-text("${expected}")`);
+        return page.$$eval('#field-parentaccountid-options [role=option]', (els) => els.map((e) => e.textContent));
+      };
+      assert.deepEqual(await options('50%', '50% Off'), ['50% Off Ltd']);
+      assert.deepEqual(await options('e_c', 'Snake_case'), ['Snake_case Co']);
+      assert.deepEqual(await options('0% off', '50% Off'), ['50% Off Ltd'], 'without regard to case, anywhere in the name');
+      await page.click('button:has-text("Cancel")');
+    } finally {
+      for (const id of ids) await api(ADA, 'DELETE', `/api/record/account/${id}`);
+    }
   });
 
   test('a delivery log\'s route names one webhook: an id holding "../" reads no other route of the API', async () => {

@@ -80,6 +80,31 @@ describe('the journal, on', () => {
   });
 });
 
+describe('the journal\'s path filter', () => {
+  let ctx: TestContext;
+  before(async () => (ctx = await testContext({ config: { adminKey: ADMIN_KEY, journalSize: 10 } })));
+  after(() => ctx.close());
+
+  test('typed Hebrew, a space or an escape finds a path whatever its percent-encoding, and a broken escape typed is text', async () => {
+    // Paths as clients send them: Hebrew as UTF-8 escapes (upper- or lowercase hex), a space as %20, a % as %25.
+    // (A path with a malformed escape is refused before it has an organization, so it is never kept.)
+    await ctx.request({ method: 'GET', url: '/api/record/%D7%97%D7%A9%D7%91%D7%95%D7%9F' });
+    await ctx.request({ method: 'GET', url: '/api/record/account/%d7%a9%d7%9c%d7%95%d7%9d' });
+    await ctx.request({ method: 'GET', url: '/api/record/account/two%20words' });
+    await ctx.request({ method: 'GET', url: '/api/record/account/100%25' });
+    const paths = async (typed: string) => (await control(ctx, 'GET', `/organizations/${ctx.orgId}/journal?path=${encodeURIComponent(typed)}`))
+      .items.map((e: { path: string }) => e.path);
+    assert.deepEqual(await paths('חשבון'), ['/api/record/%D7%97%D7%A9%D7%91%D7%95%D7%9F']);
+    assert.deepEqual(await paths('account/שלום'), ['/api/record/account/%d7%a9%d7%9c%d7%95%d7%9d'], 'lowercase escapes');
+    assert.deepEqual(await paths('two words'), ['/api/record/account/two%20words']);
+    assert.deepEqual(await paths('%D7%97%D7%A9'), ['/api/record/%D7%97%D7%A9%D7%91%D7%95%D7%9F'], 'the escapes as written still match');
+    assert.deepEqual(await paths('two%20WORDS'), ['/api/record/account/two%20words']);
+    assert.deepEqual(await paths('t/100%'), ['/api/record/account/100%25'], 'a typed % finds an escaped one');
+    assert.deepEqual(await paths('%zz%D7'), [], 'typed escapes that decode to no character are text');
+    assert.deepEqual(await paths('שלום!'), []);
+  });
+});
+
 describe('the journal, off (the default)', () => {
   let ctx: TestContext;
   before(async () => (ctx = await testContext({ config: { adminKey: ADMIN_KEY } })));

@@ -4,7 +4,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Field, QueryPage } from '../api.js';
-import { useConsole } from '../context.js';
+import { useConsole, type Console } from '../context.js';
 import { href } from '../router.js';
 import { messageOf } from '../ui.js';
 
@@ -84,6 +84,38 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A value in single quotes, as the query language writes it ('' is a quote). */
 const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
+const LIST = 8;
+/** Text with % or _ is searched with those as one-character wildcards, then kept where it truly holds them: this many rows a read, */
+const WILDCARD_READ = 50;
+/** at most this many reads. */
+const WILDCARD_PAGES = 4;
+
+/**
+ * The records of `target` whose primary field holds `text` (without regard to case), first LIST by
+ * name. The query language has no escape for its wildcards (docs/query.md: `%` and `_` in
+ * `start-with`), so a typed `%` or `_` is sent as `_` (any one character: itself among them) and the
+ * rows whose name does not hold the text as typed are dropped here, reading on until LIST are found,
+ * the last row is read, or WILDCARD_PAGES reads were made (`partial` then says some may be missing).
+ */
+async function searchByName(c: Pick<Console, 'data'>, target: NonNullable<Field['target']>, text: string, signal: AbortSignal): Promise<{ found: Array<{ id: string; name: string }>; partial: boolean }> {
+  const wild = /[%_]/.test(text);
+  const folded = text.toLowerCase();
+  const found: Array<{ id: string; name: string }> = [];
+  for (let page = 1; ; page++) {
+    const read = await c.data<QueryPage>('POST', '/api/query', {
+      objecttype: target.systemName, fields: `${target.primaryKey},${target.primaryField}`, page_size: wild ? WILDCARD_READ : LIST, page_number: page,
+      query: `${target.primaryField} start-with ${quoted(`%${text.replace(/%/g, '_')}`)}`, sort_by: target.primaryField,
+    }, signal);
+    for (const r of read.Data) {
+      const name = r[target.primaryField];
+      if (wild && !(typeof name === 'string' && name.toLowerCase().includes(folded))) continue;
+      if (found.length < LIST) found.push({ id: String(r[target.primaryKey]), name: String(name ?? r[target.primaryKey]) });
+    }
+    if (!wild || found.length >= LIST || read.IsLastPage) return { found, partial: false };
+    if (page === WILDCARD_PAGES) return { found, partial: true };
+  }
+}
+
 /** A lookup: type part of a name to search the target object by its primary field; arrows and Enter choose. */
 function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: InputProps) {
   const c = useConsole();
@@ -91,6 +123,8 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
   const [text, setText] = useState(name === null || name === undefined ? inputOfValue(value) : String(name));
   const [found, setFound] = useState<Array<{ id: string; name: string }>>([]);
   const [error, setError] = useState<string | null>(null);
+  /** The search read its most candidates and found fewer than a list's worth (text with % or _). */
+  const [partial, setPartial] = useState(false);
   const [active, setActive] = useState(-1);
   const [open, setOpen] = useState(false);
   const typed = useRef(false);
@@ -102,11 +136,9 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      c.data<QueryPage>('POST', '/api/query', {
-        objecttype: target.systemName, fields: `${target.primaryKey},${target.primaryField}`, page_size: 8,
-        query: `${target.primaryField} start-with ${quoted(`%${text.trim()}`)}`, sort_by: target.primaryField,
-      }, controller.signal).then((page) => {
-        setFound(page.Data.map((r) => ({ id: String(r[target.primaryKey]), name: String(r[target.primaryField] ?? r[target.primaryKey]) })));
+      searchByName(c, target, text.trim(), controller.signal).then((result) => {
+        setFound(result.found);
+        setPartial(result.partial);
         setError(null);
         setOpen(true);
       }, (err: unknown) => !controller.signal.aborted && setError(messageOf(err)));
@@ -179,6 +211,7 @@ function LookupInput({ field, id, value, name, onChange, onUnpicked, problem }: 
           ))}
         </ul>
       )}
+      {partial && open && <span class="muted small">The first {WILDCARD_READ * WILDCARD_PAGES} names like this were searched: type more to narrow it.</span>}
       {error && <span class="error small" role="alert">{error}</span>}
       {problem && <span id={`${id}-problem`} class="error small field-error" role="alert">{problem}</span>}
     </div>

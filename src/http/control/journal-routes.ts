@@ -78,7 +78,7 @@ export const journalRoutes: FastifyPluginAsync<ControlRouteOptions> = async (sco
         type: 'object', additionalProperties: false,
         properties: {
           method: { type: 'string', description: 'Only this method.' },
-          path: { type: 'string', description: 'Only paths containing this text (any case).' },
+          path: { type: 'string', description: 'Only paths containing this text, in any case and whatever the percent-encoding of either (typed Hebrew or a space finds a path sent with %D7%A9 or %20).' },
           status: { type: 'string', pattern: '^([1-5]\\d\\d|[1-5][xX][xX])$', description: 'A status (404) or a class (4xx, any case).' },
           since: { type: 'string', description: 'Only requests at or after this instant: an ISO 8601 date or date-time, UTC when it has no zone (as a clock\'s `at`).' },
           until: { type: 'string', description: 'Only requests before this instant, written as `since`.' },
