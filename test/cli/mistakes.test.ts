@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildCli } from '../../src/cli.js';
+import { buildCli, runCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
@@ -131,5 +131,25 @@ describe('orchard used wrongly', () => {
     assert.match(zero.message, /--limit must be a whole number of at least 1/);
     const many = await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', id, '--limit', '100000']);
     assert.equal((many.items as unknown[]).length, 500);
+  });
+});
+
+describe('orchard with a setting it does not take', () => {
+  /** `orchard --json …` in this environment: its exit status and its one JSON object. */
+  const runIn = async (env: NodeJS.ProcessEnv, args: readonly string[]) => {
+    let stdout = '';
+    const code = await runCli(['--json', ...args], { env, output: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } } });
+    return { code, body: JSON.parse(stdout) as { error: { code: string; message: string } } };
+  };
+
+  test('is refused with CONFIG_INVALID and the message naming the variable, not the catch-all ERROR', async () => {
+    const dir = tempDir('orchard-cli-config-');
+    try {
+      const r = await runIn({ DATA_DIR: dir, PORT: 'abc' }, ['org', 'list']);
+      assert.equal(r.code, 1);
+      assert.deepEqual(r.body, { error: { code: 'CONFIG_INVALID', message: "PORT must be a whole number from 0 to 65535; got 'abc'." } });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,9 +11,9 @@ test('refuses a whole-number setting that is blank, signed, hexadecimal or in ex
   for (const raw of [' ', '-0', '+80', '0x1F90', '8e3', '80.0']) {
     assert.throws(() => loadConfig({ PORT: raw }), { message: `PORT must be a whole number from 0 to 65535; got '${raw}'.` }, raw);
   }
-  assert.throws(() => loadConfig({ JOURNAL_SIZE: '\t' }), /^Error: JOURNAL_SIZE must be a whole number from 0 to 100000; got '\t'\.$/);
-  assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '1e3' }), /^Error: WEBHOOK_TIMEOUT_MS must be a whole number/);
-  assert.throws(() => loadConfig({ DAILY_CAP: ' ' }), /^Error: DAILY_CAP must be a whole number/);
+  assert.throws(() => loadConfig({ JOURNAL_SIZE: '\t' }), /^AppError: JOURNAL_SIZE must be a whole number from 0 to 100000; got '\t'\.$/);
+  assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '1e3' }), /^AppError: WEBHOOK_TIMEOUT_MS must be a whole number/);
+  assert.throws(() => loadConfig({ DAILY_CAP: ' ' }), /^AppError: DAILY_CAP must be a whole number/);
   // Digits around which an environment file left spaces are still the number.
   assert.equal(loadConfig({ PORT: ' 8081 ' }).port, 8081);
   assert.equal(loadConfig({ PORT: '' }).port, 8080);
@@ -65,5 +65,11 @@ test('refuses a BASE_URL that no Location could be built on: a space, a query, a
   }
   for (const [given, kept] of [['https://crm.example.com/', 'https://crm.example.com'], ['http://10.0.0.5:8080/orchard/', 'http://10.0.0.5:8080/orchard'], ['https://[2001:db8::1]', 'https://[2001:db8::1]']]) {
     assert.equal(loadConfig({ BASE_URL: given }).baseUrl, kept);
+  }
+});
+
+test('every refused setting carries the code CONFIG_INVALID', () => {
+  for (const env of [{ PORT: 'abc' }, { LOG_LEVEL: 'loud' }, { RATE_LIMITS: 'yes' }, { DATABASE_URL: 'garbage' }, { ADMIN_KEY: 'short' }]) {
+    assert.throws(() => loadConfig(env), { name: 'AppError', code: 'CONFIG_INVALID' }, JSON.stringify(env));
   }
 });
