@@ -279,6 +279,21 @@ function adminKey(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** A host name as DNS spells one: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME_RE = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** What HOST takes, for the messages that refuse a value (here, and at listen in server.ts). */
+export const HOST_TAKES = 'an IP address of this machine to listen on (127.0.0.1, 0.0.0.0 for every IPv4 address, :: for every address) or a name of this machine such as localhost';
+
+/**
+ * HOST: an IP address or a host name. Anything else (a URL, an address with its port, brackets)
+ * would fail only at listen, with the resolver's message (getaddrinfo ENOTFOUND) and no setting named.
+ */
+function listenHost(raw: string): string {
+  if (isIP(raw) !== 0 || HOST_NAME_RE.test(raw)) return raw;
+  throw configError(`HOST must be ${HOST_TAKES}; got '${raw}'.`);
+}
+
 /** Settings given in code rather than the environment (tests, benchmarks); the webhook settings one by one. */
 export type ConfigOverrides = Partial<Omit<Config, 'webhooks'>> & { readonly webhooks?: Partial<WebhookConfig> };
 
@@ -327,7 +342,7 @@ function checkOverrides(overrides: ConfigOverrides, config: Config): void {
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? wholeNumber(env, WHOLE_NUMBERS.port, 8080);
-  const host = overrides.host ?? (env.HOST || '127.0.0.1');
+  const host = listenHost(overrides.host ?? (env.HOST || '127.0.0.1'));
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL || 'info');
   if (!LOG_LEVELS.includes(logLevel)) {
     throw configError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);

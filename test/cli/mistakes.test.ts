@@ -148,8 +148,21 @@ describe('orchard with a setting it does not take', () => {
       const r = await runIn({ DATA_DIR: dir, PORT: 'abc' }, ['org', 'list']);
       assert.equal(r.code, 1);
       assert.deepEqual(r.body, { error: { code: 'CONFIG_INVALID', message: "PORT must be a whole number from 0 to 65535; got 'abc'." } });
+      assert.equal((await runIn({ DATA_DIR: dir, HOST: 'http://0.0.0.0' }, ['serve'])).body.error.code, 'CONFIG_INVALID');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('a command calling the running server finds it at the HOST and PORT the server reads, and refuses a PORT the server would', async () => {
+    const env = { ADMIN_KEY: 'cli-config-admin-key-0123456789' };
+    // A PORT with a letter was put in the URL as it was: 'http://127.0.0.1:80a' is not a server's address (--url or ORCHARD_URL).
+    assert.deepEqual((await runIn({ ...env, PORT: '80a' }, ['clock', 'show'])).body,
+      { error: { code: 'CONFIG_INVALID', message: "PORT must be a whole number from 0 to 65535; got '80a'." } });
+    // Nothing listens on port 1: the message names the address asked, the server's HOST and PORT.
+    const unreachable = (await runIn({ ...env, HOST: '::1', PORT: ' 1 ' }, ['clock', 'show'])).body.error;
+    assert.equal(unreachable.code, 'UNREACHABLE');
+    assert.match(unreachable.message, /^No Orchard server answers at http:\/\/\[::1\]:1 /);
+    assert.match((await runIn({ ...env, HOST: '0.0.0.0', PORT: '1' }, ['clock', 'show'])).body.error.message, /^No Orchard server answers at http:\/\/127\.0\.0\.1:1 /);
   });
 });

@@ -68,6 +68,18 @@ test('refuses a BASE_URL that no Location could be built on: a space, a query, a
   }
 });
 
+test('refuses a HOST that is neither an IP address nor a host name, naming HOST and what it takes (CONFIG_INVALID)', () => {
+  // Each failed only at listen, with the resolver's message (getaddrinfo ENOTFOUND http://0.0.0.0) and no setting named.
+  for (const raw of ['http://0.0.0.0', '0.0.0.0:8080', '[::1]', 'my host', 'host_name.example', '-bad.example']) {
+    assert.throws(() => loadConfig({ HOST: raw }), {
+      code: 'CONFIG_INVALID',
+      message: `HOST must be an IP address of this machine to listen on (127.0.0.1, 0.0.0.0 for every IPv4 address, :: for every address) or a name of this machine such as localhost; got '${raw}'.`,
+    }, raw);
+  }
+  for (const good of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.internal.example.com', 'fe80::1%eth0']) assert.equal(loadConfig({ HOST: good }).host, good);
+  assert.throws(() => loadConfig({}, { host: 'http://x' }), { code: 'CONFIG_INVALID' }, 'given in code');
+});
+
 test('every refused setting carries the code CONFIG_INVALID', () => {
   for (const env of [{ PORT: 'abc' }, { LOG_LEVEL: 'loud' }, { RATE_LIMITS: 'yes' }, { DATABASE_URL: 'garbage' }, { ADMIN_KEY: 'short' }]) {
     assert.throws(() => loadConfig(env), { name: 'AppError', code: 'CONFIG_INVALID' }, JSON.stringify(env));
