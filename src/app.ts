@@ -175,6 +175,23 @@ function corsOptions(origins: readonly string[]): FastifyCorsOptions {
   };
 }
 
+/**
+ * Once the server begins to close, every reply says Connection: close, those of requests already in
+ * flight included, so each connection ends with its reply: Node closes only the idle ones at close,
+ * and a connection kept alive after its reply would hold the close until its keep-alive timeout.
+ */
+function closeConnectionsOnClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
+
 /** TRUST_PROXY as Fastify takes it: a number of hops trusts that many addresses, nearest first. */
 function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
@@ -199,6 +216,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: true, allErrors: false, verbose: true, removeAdditional: false } },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // A request that arrives on a kept-alive connection while the server closes is served, with
+    // Connection: close (Fastify adds it), rather than Fastify's bare 503 (docs/operations.md).
+    return503OnClosing: false,
     // No request holds a socket past the time limit plus a margin: a client that sends its header
     // fields or body too slowly is answered 408 and cut. Connections are checked every second
     // (Node's default is every 30 s); idle keep-alive connections are not requests and stay.
@@ -211,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   serveInTurn(app.server);
+  closeConnectionsOnClosing(app);
 
   // Before any route: every route registered is known to the 405 of a path asked with another method,
   // and its integer query parameters are read as decimal digits only.

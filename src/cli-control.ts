@@ -47,10 +47,11 @@ const ruleLine = (r: FaultRule) => [
   `matched ${r.matched}, fired ${r.fired}`,
 ].filter(Boolean).join('  ');
 
-export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, print: () => Print): void {
+/** `localServer`: the address of the server this environment configures (cli.ts), when neither --url nor ORCHARD_URL is given. */
+export function addControlCommands(program: Command, env: NodeJS.ProcessEnv, print: () => Print, localServer: () => string): void {
   const url = '--url <url>';
-  const urlHelp = 'the running server (default: ORCHARD_URL, else http://127.0.0.1:$PORT)';
-  const client = (o: { url?: string }) => controlClientFrom(env, o.url);
+  const urlHelp = 'the running server (default: ORCHARD_URL, else HOST and PORT as the server reads them)';
+  const client = (o: { url?: string }) => controlClientFrom(env, o.url, localServer);
 
   const clock = program.command('clock').description('move a running server\'s clock, or one organization\'s (clock show, freeze, set, advance, real)');
   /** The clock --org names, or the server's (an empty --org too). */

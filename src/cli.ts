@@ -276,6 +276,15 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     .exitOverride()
     .addHelpText('after', EXAMPLES);
 
+  /**
+   * The server this environment configures, as its settings are read (a PORT the server refuses is
+   * CONFIG_INVALID here too): at its HOST, or 127.0.0.1 for one listening on every address.
+   */
+  const localServer = (): string => {
+    const { host, port } = loadConfig(env);
+    const reached = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    return `http://${reached.includes(':') ? `[${reached}]` : reached}:${port}`;
+  };
   const ctx = (): { config: Config; out: Out } => {
     const opts = program.opts<{ dataDir?: string; json?: boolean }>();
     return { config: loadConfig(env, opts.dataDir ? { dataDir: opts.dataDir } : {}), out: { json: opts.json === true, stdout: output.stdout } };
@@ -360,8 +369,8 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
     });
 
   /** The running server's control API (--url, ORCHARD_URL, ADMIN_KEY): for what must go through the process serving the organization. */
-  const server = (o: { url?: string }): ControlClient => controlClientFrom(env, o.url);
-  const urlOption = () => new Option('--url <url>', 'the running server (default: ORCHARD_URL, else http://127.0.0.1:$PORT); the key comes from ADMIN_KEY');
+  const server = (o: { url?: string }): ControlClient => controlClientFrom(env, o.url, localServer);
+  const urlOption = () => new Option('--url <url>', 'the running server (default: ORCHARD_URL, else HOST and PORT as the server reads them); the key comes from ADMIN_KEY');
   /** The running server's name for an organization; null when it has none. */
   const nameOnServer = async (client: ControlClient, orgId: string): Promise<string | null> =>
     (await client.listOrganizations()).find((x) => x.id === orgId)?.name ?? null;
@@ -812,7 +821,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
   addControlCommands(program, env, () => {
     const { out } = ctx();
     return (value, human) => print(out, value, human);
-  });
+  }, localServer);
 
   program.command('seed')
     .summary('insert sample records into an organization')

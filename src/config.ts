@@ -3,6 +3,10 @@
 
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { AppError } from './errors.js';
+
+/** A setting Orchard does not take: CONFIG_INVALID, its message naming the variable and what it takes. */
+const configError = (message: string): AppError => new AppError('CONFIG_INVALID', message);
 
 /**
  * Organizations a store keeps open by default (OPEN_ORGS). An open SQLite organization holds three
@@ -116,7 +120,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 function logFormat(raw: string | undefined): LogFormat {
   if (raw === undefined || raw === '') return 'auto';
-  if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new Error(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}; got '${raw}'.`);
+  if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw configError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}; got '${raw}'.`);
   return raw as LogFormat;
 }
 
@@ -126,7 +130,7 @@ function corsOrigins(raw: string | undefined): string[] {
   const origins = raw.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new Error(`CORS_ORIGINS must be * or origins such as https://app.example.com separated by commas; got '${origin}'.`);
+      throw configError(`CORS_ORIGINS must be * or origins such as https://app.example.com separated by commas; got '${origin}'.`);
     }
   }
   return origins;
@@ -144,7 +148,7 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
     // A prefix no longer than the address: /33 on IPv4 would only fail later, in proxy-addr, unnamed.
     const prefixFits = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
     if (family === 0 || extra !== undefined || !prefixFits) {
-      throw new Error(`TRUST_PROXY must be off, on, a number of hops, or addresses and CIDR ranges such as 10.0.0.0/8 separated by commas; got '${a}'.`);
+      throw configError(`TRUST_PROXY must be off, on, a number of hops, or addresses and CIDR ranges such as 10.0.0.0/8 separated by commas; got '${a}'.`);
     }
   }
   return list;
@@ -156,7 +160,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   // Decimal digits only: Number() reads blanks as 0 (a PORT of spaces listened anywhere), and -0, 0x… or 8e3 as numbers.
   const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new Error(`${name} must be a whole number from ${min} to ${max}; got '${raw}'.`);
+    throw configError(`${name} must be a whole number from ${min} to ${max}; got '${raw}'.`);
   }
   return n;
 }
@@ -173,14 +177,14 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'on' || raw === 'off') return raw === 'on';
-  throw new Error(`${name} must be on or off; got '${raw}'.`);
+  throw configError(`${name} must be on or off; got '${raw}'.`);
 }
 
 function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'true' || raw === 'false') return raw === 'true';
-  throw new Error(`${name} must be true or false; got '${raw}'.`);
+  throw configError(`${name} must be true or false; got '${raw}'.`);
 }
 
 /**
@@ -228,7 +232,7 @@ function webhookConfig(env: NodeJS.ProcessEnv, postgres: boolean): WebhookConfig
 function schemaName(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'orchard';
   if (!/^[a-z][a-z0-9_]{0,25}$/.test(raw)) {
-    throw new Error(`DATABASE_SCHEMA must be 1 to 26 lowercase letters, digits or '_', starting with a letter; got '${raw}'.`);
+    throw configError(`DATABASE_SCHEMA must be 1 to 26 lowercase letters, digits or '_', starting with a letter; got '${raw}'.`);
   }
   return raw;
 }
@@ -251,7 +255,7 @@ function serverUrl(key: keyof typeof SERVER_URLS, raw: string | undefined): stri
   if (socketPath?.test(raw) || (scheme.test(raw) && URL.canParse(raw))) return raw;
   const given = /^[a-z][a-z0-9+.-]*:/i.exec(raw)?.[0];
   const why = !given ? 'it has no scheme' : scheme.test(raw) ? 'it is not a valid URL (its port, or a character to percent-encode in its password?)' : `its scheme is ${given}`;
-  throw new Error(`${name} must be ${what}; ${why}. (Its value is not repeated here: it may hold a password.)`);
+  throw configError(`${name} must be ${what}; ${why}. (Its value is not repeated here: it may hold a password.)`);
 }
 
 /**
@@ -261,7 +265,7 @@ function serverUrl(key: keyof typeof SERVER_URLS, raw: string | undefined): stri
  */
 function mailFrom(raw: string): string {
   if (!/^(?:[^<>@\x00-\x1f\x7f]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw.trim())) {
-    throw new Error(`MAIL_FROM must be an e-mail address, alone or after a name, such as Orchard <orchard@example.com>; got '${raw}'.`);
+    throw configError(`MAIL_FROM must be an e-mail address, alone or after a name, such as Orchard <orchard@example.com>; got '${raw}'.`);
   }
   return raw;
 }
@@ -270,9 +274,24 @@ function mailFrom(raw: string): string {
 function adminKey(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^[\x21-\x7e]{16,512}$/.test(raw)) {
-    throw new Error('ADMIN_KEY must be 16 to 512 visible ASCII characters without spaces (e.g. the output of `openssl rand -hex 24`).');
+    throw configError('ADMIN_KEY must be 16 to 512 visible ASCII characters without spaces (e.g. the output of `openssl rand -hex 24`).');
   }
   return raw;
+}
+
+/** A host name as DNS spells one: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME_RE = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** What HOST takes, for the messages that refuse a value (here, and at listen in server.ts). */
+export const HOST_TAKES = 'an IP address of this machine to listen on (127.0.0.1, 0.0.0.0 for every IPv4 address, :: for every address) or a name of this machine such as localhost';
+
+/**
+ * HOST: an IP address or a host name. Anything else (a URL, an address with its port, brackets)
+ * would fail only at listen, with the resolver's message (getaddrinfo ENOTFOUND) and no setting named.
+ */
+function listenHost(raw: string): string {
+  if (isIP(raw) !== 0 || HOST_NAME_RE.test(raw)) return raw;
+  throw configError(`HOST must be ${HOST_TAKES}; got '${raw}'.`);
 }
 
 /** Settings given in code rather than the environment (tests, benchmarks); the webhook settings one by one. */
@@ -298,14 +317,14 @@ const WHOLE_NUMBERS = {
 function checkOverrides(overrides: ConfigOverrides, config: Config): void {
   const known = Object.keys(config);
   for (const key of Object.keys(overrides)) {
-    if (!known.includes(key)) throw new Error(`config.${key} is not a setting; the settings are ${known.join(', ')}.`);
+    if (!known.includes(key)) throw configError(`config.${key} is not a setting; the settings are ${known.join(', ')}.`);
   }
   const wholeNumbers = (given: object, bounds: Record<string, readonly [string, number, number]>, prefix: string) => {
     for (const [key, [name, min, max]] of Object.entries(bounds)) {
       const v = (given as Record<string, unknown>)[key];
       if (v === undefined || (key === 'dailyCap' && v === null)) continue;
       if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-        throw new Error(`${prefix}${key} (${name}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(v)}.`);
+        throw configError(`${prefix}${key} (${name}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(v)}.`);
       }
     }
   };
@@ -315,7 +334,7 @@ function checkOverrides(overrides: ConfigOverrides, config: Config): void {
   if (Array.isArray(overrides.trustProxy)) trustProxy(overrides.trustProxy.join(','));
   const webhookKeys = Object.keys(webhookConfig({}, false));
   for (const key of Object.keys(overrides.webhooks ?? {})) {
-    if (!webhookKeys.includes(key)) throw new Error(`config.webhooks.${key} is not a webhook setting; they are ${webhookKeys.join(', ')}.`);
+    if (!webhookKeys.includes(key)) throw configError(`config.webhooks.${key} is not a webhook setting; they are ${webhookKeys.join(', ')}.`);
   }
   wholeNumbers(overrides.webhooks ?? {}, WEBHOOK_WHOLE_NUMBERS, 'config.webhooks.');
 }
@@ -323,19 +342,19 @@ function checkOverrides(overrides: ConfigOverrides, config: Config): void {
 /** Builds the configuration from an environment (process.env by default); throws with a message naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const port = overrides.port ?? wholeNumber(env, WHOLE_NUMBERS.port, 8080);
-  const host = overrides.host ?? (env.HOST || '127.0.0.1');
+  const host = listenHost(overrides.host ?? (env.HOST || '127.0.0.1'));
   const logLevel = overrides.logLevel ?? (env.LOG_LEVEL || 'info');
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);
+    throw configError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'.`);
   }
   const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || undefined))?.replace(/\/+$/, '');
   // Whole: each Location is this and a path, so a space, a query or a fragment would break every one.
   if (baseUrl !== undefined && !(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(baseUrl) && URL.canParse(baseUrl))) {
-    throw new Error(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com or https://example.com/crm, without spaces, query or fragment; got '${baseUrl}'.`);
+    throw configError(`BASE_URL must be an absolute http(s) URL such as https://crm.example.com or https://example.com/crm, without spaces, query or fragment; got '${baseUrl}'.`);
   }
   const metricsToken = overrides.metricsToken ?? (env.METRICS_TOKEN || undefined);
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
-    throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
+    throw configError('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces), such as the output of `openssl rand -hex 24`.');
   }
   const databaseUrl = serverUrl('databaseUrl', overrides.databaseUrl ?? (env.DATABASE_URL || undefined));
   const config: Config = {

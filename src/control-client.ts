@@ -379,9 +379,12 @@ export class ControlClient {
   }
 }
 
-/** The client the CLI uses: the address from `url` or ORCHARD_URL (else 127.0.0.1 on PORT or 8080), the key from ADMIN_KEY. */
-export function controlClientFrom(env: NodeJS.ProcessEnv, url?: string): ControlClient {
-  const base = url ?? env.ORCHARD_URL ?? `http://127.0.0.1:${env.PORT || 8080}`;
+/**
+ * The client the CLI uses: the address from `url` or ORCHARD_URL, else `localServer()` (the CLI's:
+ * the HOST and PORT the server reads, cli.ts), the key from ADMIN_KEY.
+ */
+export function controlClientFrom(env: NodeJS.ProcessEnv, url: string | undefined, localServer: () => string): ControlClient {
+  const base = url ?? env.ORCHARD_URL ?? localServer();
   // A mistyped address is the user's to fix, not a server that does not answer (UNREACHABLE).
   if (!URL.canParse(base) || !['http:', 'https:'].includes(new URL(base).protocol)) {
     throw new ControlError('PARAM_INVALID', `'${base}' is not a server's address (--url or ORCHARD_URL): give an http(s) URL such as http://127.0.0.1:8080.`, null);

@@ -137,6 +137,7 @@ export const errorCatalogue = {
   WEBHOOKS_NOT_DELIVERED_HERE: { status: 409, summary: 'POST /_orchard/webhooks/flush on a server started with WEBHOOK_DELIVER=false, which attempts no deliveries: flush on a server that delivers them.' },
   // 500, 503
   INTERNAL: { status: 500, summary: 'An unexpected failure on the server; the reply reveals nothing of it.' },
+  CONFIG_INVALID: { status: 500, summary: 'A setting (an environment variable such as PORT or HOST, or a setting given in code) has a value Orchard does not take; the message names it and what it takes. No reply carries it: the server does not start and the orchard command does nothing.' },
   STORE_UNAVAILABLE: { status: 503, summary: 'The database (PostgreSQL) cannot be reached; the server recovers by itself when it returns.', retryAfter: 5 },
   CONSOLE_NOT_BUILT: { status: 503, summary: 'A /console path was asked of a server whose console is not built (dist/console/index.html is missing): run npm run build.' },
   NOT_READY: { status: 503, summary: 'GET /ready: a store the server needs (control plane, records, rate-limit counters) does not answer.' },

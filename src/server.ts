@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { LISTENING_TEXT, loggerOptions, type LogStream } from './http/log-options.js';
 import { VERSION } from './version.js';
-import type { Config } from './config.js';
+import { HOST_TAKES, type Config } from './config.js';
 import { AppError, isAppError } from './errors.js';
 import { CLOSE_WITHIN_MS, openStores, removeStoreData, type Stores } from './stores.js';
 import { loadFixtures, type LoadedOrganization } from './fixtures/load-fixtures.js';
@@ -88,6 +88,25 @@ async function reachable(config: Config, stores: Stores): Promise<void> {
   }
 }
 
+/** What the resolver or the system says of a HOST that is no address of this machine. */
+const HOST_REFUSALS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EADDRNOTAVAIL']);
+
+/**
+ * Listens on HOST and PORT. A HOST that does not resolve, or names no address of this machine, is
+ * refused naming HOST (CONFIG_INVALID), not with the resolver's message alone.
+ */
+async function listenOn(app: FastifyInstance, config: Config): Promise<void> {
+  try {
+    // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own.
+    await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined || !HOST_REFUSALS.has(code)) throw err;
+    const why = code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : 'does not resolve to an address';
+    throw new AppError('CONFIG_INVALID', `HOST '${config.host}' ${why} (${(err as Error).message}), so Orchard did not start. HOST must be ${HOST_TAKES}.`, { cause: err });
+  }
+}
+
 /**
  * Opens the stores, listens, and creates the demo organization when the data directory holds
  * none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
@@ -112,8 +131,7 @@ export async function startServer(
     app = await buildApp({ ...stores, config, clock: Date.now, logger });
     stores.logTo(app.log);
     for (const rule of options.fixtures?.faults ?? []) app.toolkit.faults.addOnce(rule);
-    // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own below.
-    await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });
+    await listenOn(app, config);
     // Only once listening: a demo created before a failed listen (port taken) would never have
     // its token shown, and the next start, finding an organization, would not make another.
     const demo = fixtures ? null : await stores.admin.ensureDemo();

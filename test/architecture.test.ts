@@ -18,7 +18,8 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: [],
-  config: [],
+  // A setting refused is an AppError of code CONFIG_INVALID.
+  config: ['errors'],
   version: [],
   // The control API's replies typed as the values it sends: a clock, a fault rule, a journal entry, a token.
   'control-types': ['auth', 'toolkit'],

@@ -3,7 +3,8 @@
 // process needs and answers 503 naming what does not answer (200 `degraded` for what it can serve without).
 
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
+import { CountersUnreachable } from '../limits/rate-limit-store.js';
 
 /** One thing /ready checks: resolves when it answers, rejects with the reason otherwise. */
 export interface ReadinessCheck {
@@ -23,25 +24,40 @@ export const READY_CHECK_MS = 2_000;
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new CheckTimeout(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-// Without its final period: the reasons are joined into one sentence.
-const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/\.$/, '') || 'failed';
+/** A check that took longer than READY_CHECK_MS: its reason is this message, shown as it is. */
+class CheckTimeout extends Error {}
+
+/**
+ * The reason /ready shows for a failed check, without its final period (the reasons are joined into
+ * one sentence). /ready answers anyone, so it shows only what Orchard wrote for a client (its store
+ * errors, a check too slow) or a system error's code (ENOENT, EACCES, ECONNREFUSED): a cause's own
+ * message may hold the data directory's path or a connection's address, and goes to the log.
+ */
+function shownReason(err: unknown): string {
+  if (err instanceof CheckTimeout || err instanceof CountersUnreachable || (isAppError(err) && (err.code === 'STORE_UNAVAILABLE' || err.code === 'STORE_BUSY'))) {
+    return err.message.replace(/\.$/, '');
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  return `failed${typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : ''}; the server log has the cause`;
+}
 
 export function installHealthRoutes(app: FastifyInstance, checks: readonly ReadinessCheck[]): void {
   app.get('/live', { schema: { hide: true } }, async () => ({ status: 'live' }));
 
-  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/ready', { schema: { hide: true } }, async (request, reply) => {
     const results: Record<string, string> = {};
     await Promise.all(checks.map(async ({ name, check }) => {
       try {
         await within(check(), READY_CHECK_MS);
         results[name] = 'ok';
       } catch (err) {
-        results[name] = reasonOf(err);
+        results[name] = shownReason(err);
+        request.log.warn({ check: name, err }, `readiness check ${name} failed`);
       }
     }));
     const failing = (optional: boolean) => checks.filter((c) => (c.optional === true) === optional && results[c.name] !== 'ok').map((c) => `${c.name}: ${results[c.name]}`);

@@ -79,7 +79,10 @@ export interface RateLimitStore {
    * Days the store no longer keeps, or never counted, are 0.
    */
   usage(key: string, quotas: Quotas, now?: number): UsageState | Promise<UsageState>;
-  /** Resolves when the store's backing (the file, Redis) answers; rejects with the reason otherwise (readiness). */
+  /**
+   * Resolves when the store's backing (the file, Redis) answers; rejects with the reason otherwise
+   * (readiness): a CountersUnreachable when it did not answer in time.
+   */
   ping(): Promise<void>;
   /** Persists what is pending and releases the store; hits after close are an error. */
   close(): Promise<void>;
@@ -99,3 +102,6 @@ export function isoDay(day: number): string {
 export function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
+
+/** The counters' backing (Redis) did not answer in time; the message names no address, so /ready may show it. */
+export class CountersUnreachable extends Error {}

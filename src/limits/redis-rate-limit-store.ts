@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { Redis, type Cluster } from 'ioredis';
-import { DAY_MS, DAYS_KEPT, MINUTE_MS, type HitResult, type Quotas, type RateLimitStore, type UsageState } from './rate-limit-store.js';
+import { CountersUnreachable, DAY_MS, DAYS_KEPT, MINUTE_MS, type HitResult, type Quotas, type RateLimitStore, type UsageState } from './rate-limit-store.js';
 import { emptyWindows, hitWindows, isIdle, movedBack, MOVED_BACK_MS, peekWindows, rewindWindows, usageOf, windowResult, type KeyWindows } from './sliding-windows.js';
 
 export interface RedisRateLimitStoreOptions {
@@ -297,7 +297,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         else resolve();
       };
       const onReady = () => done();
-      const timer = setTimeout(() => done(new Error(`Redis is not reachable (connection ${this.client.status} after ${this.timeoutMs} ms)`)), this.timeoutMs);
+      const timer = setTimeout(() => done(new CountersUnreachable(`Redis is not reachable (connection ${this.client.status} after ${this.timeoutMs} ms)`)), this.timeoutMs);
       this.client.once('ready', onReady);
     }));
   }

@@ -207,6 +207,55 @@ test('a backup holds the organizations\' snapshots: restored, an organization lo
   }
 });
 
+/** Each directory and file under `dir` (itself included) whose mode lets its group or others in: `path mode`. */
+function openToOthers(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (p: string) => {
+    const st = fs.statSync(p);
+    if ((st.mode & 0o077) !== 0) found.push(`${path.relative(dir, p) || '.'} ${(st.mode & 0o777).toString(8)}`);
+    if (st.isDirectory()) for (const f of fs.readdirSync(p)) visit(path.join(p, f));
+  };
+  visit(dir);
+  return found;
+}
+
+test('a backup and a data directory Orchard makes are owner-only, whatever the umask: they hold token digests and webhook secrets', async () => {
+  const umask = process.umask(0o022);
+  const root = tempDir('orchard-modes-');
+  const ctx = await testContext();
+  try {
+    const account = (await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Filed' } })).json().data.Record.accountid as string;
+    const uploaded = await ctx.request({
+      method: 'POST', url: `/api/v2/record/account/${account}/files`, headers: { 'content-type': 'multipart/form-data; boundary=b0' },
+      payload: Buffer.from('--b0\r\nContent-Disposition: form-data; name="file"; filename="deed.txt"\r\n\r\nsigned copy\r\n--b0--\r\n'),
+    });
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
+    const made = path.join(root, 'made', 'b');
+    await ok(ctx.dir, ['backup', '--to', made]);
+    // An empty directory given as the target is made owner-only too.
+    const given = path.join(root, 'given');
+    fs.mkdirSync(given, { mode: 0o755 });
+    await ok(ctx.dir, ['backup', '--to', given]);
+    for (const dir of [made, given]) {
+      assert.ok(fs.readdirSync(path.join(dir, 'files')).length > 0, 'the backup holds a content');
+      assert.deepEqual(openToOthers(dir), [], dir);
+    }
+    // A data directory Orchard makes (and its orgs/) is owner-only; restored into, too.
+    const dataDir = path.join(root, 'new-data');
+    await ok(dataDir, ['org', 'create', '--name', 'Fresh', '--plan', 'free', '--email', 'f@example.com']);
+    assert.equal(fs.statSync(dataDir).mode & 0o777, 0o700);
+    assert.equal(fs.statSync(path.join(dataDir, 'orgs')).mode & 0o777, 0o700);
+    const restored = path.join(root, 'restored');
+    await ok(restored, ['restore', '--from', made]);
+    assert.equal(fs.statSync(restored).mode & 0o777, 0o700);
+    assert.deepEqual(openToOthers(path.join(restored, 'orgs')), []);
+  } finally {
+    process.umask(umask);
+    await ctx.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('orchard restore refuses a manifest listing a path outside its own, writing nothing', async () => {
   // A backup directory may come from elsewhere (a bucket, another host): its manifest's paths are
   // joined to the data directory, so one leading out of it would be written wherever it points.

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildCli } from '../../src/cli.js';
+import { buildCli, runCli } from '../../src/cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openStores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
@@ -131,5 +131,38 @@ describe('orchard used wrongly', () => {
     assert.match(zero.message, /--limit must be a whole number of at least 1/);
     const many = await ok(dir, ['webhook', 'deliveries', '--org', org.id, '--id', id, '--limit', '100000']);
     assert.equal((many.items as unknown[]).length, 500);
+  });
+});
+
+describe('orchard with a setting it does not take', () => {
+  /** `orchard --json …` in this environment: its exit status and its one JSON object. */
+  const runIn = async (env: NodeJS.ProcessEnv, args: readonly string[]) => {
+    let stdout = '';
+    const code = await runCli(['--json', ...args], { env, output: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } } });
+    return { code, body: JSON.parse(stdout) as { error: { code: string; message: string } } };
+  };
+
+  test('is refused with CONFIG_INVALID and the message naming the variable, not the catch-all ERROR', async () => {
+    const dir = tempDir('orchard-cli-config-');
+    try {
+      const r = await runIn({ DATA_DIR: dir, PORT: 'abc' }, ['org', 'list']);
+      assert.equal(r.code, 1);
+      assert.deepEqual(r.body, { error: { code: 'CONFIG_INVALID', message: "PORT must be a whole number from 0 to 65535; got 'abc'." } });
+      assert.equal((await runIn({ DATA_DIR: dir, HOST: 'http://0.0.0.0' }, ['serve'])).body.error.code, 'CONFIG_INVALID');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a command calling the running server finds it at the HOST and PORT the server reads, and refuses a PORT the server would', async () => {
+    const env = { ADMIN_KEY: 'cli-config-admin-key-0123456789' };
+    // A PORT with a letter was put in the URL as it was: 'http://127.0.0.1:80a' is not a server's address (--url or ORCHARD_URL).
+    assert.deepEqual((await runIn({ ...env, PORT: '80a' }, ['clock', 'show'])).body,
+      { error: { code: 'CONFIG_INVALID', message: "PORT must be a whole number from 0 to 65535; got '80a'." } });
+    // Nothing listens on port 1: the message names the address asked, the server's HOST and PORT.
+    const unreachable = (await runIn({ ...env, HOST: '::1', PORT: ' 1 ' }, ['clock', 'show'])).body.error;
+    assert.equal(unreachable.code, 'UNREACHABLE');
+    assert.match(unreachable.message, /^No Orchard server answers at http:\/\/\[::1\]:1 /);
+    assert.match((await runIn({ ...env, HOST: '0.0.0.0', PORT: '1' }, ['clock', 'show'])).body.error.message, /^No Orchard server answers at http:\/\/127\.0\.0\.1:1 /);
   });
 });

@@ -223,3 +223,16 @@ describe('the start on PostgreSQL', { skip: needsPostgres }, () => {
     }
   });
 });
+
+test('a HOST that does not resolve is refused naming HOST and what it takes, not with the resolver\'s message alone', async () => {
+  const dir = tempDir('orchard-host-');
+  try {
+    await assert.rejects(startServer(loadConfig({}, { dataDir: dir, port: 0, logLevel: 'silent', host: 'orchard-test.invalid' }), () => {}), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'CONFIG_INVALID');
+      assert.match(err.message, /^HOST 'orchard-test\.invalid' does not resolve to an address \(getaddrinfo (ENOTFOUND|EAI_AGAIN) orchard-test\.invalid\), so Orchard did not start\. HOST must be an IP address of this machine to listen on/);
+      return true;
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -261,9 +261,11 @@ describe('ControlClient against a listening server', () => {
       (err: unknown) => err instanceof ControlError && err.code === 'CONTROL_API_OFF' && /ADMIN_KEY/.test(err.message));
     await assert.rejects(new ControlClient({ url: 'http://127.0.0.1:9', adminKey: KEY }).call('GET', 'organizations'),
       (err: unknown) => err instanceof ControlError && err.code === 'UNREACHABLE' && /--url or ORCHARD_URL/.test(err.message));
-    assert.throws(() => controlClientFrom({}), (err: unknown) => err instanceof ControlError && err.code === 'ADMIN_KEY_MISSING');
-    assert.equal(controlClientFrom({ ADMIN_KEY: KEY, PORT: '9999' }).url, 'http://127.0.0.1:9999');
-    assert.equal(controlClientFrom({ ADMIN_KEY: KEY, ORCHARD_URL: 'http://h:1/' }, 'http://given:2').url, 'http://given:2');
+    const local = () => 'http://127.0.0.1:9999';
+    assert.throws(() => controlClientFrom({}, undefined, local), (err: unknown) => err instanceof ControlError && err.code === 'ADMIN_KEY_MISSING');
+    assert.equal(controlClientFrom({ ADMIN_KEY: KEY }, undefined, local).url, 'http://127.0.0.1:9999');
+    assert.equal(controlClientFrom({ ADMIN_KEY: KEY, ORCHARD_URL: 'http://h:1/' }, undefined, local).url, 'http://h:1');
+    assert.equal(controlClientFrom({ ADMIN_KEY: KEY, ORCHARD_URL: 'http://h:1/' }, 'http://given:2', local).url, 'http://given:2');
   });
 
   test('orchard org list --json prints {items} with the organizations of the data directory', async () => {

@@ -115,7 +115,7 @@ test('CORS_ORIGINS and TRUST_PROXY are checked when read', () => {
   assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).trustProxy, ['127.0.0.1', '10.0.0.0/8']);
   assert.throws(() => loadConfig({ TRUST_PROXY: 'yes please' }), /TRUST_PROXY must be/);
   for (const bad of ['10.0.0.0/33', '2001:db8::/129', '10.0.0/8', '10.0.0.1/8/8', '::ffff:10.0.0.1/']) {
-    assert.throws(() => loadConfig({ TRUST_PROXY: bad }), new RegExp(`^Error: TRUST_PROXY must be .*; got '${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}'\\.$`), bad);
+    assert.throws(() => loadConfig({ TRUST_PROXY: bad }), new RegExp(`^AppError: TRUST_PROXY must be .*; got '${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}'\\.$`), bad);
   }
   assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::/32,127.0.0.1' }).trustProxy, ['10.0.0.0/8', '2001:db8::/32', '127.0.0.1']);
 });

@@ -29,7 +29,7 @@ test('reads the limit settings from the environment, with their defaults', () =>
 test('refuses malformed limit settings with a message naming the variable', () => {
   assert.throws(() => loadConfig({ RATE_LIMITS: 'no' }), { message: "RATE_LIMITS must be on or off; got 'no'." });
   assert.throws(() => loadConfig({ DAILY_CAP: '0' }), { message: "DAILY_CAP must be a whole number from 1 to 999999999999999; got '0'." });
-  assert.throws(() => loadConfig({ ADDRESS_MINUTE_LIMIT: '2.5' }), /^Error: ADDRESS_MINUTE_LIMIT must be a whole number/);
+  assert.throws(() => loadConfig({ ADDRESS_MINUTE_LIMIT: '2.5' }), /^AppError: ADDRESS_MINUTE_LIMIT must be a whole number/);
   assert.throws(() => loadConfig({ REDIS_TIMEOUT_MS: '0' }), { message: "REDIS_TIMEOUT_MS must be a whole number from 1 to 60000; got '0'." });
   assert.equal(loadConfig({}).redisTimeoutMs, 250);
   assert.equal(loadConfig({ REDIS_TIMEOUT_MS: '5000' }).redisTimeoutMs, 5000);

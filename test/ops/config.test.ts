@@ -11,9 +11,9 @@ test('refuses a whole-number setting that is blank, signed, hexadecimal or in ex
   for (const raw of [' ', '-0', '+80', '0x1F90', '8e3', '80.0']) {
     assert.throws(() => loadConfig({ PORT: raw }), { message: `PORT must be a whole number from 0 to 65535; got '${raw}'.` }, raw);
   }
-  assert.throws(() => loadConfig({ JOURNAL_SIZE: '\t' }), /^Error: JOURNAL_SIZE must be a whole number from 0 to 100000; got '\t'\.$/);
-  assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '1e3' }), /^Error: WEBHOOK_TIMEOUT_MS must be a whole number/);
-  assert.throws(() => loadConfig({ DAILY_CAP: ' ' }), /^Error: DAILY_CAP must be a whole number/);
+  assert.throws(() => loadConfig({ JOURNAL_SIZE: '\t' }), /^AppError: JOURNAL_SIZE must be a whole number from 0 to 100000; got '\t'\.$/);
+  assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '1e3' }), /^AppError: WEBHOOK_TIMEOUT_MS must be a whole number/);
+  assert.throws(() => loadConfig({ DAILY_CAP: ' ' }), /^AppError: DAILY_CAP must be a whole number/);
   // Digits around which an environment file left spaces are still the number.
   assert.equal(loadConfig({ PORT: ' 8081 ' }).port, 8081);
   assert.equal(loadConfig({ PORT: '' }).port, 8080);
@@ -65,5 +65,23 @@ test('refuses a BASE_URL that no Location could be built on: a space, a query, a
   }
   for (const [given, kept] of [['https://crm.example.com/', 'https://crm.example.com'], ['http://10.0.0.5:8080/orchard/', 'http://10.0.0.5:8080/orchard'], ['https://[2001:db8::1]', 'https://[2001:db8::1]']]) {
     assert.equal(loadConfig({ BASE_URL: given }).baseUrl, kept);
+  }
+});
+
+test('refuses a HOST that is neither an IP address nor a host name, naming HOST and what it takes (CONFIG_INVALID)', () => {
+  // Each failed only at listen, with the resolver's message (getaddrinfo ENOTFOUND http://0.0.0.0) and no setting named.
+  for (const raw of ['http://0.0.0.0', '0.0.0.0:8080', '[::1]', 'my host', 'host_name.example', '-bad.example']) {
+    assert.throws(() => loadConfig({ HOST: raw }), {
+      code: 'CONFIG_INVALID',
+      message: `HOST must be an IP address of this machine to listen on (127.0.0.1, 0.0.0.0 for every IPv4 address, :: for every address) or a name of this machine such as localhost; got '${raw}'.`,
+    }, raw);
+  }
+  for (const good of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.internal.example.com', 'fe80::1%eth0']) assert.equal(loadConfig({ HOST: good }).host, good);
+  assert.throws(() => loadConfig({}, { host: 'http://x' }), { code: 'CONFIG_INVALID' }, 'given in code');
+});
+
+test('every refused setting carries the code CONFIG_INVALID', () => {
+  for (const env of [{ PORT: 'abc' }, { LOG_LEVEL: 'loud' }, { RATE_LIMITS: 'yes' }, { DATABASE_URL: 'garbage' }, { ADMIN_KEY: 'short' }]) {
+    assert.throws(() => loadConfig(env), { name: 'AppError', code: 'CONFIG_INVALID' }, JSON.stringify(env));
   }
 });

@@ -8,7 +8,8 @@ import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openStores } from '../../src/stores.js';
-import { tempDir, testContext, type TestContext } from '../helpers.js';
+import { loggerOptions } from '../../src/http/log-options.js';
+import { captureLog, logEntries, tempDir, testContext, type TestContext } from '../helpers.js';
 import { HTTP_STORES } from '../query/http-stores.js';
 import { needsRedis, REDIS_URL } from '../services.js';
 import { sparePort } from '../throwaway-redis.js';
@@ -74,14 +75,20 @@ describe('/ready answers 503 with the reason', () => {
     }
   });
 
-  test('when the organizations directory is gone (SQLite)', async () => {
-    const ctx = await testContext();
+  test('when the organizations directory is gone (SQLite), naming the system error but not the data directory\'s path', async () => {
+    const log = captureLog();
+    const ctx = await testContext({ logger: loggerOptions({ level: 'info', format: 'json', stream: log }) });
     try {
       fs.rmSync(path.join(ctx.dir, 'orgs'), { recursive: true, force: true });
       const res = await ctx.request({ method: 'GET', url: '/ready', token: null });
       assert.equal(res.statusCode, 503);
-      assert.match(res.json().checks.records, /ENOENT/);
+      assert.equal(res.json().checks.records, 'failed (ENOENT); the server log has the cause');
       assert.equal(res.json().checks.control, 'ok');
+      assert.ok(!res.body.includes(ctx.dir), `the unauthenticated reply names no path: ${res.body}`);
+      assert.ok(!res.body.includes('orgs'), res.body);
+      const logged = logEntries(log.lines).find((e) => e.check === 'records');
+      assert.equal(logged?.level, 40, 'the full reason is a warning in the log');
+      assert.ok(String(logged?.err?.message).includes(`ENOENT: no such file or directory, access '${path.join(ctx.dir, 'orgs')}'`), String(logged?.err?.message));
     } finally {
       await ctx.close();
     }

@@ -74,15 +74,15 @@ test('POST /_orchard/fixtures takes YAML with a YAML Content-Type, and says wher
 });
 
 test('startOrchard refuses a config setting that is not one, or out of its bounds, as the environment\'s would be', async () => {
-  await assert.rejects(startOrchard({ config: { journalsize: 50 } as never }), /^Error: config\.journalsize is not a setting; the settings are port, host, .*journalSize/);
-  await assert.rejects(startOrchard({ config: { journalSize: -5 } }), /^Error: config\.journalSize \(JOURNAL_SIZE\) must be a whole number from 0 to 100000; got -5\.$/);
-  await assert.rejects(startOrchard({ config: { dailyCap: 0 } }), /^Error: config\.dailyCap \(DAILY_CAP\) must be a whole number from 1 to /);
-  await assert.rejects(startOrchard({ config: { webhooks: { timeout: 5 } as never } }), /^Error: config\.webhooks\.timeout is not a webhook setting; they are allowPrivate, timeoutMs/);
-  await assert.rejects(startOrchard({ config: { webhooks: { concurrency: 0 } } }), /^Error: config\.webhooks\.concurrency \(WEBHOOK_CONCURRENCY\) must be a whole number from 1 to 1000; got 0\.$/);
-  await assert.rejects(startOrchard({ config: { trustProxy: ['10.0.0.0/33'] } }), /^Error: TRUST_PROXY must be /);
-  await assert.rejects(startOrchard({ config: { databaseSchema: 'Bad-Name' } }), /^Error: DATABASE_SCHEMA must be /);
-  await assert.rejects(startOrchard({ config: { databaseSchema: 'a'.repeat(27) } }), /^Error: DATABASE_SCHEMA must be 1 to 26 lowercase letters/, '<schema>_org_ and 32 hex digits must fit in 63 bytes');
-  await assert.rejects(startOrchard({ adminKey: 'x' }), /^Error: ADMIN_KEY must be 16 to 512 visible ASCII characters/);
+  await assert.rejects(startOrchard({ config: { journalsize: 50 } as never }), /^AppError: config\.journalsize is not a setting; the settings are port, host, .*journalSize/);
+  await assert.rejects(startOrchard({ config: { journalSize: -5 } }), /^AppError: config\.journalSize \(JOURNAL_SIZE\) must be a whole number from 0 to 100000; got -5\.$/);
+  await assert.rejects(startOrchard({ config: { dailyCap: 0 } }), /^AppError: config\.dailyCap \(DAILY_CAP\) must be a whole number from 1 to /);
+  await assert.rejects(startOrchard({ config: { webhooks: { timeout: 5 } as never } }), /^AppError: config\.webhooks\.timeout is not a webhook setting; they are allowPrivate, timeoutMs/);
+  await assert.rejects(startOrchard({ config: { webhooks: { concurrency: 0 } } }), /^AppError: config\.webhooks\.concurrency \(WEBHOOK_CONCURRENCY\) must be a whole number from 1 to 1000; got 0\.$/);
+  await assert.rejects(startOrchard({ config: { trustProxy: ['10.0.0.0/33'] } }), /^AppError: TRUST_PROXY must be /);
+  await assert.rejects(startOrchard({ config: { databaseSchema: 'Bad-Name' } }), /^AppError: DATABASE_SCHEMA must be /);
+  await assert.rejects(startOrchard({ config: { databaseSchema: 'a'.repeat(27) } }), /^AppError: DATABASE_SCHEMA must be 1 to 26 lowercase letters/, '<schema>_org_ and 32 hex digits must fit in 63 bytes');
+  await assert.rejects(startOrchard({ adminKey: 'x' }), /^AppError: ADMIN_KEY must be 16 to 512 visible ASCII characters/);
   const fine = await startOrchard({ config: { dailyCap: null, journalSize: 5 } });
   await fine.close();
 });

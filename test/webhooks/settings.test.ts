@@ -30,9 +30,9 @@ test('reads the webhook settings from the environment, with their defaults', () 
 test('refuses malformed webhook settings with a message naming the variable', () => {
   assert.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' }), { message: "WEBHOOK_ALLOW_PRIVATE must be true or false; got 'yes'." });
   assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '0' }), { message: "WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 300000; got '0'." });
-  assert.throws(() => loadConfig({ WEBHOOK_MAX_ATTEMPTS: '1.5' }), /^Error: WEBHOOK_MAX_ATTEMPTS must be a whole number/);
+  assert.throws(() => loadConfig({ WEBHOOK_MAX_ATTEMPTS: '1.5' }), /^AppError: WEBHOOK_MAX_ATTEMPTS must be a whole number/);
   assert.throws(() => loadConfig({ WEBHOOK_DELIVER: 'no' }), { message: "WEBHOOK_DELIVER must be true or false; got 'no'." });
-  assert.throws(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' }), /^Error: WEBHOOK_CONCURRENCY must be a whole number from 1/);
+  assert.throws(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' }), /^AppError: WEBHOOK_CONCURRENCY must be a whole number from 1/);
   assert.throws(() => loadConfig({ WEBHOOK_GATHER_MS: '1001' }), { message: "WEBHOOK_GATHER_MS must be a whole number from 0 to 1000; got '1001'." });
 });
 

@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { migrate, openDb, type Db, type Migration } from './sqlite-db.js';
+import { migrate, openDb, PRIVATE_DIR_MODE, type Db, type Migration } from './sqlite-db.js';
 
 /** Versioned migrations of limits.db; append only. */
 const LIMITS_MIGRATIONS: readonly Migration[] = [
@@ -58,7 +58,7 @@ const LIMITS_MIGRATIONS: readonly Migration[] = [
  * last ones); 'full' for notice claims, which must survive anything before a mail goes out.
  */
 export function openLimitsDb(dataDir: string, durability: 'normal' | 'full'): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const db = openDb(path.join(dataDir, 'limits.db'));
   if (durability === 'normal') db.pragma('synchronous = NORMAL');
   migrate(db, LIMITS_MIGRATIONS);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { AppError } from '../../errors.js';
 import { newEpoch } from '../change-log.js';
 import { isUuid } from '../../schema/values.js';
-import { openDb, type Db } from './sqlite-db.js';
+import { openDb, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Db } from './sqlite-db.js';
 import { copyContents, fileIdsOf, listSnapshotFiles, snapshotContentsDir, snapshotDir } from './sqlite-snapshots.js';
 
 /** The manifest a backup directory holds; restore refuses a directory without it. */
@@ -34,6 +34,19 @@ export interface BackupManifest {
 
 /** Told after each file: bytes copied so far and the bytes of every file found at the start. */
 export type BackupProgress = (doneBytes: number, totalBytes: number) => void;
+
+/**
+ * Makes every directory under `dir`, itself included, owner-only, and every file in them: a backup
+ * holds token digests and webhook secrets, whatever the umask (docs/operations.md § Backups).
+ */
+function makeOwnerOnly(dir: string): void {
+  fs.chmodSync(dir, PRIVATE_DIR_MODE);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeOwnerOnly(p);
+    else if (entry.isFile()) fs.chmodSync(p, PRIVATE_FILE_MODE);
+  }
+}
 
 /** `<organization id>.db`; ids are checked as every id is (isUuid). */
 const isOrgFile = (name: string): boolean => name.endsWith('.db') && isUuid(name.slice(0, -'.db'.length));
@@ -158,7 +171,10 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
   if (fs.existsSync(toDir) && fs.readdirSync(toDir).length > 0) {
     throw new AppError('BACKUP_TARGET_NOT_EMPTY', `${toDir} is not empty. Back up into a new or empty directory, so no older backup is mixed into this one.`);
   }
-  fs.mkdirSync(path.join(toDir, 'orgs'), { recursive: true });
+  // Owner-only from the start (an empty target given keeps its own mode otherwise): nothing copied
+  // into it is readable by others meanwhile; its files are made 0600 once written, below.
+  fs.mkdirSync(path.join(toDir, 'orgs'), { recursive: true, mode: PRIVATE_DIR_MODE });
+  fs.chmodSync(toDir, PRIVATE_DIR_MODE);
   const startedAt = new Date().toISOString();
   const found = databasesIn(dataDir);
   const total = found.reduce((n, f) => n + sizeOf(path.join(dataDir, f)), 0);
@@ -191,7 +207,10 @@ export async function backupSqlite(dataDir: string, toDir: string, progress?: Ba
   progress?.(total, total);
   const bytes = [...files, ...contents, ...snapshots].reduce((n, f) => n + fs.statSync(path.join(toDir, f)).size, 0);
   const manifest: BackupManifest = { format: 1, startedAt, files, organizations: orgIds.length, bytes, contents, snapshots };
-  fs.writeFileSync(path.join(toDir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
+  fs.writeFileSync(path.join(toDir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
+  // SQLite makes its files 0644 less the umask; copies keep their source's mode. Contents
+  // hard-linked from the data directory are its files too, which are made owner-only alike.
+  makeOwnerOnly(toDir);
   return manifest;
 }
 
@@ -281,7 +300,7 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   if (present.length > 0 && !options.force) {
     throw new AppError('RESTORE_TARGET_NOT_EMPTY', `${dataDir} already holds Orchard data (${present.length} databases). Restore into an empty directory, or add --force to replace it with the backup.`);
   }
-  fs.mkdirSync(path.join(dataDir, 'orgs'), { recursive: true });
+  fs.mkdirSync(path.join(dataDir, 'orgs'), { recursive: true, mode: PRIVATE_DIR_MODE });
   const removeDb = (file: string) => ['', '-wal', '-shm'].forEach((s) => fs.rmSync(file + s, { force: true }));
   for (const rel of present) if (!manifest.files.includes(rel)) removeDb(path.join(dataDir, rel));
   for (const rel of manifest.files) {

@@ -11,7 +11,7 @@ import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../type
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
-import { migrate, openDb, prepared, type Db, type Migration } from './sqlite-db.js';
+import { migrate, openDb, prepared, PRIVATE_DIR_MODE, type Db, type Migration } from './sqlite-db.js';
 
 /** Versioned migrations of control.db; append only. */
 const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -116,7 +116,8 @@ export class SqliteControlStore implements ControlStore {
   private touchTimer: NodeJS.Timeout | undefined;
 
   constructor(dataDir: string) {
-    fs.mkdirSync(dataDir, { recursive: true });
+    // Owner-only when Orchard makes it: control.db holds token digests, organizations' files webhook secrets (docs/operations.md).
+    fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const file = path.join(dataDir, 'control.db');
     this.db = openDb(file);
     this.db.pragma('foreign_keys = ON');

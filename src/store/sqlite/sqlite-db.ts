@@ -5,6 +5,13 @@
 
 import Database from 'better-sqlite3';
 
+/**
+ * Modes of what holds secrets (token digests in control.db, webhook secrets in an organization's
+ * file): directories Orchard makes for its data or a backup are owner-only, and a backup's files too.
+ */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
 export type Db = Database.Database;
 export type Statement = Database.Statement;
 

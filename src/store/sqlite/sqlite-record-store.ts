@@ -25,7 +25,7 @@ import { SqliteRecordReads } from './sqlite-record-reads.js';
 import { SqliteRecordWrites, WRITE_WAIT_MS, type SqliteWritableOrgFile } from './sqlite-record-writes.js';
 import { SqliteRecordFiles } from './sqlite-record-files.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
-import { migrate, openDb, prepared, type Db } from './sqlite-db.js';
+import { migrate, openDb, prepared, PRIVATE_DIR_MODE, type Db } from './sqlite-db.js';
 import { readChanges, readHistory } from './sqlite-change-log.js';
 import type { ChangeAuthor, ChangeEntry } from '../../schema/changes.js';
 import { runSync } from '../record-writes.js';
@@ -334,7 +334,7 @@ export class SqliteRecordStore implements RecordStore {
     this.dataDir = dataDir;
     this.dir = path.join(dataDir, 'orgs');
     this.filesDir = path.join(dataDir, 'files');
-    fs.mkdirSync(this.dir, { recursive: true });
+    fs.mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     this.files = new OpenOrganizations<OrgFile>({
       max: options.openOrganizations ?? OPEN_ORGANIZATIONS,
       idleMs: options.idleCloseMs ?? IDLE_CLOSE_MS,
