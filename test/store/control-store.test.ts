@@ -712,6 +712,21 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     for (const p of pools) await p.end();
     for (const s of schemas) await dropSchema(s);
   });
+  /**
+   * Runs `run` while `other` holds a transaction not yet committed, commits it once `run` waits for
+   * one of its locks in `schema` (or has ended without waiting: the race the test then sees lost),
+   * and gives what `run` came to. Nothing is timed: the wait is read from pg_stat_activity.
+   */
+  const commitWhileWaiting = async <T>(schema: string, other: { query(sql: string): Promise<unknown> }, run: () => Promise<T>): Promise<T> => {
+    const watcher = pool();
+    let settled = false;
+    const running = run().finally(() => { settled = true; });
+    running.catch(() => {});
+    const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
+    while (!settled && !(await waits()));
+    await other.query('COMMIT');
+    return running;
+  };
 
   test('answers 503 STORE_UNAVAILABLE when the database cannot be reached', async () => {
     const store = new PostgresControlStore(pool('postgres://postgres@127.0.0.1:1/test'), uniqueName('orchard_ctl'));
@@ -745,20 +760,13 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     const first = await store.createUser({ orgId: org.id, email: 'first@example.com', fullname: 'First', role: 'admin' });
     const second = await store.createUser({ orgId: org.id, email: 'second@example.com', fullname: 'Second', role: 'admin' });
     await store.setPrimaryUser(org.id, first.id);
-    const watcher = pool();
     const other = await pool().connect();
     try {
       // Another process makes the second user primary, and has not committed yet.
       await other.query('BEGIN');
       await other.query(`UPDATE "${schema}".organizations SET primary_user_id = $2 WHERE id = $1`, [org.id, second.id]);
-      let settled = false;
-      const deleting = store.deleteUser(second.id).finally(() => { settled = true; });
-      deleting.catch(() => {});
-      // Until the delete waits for that transaction's lock, or has finished without waiting (which deletes the user about to be primary).
-      const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
-      while (!settled && !(await waits()));
-      await other.query('COMMIT');
-      assert.equal(await deleting, 'primary');
+      // A delete that did not wait for it deletes the user about to be primary.
+      assert.equal(await commitWhileWaiting(schema, other, () => store.deleteUser(second.id)), 'primary');
       assert.ok(await store.getUser(second.id), 'the primary user is still there');
       assert.equal((await store.getOrganization(org.id))?.primaryUserId, second.id);
     } finally {
@@ -772,21 +780,13 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     const store = new PostgresControlStore(pool(), schema);
     const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
     await store.setRole({ orgId: org.id, name: 'sales', grants: {} });
-    const watcher = pool();
     const other = await pool().connect();
     try {
       // Another process gives a new user the role as createUser does (the role's row locked), and has not committed yet.
       await other.query('BEGIN');
       await other.query(`SELECT 1 FROM "${schema}".roles WHERE org_id = $1 AND name = 'sales' FOR KEY SHARE`, [org.id]);
       await other.query(`INSERT INTO "${schema}".users (id, org_id, email, fullname, role, created_at) VALUES ($1, $2, 'late@example.com', 'Late', 'sales', now())`, [randomUUID(), org.id]);
-      let settled = false;
-      const deleting = store.deleteRole(org.id, 'sales').finally(() => { settled = true; });
-      deleting.catch(() => {});
-      // Until the delete waits for that transaction's lock, or has finished without waiting.
-      const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
-      while (!settled && !(await waits()));
-      await other.query('COMMIT');
-      const outcome = await deleting;
+      const outcome = await commitWhileWaiting(schema, other, () => store.deleteRole(org.id, 'sales'));
       assert.deepEqual(typeof outcome === 'object' ? outcome.heldBy.map((u) => u.email) : outcome, ['late@example.com']);
       assert.deepEqual((await store.listRoles(org.id)).map((r) => r.name), ['sales'], 'the role its user holds is still there');
     } finally {
@@ -800,8 +800,6 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     const store = new PostgresControlStore(pool(), schema);
     const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
     const first = await store.createUser({ orgId: org.id, email: 'first@example.com', fullname: 'First', role: 'admin' });
-    const watcher = pool();
-    const waits = async () => (await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, [schema])).rows[0].n > 0;
     const giving = [
       () => store.createUser({ orgId: org.id, email: 'late@example.com', fullname: 'Late', role: 'sales', requireRole: true }),
       () => store.updateUser(first.id, { role: 'sales', requireRole: true }),
@@ -813,12 +811,7 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
         // Another process deletes the role (no user held it), and has not committed yet.
         await other.query('BEGIN');
         await other.query(`DELETE FROM "${schema}".roles WHERE org_id = $1 AND name = 'sales'`, [org.id]);
-        let settled = false;
-        const given = give().finally(() => { settled = true; });
-        given.catch(() => {});
-        while (!settled && !(await waits()));
-        await other.query('COMMIT');
-        await assert.rejects(given, (err: AppError) => err.code === 'PARAM_INVALID' && /has no role 'sales'/.test(err.message));
+        await assert.rejects(commitWhileWaiting(schema, other, give), (err: AppError) => err.code === 'PARAM_INVALID' && /has no role 'sales'/.test(err.message));
         assert.deepEqual((await store.listUsers(org.id)).map((u) => [u.email, u.role]), [['first@example.com', 'admin']]);
       } finally {
         other.release();
