@@ -244,15 +244,22 @@ function schemaName(raw: string | undefined): string {
  * noticed. The message never repeats the value: it may hold a password.
  */
 const SERVER_URLS = {
-  databaseUrl: ['DATABASE_URL', /^(postgres(ql)?:\/\/|socket:)/i, /^\//, 'a PostgreSQL connection URL such as postgres://user:password@host:5432/database (postgresql:// and socket: too), or the directory of its Unix socket'],
+  databaseUrl: ['DATABASE_URL', /^(postgres(ql)?:\/\/|socket:)/i, /^\//, 'a PostgreSQL connection URL such as postgres://user:password@host:5432/database (postgresql:// and socket: too, socket://user:password@/var/run/postgresql for a Unix socket), or the directory of its Unix socket'],
   redisUrl: ['REDIS_URL', /^rediss?:\/\//i, /^\/(?!\/)/, 'a redis:// or rediss:// URL such as redis://cache.internal:6379 or rediss://:password@cache.internal:6380/0, or the path of its Unix socket'],
   smtpUrl: ['SMTP_URL', /^smtps?:\/\//i, null, 'an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587'],
 } as const satisfies Record<string, readonly [string, RegExp, RegExp | null, string]>;
 
+/**
+ * `raw` with a placeholder host where it has a user but no host (`socket://user:pass@/var/run/pgsql`,
+ * `postgres://user@/db?host=/run/postgresql`: a Unix socket with credentials, as pg reads them), which
+ * the URL parser refuses; only for the check, the value is kept as given.
+ */
+const withHost = (raw: string): string => raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#]*@)(?=[/?#]|$)/i, '$1localhost');
+
 function serverUrl(key: keyof typeof SERVER_URLS, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const [name, scheme, socketPath, what] = SERVER_URLS[key];
-  if (socketPath?.test(raw) || (scheme.test(raw) && URL.canParse(raw))) return raw;
+  if (socketPath?.test(raw) || (scheme.test(raw) && URL.canParse(withHost(raw)))) return raw;
   const given = /^[a-z][a-z0-9+.-]*:/i.exec(raw)?.[0];
   const why = !given ? 'it has no scheme' : scheme.test(raw) ? 'it is not a valid URL (its port, or a character to percent-encode in its password?)' : `its scheme is ${given}`;
   throw configError(`${name} must be ${what}; ${why}. (Its value is not repeated here: it may hold a password.)`);

@@ -24,7 +24,9 @@ const ADDRESSES = [
   // pg read 'garbage' as a database on the host 'base', and mysql:// as PostgreSQL.
   { name: 'DATABASE_URL', key: 'databaseUrl', message: /^DATABASE_URL must be a PostgreSQL connection URL such as postgres:\/\/user:password@host:5432\/database/,
     bad: ['garbage', 'mysql://u:secret@db.internal/orchard', 'http://u:secret@db.internal/orchard', 'postgres://u:secret@db.internal:port/orchard'],
-    good: ['postgres://u:p@db.internal:5432/orchard', 'postgresql://db.internal/orchard?sslmode=require', 'socket:/var/run/postgresql?db=orchard', '/var/run/postgresql orchard'] },
+    good: ['postgres://u:p@db.internal:5432/orchard', 'postgresql://db.internal/orchard?sslmode=require', 'socket:/var/run/postgresql?db=orchard', '/var/run/postgresql orchard',
+      // A Unix socket with a user and password: the host left empty, as pg reads it (its README's socket://user:pass@/path).
+      'socket://u:p@/var/run/postgresql', 'postgres://u:p@/orchard?host=/var/run/postgresql', 'postgresql://orchard@/orchard?host=/run/postgresql'] },
   // ioredis read 'garbage' as a host and http://… as the host 'http': the limits then counted in
   // each process's memory for ever, /ready only degraded.
   { name: 'REDIS_URL', key: 'redisUrl', message: /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL such as redis:\/\/cache\.internal:6379/,
