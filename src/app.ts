@@ -2,6 +2,8 @@
 // listens (server.ts does), so tests drive it with inject().
 
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -176,19 +178,34 @@ function corsOptions(origins: readonly string[]): FastifyCorsOptions {
 }
 
 /**
- * Once the server begins to close, every reply says Connection: close, those of requests already in
- * flight included, so each connection ends with its reply: Node closes only the idle ones at close,
- * and a connection kept alive after its reply would hold the close until its keep-alive timeout.
+ * Once the server begins to close, every connection ends with the reply under way on it, so the
+ * close waits for no keep-alive timeout: Node closes only the idle connections at close, and one
+ * kept alive after its reply would hold the close until its keep-alive timeout (72 s). A reply not
+ * yet begun says Connection: close (a hijacked one, a streamed export, included), and Node ends
+ * the connection after it; one whose header fields went out before (keep-alive) has its connection
+ * ended once it is written.
  */
 function closeConnectionsOnClosing(app: FastifyInstance): void {
   let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
+  const inFlight = new Map<ServerResponse, Socket>();
+  app.addHook('onRequest', (request, reply, done) => {
+    const res = reply.raw;
+    if (closing) {
+      res.setHeader('connection', 'close');
+    } else if (request.raw.socket) {
+      inFlight.set(res, request.raw.socket);
+      res.once('close', () => inFlight.delete(res));
+    }
     done();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
+  app.addHook('preClose', (done) => {
+    closing = true;
+    for (const [res, socket] of inFlight) {
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      else if (!res.writableFinished) res.once('finish', () => socket.destroySoon());
+    }
+    inFlight.clear();
+    done();
   });
 }
 

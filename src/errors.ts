@@ -36,7 +36,7 @@ export const errorCatalogue = {
     status: 400, summary: 'A note\'s objectid and objecttypecode name no existing record (or objecttypecode names no object).',
     message: (object: string, id: string, fix: string) => `The note is on ${object} '${id}', which does not exist: ${fix}.`,
   },
-  DEFINITION_INVALID: { status: 400, summary: 'A custom object, field or view definition is invalid (name, label, type, options, precision or related object; a member object 58 does not take; one custom object past the organization\'s 100; a view\'s name or count).' },
+  DEFINITION_INVALID: { status: 400, summary: 'A custom object, field or view definition is invalid (name, label, type, options, precision or related object; a member object 58 or a field definition does not take; one custom object past the organization\'s 100; a view\'s name or count).' },
   FIXTURE_INVALID: { status: 400, summary: 'A fixtures file or object is invalid; the message names the bad member by its path (organizations[0].users[1].role).' },
   QUERY_SYNTAX: { status: 400, summary: 'The filter expression cannot be parsed.' },
   QUERY_TOO_COMPLEX: { status: 400, summary: 'The filter expression is over a size, depth or condition bound.' },

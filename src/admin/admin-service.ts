@@ -19,6 +19,7 @@ import { READ_ALL } from '../query/plan.js';
 import { viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import type { ObjectDef, ViewSpec } from '../schema/types.js';
 import { formatDateTime, isEmailAddress, unstorableText } from '../schema/values.js';
+import { undisplayableName } from '../schema/display-text.js';
 
 /** How many of a role's users a refused deletion names (then 'and N more'). */
 const ROLE_HOLDERS_NAMED = 5;
@@ -36,6 +37,18 @@ function checkName(what: string, text: string): string {
   if (trimmed.length > NAME_MAX) throw new AppError('PARAM_INVALID', `${what} is ${trimmed.length} characters long; the most is ${NAME_MAX}. Shorten it.`);
   const why = unstorableText(trimmed);
   if (why) throw new AppError('PARAM_INVALID', `${what} cannot be stored: ${why}`);
+  return trimmed;
+}
+
+/**
+ * A name listings show (an organization's, a user's full name), checked as checkName does and, as
+ * the names of objects and fields are, refused with a character that can make it display as
+ * another or that shows as nothing (docs/api.md § Names and labels).
+ */
+function checkDisplayName(what: string, text: string): string {
+  const trimmed = checkName(what, text);
+  const why = undisplayableName(trimmed);
+  if (why) throw new AppError('PARAM_INVALID', `${what}: ${why}`);
   return trimmed;
 }
 
@@ -125,7 +138,7 @@ export class AdminService {
 
   async createOrganization(input: { name: string; plan: string; email: string; minuteLimit?: number | null }): Promise<{ org: Organization; user: User; token: string }> {
     const plan = checkPlan(input.plan);
-    const name = checkName('An organization\'s name', input.name);
+    const name = checkDisplayName('An organization\'s name', input.name);
     checkEmail(input.email);
     const minuteLimit = checkMinuteLimit(input.minuteLimit ?? null);
     // Its records first (its database, made now rather than on the first request, and the user's
@@ -219,7 +232,7 @@ export class AdminService {
 
   async createUser(input: { orgId: string; email: string; role?: string; fullname?: string }): Promise<{ user: User; token: string }> {
     checkEmail(input.email);
-    const fullname = input.fullname === undefined ? nameFromEmail(input.email) : checkName('The full name', input.fullname);
+    const fullname = input.fullname === undefined ? nameFromEmail(input.email) : checkDisplayName('The full name', input.fullname);
     const org = await this.control.getOrganization(input.orgId);
     if (!org) throw noOrganization(input.orgId);
     const role = await this.checkRole(org.id, input.role ?? ADMIN_ROLE);

@@ -21,6 +21,24 @@ export const DEFINITION_LIMITS = { label: 200, fieldName: 50, objectName: 100, o
 const OBJECT_MEMBERS = ['name', 'collectionname'] as const;
 
 /**
+ * The members `POST /api/v2/system-field/{ot}/{type}` takes: those the official MCP client sends
+ * (label, fieldName, precision, relatedObjectType, options) and the other clients' spellings
+ * (values, relatedObjectId), plus Orchard's maxLength (docs/compat.md); those spelled in camelCase
+ * are also taken all lowercase.
+ */
+const FIELD_MEMBERS = ['label', 'fieldName', 'precision', 'options', 'values', 'relatedObjectType', 'relatedObjectId', 'maxLength'] as const;
+const FIELD_MEMBER_SPELLINGS: ReadonlySet<string> = new Set(FIELD_MEMBERS.flatMap((m) => [m, m.toLowerCase()]));
+
+/** Refuses a member of `b` that `taken` does not hold, naming the members (`shown`) and the one meant when only its case differs. */
+function onlyMembers(b: Record<string, unknown>, what: string, taken: ReadonlySet<string>, shown: readonly string[]): void {
+  for (const key of Object.keys(b)) {
+    if (taken.has(key)) continue;
+    const meant = shown.find((m) => m.toLowerCase() === key.toLowerCase());
+    throw invalid(`${quoteText(key)} is not a member of ${what}; its members are ${shown.join(', ')}${meant ? ` (did you mean '${meant}'?)` : ''}.`);
+  }
+}
+
+/**
  * The `{type}` of `POST /api/v2/system-field/{ot}/{type}`: the names the official client sends
  * (emailaddress, phonenumber) and the type names themselves (email, telephone, html…).
  */
@@ -74,11 +92,7 @@ export function nextObjectType(schema: OrgSchema): number {
 /** `POST /api/v2/record/58 {name, collectionname}`: the spec of a new custom object. */
 export function customObjectSpec(schema: OrgSchema, raw: unknown, definitionId: string): ObjectSpec {
   const b = body(raw, '{"name": "Project Phase", "collectionname": "Project Phases"}');
-  for (const key of Object.keys(b)) {
-    if ((OBJECT_MEMBERS as readonly string[]).includes(key)) continue;
-    const meant = OBJECT_MEMBERS.find((m) => m === key.toLowerCase());
-    throw invalid(`${quoteText(key)} is not a member of an object's definition; its members are ${OBJECT_MEMBERS.join(', ')}${meant ? ` (did you mean '${meant}'?)` : ''}.`);
-  }
+  onlyMembers(b, "an object's definition", new Set(OBJECT_MEMBERS), OBJECT_MEMBERS);
   const custom = schema.objects.filter((o) => o.objectType >= FIRST_CUSTOM_OBJECT).length;
   if (custom >= DEFINITION_LIMITS.customObjects) {
     throw invalid(`The organization has ${custom} custom objects, the most it may have; an object cannot be added to it.`);
@@ -186,6 +200,8 @@ export function customFieldSpec(schema: OrgSchema, obj: ObjectDef, typeName: str
     throw invalid(`The ${obj.systemName} object has ${stored} fields, the most an object may have (its standard fields included); a field cannot be added to it.`);
   }
   const b = body(raw, '{"label": "Region", "fieldName": "pcfregion"}');
+  // A member spelled otherwise (FieldName, relatedObject, maxlen) would be dropped with its value.
+  onlyMembers(b, "a field's definition", FIELD_MEMBER_SPELLINGS, FIELD_MEMBERS);
   const given = text(b, 'fieldName', DEFINITION_LIMITS.fieldName, false) ?? text(b, 'fieldname', DEFINITION_LIMITS.fieldName, false);
   let name: string;
   if (given) {

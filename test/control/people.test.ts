@@ -222,7 +222,7 @@ for (const store of HTTP_STORES) {
       assert.equal(mine.lastUsedAt, new Date(ctx.clock.now()).toISOString());
     });
 
-    test('names and e-mails: at most 200 characters, not blank, no NUL; refused alike on both stores and nothing made', async () => {
+    test('names and e-mails: at most 200 characters, not blank, no NUL, names without control or bidirectional characters; refused alike on both stores and nothing made', async () => {
       const refused = async (url: string, payload: object, pattern: RegExp) => {
         const res = await control('POST', url, payload);
         assert.equal(res.statusCode, 400, res.body);
@@ -237,6 +237,14 @@ for (const store of HTTP_STORES) {
       await refused(users, { email: 'named@example.com', fullname: 'F'.repeat(201) }, /the most is 200/);
       await refused('/organizations', { name: 'Acme\u0000', email: 'o@example.com' }, /NUL/);
       await refused('/organizations', { name: 'N'.repeat(201), email: 'o@example.com' }, /the most is 200/);
+      // As object and field names (docs/api.md § Names and labels): nothing that displays a name as another or shows as nothing.
+      await refused(users, { email: 'named@example.com', fullname: 'Ada\u202ELopez' },
+        /^The full name: it contains U\+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control that can make a name display as another, at position 3\. Remove it/);
+      await refused(users, { email: 'named@example.com', fullname: 'Ada\tLopez' }, /the control character U\+0009 at position 3/);
+      await refused('/organizations', { name: 'Acme\u2066Corp', email: 'o@example.com' }, /^An organization's name: it contains U\+2066 LEFT-TO-RIGHT ISOLATE/);
+      await refused('/organizations', { name: 'Ac\uFEFFme', email: 'o@example.com' }, /U\+FEFF ZERO WIDTH NO-BREAK SPACE, which shows as nothing/);
+      const hebrew = await control('POST', users, { email: 'dana@example.com', fullname: 'דנה כהן' });
+      assert.equal(hebrew.statusCode, 201, hebrew.body);
       const emails = (await control('GET', users)).json().items.map((u: { email: string }) => u.email);
       assert.ok(!emails.some((e: string) => e.startsWith('nul') || e.startsWith('named') || e.length > 200), emails.join());
 

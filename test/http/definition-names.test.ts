@@ -1,5 +1,5 @@
 // What a definition may say, on either store: object 58 takes its two members only (a camelCase
-// collectionName was dropped and the default plural used), an organization has at most 100 custom
+// collectionName was dropped and the default plural used) and system-field those clients send, an organization has at most 100 custom
 // objects, names and labels hold no bidirectional or invisible controls (a name could display as
 // another), and a picklist's labels are unique without regard to case (show_real_value names by label).
 
@@ -34,6 +34,23 @@ for (const store of CONTEXT_STORES) describe(`on ${store.name}`, { skip: store.s
       assert.ok(!(await objectNames()).includes('Property'));
       const made = body(await post('/api/v2/record/58', { name: 'Property', collectionname: 'Estates' }));
       assert.equal(made.record.collectionname, 'Estates');
+    });
+
+    test('system-field refuses a member it does not take rather than dropping it, naming those it takes', async () => {
+      const fieldNames = async () => body(await ctx.request({ method: 'GET', url: '/metadata/records/1/fields' })).data.map((f: { fieldName: string }) => f.fieldName);
+      const members = 'label, fieldName, precision, options, values, relatedObjectType, relatedObjectId, maxLength';
+      await refused('/api/v2/system-field/1/text', { label: 'Region', FieldName: 'pcfregion' },
+        `'FieldName' is not a member of a field's definition; its members are ${members} (did you mean 'fieldName'?).`);
+      await refused('/api/v2/system-field/1/text', { label: 'Region', fieldName: 'pcfregion', required: true },
+        `'required' is not a member of a field's definition; its members are ${members}.`);
+      assert.ok(!(await fieldNames()).includes('pcfregion'));
+      // What the MCP client and the other clients send, in either spelling the service reads.
+      const made = await post('/api/v2/system-field/1/text', { label: 'Region', fieldname: 'pcfregion', maxlength: 20 });
+      assert.equal(made.statusCode, 200, made.body);
+      assert.equal((await post('/api/v2/system-field/1/number', { label: 'Size', fieldName: 'pcfsize', precision: 0 })).statusCode, 200);
+      assert.equal((await post('/api/v2/system-field/1/lookup', { label: 'Main', relatedObjectType: 2, relatedObjectId: '2' })).statusCode, 200);
+      assert.equal((await post('/api/v2/system-field/1/picklist', { label: 'Tier', options: [{ label: 'Gold', value: 1, order: 1, color: '#fc0' }] })).statusCode, 200);
+      assert.equal((await post('/api/v2/system-field/1/picklist', { label: 'Band', values: [{ name: 'A', value: '1' }] })).statusCode, 200);
     });
 
     test('refuses bidirectional and invisible controls in object, field, option and view names, and keeps Hebrew', async () => {

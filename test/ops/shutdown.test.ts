@@ -75,3 +75,58 @@ test('a request whose bytes were arriving on a kept-alive connection when the cl
     await ctx.close();
   }
 });
+
+test('a streamed export whose header fields went out keep-alive before the close began ends its connection once written, and the close ends with it', async () => {
+  const ctx = await testContext();
+  // The export's first page waits for the test: its header fields and CSV header row are out, its records not yet.
+  const records = Object.getPrototypeOf(await ctx.stores.records.org(ctx.orgId)) as { scan: (...args: unknown[]) => Promise<unknown> };
+  const scan = records.scan;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let scans = 0;
+  records.scan = async function (this: unknown, ...args: unknown[]) {
+    scans += 1;
+    await gate;
+    return scan.apply(this, args);
+  };
+  let conn: ReturnType<typeof connect> | undefined;
+  try {
+    assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Exported' } })).statusCode, 201);
+    let serverSocket: net.Socket | undefined;
+    let response: import('node:http').ServerResponse | undefined;
+    ctx.app.server.on('connection', (socket: net.Socket) => (serverSocket = socket));
+    ctx.app.server.on('request', (_req, res) => (response = res));
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (ctx.app.server.address() as net.AddressInfo).port;
+    const c = connect(port);
+    conn = c;
+    const events: string[] = [];
+    c.socket.on('end', () => events.push('server ended the connection'));
+    c.socket.write(`GET /api/record/account/export?format=csv HTTP/1.1\r\nHost: orchard.test\r\nConnection: keep-alive\r\ntokenid: ${ctx.token}\r\n\r\n`);
+    await eventually(() => c.received().includes('accountname') && scans === 1, 'the header fields and the CSV header row are out');
+    assert.equal(parseReply(c.received()).headers.connection, 'keep-alive', 'sent keep-alive, before the close');
+    const closed = ctx.app.close().then(() => events.push('server closed'));
+    await eventually(() => !ctx.app.server.listening, 'the server stopped listening');
+    const finished = new Promise<void>((resolve) => response!.once('finish', () => resolve()));
+    release();
+    await finished;
+    events.push('export written');
+    // Whatever the server does at the reply's end it does in that turn (Node's own close of the connection included).
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(serverSocket!.writableEnded || serverSocket!.destroyed, 'the server ends the connection once the export is written, without waiting for the keep-alive timeout');
+    await c.ended;
+    await closed;
+    // The client did nothing after the request: once the export was written the server ended the
+    // connection and its close completed (which of the two the test sees first is the loopback's affair).
+    assert.deepEqual([events[0], events.slice(1).sort()], ['export written', ['server closed', 'server ended the connection']]);
+    const reply = parseReply(c.received());
+    assert.equal(reply.status, 200);
+    assert.match(reply.body, /Exported/);
+    assert.ok(c.received().endsWith('\r\n0\r\n\r\n'), 'the export is whole (its last chunk sent)');
+  } finally {
+    records.scan = scan;
+    release();
+    conn?.socket.destroy();
+    await ctx.close();
+  }
+});
