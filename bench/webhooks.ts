@@ -29,8 +29,8 @@
 //
 // `--versus DIR` compares this build with another (DIR: a checkout holding its own built dist/):
 // one server of each build, each with its own two organizations and receiver, and each round loads
-// both builds' "off" and "on" in turn (the order turning each round), so both builds meet the same
-// moments of a shared machine. It prints each build's on/off figures and the CPU a webhook adds to
+// both builds' "off" and "on" in turn, interleaved (see versusTurns; use a multiple of 4 rounds),
+// so both builds meet the same moments of a shared machine. It prints each build's on/off figures and the CPU a webhook adds to
 // a write (on minus off, per round), and skips the latency figures.
 //
 // `--floor` also runs, in the same rounds, a second server started with WEBHOOK_DELIVER=false, with
@@ -266,6 +266,20 @@ interface Build {
   readonly db: { off: number[]; on: number[] };
 }
 
+/**
+ * A round's turns under --versus: the builds' phases interleaved, so that each phase follows one of
+ * the other build's, and in a cycle of four rounds (A off, B off, A on, B on; then B on, A on, B off,
+ * A off; then the same with A and B swapped) in which each build meets the same predecessors. Phases
+ * run as whole blocks of one build (A off, A on, B off, B on, then reversed) gave the build named
+ * first its "on" after two phases idle every other round and the other build never: that "on" cost
+ * it 100–250 µs more a write, and swapping the builds swapped the verdict (bench/README.md).
+ */
+function versusTurns<B>(builds: readonly B[], round: number): { b: B; kind: 'off' | 'on' }[] {
+  const [a, b] = round % 4 === 3 || round % 4 === 0 ? [builds[1]!, builds[0]!] : [builds[0]!, builds[1]!];
+  const turns = [{ b: a, kind: 'off' as const }, { b, kind: 'off' as const }, { b: a, kind: 'on' as const }, { b, kind: 'on' as const }];
+  return round % 2 === 0 ? turns.reverse() : turns;
+}
+
 /** --versus: this build and the one in `dir`, round by round; see the opening comment. */
 async function versus(dir: string, schemaOf: (i: number) => string | undefined): Promise<number> {
   const script = path.join(path.resolve(dir), 'dist', 'bench', 'webhooks.js');
@@ -291,8 +305,7 @@ async function versus(dir: string, schemaOf: (i: number) => string | undefined):
       await drain(b.receiver.url, b.orchard.url, b.tokens.on);
     }
     for (let r = 1; r <= rounds; r++) {
-      const turns = builds.flatMap((b) => (['off', 'on'] as const).map((kind) => ({ b, kind })));
-      if (r % 2 === 0) turns.reverse();
+      const turns = versusTurns(builds, r);
       for (const { b, kind } of turns) {
         const cpuStart = processCpuMicros(b.orchard.child.pid);
         const userStart = processCpuMicros(b.orchard.child.pid, 'user');
