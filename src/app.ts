@@ -185,9 +185,17 @@ function corsOptions(origins: readonly string[]): FastifyCorsOptions {
  * the connection after it; one whose header fields went out before (keep-alive) has its connection
  * ended once it is written.
  */
-function closeConnectionsOnClosing(app: FastifyInstance): void {
+function closeConnectionsOnClosing(app: FastifyInstance, limitMs: number): void {
   let closing = false;
   const inFlight = new Map<ServerResponse, Socket>();
+  // Node stops checking its connections' time limits once the close begins, so a request begun and
+  // never finished (its header fields cut short) would hold the close for good: past the limit
+  // that applies while running, a connection with no reply under way is cut.
+  const open = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   app.addHook('onRequest', (request, reply, done) => {
     const res = reply.raw;
     if (closing) {
@@ -205,6 +213,9 @@ function closeConnectionsOnClosing(app: FastifyInstance): void {
       else if (!res.writableFinished) res.once('finish', () => socket.destroySoon());
     }
     inFlight.clear();
+    setTimeout(() => {
+      for (const socket of open) if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+    }, limitMs).unref();
     done();
   });
 }
@@ -248,7 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   serveInTurn(app.server);
-  closeConnectionsOnClosing(app);
+  closeConnectionsOnClosing(app, deps.config.requestTimeoutMs + socketMarginMs(deps.config.requestTimeoutMs));
 
   // Before any route: every route registered is known to the 405 of a path asked with another method,
   // and its integer query parameters are read as decimal digits only.

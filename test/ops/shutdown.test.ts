@@ -130,3 +130,23 @@ test('a streamed export whose header fields went out keep-alive before the close
     await ctx.close();
   }
 });
+
+test('a request begun and never finished does not hold the close for good: its connection is cut at the time limit plus its margin, as it would be while running', { timeout: 30_000 }, async () => {
+  // Node stops checking its connections' time limits once the close begins; without Orchard's own
+  // check such a connection kept the close waiting for ever (seen: a browser's connection in the
+  // console tests, its request begun and not finished).
+  const ctx = await testContext({ config: { requestTimeoutMs: 500 } });
+  try {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (ctx.app.server.address() as net.AddressInfo).port;
+    const conn = connect(port);
+    await new Promise((resolve) => conn.socket.once('connect', resolve));
+    conn.socket.write('GET /api/record/account?pagesize=1 HTTP/1.1\r\nHost: orchard.test\r\n');
+    await eventually(() => new Promise<boolean>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n > 0))), 'the connection is accepted');
+    await ctx.app.close();
+    await conn.ended;
+    assert.equal(conn.received(), '', 'nothing was served on it');
+  } finally {
+    await ctx.close();
+  }
+});
