@@ -187,34 +187,30 @@ function corsOptions(origins: readonly string[]): FastifyCorsOptions {
  */
 function closeConnectionsOnClosing(app: FastifyInstance, limitMs: number): void {
   let closing = false;
-  const inFlight = new Map<ServerResponse, Socket>();
-  // Node stops checking its connections' time limits once the close begins, so a request begun and
-  // never finished (its header fields cut short) would hold the close for good: past the limit
-  // that applies while running, a connection with no reply under way is cut.
-  const open = new Set<Socket>();
+  // The server's connections, each with the reply under way on it (Node's own `_httpMessage`: a
+  // request pipelined behind it is not served before it has the connection, serveInTurn).
+  const open = new Set<Socket & { _httpMessage?: ServerResponse | null }>();
   app.server.on('connection', (socket: Socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    const res = reply.raw;
-    if (closing) {
-      res.setHeader('connection', 'close');
-    } else if (request.raw.socket) {
-      inFlight.set(res, request.raw.socket);
-      res.once('close', () => inFlight.delete(res));
-    }
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (closing) reply.raw.setHeader('connection', 'close');
     done();
   });
   app.addHook('preClose', (done) => {
     closing = true;
-    for (const [res, socket] of inFlight) {
+    for (const socket of open) {
+      const res = socket._httpMessage;
+      if (!res) continue;
       if (!res.headersSent) res.setHeader('connection', 'close');
       else if (!res.writableFinished) res.once('finish', () => socket.destroySoon());
     }
-    inFlight.clear();
+    // Node stops checking its connections' time limits once the close begins, so a request begun
+    // and never finished (its header fields cut short) would hold the close for good: past the
+    // limit that applies while running, a connection with no reply under way is cut.
     setTimeout(() => {
-      for (const socket of open) if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+      for (const socket of open) if (!socket._httpMessage) socket.destroy();
     }, limitMs).unref();
     done();
   });
