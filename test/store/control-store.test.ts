@@ -712,6 +712,13 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     for (const p of pools) await p.end();
     for (const s of schemas) await dropSchema(s);
   });
+  /** A store on a schema of its own with one organization, for the races below. */
+  const raceStore = async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const store = new PostgresControlStore(pool(), schema);
+    return { schema, store, org: await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null }) };
+  };
   /**
    * Runs `run` while `other` holds a transaction not yet committed, commits it once `run` waits for
    * one of its locks in `schema` (or has ended without waiting: the race the test then sees lost),
@@ -753,10 +760,7 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
   });
 
   test('does not delete a user made primary by a transaction that commits while the delete waits', async () => {
-    const schema = uniqueName('orchard_ctl');
-    schemas.push(schema);
-    const store = new PostgresControlStore(pool(), schema);
-    const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
+    const { schema, store, org } = await raceStore();
     const first = await store.createUser({ orgId: org.id, email: 'first@example.com', fullname: 'First', role: 'admin' });
     const second = await store.createUser({ orgId: org.id, email: 'second@example.com', fullname: 'Second', role: 'admin' });
     await store.setPrimaryUser(org.id, first.id);
@@ -775,10 +779,7 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
   });
 
   test('does not delete a role given by a transaction that commits while the delete waits', async () => {
-    const schema = uniqueName('orchard_ctl');
-    schemas.push(schema);
-    const store = new PostgresControlStore(pool(), schema);
-    const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
+    const { schema, store, org } = await raceStore();
     await store.setRole({ orgId: org.id, name: 'sales', grants: {} });
     const other = await pool().connect();
     try {
@@ -795,10 +796,7 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
   });
 
   test('does not give a role deleted by a transaction that commits while the creation or the change waits', async () => {
-    const schema = uniqueName('orchard_ctl');
-    schemas.push(schema);
-    const store = new PostgresControlStore(pool(), schema);
-    const org = await store.createOrganization({ name: 'Race', plan: 'free', minuteLimit: null });
+    const { schema, store, org } = await raceStore();
     const first = await store.createUser({ orgId: org.id, email: 'first@example.com', fullname: 'First', role: 'admin' });
     const giving = [
       () => store.createUser({ orgId: org.id, email: 'late@example.com', fullname: 'Late', role: 'sales', requireRole: true }),
