@@ -35,7 +35,7 @@ import { closeAfterReply, serveInTurn } from './http/lingering-close.js';
 import { installJsonBodies } from './http/json-body.js';
 import { withOptionalBodies } from './http/schemas.js';
 import { installHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
-import { installMetrics } from './http/metrics.js';
+import { installMetrics, type AppMetrics } from './http/metrics.js';
 import { installRequestLimit } from './http/request-limit.js';
 import { loggerOptions } from './http/log-options.js';
 import type { AppDeps, RouteFamilyOptions } from './http/app-deps.js';
@@ -73,7 +73,7 @@ declare module 'fastify' {
  * The webhooks' delivery worker of the app (docs/webhooks.md § Delivery): it starts with the app,
  * is woken by every write that made deliveries, and stops, its attempts recorded, when the app closes.
  */
-function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clocks, toolkit: Toolkit): DeliveryWorker {
+function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clocks, toolkit: Toolkit, metrics: AppMetrics | null): DeliveryWorker {
   const settings = deps.config.webhooks;
   const mailer = createMailer({ smtpUrl: deps.config.smtpUrl, outboxDir: path.join(deps.config.dataDir, 'outbox'), from: deps.config.mailFrom, clock: () => clocks.now() });
   const worker = new DeliveryWorker({
@@ -93,11 +93,13 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
       toolkit.outbox.record(orgId, { kind: 'webhook-disabled', at: new Date(clocks.now(orgId)).toISOString(), ...message, webhookId: hook.id });
     },
     onAttempt(orgId, d, outcome, atMs) {
+      metrics?.webhookAttempt(outcome, Date.now() - d.writtenMs);
       toolkit.outbox.record(orgId, {
         kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: maskedUrl(d.webhook.url), subject: typeOf(d.payload), text: d.payload,
         webhookId: d.webhook.id, deliveryId: d.id, attempt: d.attempts + 1, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
       });
     },
+    onDisabled: () => metrics?.webhookDisabled(),
     log: app.log,
   });
   // WEBHOOK_DELIVER=false: the writes still make their deliveries; another process attempts them.
@@ -342,7 +344,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const gate = new OrgGate();
   const service = gatedService(new Service(timed), gate, deps.records);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
-  const worker = installWebhookWorker(app, deps, clocks, toolkit);
+  const worker = installWebhookWorker(app, deps, clocks, toolkit, metrics);
   app.decorate('webhooks', worker);
   const webhooks = new WebhookService(timed);
   // The route families share the token check and the limits; each answers its errors in its shape.

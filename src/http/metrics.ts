@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import type { SendOutcome } from '../webhooks/sender.js';
 import { sendError, v1ErrorBody } from './error-handler.js';
 
 /** What the gauges read from the record store at scrape time (RecordStore.stats). */
@@ -34,6 +35,16 @@ export function familyOf(url: string | undefined): string {
   return 'other';
 }
 
+/** Seconds; an attempt ends by WEBHOOK_TIMEOUT_MS (at most 30 s). */
+const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds from a write's commit to its delivery's success: the first attempt's ~2 ms to retries hours later. */
+const DELIVERY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400];
+
+/** An attempt's result: its receiver answered 2xx, answered something else, or did not answer (refused, time limit, target not allowed). */
+export function attemptResult(outcome: Pick<SendOutcome, 'ok' | 'status'>): 'success' | 'failure' | 'error' {
+  return outcome.ok ? 'success' : outcome.status === null ? 'error' : 'failure';
+}
+
 const LIMIT_WINDOWS: Readonly<Record<string, string>> = { LIMIT_MINUTE: 'minute', LIMIT_DAY: 'day', LIMIT_ADDRESS: 'address' };
 const STORE_ERRORS = new Set(['STORE_UNAVAILABLE', 'STORE_BUSY']);
 
@@ -43,6 +54,10 @@ export interface AppMetrics {
   noticeSent(): void;
   /** Counts a reply that did not finish under `status`: 499, its client went away; else the failure that cut it (client-closed.ts). */
   unfinished(request: FastifyRequest, reply: FastifyReply, status: number): void;
+  /** Counts a webhook attempt of this process; `sinceWriteMs`: real time from its write to the attempt's end. */
+  webhookAttempt(outcome: SendOutcome, sinceWriteMs: number): void;
+  /** Counts a webhook this process disabled for failing too long. */
+  webhookDisabled(): void;
 }
 
 /**
@@ -64,6 +79,13 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
   // Every series from the start, at 0, so rate() and absence alerts work before the first event.
   for (const window of Object.values(LIMIT_WINDOWS)) limited.inc({ window }, 0);
   for (const code of STORE_ERRORS) storeErrors.inc({ code }, 0);
+  const attempts = new Counter({ name: 'orchard_webhook_attempts_total', help: 'Webhook delivery attempts made by this process, by result: success (2xx), failure (another status), error (no answer: refused, time limit, target not allowed).', labelNames: ['result'], registers: [registry] });
+  // Children made once (and every series at 0 from the start): an attempt's count hashes no labels.
+  const attemptsBy = { success: attempts.labels('success'), failure: attempts.labels('failure'), error: attempts.labels('error') };
+  for (const child of Object.values(attemptsBy)) child.inc(0);
+  const attemptTime = new Histogram({ name: 'orchard_webhook_attempt_duration_seconds', help: 'Time a webhook attempt took, from its request to the end of the answer (or the failure).', buckets: ATTEMPT_BUCKETS, registers: [registry] });
+  const deliveryLag = new Histogram({ name: 'orchard_webhook_delivery_seconds', help: 'Time from the commit of a write to the end of the successful attempt of its delivery (retries included), in real time.', buckets: DELIVERY_BUCKETS, registers: [registry] });
+  const disabled = new Counter({ name: 'orchard_webhooks_disabled_total', help: 'Webhooks this process disabled because their deliveries failed for too long.', registers: [registry] });
   const notices = new Counter({ name: 'orchard_usage_notices_sent_total', help: 'Usage notices (90 % and 100 % of a daily cap) sent by this process.', registers: [registry] });
   new Gauge({ name: 'orchard_open_organizations', help: 'Organizations whose records this process holds open.', registers: [registry], collect() { this.set(store.stats().openOrganizations); } });
   new Gauge({ name: 'orchard_reader_threads', help: 'SQLite reader threads started.', registers: [registry], collect() { this.set(store.stats().readerThreads); } });
@@ -111,7 +133,15 @@ export function installMetrics(app: FastifyInstance, config: Config, store: Stor
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return { registry, noticeSent: () => notices.inc(), unfinished: observe };
+  return {
+    registry, noticeSent: () => notices.inc(), unfinished: observe,
+    webhookAttempt(outcome, sinceWriteMs) {
+      attemptsBy[attemptResult(outcome)].inc();
+      attemptTime.observe(outcome.durationMs / 1000);
+      if (outcome.ok) deliveryLag.observe(Math.max(0, sinceWriteMs) / 1000);
+    },
+    webhookDisabled: () => disabled.inc(),
+  };
 }
 
 /** Compared as digests, so the comparison takes the same time whatever the header's length. */

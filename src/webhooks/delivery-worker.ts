@@ -44,6 +44,8 @@ export interface DeliveryWorkerDeps {
   notifyDisabled(orgId: string, webhook: Webhook): Promise<void>;
   /** Told each attempt (the control API's outbox). */
   onAttempt?(orgId: string, delivery: ClaimedDelivery, outcome: SendOutcome, atMs: number): void;
+  /** Told each webhook this process disabled for failing too long (the metrics). */
+  onDisabled?(orgId: string, webhook: Webhook): void;
   readonly log: WorkerLog;
 }
 
@@ -394,6 +396,7 @@ export class DeliveryWorker {
     for (const hook of disabled) {
       this.failing.delete(hookKey(orgId, hook.id));
       this.deps.log.warn({ orgId, webhookId: hook.id, url: maskedUrl(hook.url), failures: hook.failures }, 'webhook disabled: its deliveries failed for too long');
+      this.deps.onDisabled?.(orgId, hook);
     }
     if (disabled.length > 0) await this.sendNotices(orgId, outbox);
   }

@@ -12,6 +12,7 @@ import { openStores } from '../../src/stores.js';
 import { metricSample, rawConnection, tempDir, testContext, type TestContext } from '../helpers.js';
 import { sparePort } from '../throwaway-redis.js';
 import { assertClosedByClient, loggedContext } from './closed-by-client.js';
+import { startReceiver } from '../webhooks/receiver.js';
 
 async function scrape(ctx: TestContext, headers: Record<string, string> = {}): Promise<string> {
   const res = await ctx.request({ method: 'GET', url: '/metrics', token: null, headers });
@@ -103,6 +104,40 @@ test('counts a request whose client went away before its body ended under status
     assert.equal((await ctx.request({ method: 'GET', url: '/api/record/account' })).json().data.Total_Records, 0);
   } finally {
     await ctx.close();
+  }
+});
+
+test('counts webhook attempts by result, their time, a delivery\'s time from its write to its success, and webhooks disabled', async () => {
+  const MIN = 60_000;
+  const ctx = await testContext({ config: { webhooks: { allowPrivate: true, retryBaseMs: MIN, retryCapMs: 4 * MIN, maxAttempts: 6, disableFailures: 2, disableHours: 1, timeoutMs: 2_000 } } });
+  const receiver = await startReceiver();
+  try {
+    const sample = (text: string, name: string) => metricSample(text, name);
+    let text = await scrape(ctx);
+    for (const result of ['success', 'failure', 'error']) assert.equal(sample(text, `orchard_webhook_attempts_total{result="${result}"}`), 0, 'every series there from the start');
+    assert.equal(sample(text, 'orchard_webhooks_disabled_total'), 0);
+    receiver.answer = (r) => (r.path.endsWith('/down') ? 500 : 200);
+    for (const url of [`${receiver.url}/ok`, `${receiver.url}/down`, `http://127.0.0.1:${await sparePort()}/gone`]) {
+      assert.equal((await ctx.request({ method: 'POST', url: '/api/webhooks', payload: { event: 'created', object: 'account', url } })).statusCode, 201);
+    }
+    assert.equal((await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: 'Watched' } })).statusCode, 201);
+    await ctx.app.webhooks.idle();
+    text = await scrape(ctx);
+    assert.deepEqual(['success', 'failure', 'error'].map((result) => sample(text, `orchard_webhook_attempts_total{result="${result}"}`)), [1, 1, 1]);
+    assert.equal(sample(text, 'orchard_webhook_attempt_duration_seconds_count'), 3);
+    assert.equal(sample(text, 'orchard_webhook_delivery_seconds_count'), 1, 'only a success ends a delivery');
+    assert.equal(sample(text, 'orchard_webhook_delivery_seconds_bucket{le="86400"}'), 1);
+    // Failing past the hour and two attempts, both failing webhooks are disabled by their next probe.
+    ctx.clock.advance(61 * MIN);
+    await ctx.app.webhooks.idle();
+    ctx.clock.advance(4 * MIN);
+    await ctx.app.webhooks.idle();
+    text = await scrape(ctx);
+    assert.equal(sample(text, 'orchard_webhooks_disabled_total'), 2);
+    assert.equal(sample(text, 'orchard_webhook_attempts_total{result="success"}'), 1);
+  } finally {
+    await ctx.close();
+    await receiver.close();
   }
 });
 
