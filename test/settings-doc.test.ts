@@ -31,10 +31,12 @@ function variablesRead(): Map<string, string> {
   return found;
 }
 
-/** README.md § Configuration's rows: variable → default as written. */
-function documented(): Map<string, string> {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+/** A settings table's rows (README.md § Configuration by default): variable → default as written. */
+function documented(file = 'README.md', heading = '## Configuration'): Map<string, string> {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `${file} has no ${heading}`);
+  const section = text.slice(start, text.indexOf('\n## ', start + 1) >>> 0);
   return new Map([...section.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| (.+?) \|/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
@@ -50,6 +52,13 @@ test('README.md § Configuration lists every variable the source reads, and no o
   assert.deepEqual([...rows.keys()].filter((name) => !read.has(name)), []);
   const controlApi = fs.readFileSync(path.join(ROOT, 'docs/control-api.md'), 'utf8');
   for (const name of CLIENT_ONLY) assert.ok(read.has(name) && controlApi.includes(`\`${name}\``), name);
+});
+
+test('docs/webhooks.md § Settings gives each webhook setting with the default README.md gives', () => {
+  const webhooks = documented('docs/webhooks.md', '## Settings');
+  const readme = documented();
+  assert.deepEqual([...webhooks.keys()], [...readme.keys()].filter((name) => name.startsWith('WEBHOOK_')));
+  for (const [name, written] of webhooks) assert.equal(written, readme.get(name), name);
 });
 
 test('each default README.md gives is what the server uses with the variable unset', () => {
