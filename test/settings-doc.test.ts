@@ -54,11 +54,13 @@ test('README.md § Configuration lists every variable the source reads, and no o
   for (const name of CLIENT_ONLY) assert.ok(read.has(name) && controlApi.includes(`\`${name}\``), name);
 });
 
-test('docs/webhooks.md § Settings gives each webhook setting with the default README.md gives', () => {
-  const webhooks = documented('docs/webhooks.md', '## Settings');
+test('the settings tables of docs/limits.md and docs/webhooks.md give the defaults README.md gives', () => {
   const readme = documented();
+  const webhooks = documented('docs/webhooks.md', '## Settings');
   assert.deepEqual([...webhooks.keys()], [...readme.keys()].filter((name) => name.startsWith('WEBHOOK_')));
-  for (const [name, written] of webhooks) assert.equal(written, readme.get(name), name);
+  const limits = documented('docs/limits.md', '## Configuration');
+  assert.ok(limits.size >= 6, 'docs/limits.md § Configuration');
+  for (const [name, written] of [...webhooks, ...limits]) assert.equal(written, readme.get(name), name);
 });
 
 test('each default README.md gives is what the server uses with the variable unset', () => {
