@@ -942,10 +942,14 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
   return program;
 }
 
+/** The body members an option sets whose names are not the option's own (orchard fault add: --latency sets latencyMs). */
+const MEMBERS_OF_OPTION: Readonly<Record<string, readonly string[]>> = { latency: ['latencyMs'], family: ['families'] };
+
 /**
  * A message of the checks the API and the control API share names the members of a JSON body
- * ('url', headers[0], 'expiresInHours'), where the CLI's user typed options. Each member `command`
- * has an option for is named as that option (--url, --header #1, --expires-in-hours); a repeated
+ * ('url', headers[0], 'expiresInHours'; the control API's fault rules 'body.window' and
+ * 'families.0'), where the CLI's user typed options. Each member `command` has an option for is
+ * named as that option (--url, --header #1, --expires-in-hours, --window, --family #1); a repeated
  * option (--header) fills the plural member (headers).
  */
 function namedAsOptions(message: string, command: Command | undefined): string {
@@ -953,9 +957,11 @@ function namedAsOptions(message: string, command: Command | undefined): string {
   for (const option of command?.options ?? []) {
     if (!option.long) continue;
     const flag = option.long;
-    const member = option.attributeName();
-    named = named.replaceAll(`'${member}'`, flag).replaceAll(`'${member}s'`, flag)
-      .replace(new RegExp(`\\b${member}s?\\[(\\d+)\\]`, 'g'), (_, i: string) => `${flag} #${Number(i) + 1}`);
+    const attribute = option.attributeName();
+    for (const member of [attribute, `${attribute}s`, ...(MEMBERS_OF_OPTION[attribute] ?? [])]) {
+      named = named.replace(new RegExp(`'(?:body\\.)?${member}(?:\\.(\\d+))?'`, 'g'), (_, i?: string) => (i === undefined ? flag : `${flag} #${Number(i) + 1}`))
+        .replace(new RegExp(`\\b${member}\\[(\\d+)\\]`, 'g'), (_, i: string) => `${flag} #${Number(i) + 1}`);
+    }
   }
   return named;
 }

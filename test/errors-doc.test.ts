@@ -25,3 +25,23 @@ test('docs/errors.md documents no code the catalogue lacks', () => {
   const extra = [...documentedCodes().keys()].filter((code) => !(code in errorCatalogue));
   assert.deepEqual(extra, []);
 });
+
+/** docs/operations.md § Exit status and error codes: the codes only the orchard command gives. */
+function commandCodes(): string[] {
+  const text = fs.readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+  const section = text.slice(text.indexOf('### Exit status and error codes'), text.indexOf('\n### ', text.indexOf('### Exit status and error codes') + 1));
+  return [...section.matchAll(/^\| `([A-Z_]+)` \| /gm)].map((m) => m[1]!);
+}
+
+test('every code the orchard command gives of its own (ControlError, USAGE, ERROR) is in the catalogue or docs/operations.md', () => {
+  const given = new Set<string>();
+  for (const file of ['cli.ts', 'control-client.ts', 'cli-control.ts']) {
+    const text = fs.readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8');
+    for (const m of text.matchAll(/ControlError\('([A-Z_]+)'|\bcode = '([A-Z_]+)'|: '([A-Z_]+)';/g)) given.add((m[1] ?? m[2] ?? m[3])!);
+  }
+  for (const code of ['USAGE', 'UNREACHABLE', 'CONTROL_API_OFF', 'ERROR']) assert.ok(given.has(code), `the scan no longer finds ${code}`);
+  const documented = commandCodes();
+  const missing = [...given].filter((code) => !(code in errorCatalogue) && !documented.includes(code));
+  assert.deepEqual(missing, []);
+  assert.deepEqual(documented.filter((code) => code in errorCatalogue || !given.has(code)), [], 'a row of its own for a catalogue code, or for a code no command gives');
+});

@@ -64,6 +64,13 @@ describe('orchard clock, fault, journal, outbox and usage', () => {
     assert.equal(gone.body.error.code, 'FAULT_RULE_NOT_FOUND');
     const bad = await cli(['fault', 'add', '--status', '502']);
     assert.equal(bad.body.error.code, 'BODY_INVALID');
+    // The message names the options typed, not the rule's members they set (docs/operations.md,
+    // Exit status and error codes): these named latencyMs, body.retryAfter, body.window, families.0.
+    const refused = async (args: string[]) => (await cli(['fault', 'add', ...args])).body.error.message as string;
+    assert.equal(await refused(['--latency', '99999999']), 'The request body is invalid: --latency must be a whole number from 0 to 3600000; got 99999999. Check your data.');
+    assert.equal(await refused(['--status', '500', '--retry-after', '3']), 'The fault rule is invalid: --retry-after is for status 429 or 503 only.');
+    assert.equal(await refused(['--status', '500', '--window', 'day']), 'The fault rule is invalid: --window is for status 429 only.');
+    assert.match(await refused(['--status', '500', '--family', 'records,nope']), /^The request body is invalid: --family #2 must be one of "records", /);
     await cli(['fault', 'add', '--status', '500']);
     assert.deepEqual((await cli(['fault', 'clear'])).body, { removed: 1 });
   });
