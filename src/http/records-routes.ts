@@ -11,7 +11,7 @@ import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import {
-  changedError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, ifMatchHeaders, newRecordBody, objParam, recordParams, recordSchema,
+  changedError, conditionsOf, writeConditionError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, preconditionHeaders, newRecordBody, objParam, recordParams, recordSchema,
   tokenQuery, tokenSecurity,
 } from './schemas.js';
 
@@ -165,15 +165,15 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       description: 'With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.',
       params: recordParams,
       querystring: { type: 'object', properties: tokenQuery },
-      headers: ifMatchHeaders,
+      headers: preconditionHeaders,
       body: changesBody,
       response: {
         200: { ...envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), headers: etagHeader },
-        ...commonErrors, 403: forbiddenError, 412: changedError,
+        ...commonErrors, 403: forbiddenError, 412: writeConditionError,
       },
     },
   }, async (request, reply) => {
-    const { record, etag } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
+    const { record, etag } = await service.update(request.identity, request.params.obj, request.params.id, request.body, conditionsOf(request.headers));
     if (etag !== undefined) reply.header('etag', etag);
     return ok({ Record: record });
   });
@@ -187,11 +187,11 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       description: 'With If-Match, only if the record is still the version its ETag names (else 412).',
       params: recordParams,
       querystring: { type: 'object', properties: tokenQuery },
-      headers: ifMatchHeaders,
-      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError, 412: changedError },
+      headers: preconditionHeaders,
+      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError, 412: writeConditionError },
     },
   }, async (request) => {
-    await service.delete(request.identity, request.params.obj, request.params.id, request.headers['if-match']);
+    await service.delete(request.identity, request.params.obj, request.params.id, conditionsOf(request.headers));
     return ok(null);
   });
 };
