@@ -346,6 +346,19 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([gone.statusCode, gone.headers['x-error-code']], [404, 'RECORD_NOT_FOUND'], 'a record that is not there is 404, whatever the precondition');
     });
 
+    test('a HEAD of a record answers as its GET: the 200\'s Content-Length and no body, and a 304 without Content-Length (RFC 9110 § 8.6)', async () => {
+      const id = await create({ accountname: 'Headed' });
+      const get = await ctx.request({ method: 'GET', url: `/api/record/account/${id}` });
+      const head = await ctx.request({ method: 'HEAD', url: `/api/record/account/${id}` });
+      assert.deepEqual([head.statusCode, head.body, head.headers.etag, head.headers['content-length'], head.headers['content-type']],
+        [200, '', get.headers.etag, String(Buffer.byteLength(get.body)), get.headers['content-type']]);
+      for (const method of ['GET', 'HEAD'] as const) {
+        const same = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-none-match': get.headers.etag as string } });
+        // A 304 may carry Content-Length only as the 200's; Fastify's HEAD of a GET route wrote 0.
+        assert.deepEqual([same.statusCode, same.body, same.headers.etag, same.headers['content-length']], [304, '', get.headers.etag, undefined], method);
+      }
+    });
+
     test('an ETag follows what the caller sees: a rename of the owner changes it', async () => {
       const id = await create({ accountname: 'Owned' });
       const before = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag;
