@@ -15,6 +15,7 @@ export const errorCatalogue = {
   BODY_TOO_DEEP: { status: 400, summary: 'The request body nests arrays and objects more than 32 levels deep.' },
   REQUEST_MALFORMED: { status: 400, summary: 'The request is not valid HTTP/1.1 (method, request target, header fields or body framing), or has no Host header field.' },
   IF_MATCH_MALFORMED: { status: 400, summary: 'The If-Match header field is neither * nor a list of entity tags (it is empty, a quote is unclosed or inside a tag, or a * is in a list).' },
+  IF_NONE_MATCH_MALFORMED: { status: 400, summary: 'The If-None-Match header field of a PUT or DELETE is neither * nor a list of entity tags (it is empty, a quote is unclosed or inside a tag, or a * is in a list).' },
   PARAM_INVALID: { status: 400, summary: 'A query-string or body parameter is missing or malformed.' },
   RECORD_ID_MALFORMED: {
     status: 400, summary: 'A record id is not an RFC 4122 UUID.',
@@ -99,6 +100,12 @@ export const errorCatalogue = {
     message: (object: string, id: string, etag: string, reading = false) => `The ${object} record '${id}' has changed since the version your If-Match names; it is now ${etag}. ${reading
       ? 'GET it without If-Match to read it as it is now.'
       : 'GET it again, apply your change to it as it is now, and send If-Match with its new ETag.'}`,
+  },
+  RECORD_MATCHES: {
+    status: 412, summary: 'If-None-Match on a PUT or DELETE named the record\'s current ETag, or was * and the record exists.',
+    message: (object: string, id: string, etag?: string) => (etag === undefined
+      ? `If-None-Match: * asks to write only if no ${object} record has the id '${id}', and one has. Leave If-None-Match out to change the record that is there, or send If-Match with the ETag of a GET of it to change it only as that version.`
+      : `If-None-Match names the ${object} record '${id}'s current version (${etag}): it is written only if it is no longer that version. Leave If-None-Match out to write it as it is now.`),
   },
   // 408, 413, 431
   REQUEST_TIMEOUT: {

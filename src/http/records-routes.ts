@@ -3,7 +3,7 @@
 // DELETE conditional), and a record's history (docs/history.md). The service runs them; this file
 // holds their schemas and reply shapes.
 
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
 import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js';
 import { etagOfText, ifNoneMatchMatches } from '../service/etags.js';
@@ -11,7 +11,7 @@ import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import {
-  changedError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, ifMatchHeaders, newRecordBody, objParam, recordParams, recordSchema,
+  changedError, conditionsOf, writeConditionError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, preconditionHeaders, newRecordBody, objParam, recordParams, recordSchema,
   tokenQuery, tokenSecurity,
 } from './schemas.js';
 
@@ -85,30 +85,29 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
     return ok(listData(obj, total, page, records));
   });
 
-  app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', {
-    schema: {
-      operationId: 'getRecord',
-      summary: 'Get one record (as a one-record page, plus Record)',
-      tags: ['records'],
-      security: tokenSecurity,
-      description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body; with If-Match not naming it, 412.',
-      params: recordParams,
-      querystring: pageQuery,
-      headers: {
-        type: 'object',
-        properties: {
-          'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] },
-          'if-match': { type: 'string', description: 'Read only this version (its ETag, or *): 412 RECORD_CHANGED when the record is no longer that version. Evaluated before If-None-Match.' },
-        },
-      },
-      response: {
-        200: { ...envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), headers: etagHeader },
-        304: { type: 'null', description: 'Not modified: the record is still the version If-None-Match names.', headers: etagHeader },
-        ...commonErrors,
-        412: changedError,
+  const getRecordSchema = {
+    operationId: 'getRecord',
+    summary: 'Get one record (as a one-record page, plus Record)',
+    tags: ['records'],
+    security: tokenSecurity,
+    description: 'The reply carries the record\'s ETag; with If-None-Match naming it, 304 and no body; with If-Match not naming it, 412.',
+    params: recordParams,
+    querystring: pageQuery,
+    headers: {
+      type: 'object',
+      properties: {
+        'if-none-match': { type: 'string', description: 'The ETag of the version the client holds (or *): 304 when the record is still that version.', examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'] },
+        'if-match': { type: 'string', description: 'Read only this version (its ETag, or *): 412 RECORD_CHANGED when the record is no longer that version. Evaluated before If-None-Match.' },
       },
     },
-  }, async (request, reply) => {
+    response: {
+      200: { ...envelopeOf(listPayload, 'The record, as a one-record page and as Record.'), headers: etagHeader },
+      304: { type: 'null', description: 'Not modified: the record is still the version If-None-Match names.', headers: etagHeader },
+      ...commonErrors,
+      412: changedError,
+    },
+  };
+  const getRecord = async (request: FastifyRequest<{ Params: IdParams; Querystring: PageQuery }>, reply: FastifyReply) => {
     const { obj, page, record } = await service.get(request.identity, request.params.obj, request.params.id, request.query, request.headers['if-match']);
     const text = JSON.stringify(record);
     const etag = etagOfText(text);
@@ -117,8 +116,15 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
     if (held !== undefined && ifNoneMatchMatches(held, etag)) return reply.code(304).send();
     const { Records: _, ...head } = listData(obj, 1, page, []);
     reply.type(JSON_TYPE);
-    return okRecordPageText(head, page.number === 1, text);
-  });
+    const body = okRecordPageText(head, page.number === 1, text);
+    if (request.method !== 'HEAD') return body;
+    return reply.header('content-length', Buffer.byteLength(body)).send();
+  };
+  app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', { schema: getRecordSchema, exposeHeadRoute: false }, getRecord);
+  // HEAD on its own route, not the one Fastify derives from the GET: that one sets Content-Length
+  // from the payload, 0 for the 304's none, and a 304 may carry only the 200's (RFC 9110 § 8.6).
+  // Its 200 says the GET's length and sends nothing. Not in the OpenAPI (as no HEAD is).
+  app.head<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', { schema: getRecordSchema }, getRecord);
 
   app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id/history', {
     schema: {
@@ -165,15 +171,15 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       description: 'With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.',
       params: recordParams,
       querystring: { type: 'object', properties: tokenQuery },
-      headers: ifMatchHeaders,
+      headers: preconditionHeaders,
       body: changesBody,
       response: {
         200: { ...envelopeOf(recordPayload, 'Updated; the whole record as it now is.'), headers: etagHeader },
-        ...commonErrors, 403: forbiddenError, 412: changedError,
+        ...commonErrors, 403: forbiddenError, 412: writeConditionError,
       },
     },
   }, async (request, reply) => {
-    const { record, etag } = await service.update(request.identity, request.params.obj, request.params.id, request.body, request.headers['if-match']);
+    const { record, etag } = await service.update(request.identity, request.params.obj, request.params.id, request.body, conditionsOf(request.headers));
     if (etag !== undefined) reply.header('etag', etag);
     return ok({ Record: record });
   });
@@ -187,11 +193,11 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       description: 'With If-Match, only if the record is still the version its ETag names (else 412).',
       params: recordParams,
       querystring: { type: 'object', properties: tokenQuery },
-      headers: ifMatchHeaders,
-      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError, 412: changedError },
+      headers: preconditionHeaders,
+      response: { 200: envelopeOf({ type: 'null' }, 'Deleted; data is null.'), ...commonErrors, 403: forbiddenError, 412: writeConditionError },
     },
   }, async (request) => {
-    await service.delete(request.identity, request.params.obj, request.params.id, request.headers['if-match']);
+    await service.delete(request.identity, request.params.obj, request.params.id, conditionsOf(request.headers));
     return ok(null);
   });
 };

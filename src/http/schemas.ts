@@ -1,7 +1,9 @@
 // JSON schemas shared by the route families: they validate requests and are the source of the
 // OpenAPI document at /openapi.json, so the documentation is the behaviour.
 
+import type { IncomingHttpHeaders } from 'node:http';
 import { retryAfterOf } from '../errors.js';
+import type { Preconditions } from '../service/service.js';
 
 export const errorBody = {
   type: 'object',
@@ -112,10 +114,11 @@ export const changeEntrySchema = {
 
 /** The header fields of conditional requests on one record (docs/history.md § ETags). */
 export const etagHeader = {
-  ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write\'s reply when your role may not read the object.' },
+  ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write\'s reply when your role may not read the object.' },
 } as const;
 
-export const ifMatchHeaders = {
+/** The conditional header fields of a write of one record (PUT, DELETE), RFC 9110 § 13.1. */
+export const preconditionHeaders = {
   type: 'object',
   properties: {
     'if-match': {
@@ -123,11 +126,22 @@ export const ifMatchHeaders = {
       description: 'Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).',
       examples: ['"q7yJd2WZ4m1fQm3lB0xk9A"'],
     },
+    'if-none-match': {
+      type: 'string',
+      description: 'Write only if the record is no longer this version (its ETag, weak comparison), or with *: only if no record has the id. Otherwise 412 RECORD_MATCHES and nothing is written. Evaluated after If-Match.',
+      examples: ['*'],
+    },
   },
 } as const;
 
-/** The 412 of a write whose If-Match names a version the record no longer is. */
+/** The preconditions a request on one record sends, as the service takes them. */
+export const conditionsOf = (headers: IncomingHttpHeaders): Preconditions => ({ ifMatch: headers['if-match'], ifNoneMatch: headers['if-none-match'] });
+
+/** The 412 of a read whose If-Match names a version the record no longer is. */
 export const changedError = errorReply('If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag.');
+
+/** The 412 of a write: If-Match names a version the record no longer is, or If-None-Match the one it is. */
+export const writeConditionError = errorReply('If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES).');
 
 /** A record id as part of a path, written once for the routes that take one. */
 export const recordParams = { type: 'object', properties: { obj: objParam, id: idParam }, required: ['obj', 'id'] } as const;

@@ -8,7 +8,7 @@ import type { RouteFamilyOptions } from './app-deps.js';
 import { ok } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import {
-  changedError, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, idParam, ifMatchHeaders, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity,
+  conditionsOf, writeConditionError, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, idParam, preconditionHeaders, newRecordBody, objParam, recordSchema, tokenQuery, tokenSecurity,
 } from './schemas.js';
 
 /** Creating a record of this object number defines a custom object (docs/compat.md). */
@@ -93,12 +93,12 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
       description: 'With If-Match, only if the record is still the version its ETag names (else 412). The reply carries the new ETag.',
       params: { type: 'object', properties: { ot: objParam, id: idParam }, required: ['ot', 'id'] },
       querystring: query,
-      headers: ifMatchHeaders,
+      headers: preconditionHeaders,
       body: changesBody,
-      response: { 200: { ...v2Reply('Updated: the whole record as it now is.'), headers: etagHeader }, ...errors, 412: changedError },
+      response: { 200: { ...v2Reply('Updated: the whole record as it now is.'), headers: etagHeader }, ...errors, 412: writeConditionError },
     },
   }, async (request, reply) => {
-    const { obj, record, etag } = await service.update(request.identity, request.params.ot, request.params.id, request.body, request.headers['if-match']);
+    const { obj, record, etag } = await service.update(request.identity, request.params.ot, request.params.id, request.body, conditionsOf(request.headers));
     if (etag !== undefined) reply.header('etag', etag);
     return { success: true, _id: record[obj.keyField], record };
   });

@@ -41,13 +41,13 @@ function tagsOf(field: string): Tags {
 }
 
 /**
- * Why an If-Match value cannot be read as entity tags, for a 400 before the write (RFC 9110 § 5.5
- * lets a recipient refuse an invalid field); undefined when it can.
+ * Why an If-Match or If-None-Match value cannot be read as entity tags, for a 400 before the write
+ * (RFC 9110 § 5.5 lets a recipient refuse an invalid field); undefined when it can.
  */
-export function malformedIfMatch(field: string): string | undefined {
+export function malformedTags(header: 'If-Match' | 'If-None-Match', field: string): string | undefined {
   if (parseTags(field) !== undefined) return undefined;
   const shown = JSON.stringify(field.length > 80 ? `${field.slice(0, 80)}…` : field);
-  return `If-Match ${shown} is not an entity tag: send * alone or the ETag header of a GET of the record as it is, quotes included (If-Match: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`;
+  return `${header} ${shown} is not an entity tag: send * alone or the ETag header of a GET of the record as it is, quotes included (${header}: "q7yJd2WZ4m1fQm3lB0xk9A"), several separated by commas.`;
 }
 
 /** If-Match: does `field` name the record's current tag? Strong comparison: a weak tag never matches (RFC 9110 § 13.1.1). */
@@ -62,7 +62,7 @@ export function onlyWeaklyMatches(field: string, current: string): boolean {
   return tags !== '*' && tags.some((t) => t.weak && t.opaque === current);
 }
 
-/** If-None-Match on a read: does `field` name the record's current tag (weak comparison), so 304 answers? */
+/** If-None-Match: does `field` name the record's current tag (weak comparison, or `*`), so a read answers 304 and a write 412? */
 export function ifNoneMatchMatches(field: string, current: string): boolean {
   const tags = tagsOf(field);
   return tags === '*' || tags.some((t) => t.opaque === current);

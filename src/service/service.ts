@@ -23,7 +23,7 @@ import { formatDateTime, isUuid } from '../schema/values.js';
 import type { OrgRecords, RecordCheck } from '../store/types.js';
 import type { ChangeAuthor } from '../schema/changes.js';
 import { ChangePruner, checkCursor, decodeCursor, encodeCursor, shownEntry, type ShownEntry } from './change-log.js';
-import { etagOf, ifMatchHolds, malformedIfMatch, onlyWeaklyMatches } from './etags.js';
+import { etagOf, ifMatchHolds, ifNoneMatchMatches, malformedTags, onlyWeaklyMatches } from './etags.js';
 import { isRecordBody, itemsOf, notAnObject, runBatch, type ItemOutcome } from './batch.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -60,6 +60,12 @@ export interface Target {
 }
 
 /** A record written, as the caller may see it, and its ETag: none for a caller that may not read the object (the key alone names no version). */
+/** The conditional header fields of a request on one record, as sent (docs/history.md § ETags). */
+export interface Preconditions {
+  readonly ifMatch?: string | undefined;
+  readonly ifNoneMatch?: string | undefined;
+}
+
 export interface Written {
   readonly obj: ObjectDef;
   readonly record: RecordRow;
@@ -210,14 +216,15 @@ export class Service {
 
   /**
    * One record; 404 when no record has the id. The page asked for is checked and echoed (docs/api.md).
-   * `ifMatch` as on a write (RFC 9110 § 13.1.1 wants it evaluated on a GET too): 412 unless it names the record's tag.
+   * `ifMatch` as on a write (RFC 9110 § 13.1.1 wants it evaluated on a GET too): 412 unless it names the
+   * record's tag. If-None-Match is the route's: its 304 needs the tag of the reply.
    */
   async get(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery, ifMatch?: string): Promise<{ obj: ObjectDef; page: Page; record: RecordRow }> {
     const target = await this.target(identity, ref, 'read');
     const { records, obj, access } = target;
     const id = checkId(obj, rawId);
     const page = pageOf(query);
-    const check = this.ifMatchCheck(target, id, ifMatch, true);
+    const check = this.preconditions(target, id, { ifMatch }, true);
     const found = await records.get(obj, id);
     if (!found) throw notFound(obj, id);
     check?.(found);
@@ -234,48 +241,57 @@ export class Service {
   }
 
   /**
-   * If-Match (`ifMatch`, the header's value) as a check of the record before it changes, in the
-   * write's transaction: 412 RECORD_CHANGED unless it names the record's ETag as the caller sees it;
-   * 400 IF_MATCH_MALFORMED, before anything is read, when the value is not entity tags. `reading`:
-   * for a GET, whose 412 says to read the record again rather than to apply a change to it.
+   * If-Match and If-None-Match as a check of the record before it changes, in the write's
+   * transaction, in RFC 9110 § 13.2.2's order: 412 RECORD_CHANGED unless If-Match names the record's
+   * ETag as the caller sees it, then 412 RECORD_MATCHES when If-None-Match names it (or is `*`: the
+   * record exists); 400 IF_MATCH_MALFORMED or IF_NONE_MATCH_MALFORMED, before anything is read, when
+   * a value is not entity tags. `reading`: for a GET, whose 412 says to read the record again rather
+   * than to apply a change to it.
    */
-  private ifMatchCheck({ obj, access }: Target, id: string, ifMatch: string | undefined, reading = false): RecordCheck | undefined {
-    if (ifMatch === undefined) return undefined;
-    const malformed = malformedIfMatch(ifMatch);
-    if (malformed !== undefined) throw new AppError('IF_MATCH_MALFORMED', malformed);
-    // Without read the caller sees the key alone, whose tag would never change: a tag of theirs
-    // could only be that one, and would let a write over changes it never saw.
-    if (!access.may(obj, 'read') && ifMatch.trim() !== '*') {
-      throw new AppError('PERMISSION_DENIED', `If-Match names entity tags, but your role '${access.roleName}' may not read ${obj.systemName} records, so no reply gives it their ETags to compare. Send If-Match: * (any version) or none, or grant ${obj.systemName}:read with orchard role set.`);
+  private preconditions({ obj, access }: Target, id: string, { ifMatch, ifNoneMatch }: Preconditions, reading = false): RecordCheck | undefined {
+    if (ifMatch === undefined && ifNoneMatch === undefined) return undefined;
+    for (const [header, field] of [['If-Match', ifMatch], ['If-None-Match', ifNoneMatch]] as const) {
+      if (field === undefined) continue;
+      const malformed = malformedTags(header, field);
+      if (malformed !== undefined) throw new AppError(header === 'If-Match' ? 'IF_MATCH_MALFORMED' : 'IF_NONE_MATCH_MALFORMED', malformed);
+      // Without read the caller sees the key alone, whose tag would never change: a tag of theirs
+      // could only be that one, and would let a write over changes it never saw.
+      if (!access.may(obj, 'read') && field.trim() !== '*') {
+        throw new AppError('PERMISSION_DENIED', `${header} names entity tags, but your role '${access.roleName}' may not read ${obj.systemName} records, so no reply gives it their ETags to compare. Send ${header}: * (${header === 'If-Match' ? 'any version' : 'only if there is none'}) or none, or grant ${obj.systemName}:read with orchard role set.`);
+      }
     }
     return (current) => {
       const etag = etagOf(access.shown(obj, current));
-      if (ifMatchHolds(ifMatch, etag)) return;
-      // The record has not changed, but the tag was sent weak: say so rather than "changed since".
-      if (onlyWeaklyMatches(ifMatch, etag)) {
-        throw new AppError('RECORD_CHANGED', `If-Match names the ${obj.systemName} record '${id}'s current tag as a weak one (W/${etag}); If-Match compares tags strongly (RFC 9110), so a weak tag never matches. Send it as the ETag header gives it: If-Match: ${etag}.`);
+      if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etag)) {
+        // The record has not changed, but the tag was sent weak: say so rather than "changed since".
+        if (onlyWeaklyMatches(ifMatch, etag)) {
+          throw new AppError('RECORD_CHANGED', `If-Match names the ${obj.systemName} record '${id}'s current tag as a weak one (W/${etag}); If-Match compares tags strongly (RFC 9110), so a weak tag never matches. Send it as the ETag header gives it: If-Match: ${etag}.`);
+        }
+        throw errorOf('RECORD_CHANGED', obj.systemName, id, etag, reading);
       }
-      throw errorOf('RECORD_CHANGED', obj.systemName, id, etag, reading);
+      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) {
+        throw errorOf('RECORD_MATCHES', obj.systemName, id, ifNoneMatch.trim() === '*' ? undefined : etag);
+      }
     };
   }
 
-  /** Updates a record (only the fields sent); 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
-  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, ifMatch?: string): Promise<Written> {
+  /** Updates a record (only the fields sent); 404 when no record has the id, whatever the `conditions` (see preconditions). */
+  async update(identity: TokenIdentity, ref: string, rawId: string, body: unknown, conditions: Preconditions = {}): Promise<Written> {
     const target = await this.target(identity, ref, 'update');
     const id = checkId(target.obj, rawId);
     const context = this.writeContext(identity);
     const changes = this.changesOf(target, body, context);
-    const record = await target.records.update(target.obj, id, changes, this.author(identity, context), this.ifMatchCheck(target, id, ifMatch));
+    const record = await target.records.update(target.obj, id, changes, this.author(identity, context), this.preconditions(target, id, conditions));
     if (!record) throw notFound(target.obj, id);
     this.pruner.soon(identity.org.id, target.records);
     return written(target, record);
   }
 
-  /** Deletes a record; 404 when no record has the id; `ifMatch`: see ifMatchCheck. */
-  async delete(identity: TokenIdentity, ref: string, rawId: string, ifMatch?: string): Promise<void> {
+  /** Deletes a record; 404 when no record has the id, whatever the `conditions` (see preconditions). */
+  async delete(identity: TokenIdentity, ref: string, rawId: string, conditions: Preconditions = {}): Promise<void> {
     const target = await this.target(identity, ref, 'delete');
     const id = checkId(target.obj, rawId);
-    if (!(await target.records.delete(target.obj, id, this.author(identity), this.ifMatchCheck(target, id, ifMatch)))) throw notFound(target.obj, id);
+    if (!(await target.records.delete(target.obj, id, this.author(identity), this.preconditions(target, id, conditions)))) throw notFound(target.obj, id);
     this.pruner.soon(identity.org.id, target.records);
   }
 

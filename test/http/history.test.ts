@@ -254,6 +254,11 @@ for (const store of HTTP_STORES) {
         assert.deepEqual([res.statusCode, res.headers['x-error-code']], [403, 'PERMISSION_DENIED'], `${method} ${url}`);
         assert.equal(json(res).Message, 'If-Match names entity tags, but your role \'hist-writer\' may not read account records, so no reply gives it their ETags to compare. Send If-Match: * (any version) or none, or grant account:read with orchard role set.');
       }
+      // If-None-Match on a write alike: a tag is 403, * is evaluated (the record exists: 412).
+      const noneTag = await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { telephone1: 'LOST' }, headers: { 'if-none-match': '"older"' }, token });
+      assert.deepEqual([noneTag.statusCode, json(noneTag).Message], [403, 'If-None-Match names entity tags, but your role \'hist-writer\' may not read account records, so no reply gives it their ETags to compare. Send If-None-Match: * (only if there is none) or none, or grant account:read with orchard role set.']);
+      const noneStar = await ctx.request({ method: 'DELETE', url: `/api/record/account/${id}`, headers: { 'if-none-match': '*' }, token });
+      assert.deepEqual([noneStar.statusCode, noneStar.headers['x-error-code']], [412, 'RECORD_MATCHES']);
       assert.equal(json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.telephone1, 'theirs', 'nothing refused was written');
       assert.equal((await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { telephone1: '3' }, headers: { 'if-match': '*' }, token })).statusCode, 200, '* needs no tag');
     });
@@ -303,6 +308,55 @@ for (const store of HTTP_STORES) {
       }
       assert.equal(json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record.accountnumber, null, 'nothing refused was written');
       assert.equal((await ctx.request({ method: 'GET', url: `/api/record/account/${id}`, headers: { 'if-none-match': ' * ' } })).statusCode, 304, '* alone is still any version');
+    });
+
+    test('If-None-Match on PUT and DELETE (v1 and v2) is evaluated, RFC 9110 § 13.1.2: * or the current tag is 412 RECORD_MATCHES and nothing is written', async () => {
+      const id = await create({ accountname: 'Create-only client' });
+      const etag = (await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).headers.etag as string;
+      const writes = [['PUT', `/api/record/account/${id}`], ['PUT', `/api/v2/record/1/${id}`], ['DELETE', `/api/record/account/${id}`]] as const;
+      const send = (method: 'PUT' | 'DELETE', url: string, headers: Record<string, string>) =>
+        ctx.request({ method, url, ...(method === 'PUT' ? { payload: { accountnumber: 'LOST' } } : {}), headers });
+      // * : the record exists, so "only if none" is false; a tag: weak comparison, as for a GET's 304.
+      for (const value of ['*', etag, `"other", W/${etag}`, etag.slice(1, -1)]) {
+        for (const [method, url] of writes) {
+          const res = await send(method, url, { 'if-none-match': value });
+          assert.deepEqual([res.statusCode, res.headers['x-error-code'], Object.keys(json(res))], [412, 'RECORD_MATCHES', ['Message']], `${method} ${url} If-None-Match: ${value}`);
+        }
+      }
+      const star = await send('PUT', `/api/record/account/${id}`, { 'if-none-match': '*' });
+      assert.equal(json(star).Message, `If-None-Match: * asks to write only if no account record has the id '${id}', and one has. Leave If-None-Match out to change the record that is there, or send If-Match with the ETag of a GET of it to change it only as that version.`);
+      const tag = await send('DELETE', `/api/record/account/${id}`, { 'if-none-match': etag });
+      assert.equal(json(tag).Message, `If-None-Match names the account record '${id}'s current version (${etag}): it is written only if it is no longer that version. Leave If-None-Match out to write it as it is now.`);
+      // If-Match is evaluated first (§ 13.2.2): a stale If-Match is 412 RECORD_CHANGED whatever If-None-Match says.
+      const both = await send('PUT', `/api/record/account/${id}`, { 'if-match': '"stale"', 'if-none-match': '*' });
+      assert.equal(both.headers['x-error-code'], 'RECORD_CHANGED');
+      for (const value of ['', '"unclosed', '*, "x"']) {
+        const res = await send('PUT', `/api/record/account/${id}`, { 'if-none-match': value });
+        assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'IF_NONE_MATCH_MALFORMED'], `If-None-Match: ${value}`);
+      }
+      const record = json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}` })).data.Record;
+      assert.equal(record.accountnumber, null, 'nothing refused was written');
+      const history = json(await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history` })).data.Entries;
+      assert.deepEqual(history.map((e: any) => e.operation), ['create'], 'nothing refused was logged');
+      // A tag the record no longer has: the condition holds, the write goes ahead.
+      const put = await send('PUT', `/api/v2/record/1/${id}`, { 'if-none-match': '"older"' });
+      assert.equal(put.statusCode, 200, put.body);
+      assert.equal((await send('DELETE', `/api/record/account/${id}`, { 'if-none-match': etag })).statusCode, 200, 'the PUT changed its tag');
+      const gone = await send('PUT', `/api/record/account/${id}`, { 'if-none-match': '*' });
+      assert.deepEqual([gone.statusCode, gone.headers['x-error-code']], [404, 'RECORD_NOT_FOUND'], 'a record that is not there is 404, whatever the precondition');
+    });
+
+    test('a HEAD of a record answers as its GET: the 200\'s Content-Length and no body, and a 304 without Content-Length (RFC 9110 § 8.6)', async () => {
+      const id = await create({ accountname: 'Headed' });
+      const get = await ctx.request({ method: 'GET', url: `/api/record/account/${id}` });
+      const head = await ctx.request({ method: 'HEAD', url: `/api/record/account/${id}` });
+      assert.deepEqual([head.statusCode, head.body, head.headers.etag, head.headers['content-length'], head.headers['content-type']],
+        [200, '', get.headers.etag, String(Buffer.byteLength(get.body)), get.headers['content-type']]);
+      for (const method of ['GET', 'HEAD'] as const) {
+        const same = await ctx.request({ method, url: `/api/record/account/${id}`, headers: { 'if-none-match': get.headers.etag as string } });
+        // A 304 may carry Content-Length only as the 200's; Fastify's HEAD of a GET route wrote 0.
+        assert.deepEqual([same.statusCode, same.body, same.headers.etag, same.headers['content-length']], [304, '', get.headers.etag, undefined], method);
+      }
     });
 
     test('an ETag follows what the caller sees: a rename of the owner changes it', async () => {

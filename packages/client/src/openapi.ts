@@ -1791,7 +1791,7 @@ export interface operations {
             /** @description Created; Location names the new record, ETag its version. */
             201: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1969,7 +1969,7 @@ export interface operations {
             /** @description The record, as a one-record page and as Record. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1997,7 +1997,7 @@ export interface operations {
             /** @description Not modified: the record is still the version If-None-Match names. */
             304: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2151,6 +2151,11 @@ export interface operations {
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
+                /**
+                 * @description Write only if the record is no longer this version (its ETag, weak comparison), or with *: only if no record has the id. Otherwise 412 RECORD_MATCHES and nothing is written. Evaluated after If-Match.
+                 * @example *
+                 */
+                "if-none-match"?: string;
             };
             path: {
                 /**
@@ -2183,7 +2188,7 @@ export interface operations {
             /** @description Updated; the whole record as it now is. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -2265,7 +2270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
             412: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -2348,6 +2353,11 @@ export interface operations {
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
+                /**
+                 * @description Write only if the record is no longer this version (its ETag, weak comparison), or with *: only if no record has the id. Otherwise 412 RECORD_MATCHES and nothing is written. Evaluated after If-Match.
+                 * @example *
+                 */
+                "if-none-match"?: string;
             };
             path: {
                 /**
@@ -2444,7 +2454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
             412: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -3290,7 +3300,7 @@ export interface operations {
             /** @description Created: the record as stored, and its id; ETag its version (not for an object defined). */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3440,6 +3450,11 @@ export interface operations {
                  * @example "q7yJd2WZ4m1fQm3lB0xk9A"
                  */
                 "if-match"?: string;
+                /**
+                 * @description Write only if the record is no longer this version (its ETag, weak comparison), or with *: only if no record has the id. Otherwise 412 RECORD_MATCHES and nothing is written. Evaluated after If-Match.
+                 * @example *
+                 */
+                "if-none-match"?: string;
             };
             path: {
                 /**
@@ -3472,7 +3487,7 @@ export interface operations {
             /** @description Updated: the whole record as it now is. */
             200: {
                 headers: {
-                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE) or If-None-Match (GET). Absent from a write's reply when your role may not read the object. */
+                    /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -3552,7 +3567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description If-Match names an ETag the record no longer has: it changed since it was read. GET it again and retry with its new ETag. */
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
             412: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
