@@ -222,6 +222,24 @@ for (const store of HTTP_STORES) {
       }
     });
 
+    test('a record that is its own parent (an update makes one) is exported and imported back as it was, in either format', async () => {
+      const own = await store.context();
+      try {
+        const self = '00000000-0000-4000-8000-0000000000a4';
+        assert.equal((await own.request({ method: 'POST', url: '/api/record/account', payload: { accountid: self, accountname: 'Self' } })).statusCode, 201);
+        assert.equal((await own.request({ method: 'PUT', url: `/api/record/account/${self}`, payload: { parentaccountid: self } })).statusCode, 200);
+        for (const format of ['csv', 'ndjson'] as const) {
+          const file = (await own.request({ method: 'GET', url: `/api/record/account/export?format=${format}` })).body;
+          assert.equal((await own.request({ method: 'DELETE', url: `/api/record/account/${self}` })).statusCode, 200);
+          const res = await importBody(own, '/api/record/account/import', file, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+          assert.deepEqual([res.json().data.created, res.json().data.errors], [1, []], res.body);
+          assert.deepEqual((await accounts(own)).map((a) => [a.accountid, a.parentaccountid, a.parentaccountname]), [[self, self, 'Self']]);
+        }
+      } finally {
+        await own.close();
+      }
+    });
+
     test('applies the role: hidden fields are left out of an export, and an import needs create permission', async () => {
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'account:read', hide: 'account:telephone1' });
       const { token } = await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' });
