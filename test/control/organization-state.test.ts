@@ -216,6 +216,28 @@ for (const store of HTTP_STORES) {
       }
     });
 
+    test('a disabled user is exported disabled and loads so: their tokens stay refused on the other server', async () => {
+      const users = json(await control('GET', `/organizations/${ACME}/users`)).items as Array<{ id: string; email: string }>;
+      const sam = users.find((u) => u.email === 'sam@acme.example')!;
+      assert.equal((await control('PATCH', `/users/${sam.id}`, { disabled: true })).statusCode, 200);
+      const other = await store.context({ config: { adminKey: KEY } });
+      try {
+        const exported = json(await control('GET', `/organizations/${ACME}/fixture`));
+        assert.deepEqual(exported.organizations[0].users.map((u: { email: string; disabled?: boolean }) => [u.email, u.disabled ?? false]),
+          [['ada@acme.example', false], ['sam@acme.example', true]]);
+        const loaded = await other.request({ method: 'POST', url: '/_orchard/fixtures', token: null, headers: admin, payload: exported });
+        assert.equal(loaded.statusCode, 200, loaded.body);
+        const there = json(await other.request({ method: 'GET', url: `/_orchard/organizations/${ACME}/users`, token: null, headers: admin })).items as Array<{ email: string; disabled: boolean }>;
+        assert.deepEqual(there.map((u) => [u.email, u.disabled]), [['ada@acme.example', false], ['sam@acme.example', true]]);
+        const refused = await other.request({ method: 'GET', url: '/api/record/account', token: 'sam-token-0001' });
+        assert.deepEqual([refused.statusCode, refused.headers['x-error-code']], [401, 'TOKEN_INVALID']);
+        assert.equal((await other.request({ method: 'GET', url: '/api/record/account', token: TOKEN })).statusCode, 200);
+      } finally {
+        await other.close();
+        assert.equal((await control('PATCH', `/users/${sam.id}`, { disabled: false })).statusCode, 200);
+      }
+    });
+
     test('a copy loads beside its original: new ids for it and its users, the records and their owners followed, one token, no webhooks; a deleted user\'s records keep their owner', async () => {
       // A user who made a record and was deleted since: the record still names them.
       const lee = json(await control('POST', `/organizations/${ACME}/users`, { email: 'lee@acme.example', fullname: 'Lee Former', role: 'sales' }));
