@@ -384,9 +384,10 @@ export class AdminService {
    * Defines a view of an object (docs/compat.md, views), checked as one defined through the API:
    * `definition` is the body `POST /api/v2/views/{ot}` takes.
    */
-  async defineView(input: { orgId: string; object: string; definition: Record<string, unknown>; now?: Date }): Promise<{ obj: ObjectDef; view: ViewSpec }> {
+  async defineView(input: { orgId: string; object: string; definition: Record<string, unknown>; now?: Date; made?: { id: string; createdon: string } }): Promise<{ obj: ObjectDef; view: ViewSpec }> {
     const { records, obj } = await this.objectOf(input.orgId, input.object);
-    const made = { id: randomUUID(), createdon: (input.now ?? new Date()).toISOString().slice(0, 19) };
+    // A fixture's view keeps the id and time its export wrote (clients keep view ids).
+    const made = input.made ?? { id: randomUUID(), createdon: (input.now ?? new Date()).toISOString().slice(0, 19) };
     const addition = viewAddition(input.definition, READ_ALL, made);
     await records.setViews(obj.objectType, addition.change);
     return { obj, view: addition.added() };

@@ -113,8 +113,75 @@ export async function importRecords(
       held = [];
       for (let i = 0; i < again.length; i += IMPORT_BATCH) await write(again.slice(i, i + IMPORT_BATCH));
     }
-    for (const h of held) refuse(h.line, h.error);
+    if (held.length > 0) await writeCycles();
+  };
+  // The lines still held name each other in cycles (A's parent B, B's parent A), which no order of
+  // creates writes: they are created without their lookups to this object, then given them by
+  // updates. A line whose lookup names a record neither among them nor stored is refused first (and
+  // so are those that name it, in turn); should one be refused by its create, those naming it are
+  // deleted again.
+  const writeCycles = async () => {
+    const own = obj.fields.filter((f) => f.type === 'lookup' && f.role === 'data' && f.target === obj.objectType).map((f) => f.name);
+    const lines = held;
     held = [];
+    const links = lines.map((l) => Object.fromEntries(own.filter((n) => l.row[n] !== null && l.row[n] !== undefined).map((n) => [n, l.row[n]!])));
+    const author = service.author(identity);
+    const stored = new Map<string, boolean>();
+    // The lines of `alive` whose lookups all name a line of it or a stored record, the others dropped and refused.
+    const keepLinked = async (alive: Map<string, number>): Promise<string[]> => {
+      const dropped: string[] = [];
+      for (let again = true; again;) {
+        again = false;
+        for (const [id, i] of alive) {
+          for (const v of Object.values(links[i]!)) {
+            const key = String(v).toLowerCase();
+            if (alive.has(key)) continue;
+            if (!stored.has(key)) stored.set(key, (await records.get(obj, key)) !== null);
+            if (stored.get(key)) continue;
+            refuse(lines[i]!.line, lines[i]!.error);
+            alive.delete(id);
+            stored.set(id, false);
+            dropped.push(id);
+            again = true;
+            break;
+          }
+        }
+      }
+      return dropped;
+    };
+    const alive = new Map(lines.map((l, i) => [String(l.row[obj.keyField]).toLowerCase(), i]));
+    await keepLinked(alive);
+    const unlinked = [...alive];
+    let refusedCreates = 0;
+    for (let start = 0; start < unlinked.length; start += IMPORT_BATCH) {
+      options.signal?.throwIfAborted();
+      const part = unlinked.slice(start, start + IMPORT_BATCH);
+      const written = await records.createMany(obj, part.map(([, i]) => ({ ...lines[i]!.row, ...Object.fromEntries(own.map((n) => [n, null])) })), author);
+      written.forEach((w, j) => {
+        if (!isAppError(w)) return;
+        refuse(lines[part[j]![1]]!.line, w);
+        alive.delete(part[j]![0]);
+        stored.set(part[j]![0], false);
+        refusedCreates++;
+      });
+    }
+    if (refusedCreates > 0) {
+      const gone = await keepLinked(alive);
+      for (let start = 0; start < gone.length; start += IMPORT_BATCH) await records.deleteMany(obj, gone.slice(start, start + IMPORT_BATCH), author);
+    }
+    const linked = [...alive].filter(([, i]) => Object.keys(links[i]!).length > 0).map(([id, i]) => ({ id, changes: links[i]!, line: lines[i]!.line }));
+    let refusedLinks = 0;
+    for (let start = 0; start < linked.length; start += IMPORT_BATCH) {
+      const part = linked.slice(start, start + IMPORT_BATCH);
+      const updated = await records.updateMany(obj, part.map(({ id, changes }) => ({ id, changes })), author);
+      // Only a write of another request in between (a record deleted) refuses one: the line is reported, its record stays without the lookup.
+      updated.forEach((u, j) => {
+        if (!isAppError(u)) return;
+        refuse(part[j]!.line, u);
+        refusedLinks++;
+      });
+    }
+    created += alive.size - refusedLinks;
   };
   const writtenSoFar = (before: string) => `The lines before ${before} were imported: ${created} record(s) created, ${failed} line(s) refused.`;
   const source = items[Symbol.asyncIterator]();

@@ -200,9 +200,11 @@ export function* recordExists(w: RecordWriter, target: ObjectDef, id: string): S
 /**
  * Every non-null lookup (the key aside) must name an existing record of its target object. A record
  * that several lookups name (a create's ownerid, createdby and modifiedby: its user) is looked up
- * once: found, it stays locked until the write commits, or the item's savepoint ends.
+ * once: found, it stays locked until the write commits, or the item's savepoint ends. `creating`: the
+ * key of the record a create writes, which a lookup of its own object may name (a record that is its
+ * own parent, as an update may make one, so that its export imports back).
  */
-function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Steps<void> {
+function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow, creating?: string): Steps<void> {
   const schema = yield* step(w.schema());
   let found: Set<string> | undefined;
   for (const f of obj.fields) {
@@ -211,6 +213,7 @@ function* checkLookups(w: RecordWriter, obj: ObjectDef, values: RecordRow): Step
     const target = schema.find(f.target!);
     if (!target) continue;
     const id = String(value);
+    if (creating !== undefined && target.objectType === obj.objectType && id.toLowerCase() === creating.toLowerCase()) continue;
     const named = `${target.objectType}:${id}`;
     if (found?.has(named)) continue;
     if (!(yield* recordExists(w, target, id))) {
@@ -282,7 +285,7 @@ function* checkCurrent(w: RecordWriter, obj: ObjectDef, key: string, check: Reco
  */
 export function* insertRecord(w: RecordWriter, log: ChangeBuffer, obj: ObjectDef, row: RecordRow): Steps<RecordRow> {
   const id = row[obj.keyField] as string;
-  yield* checkLookups(w, obj, row);
+  yield* checkLookups(w, obj, row, id);
   const link = recordLinkOf(obj);
   if (link) yield* checkLink(w, obj, link, row);
   try {

@@ -12,6 +12,7 @@ import { HTTP_STORES } from '../query/http-stores.js';
 import { buildApp } from '../../src/app.js';
 import { openStores } from '../../src/stores.js';
 import type { TestContext } from '../helpers.js';
+import { MULTIPART, multipartBody } from '../http/multipart-body.js';
 
 const KEY = 'test-admin-key-0123456789abcdef';
 const admin = { authorization: `Bearer ${KEY}` };
@@ -213,6 +214,51 @@ for (const store of HTTP_STORES) {
         assert.deepEqual(again, exported);
       } finally {
         await other.close();
+      }
+    });
+
+    test('a disabled user is exported disabled and loads so: their tokens stay refused on the other server', async () => {
+      const users = json(await control('GET', `/organizations/${ACME}/users`)).items as Array<{ id: string; email: string }>;
+      const sam = users.find((u) => u.email === 'sam@acme.example')!;
+      assert.equal((await control('PATCH', `/users/${sam.id}`, { disabled: true })).statusCode, 200);
+      const other = await store.context({ config: { adminKey: KEY } });
+      try {
+        const exported = json(await control('GET', `/organizations/${ACME}/fixture`));
+        assert.deepEqual(exported.organizations[0].users.map((u: { email: string; disabled?: boolean }) => [u.email, u.disabled ?? false]),
+          [['ada@acme.example', false], ['sam@acme.example', true]]);
+        const loaded = await other.request({ method: 'POST', url: '/_orchard/fixtures', token: null, headers: admin, payload: exported });
+        assert.equal(loaded.statusCode, 200, loaded.body);
+        const there = json(await other.request({ method: 'GET', url: `/_orchard/organizations/${ACME}/users`, token: null, headers: admin })).items as Array<{ email: string; disabled: boolean }>;
+        assert.deepEqual(there.map((u) => [u.email, u.disabled]), [['ada@acme.example', false], ['sam@acme.example', true]]);
+        const refused = await other.request({ method: 'GET', url: '/api/record/account', token: 'sam-token-0001' });
+        assert.deepEqual([refused.statusCode, refused.headers['x-error-code']], [401, 'TOKEN_INVALID']);
+        assert.equal((await other.request({ method: 'GET', url: '/api/record/account', token: TOKEN })).statusCode, 200);
+      } finally {
+        await other.close();
+        assert.equal((await control('PATCH', `/users/${sam.id}`, { disabled: false })).statusCode, 200);
+      }
+    });
+
+    test('files on records are exported with their bytes and load on another server as they were: id, name, type, time, author, content', async () => {
+      const globex = '11111111-1111-4111-8111-111111111111';
+      const bytes = Buffer.from([0, 1, 2, 0xff, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
+      const attached = await ctx.request({ method: 'POST', url: `/api/v2/record/account/${globex}/files`, token: TOKEN, headers: { 'content-type': MULTIPART },
+        payload: multipartBody([{ name: 'file', filename: 'קובץ 📎.bin', type: 'application/x-thing', content: bytes }]) });
+      assert.equal(attached.statusCode, 200, attached.body);
+      const fileId = json(attached)._id as string;
+      const other = await store.context({ config: { adminKey: KEY } });
+      try {
+        const exported = json(await control('GET', `/organizations/${ACME}/fixture`));
+        assert.deepEqual(exported.organizations[0].files.map((f: { content: string }) => f.content), [bytes.toString('base64')]);
+        const loaded = await other.request({ method: 'POST', url: '/_orchard/fixtures', token: null, headers: admin, payload: exported });
+        assert.equal(loaded.statusCode, 200, loaded.body);
+        const list = (c: TestContext) => c.request({ method: 'GET', url: `/api/v2/record/account/${globex}/files`, token: TOKEN }).then((r) => json(r).data);
+        assert.deepEqual(await list(other), await list(ctx));
+        const content = await other.request({ method: 'GET', url: `/api/v2/record/account/${globex}/files/${fileId}`, token: TOKEN });
+        assert.deepEqual([content.statusCode, content.headers['content-type'], content.rawPayload], [200, 'application/x-thing', bytes]);
+      } finally {
+        await other.close();
+        assert.equal((await ctx.request({ method: 'DELETE', url: `/api/v2/record/account/${globex}/files/${fileId}`, token: TOKEN })).statusCode, 200);
       }
     });
 
