@@ -69,6 +69,8 @@ interface OrgWork {
   /** Told of more work while running: run again. */
   again: boolean;
   prunedAt: number;
+  /** The sweep under way (or the last) when it was last drained: one drained since a sweep asked for its list is not forgotten by that sweep. */
+  drainedAt: number;
 }
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed: base × 2^(attempts−1), capped. */
@@ -83,6 +85,8 @@ export class DeliveryWorker {
   private closing = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private sweeping: Promise<void> | null = null;
+  /** Sweeps begun. */
+  private sweeps = 0;
   private readonly policy: DisablePolicy;
   /** Failing webhooks, by organization and webhook (hookKey). */
   private readonly failing = new Map<string, HookHealth>();
@@ -144,7 +148,7 @@ export class DeliveryWorker {
 
   private work(orgId: string): OrgWork {
     let w = this.orgs.get(orgId);
-    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0 }));
+    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0, drainedAt: 0 }));
     return w;
   }
 
@@ -158,9 +162,10 @@ export class DeliveryWorker {
   private sweep(): Promise<void> {
     if (this.closing) return Promise.resolve();
     this.sweeping ??= (async () => {
+      const sweep = ++this.sweeps;
       try {
         const listed = await this.deps.organizations();
-        this.forgetOrganizations(new Set(listed));
+        this.forgetOrganizations(new Set(listed), sweep);
         for (const orgId of listed) {
           if (this.closing) return;
           const w = this.work(orgId);
@@ -188,6 +193,7 @@ export class DeliveryWorker {
   /** Claims and attempts the organization's due deliveries until none is left; one run per organization at a time. */
   private drain(orgId: string): Promise<void> {
     const w = this.work(orgId);
+    w.drainedAt = this.sweeps;
     if (w.running) {
       w.again = true;
       return w.running;
@@ -428,10 +434,12 @@ export class DeliveryWorker {
    * Forgets what this process holds of organizations the list no longer has (deleted, by any
    * process): their entries would stay for the process's life, and a due time left in one would have
    * the tick run an outbox that no longer opens, again and again. One with a run under way is
-   * forgotten at a later sweep; one listed again (or nudged) starts afresh, as after a restart.
+   * forgotten at a later sweep; one listed again (or nudged) starts afresh, as after a restart. One
+   * drained since this sweep asked for the list is kept: the list may have been read before its
+   * first webhook was made, and its retry due time would be lost until the next sweep.
    */
-  private forgetOrganizations(listed: ReadonlySet<string>): void {
-    for (const [orgId, w] of this.orgs) if (!listed.has(orgId) && w.running === null) this.orgs.delete(orgId);
+  private forgetOrganizations(listed: ReadonlySet<string>, sweep: number): void {
+    for (const [orgId, w] of this.orgs) if (!listed.has(orgId) && w.running === null && w.drainedAt < sweep) this.orgs.delete(orgId);
     for (const keys of [this.failing.keys(), this.resumed.keys()]) {
       for (const key of keys) {
         const orgId = key.slice(0, key.indexOf('\0'));
