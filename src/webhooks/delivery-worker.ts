@@ -71,6 +71,8 @@ interface OrgWork {
   prunedAt: number;
   /** The sweep under way (or the last) when it was last drained: one drained since a sweep asked for its list is not forgotten by that sweep. */
   drainedAt: number;
+  /** Runs begun: a sweep's read of the next due time, begun before a run that ended meanwhile, is older than the run's. */
+  runs: number;
 }
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed: base × 2^(attempts−1), capped. */
@@ -148,7 +150,7 @@ export class DeliveryWorker {
 
   private work(orgId: string): OrgWork {
     let w = this.orgs.get(orgId);
-    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0, drainedAt: 0 }));
+    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0, drainedAt: 0, runs: 0 }));
     return w;
   }
 
@@ -172,8 +174,11 @@ export class DeliveryWorker {
           if (w.running) continue;
           try {
             const outbox = await this.deps.outbox(orgId);
-            w.nextDue = await outbox.nextDue();
-            if (w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
+            const runs = w.runs;
+            const nextDue = await outbox.nextDue();
+            // A run begun meanwhile read it after this (a retry it scheduled, say): its reading stands.
+            if (w.runs === runs) w.nextDue = nextDue;
+            if (w.running === null && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
             await this.sendNotices(orgId, outbox);
             await this.forgetGone(orgId, outbox);
             await this.prune(orgId, w, outbox);
@@ -198,6 +203,7 @@ export class DeliveryWorker {
       w.again = true;
       return w.running;
     }
+    w.runs++;
     w.running = (async () => {
       try {
         const outbox = await this.deps.outbox(orgId);
