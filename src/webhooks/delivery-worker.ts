@@ -208,12 +208,14 @@ export class DeliveryWorker {
       try {
         const outbox = await this.deps.outbox(orgId);
         let claimed: ClaimedDelivery[] = [];
+        /** The organization's time the last claim asked for what was due by. */
+        let claimedBy = 0;
         for (;;) {
           // Writes that came while the last batch was out: WEBHOOK_GATHER_MS more gathers the next ones
           // into one batch, rather than a claim, a send and a record per write (docs/webhooks.md § The worker).
           if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
           w.again = false;
-          const dueMs = this.deps.clock(orgId);
+          const dueMs = (claimedBy = this.deps.clock(orgId));
           const realMs = this.deps.realNow();
           const leaseMs = this.leaseMs();
           claimed = await outbox.claim({ dueMs, realMs, leaseMs, limit: CLAIM_BATCH });
@@ -235,7 +237,8 @@ export class DeliveryWorker {
           if (w.again && !this.closing) continue;
           w.nextDue = await outbox.nextDue();
           // Due but claimed by another worker (another process): left to the sweep rather than asked again every tick.
-          if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) w.nextDue = null;
+          // Due only since the claim (the organization's clock moved on meanwhile): the tick claims it.
+          if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= claimedBy) w.nextDue = null;
           // A commit told while the next due time was read finds this run still under way: it claims once more.
           if (!w.again || this.closing) break;
         }
