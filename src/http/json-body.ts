@@ -6,6 +6,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
+import { quoteOutOfRangeNumbers } from '../schema/values.js';
 
 /** Levels of arrays and objects a body may nest: a v3 query body uses 5. */
 export const MAX_BODY_DEPTH = 32;
@@ -35,6 +36,11 @@ export function installJsonBodies(app: FastifyInstance): void {
       if (err && MULTIPART_RE.test(request.headers['content-type'] ?? '')) {
         // Only the file upload takes multipart (files-routes.ts, its own content-type parser).
         return done!(new AppError('BODY_INVALID', 'This route takes a JSON body; multipart/form-data is taken only by POST /api/v2/record/{object}/{id}/files, with the file in a part named \'file\'.'), undefined);
+      }
+      if (!err) {
+        // 1e-400 would be 0 unseen: kept as its text, the field's check refuses it (docs/api.md § Numbers).
+        const quoted = quoteOutOfRangeNumbers(text);
+        if (quoted !== null) parsed = JSON.parse(quoted);
       }
       if (!err && deeperThan(parsed, MAX_BODY_DEPTH)) {
         return done!(new AppError('BODY_TOO_DEEP', `The request body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep. Send records as flat maps of field names to values.`), undefined);

@@ -5,7 +5,7 @@
 import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import { TEXT_TYPES, type FieldDef, type ObjectDef, type RecordRow } from '../schema/types.js';
-import { isUuid, parseDateTime, parseNumber, picklistCodes } from '../schema/values.js';
+import { isUuid, numberRangeHint, parseDateTime, parseNumber, picklistCodes } from '../schema/values.js';
 import { isMatchOp, type Condition, type FilterNode } from './ast.js';
 import { parseFilter } from './parser.js';
 import { NOTHING_HIDDEN, QueryFields, READ_ALL, knownField, type ReadAccess } from './query-fields.js';
@@ -213,7 +213,7 @@ export function typeCondition(named: QueryFields, c: ConditionInput, site: Condi
       const n = parseNumber(text);
       if (n === undefined || (field.type === 'picklist' && !Number.isInteger(n))) {
         throw field.type === 'number'
-          ? valueError(field, c, site, 'Number', 'Write a number such as 1 or 2.5.')
+          ? valueError(field, c, site, 'Number', numberRangeHint(text) ?? 'Write a number such as 1 or 2.5.')
           : valueError(field, c, site, 'Picklist code', `Write one of its codes: ${picklistCodes(field)}.`);
       }
       return { kind: 'compare', field, op, value: n };

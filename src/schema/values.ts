@@ -95,19 +95,67 @@ export function formatDateTime(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
+/** A number written in decimal: digits, an optional point, an optional exponent. */
+const DECIMAL_RE = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
+
+/**
+ * The number `raw` is (a JSON number, or one written in decimal), or undefined. A decimal a double
+ * cannot hold is none: past about ±1.8e308 it would be Infinity, and a nonzero one under 5e-324 in
+ * magnitude would be 0 (docs/api.md § Numbers).
+ */
 export function parseNumber(raw: unknown): number | undefined {
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
-  if (typeof raw === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(raw)) {
-    const n = Number(raw);
-    return Number.isFinite(n) ? n : undefined;
-  }
+  if (typeof raw === 'string' && DECIMAL_RE.test(raw)) return decimalValue(raw);
   return undefined;
+}
+
+/** The value of a decimal's text; undefined when it overflows to ±Infinity or a nonzero one underflows to 0. */
+export function decimalValue(text: string): number | undefined {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return undefined;
+  return n === 0 && /[1-9]/.test(text.replace(/e.*$/i, '')) ? undefined : n;
+}
+
+/** Why a decimal that is no number is none, as a hint for its error: it is out of a Number's range; undefined for any other text. */
+export function numberRangeHint(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || !DECIMAL_RE.test(raw)) return undefined;
+  return 'A Number holds 0 and magnitudes from 5e-324 to about 1.8e308; this one is out of that range: send a value within it (0 for zero).';
 }
 
 /** `x` × 10^e computed on the decimal text, so 1.005 shifted by 2 is exactly 100.5 (1.005 * 100 is 100.49999…). */
 function shiftDecimal(x: number, e: number): number {
   const [mantissa, exponent] = String(x).split('e');
   return Number(`${mantissa}e${Number(exponent ?? 0) + e}`);
+}
+
+/** What a number a double cannot hold must have: an exponent of three digits or more, or 300 digits in a row (a cheap test of the whole body). */
+const MAYBE_OUT_OF_RANGE_RE = /\d[eE][-+]?\d{3}|\d{300}/;
+/** A JSON string or a JSON number, in a body already parsed (so every string ends). */
+const STRING_OR_NUMBER_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
+
+/**
+ * The body with each number a double cannot hold (past ±1.8e308, or nonzero under 5e-324) written
+ * as a string of its text, or null when it has none. JSON.parse would make them Infinity or 0, and
+ * 1e-400 would be stored or compared as 0 unseen; as text, the field's check refuses it with what was
+ * sent (docs/api.md § Numbers), and a text field keeps what was sent. For JSON already parsed
+ * (a request body, an NDJSON line): on other text it may quote what is no number.
+ */
+export function quoteOutOfRangeNumbers(text: string): string | null {
+  if (!MAYBE_OUT_OF_RANGE_RE.test(text)) return null;
+  let changed = false;
+  const quoted = text.replace(STRING_OR_NUMBER_RE, (token) => {
+    if (token.startsWith('"') || decimalValue(token) !== undefined) return token;
+    changed = true;
+    return `"${token}"`;
+  });
+  return changed ? quoted : null;
+}
+
+/** JSON.parse, with numbers a double cannot hold kept as their text (quoteOutOfRangeNumbers). */
+export function parseJsonNumbersInRange(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  const quoted = quoteOutOfRangeNumbers(text);
+  return quoted === null ? value : JSON.parse(quoted);
 }
 
 /** Rounds to `p` decimal places, halves away from zero, as people round money (1.005 → 1.01, -0.125 → -0.13). */
@@ -153,7 +201,7 @@ export function normalizeValue(field: FieldDef, raw: unknown): FieldValue {
     case 'number': {
       if (raw === '') return null;
       const n = parseNumber(raw);
-      if (n === undefined) throw typeError(field, raw, 'Send a JSON number such as 42 or 3.5.');
+      if (n === undefined) throw typeError(field, raw, numberRangeHint(raw) ?? 'Send a JSON number such as 42 or 3.5.');
       return field.precision === undefined ? n : roundTo(n, field.precision);
     }
     case 'picklist': {

@@ -8,6 +8,7 @@ import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '../errors.js';
 import type { RecordRow } from '../schema/types.js';
+import { parseJsonNumbersInRange } from '../schema/values.js';
 
 export const TRANSFER_FORMATS = ['csv', 'ndjson'] as const;
 export type TransferFormat = (typeof TRANSFER_FORMATS)[number];
@@ -66,7 +67,7 @@ async function* decodeNdjson(input: Readable): AsyncGenerator<ImportLine> {
     if (text.trim() === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonNumbersInRange(text);
     } catch {
       yield { line, error: new AppError('BODY_INVALID', `Line ${line} is not valid JSON: write one JSON object per line, such as {"accountname": "Acme"}.`) };
       continue;

@@ -630,7 +630,11 @@ export interface OutboxRunners {
    * it alone, one round trip where BEGIN and COMMIT made three. Without it, keep.
    */
   keepOne?<T>(steps: (x: OutboxExec) => Steps<T>): Promise<T>;
-  /** After the commit of a delivery made outside a write (a test event): what the store does after a write's (RecordStore.watchDeliveries). */
+  /**
+   * After a commit outside a write that made a delivery due (a test event, a retry, a webhook
+   * enabled): what the store does after a write's (RecordStore.watchDeliveries), so this process's
+   * worker attempts it at once rather than at its next sweep.
+   */
   made?(): void;
 }
 
@@ -641,11 +645,20 @@ export function outboxOf({ read, change, keep, keepOne = keep, made }: OutboxRun
     get: (id) => read((x) => getWebhook(x, id)),
     add: (spec, max, previous) => change((x) => addWebhook(x, spec, max, previous)),
     remove: (id) => change((x) => removeWebhook(x, id)),
-    enable: (id) => change((x) => enableWebhook(x, id)),
+    enable: async (id) => {
+      const enabled = await change((x) => enableWebhook(x, id));
+      // Its deliveries retried while it was disabled are due now: the worker is told, as after a write.
+      if (enabled) made?.();
+      return enabled;
+    },
     rotateSecret: (id, secret, previousUntilMs) => change((x) => rotateSecret(x, id, secret, previousUntilMs)),
     forgetExpiredSecrets: (nowMs) => change((x) => forgetExpiredSecrets(x, nowMs)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
-    redeliver: (webhookId, deliveryId, nowMs) => change((x) => redeliver(x, webhookId, deliveryId, nowMs)),
+    redeliver: async (webhookId, deliveryId, nowMs) => {
+      const sent = await change((x) => redeliver(x, webhookId, deliveryId, nowMs));
+      if (sent?.redelivered) made?.();
+      return sent;
+    },
     addTest: async (webhookId, delivery) => {
       const added = await change((x) => addTestDelivery(x, webhookId, delivery));
       if (added && 'delivery' in added) made?.();

@@ -71,6 +71,10 @@ interface OrgWork {
   /** Told of more work while running: run again. */
   again: boolean;
   prunedAt: number;
+  /** The sweep under way (or the last) when it was last drained: one drained since a sweep asked for its list is not forgotten by that sweep. */
+  drainedAt: number;
+  /** Runs begun: a sweep's read of the next due time, begun before a run that ended meanwhile, is older than the run's. */
+  runs: number;
 }
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed: base × 2^(attempts−1), capped. */
@@ -85,6 +89,8 @@ export class DeliveryWorker {
   private closing = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private sweeping: Promise<void> | null = null;
+  /** Sweeps begun. */
+  private sweeps = 0;
   private readonly policy: DisablePolicy;
   /** Failing webhooks, by organization and webhook (hookKey). */
   private readonly failing = new Map<string, HookHealth>();
@@ -146,7 +152,7 @@ export class DeliveryWorker {
 
   private work(orgId: string): OrgWork {
     let w = this.orgs.get(orgId);
-    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0 }));
+    if (!w) this.orgs.set(orgId, (w = { nextDue: null, running: null, again: false, prunedAt: 0, drainedAt: 0, runs: 0 }));
     return w;
   }
 
@@ -160,17 +166,21 @@ export class DeliveryWorker {
   private sweep(): Promise<void> {
     if (this.closing) return Promise.resolve();
     this.sweeping ??= (async () => {
+      const sweep = ++this.sweeps;
       try {
         const listed = await this.deps.organizations();
-        this.forgetOrganizations(new Set(listed));
+        this.forgetOrganizations(new Set(listed), sweep);
         for (const orgId of listed) {
           if (this.closing) return;
           const w = this.work(orgId);
           if (w.running) continue;
           try {
             const outbox = await this.deps.outbox(orgId);
-            w.nextDue = await outbox.nextDue();
-            if (w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
+            const runs = w.runs;
+            const nextDue = await outbox.nextDue();
+            // A run begun meanwhile read it after this (a retry it scheduled, say): its reading stands.
+            if (w.runs === runs) w.nextDue = nextDue;
+            if (w.running === null && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) void this.drain(orgId);
             await this.sendNotices(orgId, outbox);
             await this.forgetGone(orgId, outbox);
             await this.prune(orgId, w, outbox);
@@ -190,20 +200,24 @@ export class DeliveryWorker {
   /** Claims and attempts the organization's due deliveries until none is left; one run per organization at a time. */
   private drain(orgId: string): Promise<void> {
     const w = this.work(orgId);
+    w.drainedAt = this.sweeps;
     if (w.running) {
       w.again = true;
       return w.running;
     }
+    w.runs++;
     w.running = (async () => {
       try {
         const outbox = await this.deps.outbox(orgId);
         let claimed: ClaimedDelivery[] = [];
+        /** The organization's time the last claim asked for what was due by. */
+        let claimedBy = 0;
         for (;;) {
           // Writes that came while the last batch was out: WEBHOOK_GATHER_MS more gathers the next ones
           // into one batch, rather than a claim, a send and a record per write (docs/webhooks.md § The worker).
           if (w.again && claimed.length > 0 && claimed.length < CLAIM_BATCH) await new Promise((resolve) => setTimeout(resolve, this.deps.settings.gatherMs));
           w.again = false;
-          const dueMs = this.deps.clock(orgId);
+          const dueMs = (claimedBy = this.deps.clock(orgId));
           const realMs = this.deps.realNow();
           const leaseMs = this.leaseMs();
           claimed = await outbox.claim({ dueMs, realMs, leaseMs, limit: CLAIM_BATCH });
@@ -225,7 +239,8 @@ export class DeliveryWorker {
           if (w.again && !this.closing) continue;
           w.nextDue = await outbox.nextDue();
           // Due but claimed by another worker (another process): left to the sweep rather than asked again every tick.
-          if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= this.deps.clock(orgId)) w.nextDue = null;
+          // Due only since the claim (the organization's clock moved on meanwhile): the tick claims it.
+          if (claimed.length === 0 && w.nextDue !== null && w.nextDue <= claimedBy) w.nextDue = null;
           // A commit told while the next due time was read finds this run still under way: it claims once more.
           if (!w.again || this.closing) break;
         }
@@ -431,10 +446,12 @@ export class DeliveryWorker {
    * Forgets what this process holds of organizations the list no longer has (deleted, by any
    * process): their entries would stay for the process's life, and a due time left in one would have
    * the tick run an outbox that no longer opens, again and again. One with a run under way is
-   * forgotten at a later sweep; one listed again (or nudged) starts afresh, as after a restart.
+   * forgotten at a later sweep; one listed again (or nudged) starts afresh, as after a restart. One
+   * drained since this sweep asked for the list is kept: the list may have been read before its
+   * first webhook was made, and its retry due time would be lost until the next sweep.
    */
-  private forgetOrganizations(listed: ReadonlySet<string>): void {
-    for (const [orgId, w] of this.orgs) if (!listed.has(orgId) && w.running === null) this.orgs.delete(orgId);
+  private forgetOrganizations(listed: ReadonlySet<string>, sweep: number): void {
+    for (const [orgId, w] of this.orgs) if (!listed.has(orgId) && w.running === null && w.drainedAt < sweep) this.orgs.delete(orgId);
     for (const keys of [this.failing.keys(), this.resumed.keys()]) {
       for (const key of keys) {
         const orgId = key.slice(0, key.indexOf('\0'));

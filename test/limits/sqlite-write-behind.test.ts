@@ -55,6 +55,30 @@ test('keeps the minute of a key counted on a clock of its own across sweeps on t
   }
 });
 
+test('forgets from memory a key counted on a clock of its own once a sweep went by without a hit, and decides as before when it comes back: to the millisecond', async () => {
+  const dir = tempDir('orchard-write-behind-');
+  let now = Date.parse('2026-11-25T12:00:00.000Z');
+  const store = new SqliteRateLimitStore({ dataDir: dir, clock: () => now, flushEveryMs: 3_600_000 });
+  try {
+    const quotas = { minute: 2, day: 1000 };
+    const frozen = Date.parse('2026-03-01T12:00:00.000Z'); // an organization's clock, frozen, then not heard of (deleted, or put back and idle)
+    assert.deepEqual([1, 2, 3].map(() => store.hit('org:a', quotas, frozen).allowed), [true, true, false]);
+    now += 61_000;
+    store.flush(); // a sweep: org:a was hit since the one before, so it stays
+    assert.equal(store.heldKeys(), 1);
+    now += 61_000;
+    store.flush(); // a sweep with no hit of org:a since the last: forgotten
+    assert.equal(store.heldKeys(), 0, 'nothing of the keys is kept in memory');
+    // Reloaded from the file: its minute is still full at the frozen time, and over exactly 60 s after it.
+    assert.deepEqual([store.hit('org:a', quotas, frozen).allowed, store.usage('org:a', quotas, frozen).minute.used], [false, 2]);
+    assert.equal(store.hit('org:a', quotas, frozen + 59_999).allowed, false);
+    assert.equal(store.hit('org:a', quotas, frozen + 60_000).allowed, true, 'the requests left the window at their millisecond, not at the end of their second');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('prunes each key\'s day counts by the days it counted, not the store\'s: a clock of its own far in the past keeps its day', async () => {
   const dir = tempDir('orchard-write-behind-');
   let now = Date.parse('2026-11-25T12:00:00.000Z');

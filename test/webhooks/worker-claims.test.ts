@@ -2,12 +2,15 @@
 // claimed attempt that has not begun when the worker closes is not begun, and its delivery is given
 // back due at once, so that stopping waits for one time limit at most; an attempt whose lease would
 // end before it could is not made, for another worker may have claimed its delivery since, and
-// nothing is written over that claim. A fake outbox records what the worker holds and finishes.
+// nothing is written over that claim; a claim that found nothing due, and a delivery due by its
+// end (the organization's clock moved meanwhile), leaves it to the tick, not to the next sweep. A
+// fake outbox records what the worker holds and finishes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import { hanging, OK, outboxes, until, workerOn } from './fake-outbox.js';
+import type { WebhookOutbox } from '../../src/webhooks/webhook-types.js';
 
 const NOW = 1_000_000;
 const { timeoutMs } = loadConfig({}).webhooks;
@@ -86,4 +89,33 @@ test('a deleted organization is forgotten at the next sweep: its due time and it
   await worker.idle();
   assert.equal(worker.heldOrganizations(), 2);
   await worker.close();
+});
+
+test('a claim that found nothing due while the organization\'s clock moved on leaves the delivery due since to the tick, not to the next sweep', async () => {
+  let now = NOW;
+  const o = outboxes();
+  o.write('org-a', 'later', 1);
+  const base = o.outbox;
+  // Its delivery is due a second from now on the organization's clock.
+  const [d] = await base('org-a').claim({ dueMs: NOW, realMs: 0, leaseMs: 0, limit: 1 });
+  await base('org-a').postpone([d!], NOW + 1_000);
+  const sent: string[] = [];
+  // The clock is moved (the control API's) while the claim is under way: by its end, the delivery is due.
+  o.outbox = (orgId) => ({
+    ...base(orgId),
+    claim: async (r: Parameters<WebhookOutbox['claim']>[0]) => {
+      const got = await base(orgId).claim(r);
+      now = NOW + 1_000;
+      return got;
+    },
+    nextDue: async () => (sent.length === 0 ? NOW + 1_000 : null),
+  }) as WebhookOutbox;
+  const worker = workerOn(o, 1, async (delivery) => (sent.push(delivery.id), OK), () => now);
+  worker.start();
+  try {
+    worker.nudge('org-a');
+    await until(() => sent.length === 1, 'the delivery attempted by the tick');
+  } finally {
+    await worker.close();
+  }
 });

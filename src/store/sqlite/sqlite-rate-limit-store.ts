@@ -44,11 +44,13 @@ export class SqliteRateLimitStore implements RateLimitStore {
   private readonly onError: (err: unknown) => void;
   private readonly windows = new Map<string, KeyWindows>();
   /**
-   * Keys last hit at a time of their own (an organization's moved clock, docs/control-api.md § Clock):
-   * the sweep, on the store's clock, cannot tell whether their minute is over (a frozen one never is),
-   * so it leaves them; a hit on the store's clock again makes them sweepable.
+   * Keys last hit at a time of their own (an organization's moved clock, docs/control-api.md § Clock),
+   * with the store's time of that hit: the sweep, on the store's clock, cannot tell whether their
+   * minute is over (a frozen one never is), so it never expires their rows; it forgets them from
+   * memory once a sweep went by without a hit (an organization deleted, or back on the real clock
+   * and idle), and a later hit reloads them from the file, where their seconds are exact.
    */
-  private readonly ownTime = new Set<string>();
+  private readonly ownTime = new Map<string, number>();
   private pending = new Map<string, Pending>();
   /** When the oldest count not yet written was made (clock ms); meaningful while pending is not empty. */
   private pendingSince = 0;
@@ -74,7 +76,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
   hit(key: string, quotas: Quotas, at?: number): HitResult {
     if (this.closed) throw new Error('the rate-limit store is closed');
     const now = at ?? this.clock();
-    if (at !== undefined && Math.abs(at - this.clock()) >= OWN_TIME_MS) this.ownTime.add(key);
+    const own = at !== undefined && Math.abs(at - this.clock()) >= OWN_TIME_MS;
+    if (own) this.ownTime.set(key, this.clock());
     else if (this.ownTime.size > 0) this.ownTime.delete(key);
     const windows = this.windowsOf(key, now);
     const { result, countedAt } = hitWindows(windows, now, quotas);
@@ -90,7 +93,9 @@ export class SqliteRateLimitStore implements RateLimitStore {
       let p = this.pending.get(key);
       if (!p) this.pending.set(key, (p = { seconds: [], counts: [], days: new Map(), at: now }));
       p.at = now;
-      const second = endOfSecond(countedAt);
+      // A key on a clock of its own is kept to the millisecond: the sweep forgets it from memory
+      // while its minute may still be full, and reloaded it must decide as it would have.
+      const second = own ? countedAt : endOfSecond(countedAt);
       const last = p.seconds.length - 1;
       if (last >= 0 && p.seconds[last] === second) p.counts[last]!++;
       else {
@@ -115,6 +120,11 @@ export class SqliteRateLimitStore implements RateLimitStore {
       for (const [day, n] of this.pending.get(key)?.days ?? []) if (day >= first && day < today) days[day - first]! += n;
       return days;
     });
+  }
+
+  /** How many keys this store holds in memory (windows, clocks of their own); for tests. */
+  heldKeys(): number {
+    return new Set([...this.windows.keys(), ...this.ownTime.keys()]).size;
   }
 
   async ping(): Promise<void> {
@@ -222,11 +232,21 @@ export class SqliteRateLimitStore implements RateLimitStore {
    * rows, so memory holds only keys in use; index lookups only, so the event loop never stalls here.
    */
   private sweep(now: number): void {
+    const previous = this.lastSweep;
     this.lastSweep = now;
     this.db.transaction(() => {
       const expire = prepared(this.db, 'DELETE FROM minute_log WHERE key = ? AND ts <= ?');
       for (const [key, windows] of this.windows) {
-        if (this.pending.has(key) || this.ownTime.has(key) || !isIdle(windows, now)) continue;
+        if (this.pending.has(key)) continue;
+        const ownHit = this.ownTime.get(key);
+        if (ownHit !== undefined) {
+          // Its rows stay (only its own clock can expire them): the file has what memory had.
+          if (ownHit >= previous) continue;
+          this.ownTime.delete(key);
+          this.windows.delete(key);
+          continue;
+        }
+        if (!isIdle(windows, now)) continue;
         this.windows.delete(key);
         expire.run(key, now - MINUTE_MS);
       }
