@@ -2,7 +2,7 @@
 // PostgreSQL hooks that make record-sql.ts return what SQLite returns: the fold, LIKE, NULL order.
 
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type SqlBool } from 'kysely';
-import { compileOnly, type Fold, type Like, type PageOptions } from '../record-sql.js';
+import { compileOnly, type Fold, type Like, type PageOptions, type Sum } from '../record-sql.js';
 
 export const postgresSql = compileOnly({
   adapter: new PostgresAdapter(),
@@ -36,5 +36,16 @@ export const postgresFold: Fold = (e) => sql`${sql.raw(FOLD_OPEN)}${e}${sql.raw(
 export const postgresLike: Like = (lhs, pattern, folded) =>
   folded ? sql<SqlBool>`${lhs} LIKE ${pattern} ESCAPE ''` : sql<SqlBool>`${lhs} COLLATE "C" ILIKE ${pattern} ESCAPE ''`;
 
+/**
+ * SUM as decimal-sum.ts defines it: each double's text (the shortest that reads back as it, with the
+ * default extra_float_digits of 1) as numeric, whose sum is exact, rounded (numeric rounds halves
+ * away from zero) and read back as the nearest double. A cast of float8 straight to numeric would
+ * keep 15 digits only; float8's own sum() adds in row order and loses what the SQLite store keeps.
+ */
+const postgresSum: Sum = (e, precision) => {
+  const total = sql`sum(CAST(CAST(${e} AS text) AS numeric))`;
+  return sql`CAST(${precision === undefined ? total : sql`round(${total}, ${sql.raw(String(precision))})`} AS double precision)`;
+};
+
 /** How the PostgreSQL store builds pages. */
-export const POSTGRES_PAGE: PageOptions = { fold: postgresFold, like: postgresLike, nullsFirstAscending: true };
+export const POSTGRES_PAGE: PageOptions = { fold: postgresFold, sum: postgresSum, like: postgresLike, nullsFirstAscending: true };

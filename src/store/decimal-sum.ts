@@ -1,0 +1,48 @@
+// SUM of a number field, the same on every store: the exact sum of the values as their decimal text
+// (the shortest that reads back as the stored double: what JavaScript's String and PostgreSQL's
+// float8 output print), rounded to the field's precision, halves away from zero, as the nearest
+// double. Adding doubles instead gives last digits that depend on the order of rows and on the
+// store's algorithm (SQLite compensates, PostgreSQL does not). SQLite runs this as the aggregate
+// SUM_FUNCTION (sqlite-db.ts); PostgreSQL sums the same text as numeric (postgres-sql.ts).
+// Kept free of Kysely: reader threads load it.
+
+export const SUM_FUNCTION = 'orchard_sum';
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+/** An exact running sum: `units` × 10^`exponent`, and whether any value was added (SQL's sum of none is null). */
+export class DecimalSum {
+  private units = 0n;
+  private exponent = 0;
+  private any = false;
+
+  add(x: number): void {
+    this.any = true;
+    const m = DECIMAL.exec(String(x));
+    if (!m) throw new Error(`${SUM_FUNCTION}: cannot add ${String(x)}`);
+    const [, sign, whole, fraction = '', exp = '0'] = m;
+    const units = BigInt(`${sign}${whole}${fraction}`);
+    const exponent = Number(exp) - fraction.length;
+    if (exponent < this.exponent) {
+      this.units *= 10n ** BigInt(this.exponent - exponent);
+      this.exponent = exponent;
+    }
+    this.units += units * 10n ** BigInt(exponent - this.exponent);
+  }
+
+  /** The sum rounded to `precision` decimal places (none: exact) as the nearest double; null when nothing was added. */
+  value(precision: number | null): number | null {
+    if (!this.any) return null;
+    let { units, exponent } = this;
+    if (precision !== null && exponent < -precision) {
+      const divisor = 10n ** BigInt(-precision - exponent);
+      const negative = units < 0n;
+      const magnitude = negative ? -units : units;
+      let q = magnitude / divisor;
+      if ((magnitude % divisor) * 2n >= divisor) q += 1n;
+      units = negative ? -q : q;
+      exponent = -precision;
+    }
+    return Number(`${units}e${exponent}`) + 0; // + 0: -0 reads as 0
+  }
+}
