@@ -1,9 +1,10 @@
 // SUM of a number field, the same on every store: the exact sum of the values as their decimal text
 // (the shortest that reads back as the stored double: what JavaScript's String and PostgreSQL's
 // float8 output print), rounded to the field's precision, halves away from zero, as the nearest
-// double. Adding doubles instead gives last digits that depend on the order of rows and on the
-// store's algorithm (SQLite compensates, PostgreSQL does not). SQLite runs this as the aggregate
-// SUM_FUNCTION (sqlite-db.ts); PostgreSQL sums the same text as numeric (postgres-sql.ts).
+// double, or null past the largest double. Adding doubles instead gives last digits that depend on
+// the order of rows and on the store's algorithm (SQLite compensates, PostgreSQL does not). SQLite
+// runs this as the aggregate SUM_FUNCTION (sqlite-db.ts); PostgreSQL sums the same text as numeric
+// (postgres-sql.ts).
 // Kept free of Kysely: reader threads load it.
 
 export const SUM_FUNCTION = 'orchard_sum';
@@ -43,6 +44,8 @@ export class DecimalSum {
       units = negative ? -q : q;
       exponent = -precision;
     }
-    return Number(`${units}e${exponent}`) + 0; // + 0: -0 reads as 0
+    const total = Number(`${units}e${exponent}`) + 0; // + 0: -0 reads as 0
+    // Past the largest double there is no number to give (JSON has no Infinity): null, as on PostgreSQL.
+    return Number.isFinite(total) ? total : null;
   }
 }

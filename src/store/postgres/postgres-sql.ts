@@ -39,13 +39,18 @@ export const postgresLike: Like = (lhs, pattern, folded) =>
 /**
  * SUM as decimal-sum.ts defines it: each double's text (the shortest that reads back as it, with the
  * default extra_float_digits of 1) as numeric, whose sum is exact, rounded (numeric rounds halves
- * away from zero) and read back as the nearest double. A cast of float8 straight to numeric would
- * keep 15 digits only; float8's own sum() adds in row order and loses what the SQLite store keeps.
+ * away from zero) and read back as the nearest double; null past the largest double, where the cast
+ * would fail. A cast of float8 straight to numeric would keep 15 digits only; float8's own sum()
+ * adds in row order, loses what the SQLite store keeps, and fails the query past the largest double.
  */
 const postgresSum: Sum = (e, precision) => {
-  const total = sql`sum(CAST(CAST(${e} AS text) AS numeric))`;
-  return sql`CAST(${precision === undefined ? total : sql`round(${total}, ${sql.raw(String(precision))})`} AS double precision)`;
+  const sum = sql`sum(CAST(CAST(${e} AS text) AS numeric))`;
+  const total = precision === undefined ? sum : sql`round(${sum}, ${sql.raw(String(precision))})`;
+  return sql`CASE WHEN abs(${total}) < ${sql.raw(`${BEYOND_DOUBLE}::numeric`)} THEN CAST(${total} AS double precision) END`;
 };
+
+/** 2^1024 - 2^970: the least number that reads as Infinity, not as the largest double. */
+const BEYOND_DOUBLE = (2n ** 1024n - 2n ** 970n).toString();
 
 /** How the PostgreSQL store builds pages. */
 export const POSTGRES_PAGE: PageOptions = { fold: postgresFold, sum: postgresSum, like: postgresLike, nullsFirstAscending: true };
