@@ -32,8 +32,9 @@ const TEXTS = [
   'Acme', 'acme', 'ACME', 'Ácme', 'acmé', 'Café', 'CAFÉ', 'cafe', 'Zürich', 'ZÜRICH', 'zurich', 'naïve', 'Ølberg', 'ølberg', 'ß', 'SS',
   'שלום', 'שָׁלוֹם', 'תל אביב', 'א', 'ת', 'Αθήνα', 'ΑΘΉΝΑ', '😀 Smile', '😀', '👍🏽', 'a😀b', '100%', '100% Juice', '%', '_', 'a_b', 'A_B', 'aXb',
   'a%b', 'back\\slash', '\\', "O'Brien", "'", 'say "hi"', '"', 'Zeta', 'zeta', 'Ω', 'z', 'Z', 'İstanbul', 'ǅ', 'a b', 'a  b', '0', '10', '9', '-1',
+  ' Acme', 'Acme ', 'line\nbreak', 'tab\tx', 'e\u0301', 'é', '\u00a0nbsp', 'ﬁ', 'ﬃx', 'Ǉ', 'ǉ', 'ẞ', 'x'.repeat(199) + 'é',
 ];
-const NUMBERS = [0, -0.01, 0.1, 0.2, 0.7, 1, -1, -3.5, 2.675, 12.5, 99.99, 1e15, -1e15, 123456789.12, 4503599627370496, 0.005, 1234.5678, 7];
+const NUMBERS = [0, -0.01, 1e-7, 9007199254740993, 0.1, 0.2, 0.7, 1, -1, -3.5, 2.675, 12.5, 99.99, 1e15, -1e15, 123456789.12, 4503599627370496, 0.005, 1234.5678, 7];
 const DATES = ['2025-01-01', '2024-12-31', '2025-01-31', '2025-02-28', '2024-02-29', '2025-03-01', '2026-03-31', '2026-04-01', '2026-03-30', '2026-02-28', '0001-01-01', '9999-12-31'];
 const EMAILS = ['info@acme.test', 'INFO@Acme.test', "o'brien@x.test", 'a_b%c@x.test', 'zoe@example.com'];
 const URLS = ['https://acme.test', 'HTTPS://Acme.test/a_b?q=100%25', 'http://xn--4dbrk0ce.test'];
@@ -210,7 +211,8 @@ function v3Condition(r: Rand, f: FieldDef, keys: ReadonlyMap<number, readonly st
 function v3Filter(r: Rand, fields: readonly FieldDef[], keys: ReadonlyMap<number, readonly string[]>): object[] {
   const n = int(r, 0, 3);
   if (n === 0) return [];
-  return [{ type: r() < 0.6 ? 'AND' : 'OR', conditions: Array.from({ length: n }, () => v3Condition(r, pick(r, fields), keys)) }];
+  const group = () => ({ type: r() < 0.6 ? 'AND' : 'OR', conditions: Array.from({ length: n }, () => v3Condition(r, pick(r, fields), keys)) });
+  return r() < 0.2 ? [group(), group()] : [group()];
 }
 
 const AGGREGATABLE: Record<string, readonly string[]> = { sum: ['number'], min: ['number', 'picklist', 'date', 'datetime'], max: ['number', 'picklist', 'date', 'datetime'] };
