@@ -442,7 +442,7 @@ export class Service {
   /**
    * A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way);
    * or, for a body with groupBy or aggrFunc, a page of groups (each SUM exact, rounded to its field's
-   * precision by the store: store/decimal-sum.ts).
+   * precision by the store: schema/decimal.ts).
    */
   async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<V3Result> {
     const { records, schema } = await this.open(identity);

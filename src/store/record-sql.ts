@@ -334,7 +334,7 @@ export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; val
   return out;
 }
 
-/** The dialect's SUM of a number column, rounded to `precision` decimal places (undefined: none), by the rule of decimal-sum.ts. */
+/** The dialect's SUM of a number column, rounded to `precision` decimal places (undefined: none), by the rule of schema/decimal.ts. */
 export type Sum = (column: Expression<unknown>, precision: number | undefined) => Expression<unknown>;
 
 export interface PageOptions {

@@ -37,7 +37,7 @@ export const postgresLike: Like = (lhs, pattern, folded) =>
   folded ? sql<SqlBool>`${lhs} LIKE ${pattern} ESCAPE ''` : sql<SqlBool>`${lhs} COLLATE "C" ILIKE ${pattern} ESCAPE ''`;
 
 /**
- * SUM as decimal-sum.ts defines it: each double's text (the shortest that reads back as it, with the
+ * SUM as schema/decimal.ts defines it: each double's text (the shortest that reads back as it, with the
  * default extra_float_digits of 1) as numeric, whose sum is exact, rounded (numeric rounds halves
  * away from zero) and read back as the nearest double; null past the largest double, where the cast
  * would fail. A cast of float8 straight to numeric would keep 15 digits only; float8's own sum()

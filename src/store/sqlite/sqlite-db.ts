@@ -4,7 +4,7 @@
 // Reader threads load this file, so it stays free of Kysely (a thread starts in milliseconds).
 
 import Database from 'better-sqlite3';
-import { DecimalSum, SUM_FUNCTION } from '../decimal-sum.js';
+import { DecimalSum } from '../../schema/decimal.js';
 
 /**
  * Modes of what holds secrets (token digests in control.db, webhook secrets in an organization's
@@ -57,10 +57,13 @@ export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 /** How long a statement waits in SQLite for a lock another connection holds (the CLI beside a server). */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/** SUM of grouped queries: an aggregate every connection registers (schema/decimal.ts). */
+export const SUM_FUNCTION = 'orchard_sum';
+
 export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   db.function(FOLD_FUNCTION, { deterministic: true }, fold);
-  // SUM of grouped queries (decimal-sum.ts): (column, precision or null). better-sqlite3 takes the
+  // SUM of grouped queries (schema/decimal.ts): (column, precision or null). better-sqlite3 takes the
   // arity from step's parameters; its types know only one argument.
   type Total = { sum: DecimalSum; precision: number | null };
   const step = (acc: Total, value: unknown, precision: unknown): Total => {

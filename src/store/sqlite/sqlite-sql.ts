@@ -2,10 +2,9 @@
 // per-connection cache of sqlite-db.ts. Kept apart so reader threads never load Kysely.
 
 import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
-import { SUM_FUNCTION } from '../decimal-sum.js';
 import { compileOnly, type Fold, type PageOptions, type Sum } from '../record-sql.js';
 import { ALIVE_GUARD } from './read-protocol.js';
-import { FOLD_FUNCTION } from './sqlite-db.js';
+import { FOLD_FUNCTION, SUM_FUNCTION } from './sqlite-db.js';
 
 export const sqliteSql = compileOnly({
   adapter: new SqliteAdapter(),

@@ -1,13 +1,12 @@
-// SUM of a number field, the same on every store: the exact sum of the values as their decimal text
-// (the shortest that reads back as the stored double: what JavaScript's String and PostgreSQL's
-// float8 output print), rounded to the field's precision, halves away from zero, as the nearest
-// double, or null past the largest double. Adding doubles instead gives last digits that depend on
-// the order of rows and on the store's algorithm (SQLite compensates, PostgreSQL does not). SQLite
-// runs this as the aggregate SUM_FUNCTION (sqlite-db.ts); PostgreSQL sums the same text as numeric
-// (postgres-sql.ts).
-// Kept free of Kysely: reader threads load it.
-
-export const SUM_FUNCTION = 'orchard_sum';
+// Exact decimal arithmetic on doubles taken as their decimal text (the shortest that reads back as
+// the double: what JavaScript's String and PostgreSQL's float8 output print), for what must not
+// depend on binary rounding: a number rounded to a field's precision on write (values.ts roundTo),
+// and SUM of a grouped query, the same on every store: the exact sum, rounded to the field's
+// precision with halves away from zero, as the nearest double, or null past the largest double.
+// Adding doubles instead gives last digits that depend on the order of rows and on the store's
+// algorithm (SQLite compensates, PostgreSQL does not). SQLite runs the sum as an aggregate
+// (sqlite-db.ts SUM_FUNCTION); PostgreSQL sums the same text as numeric (postgres-sql.ts).
+// Imports nothing: reader threads load it.
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
 
@@ -20,7 +19,7 @@ export class DecimalSum {
   add(x: number): void {
     this.any = true;
     const m = DECIMAL.exec(String(x));
-    if (!m) throw new Error(`${SUM_FUNCTION}: cannot add ${String(x)}`);
+    if (!m) throw new Error(`DecimalSum: cannot add ${String(x)}`);
     const [, sign, whole, fraction = '', exp = '0'] = m;
     const units = BigInt(`${sign}${whole}${fraction}`);
     const exponent = Number(exp) - fraction.length;
