@@ -1,5 +1,5 @@
 // Kysely used only to compile SQL for PostgreSQL; statements run on the pg pool. Here are the
-// PostgreSQL hooks that make record-sql.ts return what SQLite returns: the fold, LIKE, NULL order.
+// PostgreSQL hooks that make record-sql.ts return what SQLite returns: the fold, LIKE, NULL order, SUM.
 
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type SqlBool } from 'kysely';
 import { compileOnly, type Fold, type Like, type PageOptions, type Sum } from '../record-sql.js';
