@@ -67,8 +67,8 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   // arity from step's parameters; its types know only one argument.
   type Total = { sum: DecimalSum; precision: number | null };
   const step = (acc: Total, value: unknown, precision: unknown): Total => {
-    if (typeof value === 'number') acc.sum.add(value);
     acc.precision = typeof precision === 'number' ? precision : null;
+    if (typeof value === 'number') acc.sum.add(value, acc.precision ?? undefined);
     return acc;
   };
   db.aggregate(SUM_FUNCTION, {
