@@ -3,8 +3,7 @@
 // chooses the records, the order of the groups and the page. Built by v3-plan.ts; run by a store.
 
 import { AppError } from '../errors.js';
-import type { FieldDef, FieldType, ObjectDef, RecordRow } from '../schema/types.js';
-import { roundTo } from '../schema/values.js';
+import type { FieldDef, FieldType, ObjectDef } from '../schema/types.js';
 import type { PlanNode } from './plan.js';
 
 export const AGGREGATE_FUNCTIONS = ['sum', 'count', 'min', 'max'] as const;
@@ -75,21 +74,4 @@ export interface GroupedPlan {
 
 export function aggregateError(message: string): AppError {
   return new AppError('PARAM_INVALID', message);
-}
-
-/**
- * The rows as the client gets them: each SUM rounded to its field's precision, as every stored value
- * is (stores add doubles in different orders, so the last bits of a sum differ between them).
- * Changes `rows` in place.
- */
-export function withRoundedSums(plan: GroupedPlan, rows: RecordRow[]): RecordRow[] {
-  const sums = plan.aggregates.filter((a) => a.fn === 'sum' && a.field?.precision !== undefined);
-  if (sums.length === 0) return rows;
-  for (const row of rows) {
-    for (const a of sums) {
-      const v = row[a.alias];
-      if (typeof v === 'number' && Number.isFinite(v)) row[a.alias] = roundTo(v, a.field!.precision!);
-    }
-  }
-  return rows;
 }

@@ -2,6 +2,7 @@
 // what a valid Number, DateTime, picklist code or lookup id is, for writes and for filters.
 
 import { AppError, quote, quoteText } from '../errors.js';
+import { DecimalSum } from './decimal.js';
 import type { FieldDef, FieldType, FieldValue } from './types.js';
 
 /** A stored value: text, date and datetime as strings, numbers and picklist codes as numbers. */
@@ -122,12 +123,6 @@ export function numberRangeHint(raw: unknown): string | undefined {
   return 'A Number holds 0 and magnitudes from 5e-324 to about 1.8e308; this one is out of that range: send a value within it (0 for zero).';
 }
 
-/** `x` × 10^e computed on the decimal text, so 1.005 shifted by 2 is exactly 100.5 (1.005 * 100 is 100.49999…). */
-function shiftDecimal(x: number, e: number): number {
-  const [mantissa, exponent] = String(x).split('e');
-  return Number(`${mantissa}e${Number(exponent ?? 0) + e}`);
-}
-
 /** What a number a double cannot hold must have: an exponent of three digits or more, or 300 digits in a row (a cheap test of the whole body). */
 const MAYBE_OUT_OF_RANGE_RE = /\d[eE][-+]?\d{3}|\d{300}/;
 /** A JSON string or a JSON number, in a body already parsed (so every string ends). */
@@ -158,12 +153,12 @@ export function parseJsonNumbersInRange(text: string): unknown {
   return quoted === null ? value : JSON.parse(quoted);
 }
 
-/** Rounds to `p` decimal places, halves away from zero, as people round money (1.005 → 1.01, -0.125 → -0.13). */
+/** Rounds to `p` decimal places, halves away from zero, as people round money (1.005 → 1.01, -0.125 → -0.13), on the decimal text (decimal.ts). */
 export function roundTo(n: number, p: number): number {
-  // From 2^52 up a double has no fractional digits, and shifting could overflow to Infinity.
-  if (Math.abs(n) >= 2 ** 52) return n;
-  const rounded = Math.round(shiftDecimal(Math.abs(n), p));
-  return Math.sign(n) * shiftDecimal(rounded, -p) + 0; // + 0 turns -0 into 0
+  const exact = new DecimalSum();
+  exact.add(n);
+  // Never null: one finite value rounded stays within the doubles.
+  return exact.value(p)!;
 }
 
 /**

@@ -11,7 +11,6 @@ import { PERMISSIONS, type Permission } from '../auth/roles.js';
 import type { Action } from '../auth/plans.js';
 import { AppError, errorOf, isAppError, quote, quoteText } from '../errors.js';
 import { planQuery, withPicklistLabels, type QueryInput, type QueryPlan } from '../query/plan.js';
-import { withRoundedSums } from '../query/group-plan.js';
 import { planV3Query, type V3Plan } from '../query/v3-plan.js';
 import { findView, planView, viewAddition, viewsOf, withoutView, type View } from '../query/views.js';
 import { customFieldSpec, customObjectSpec } from '../schema/custom-definitions.js';
@@ -458,14 +457,15 @@ export class Service {
 
   /**
    * A v3 query: as query, and whether the key was asked for (v3 rows carry it as `_id` either way);
-   * or, for a body with groupBy or aggrFunc, a page of groups (sums rounded as stored values are).
+   * or, for a body with groupBy or aggrFunc, a page of groups (each SUM exact, rounded to its field's
+   * precision by the store: schema/decimal.ts).
    */
   async v3Query(identity: TokenIdentity, body: unknown, signal?: AbortSignal): Promise<V3Result> {
     const { records, schema } = await this.open(identity);
     const planned = planV3Query(schema, body, accessOf(identity), { userId: identity.user.id, now: this.deps.clock(identity.org.id) });
     if (planned.kind === 'groups') {
       const { rows, isLastPage } = await records.groups(planned.plan, signal);
-      return { ...planned, rows: withRoundedSums(planned.plan, rows), isLastPage };
+      return { ...planned, rows, isLastPage };
     }
     return { ...planned, ...(await records.query(planned.plan, signal)) };
   }

@@ -10,13 +10,13 @@ import { datePeriodExpression } from './date-period-sql.js';
 import { columnOf, fieldsOfFilter, filterExpression, fromWithJoins, isText, type PageOptions, type Select } from './record-sql.js';
 
 /** An aggregate's SQL; over a related field whose target object is gone, what it gives over nulls. */
-function aggregateExpression(schema: OrgSchema, plan: GroupedPlan, a: Aggregate): RawBuilder<unknown> {
+function aggregateExpression(schema: OrgSchema, plan: GroupedPlan, a: Aggregate, options: PageOptions): RawBuilder<unknown> {
   if (a.field === null) return sql`count(*)`;
   const col = columnOf(plan.obj, schema, a.field);
   if (col === undefined) return a.fn === 'count' ? sql`0` : sql`null`;
   const ref = sql.ref(col);
   switch (a.fn) {
-    case 'sum': return sql`sum(${ref})`;
+    case 'sum': return sql`${options.sum(ref, a.field.precision)}`;
     case 'count': return sql`count(${ref})`;
     case 'min': return sql`min(${ref})`;
     case 'max': return sql`max(${ref})`;
@@ -46,7 +46,7 @@ export function selectGroupPage(k: Kysely<any>, schema: OrgSchema, plan: Grouped
   });
   q = q.select([
     ...groups.map(({ field, expr }) => (expr === undefined ? sql<null>`null`.as(field.name) : expr.as(field.name))),
-    ...plan.aggregates.map((a) => aggregateExpression(schema, plan, a).as(a.alias)),
+    ...plan.aggregates.map((a) => aggregateExpression(schema, plan, a, options).as(a.alias)),
   ]);
   const grouped = groups.flatMap(({ expr }) => (expr === undefined ? [] : [expr]));
   if (grouped.length > 0) q = q.groupBy(grouped);
@@ -60,7 +60,7 @@ export function selectGroupPage(k: Kysely<any>, schema: OrgSchema, plan: Grouped
     q = q.orderBy(group.expr, direction(desc));
   };
   const { sort } = plan;
-  if (sort?.kind === 'aggregate') q = q.orderBy(aggregateExpression(schema, plan, sort.aggregate), direction(sort.desc));
+  if (sort?.kind === 'aggregate') q = q.orderBy(aggregateExpression(schema, plan, sort.aggregate, options), direction(sort.desc));
   if (sort?.kind === 'group') byGroup(sort.field, sort.desc);
   for (const { field } of groups) if (sort?.kind !== 'group' || sort.field !== field) byGroup(field, false);
   return q.limit(plan.pageSize + 1).offset((plan.pageNumber - 1) * plan.pageSize);

@@ -334,9 +334,14 @@ export function indexedEqualities(plan: QueryPlan): Array<{ field: FieldDef; val
   return out;
 }
 
+/** The dialect's SUM of a number column, rounded to `precision` decimal places (undefined: none), by the rule of schema/decimal.ts. */
+export type Sum = (column: Expression<unknown>, precision: number | undefined) => Expression<unknown>;
+
 export interface PageOptions {
   /** The dialect's case fold for text. */
   readonly fold: Fold;
+  /** The dialect's SUM (grouped queries): the same on every store, whatever the order of rows. */
+  readonly sum: Sum;
   /** Fields whose index the statement must not use (see indexedEqualities); SQLite's unary + does it. */
   readonly noIndex?: ReadonlySet<string>;
   /**

@@ -2,19 +2,21 @@
 // with every query on its reader threads, and PostgreSQL (when DATABASE_URL is set): one data set (the query fixture plus rows that stress
 // case folding, non-ASCII text, wildcards, empty values, day edges, numbers and sort ties) is loaded
 // into each store, and every query of the expression table, every sort, page by page, and random
-// filters must return identical rows (every field, byte for byte) in identical order.
+// filters must return identical rows (every field, byte for byte) in identical order, and grouped
+// queries identical groups and aggregates.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { planQuery, type QueryInput } from '../../src/query/plan.js';
+import { planQuery, READ_ALL, type QueryInput } from '../../src/query/plan.js';
+import { planV3Query } from '../../src/query/v3-plan.js';
 import type { RecordRow } from '../../src/schema/types.js';
 import type { OrgRecords, RecordStore } from '../../src/store/types.js';
 import { needsPostgres } from '../services.js';
 import { POSTGRES_UNDER_TEST, SQLITE_READERS_UNDER_TEST, SQLITE_UNDER_TEST, type StorePlace } from '../store/stores-under-test.js';
 import { EXPRESSION_CASES } from './expression-cases.js';
 import type { Fixture } from './fixture.js';
-import { ACCOUNT_QUERIES, OPPORTUNITY_QUERIES, ORG, seedStressData, STRESS_NAMES } from './stress-data.js';
+import { ACCOUNT_QUERIES, OPPORTUNITY_QUERIES, ORG, seedStressData, STRESS_NAMES, USER_A } from './stress-data.js';
 import { queryGenerators } from './query-generators.js';
 
 if (needsPostgres) console.log(`differential test: SQLite on the calling thread against SQLite on its reader threads only; PostgreSQL skipped (${needsPostgres})`);
@@ -120,6 +122,32 @@ describe('every store gives the same rows (SQLite on the calling thread, SQLite 
         for (const [i, other] of others.entries()) assert.deepEqual(other, first, `${COMPARED[i + 1]!.name}: ${objecttype} ${JSON.stringify(page)}`);
       }
     }
+  });
+
+  test('grouped queries give the same groups and aggregates on every store, SUM exact on the reader threads too', async () => {
+    const SUM = { name: 'estimatedvalue', aggrFunc: 'SUM', alias: 'total' };
+    const bodies = [
+      { fields: [SUM, { name: '*', aggrFunc: 'COUNT', alias: 'n' }] },
+      { groupBy: ['name'], fields: [{ name: 'name' }, SUM, { name: 'estimatedclosedate', aggrFunc: 'MIN', alias: 'first' }], orderBy: [{ name: 'total', order: 'desc' }], pageSize: 7, pageNumber: 2 },
+      { groupBy: [{ name: 'estimatedclosedate', datePeriod: 'WEEK' }], fields: [{ name: 'estimatedclosedate' }, SUM, { name: 'closeprobability', aggrFunc: 'MAX', alias: 'top' }] },
+      { groupBy: ['accountid_billingcity', 'statecode'], fields: [{ name: 'accountid_billingcity' }, { name: 'statecode' }, SUM], orderBy: [{ name: 'accountid_billingcity' }] },
+    ];
+    for (const body of bodies) {
+      const [first, ...others] = await Promise.all(orgs.map(async (records) => {
+        const planned = planV3Query(await records.schema(), { objectType: 'opportunity', ...body }, READ_ALL, { userId: USER_A, now: Date.parse('2025-06-01T00:00:00Z') });
+        assert.equal(planned.kind, 'groups');
+        return records.groups(planned.plan);
+      }));
+      for (const [i, other] of others.entries()) assert.deepEqual(other, first, `${COMPARED[i + 1]!.name}: ${JSON.stringify(body)}`);
+      assert.ok(first!.rows.length > 0);
+    }
+    // Three times 1e15 + 12.5 - 3 + 0.1 + 12.5 - 0.01 + 99.99 + 7: exactly 3000000000000387.24, whose
+    // nearest double is …387 (doubles are 0.5 apart there); adding doubles in key order gives …387.5.
+    const [all] = (await Promise.all(orgs.map(async (records) => {
+      const planned = planV3Query(await records.schema(), { objectType: 'opportunity', ...bodies[0] }, READ_ALL, { userId: USER_A, now: 0 });
+      return planned.kind === 'groups' ? records.groups(planned.plan) : undefined;
+    })));
+    assert.equal(all!.rows[0]!.total, 3000000000000387);
   });
 
   test('random filters, sorts and pages return the same page on every store', async () => {

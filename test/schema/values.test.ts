@@ -159,6 +159,13 @@ describe('normalizeValue', () => {
     [1e300, 1e300], // beyond 2^52 there is nothing to round, and it must not overflow to Infinity
     [-1e300, -1e300],
     [Number.MAX_VALUE, Number.MAX_VALUE],
+    // Between 2^46 and 2^52 a double has fewer than two decimals: what it says is kept, not moved
+    // to another number (123456789012345.67 was stored as 123456789012345.69, the shifted value
+    // 12345678901234567 being past 2^53); 1000000000000000.13 reads as 1000000000000000.125.
+    [123456789012345.67, 123456789012345.67],
+    [-123456789012345.67, -123456789012345.67],
+    [1000000000000000.13, 1000000000000000.125],
+    [70368744177664.015, 70368744177664.02],
   ], []);
 
   table('number with precision 0 (whole numbers)', field({ type: 'number', precision: 0 }), [

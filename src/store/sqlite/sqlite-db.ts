@@ -4,6 +4,7 @@
 // Reader threads load this file, so it stays free of Kysely (a thread starts in milliseconds).
 
 import Database from 'better-sqlite3';
+import { DecimalSum } from '../../schema/decimal.js';
 
 /**
  * Modes of what holds secrets (token digests in control.db, webhook secrets in an organization's
@@ -56,9 +57,26 @@ export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 /** How long a statement waits in SQLite for a lock another connection holds (the CLI beside a server). */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/** SUM of grouped queries: an aggregate every connection registers (schema/decimal.ts). */
+export const SUM_FUNCTION = 'orchard_sum';
+
 export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   db.function(FOLD_FUNCTION, { deterministic: true }, fold);
+  // SUM of grouped queries (schema/decimal.ts): (column, precision or null). better-sqlite3 takes the
+  // arity from step's parameters; its types know only one argument.
+  type Total = { sum: DecimalSum; precision: number | null };
+  const step = (acc: Total, value: unknown, precision: unknown): Total => {
+    acc.precision = typeof precision === 'number' ? precision : null;
+    if (typeof value === 'number') acc.sum.add(value, acc.precision ?? undefined);
+    return acc;
+  };
+  db.aggregate(SUM_FUNCTION, {
+    deterministic: true,
+    start: (): Total => ({ sum: new DecimalSum(), precision: null }),
+    step: step as unknown as (total: Total, next: unknown) => Total,
+    result: (acc: Total) => acc.sum.value(acc.precision),
+  });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // 64 MiB for writers: inserts touch a dozen indexes, and the default 2 MB cache spills
   // mid-transaction (a 100,000-record seed took 16 s with it, 11 s without). Readers get 16 MiB.
