@@ -85,6 +85,12 @@ function checkId(obj: ObjectDef, id: unknown): string {
 
 const notFound = (obj: ObjectDef, id: string): AppError => errorOf('RECORD_NOT_FOUND', obj.systemName, id);
 
+/** GET /api/changes?objecttype= of an object whose records are never written, so never logged (crmuser). */
+const notLogged = (obj: ObjectDef): AppError => new AppError('PARAM_INVALID',
+  `Invalid query parameter 'objecttype': ${obj.systemName} (${obj.objectType}) records are not in the change log, so its feed would never have an entry. `
+  + 'They mirror the organization\'s users, which are changed through the control plane, not written as records. '
+  + `To follow the users, read GET /api/record/${obj.systemName} again (a user's change updates its record's modifiedon); to follow the other objects, leave 'objecttype' out.`);
+
 /** A file id as sent, lowercase; 400 when it is not a UUID (as record ids). */
 function fileIdOf(raw: string): string {
   if (!isUuid(raw)) throw new AppError('PARAM_INVALID', `${quoteText(raw)} is not a valid file id: file ids are RFC 4122 UUIDs, as the reply to an upload and the list of a record's files give them.`);
@@ -326,6 +332,8 @@ export class Service {
     if (query.objecttype !== undefined) {
       only = schema.resolve(query.objecttype);
       access.require(only, 'read');
+      // Its feed would be empty for ever, and a client following it would wait for ever.
+      if (only.readOnly) throw notLogged(only);
     }
     checkFinite(query, ['pagesize']);
     const limit = Math.min(query.pagesize ?? FEED_PAGE_SIZE, FEED_PAGE_MAX);

@@ -109,6 +109,19 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([caughtUp.body.data.Entries, caughtUp.body.data.HasMore, caughtUp.body.data.Cursor], [[], false, after.cursor]);
     });
 
+    test('the feed of crmuser, whose records are never logged, is refused with what to use instead rather than empty for ever', async () => {
+      for (const ref of ['crmuser', '9', 'CrmUser']) {
+        const res = await feed(`?objecttype=${ref}`);
+        assert.deepEqual([res.status, res.code, Object.keys(res.body)], [400, 'PARAM_INVALID', ['Message']], ref);
+        assert.equal(res.body.Message, 'Invalid query parameter \'objecttype\': crmuser (9) records are not in the change log, so its feed would never have an entry. '
+          + 'They mirror the organization\'s users, which are changed through the control plane, not written as records. '
+          + 'To follow the users, read GET /api/record/crmuser again (a user\'s change updates its record\'s modifiedon); to follow the other objects, leave \'objecttype\' out.');
+      }
+      const withCursor = await feed(`?objecttype=crmuser&since=${(await feed('?since=now')).body.data.Cursor}`);
+      assert.equal(withCursor.code, 'PARAM_INVALID', 'with a cursor too');
+      assert.equal((await feed('?objecttype=account')).status, 200, 'another read-write object\'s feed is served');
+    });
+
     test('a cursor that is not one or is another organization\'s, and one into a log restored or pruned, are refused with what to do', async () => {
       const bad = await feed('?since=abc');
       assert.deepEqual([bad.status, bad.code, Object.keys(bad.body)], [400, 'CHANGES_CURSOR_INVALID', ['Message']]);
