@@ -97,16 +97,8 @@ function fileIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-/** Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refused here. */
-function checkFinite<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>): void {
-  for (const name of names) {
-    const v: unknown = query[name];
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${String(name)}' must be integer.`);
-  }
-}
-
+/** The page asked for; its numbers were checked as sent (whole, in range: query-numbers.ts). */
 function pageOf(query: PageQuery): Page {
-  checkFinite(query, ['pagesize', 'pagenumber']);
   return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
 }
 
@@ -335,7 +327,6 @@ export class Service {
       // Its feed would be empty for ever, and a client following it would wait for ever.
       if (only.readOnly) throw notLogged(only);
     }
-    checkFinite(query, ['pagesize']);
     const limit = Math.min(query.pagesize ?? FEED_PAGE_SIZE, FEED_PAGE_MAX);
     await this.pruner.run(identity.org.id, records);
     const cursor = query.since === undefined || query.since === 'now' ? undefined : decodeCursor(identity.org.id, query.since);
