@@ -39,6 +39,11 @@ export interface PageQuery {
   readonly pagenumber?: number;
 }
 
+/** A page of a record's history: of the entries numbered below `before` only, when given (a stable page through writes). */
+export interface HistoryQuery extends PageQuery {
+  readonly before?: number;
+}
+
 /** The page served: the size (at most GET_PAGE_SIZE) and the number. */
 export interface Page {
   readonly size: number;
@@ -297,14 +302,16 @@ export class Service {
    * A record's history, newest first, a page at a time (the page as a GET list's); the fields hidden
    * from the caller left out. A deleted record's too; 404 when the id names no record and has none.
    */
-  async history(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; id: string; page: Page; entries: ShownEntry[]; isLastPage: boolean }> {
+  async history(identity: TokenIdentity, ref: string, rawId: string, query: HistoryQuery): Promise<{ obj: ObjectDef; id: string; page: Page; entries: ShownEntry[]; isLastPage: boolean }> {
     const { records, obj, access } = await this.target(identity, ref, 'read');
     const id = checkId(obj, rawId);
     const page = pageOf(query);
     await this.pruner.run(identity.org.id, records);
-    const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size });
-    // Past the last page, an id with entries is an empty page, one with neither entries nor a record 404 (as on page 1).
-    if (found.length === 0 && !(await records.get(obj, id)) && (page.number === 1 || (await records.history(obj.objectType, id, { limit: 1, offset: 0 })).length === 0)) {
+    const before = query.before === undefined ? {} : { before: query.before };
+    const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size, ...before });
+    // Past the last page (or the oldest entry), an id with entries is an empty page, one with neither entries nor a record 404 (as on page 1).
+    const first = page.number === 1 && query.before === undefined;
+    if (found.length === 0 && !(await records.get(obj, id)) && (first || (await records.history(obj.objectType, id, { limit: 1, offset: 0 })).length === 0)) {
       throw notFound(obj, id);
     }
     const { hidden } = access.fields(obj);

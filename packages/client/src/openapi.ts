@@ -2528,6 +2528,8 @@ export interface operations {
     getRecordHistory: {
         parameters: {
             query?: {
+                /** @description Only the entries numbered below this `sequence`: send the last entry's `sequence` of a page (with pagenumber 1) for the next one, which writes made meanwhile do not shift. */
+                before?: number;
                 /** @description Page to return; 1 is the first. */
                 pagenumber?: number;
                 /** @description Records per page; default 50; larger values are served as 50. */
