@@ -3,6 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -91,25 +92,44 @@ async function reachable(config: Config, stores: Stores): Promise<void> {
 /** What the resolver or the system says of a HOST that is no address of this machine. */
 const HOST_REFUSALS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EADDRNOTAVAIL']);
 
+/** `err` of a listen on HOST as the start reports it: a HOST that does not resolve, or names no address of this machine, as CONFIG_INVALID naming HOST. */
+function hostRefused(err: unknown, config: Config): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === undefined || !HOST_REFUSALS.has(code)) return err;
+  const why = code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : 'does not resolve to an address';
+  return new AppError('CONFIG_INVALID', `HOST '${config.host}' ${why} (${(err as Error).message}), so Orchard did not start. HOST must be ${HOST_TAKES}.`, { cause: err });
+}
+
 /**
- * Listens on HOST and PORT. A HOST that does not resolve, or names no address of this machine, is
- * refused naming HOST (CONFIG_INVALID), not with the resolver's message alone.
+ * HOST checked before the stores are opened, by listening on it (any port) and closing at once: a
+ * start refused for its HOST leaves nothing in the data directory (a fresh one is not made).
  */
+async function checkHost(config: Config): Promise<void> {
+  const probe = net.createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ host: config.host, port: 0 }, resolve);
+    });
+  } catch (err) {
+    throw hostRefused(err, config);
+  }
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** Listens on HOST and PORT; a HOST refused as checkHost does (it may stop resolving meanwhile). */
 async function listenOn(app: FastifyInstance, config: Config): Promise<void> {
   try {
     // Fastify's line per address is dropped (log-options.ts): the server logs one line of its own.
     await app.listen({ port: config.port, host: config.host, listenTextResolver: () => LISTENING_TEXT });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === undefined || !HOST_REFUSALS.has(code)) throw err;
-    const why = code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : 'does not resolve to an address';
-    throw new AppError('CONFIG_INVALID', `HOST '${config.host}' ${why} (${(err as Error).message}), so Orchard did not start. HOST must be ${HOST_TAKES}.`, { cause: err });
+    throw hostRefused(err, config);
   }
 }
 
 /**
- * Opens the stores, listens, and creates the demo organization when the data directory holds
- * none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
+ * Checks HOST, opens the stores, listens, and creates the demo organization when the data
+ * directory holds none. Announces the URL and, after creating the demo, a ready `curl` line with its token (the
  * only time that token is shown). On failure nothing is left open.
  */
 export async function startServer(
@@ -117,10 +137,16 @@ export async function startServer(
   announce: Announce = (l) => process.stdout.write(l + '\n'),
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const stores = openStores(config);
   const removeData = async () => {
     if (options.ephemeral) await removeStoreData(config);
   };
+  try {
+    await checkHost(config);
+  } catch (err) {
+    await removeData().catch(() => {});
+    throw err;
+  }
+  const stores = openStores(config);
   let app: FastifyInstance | undefined;
   const started = Date.now();
   try {

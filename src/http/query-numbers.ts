@@ -19,10 +19,11 @@ interface ScalarMember {
   readonly name: string;
   readonly type: ScalarType;
   readonly minimum?: number;
+  readonly maximum?: number;
   readonly nullable: boolean;
 }
 
-interface MemberSchema { type?: unknown; minimum?: number; nullable?: boolean }
+interface MemberSchema { type?: unknown; minimum?: number; maximum?: number; nullable?: boolean }
 
 const isScalarType = (type: unknown): type is ScalarType => type === 'integer' || type === 'number' || type === 'boolean';
 
@@ -31,7 +32,7 @@ function scalarMembers(schema: unknown, types: readonly ScalarType[]): ScalarMem
   const properties = (schema as { properties?: Record<string, MemberSchema> } | undefined)?.properties ?? {};
   return Object.entries(properties)
     .filter((entry): entry is [string, MemberSchema & { type: ScalarType }] => isScalarType(entry[1].type) && types.includes(entry[1].type))
-    .map(([name, p]) => ({ name, type: p.type, nullable: p.nullable === true, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}) }));
+    .map(([name, p]) => ({ name, type: p.type, nullable: p.nullable === true, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}), ...(p.maximum !== undefined ? { maximum: p.maximum } : {}) }));
 }
 
 /** A number schema's kind and bounds as a message says them: "a whole number from 1 to 500", "a number of at least 0". */
@@ -45,7 +46,8 @@ export function numberRange(s: { type?: unknown; minimum?: number; maximum?: num
 /** What the member must be, as a message says it. */
 function expected(p: Pick<ScalarMember, 'type' | 'minimum'>): string {
   if (p.type === 'boolean') return 'a JSON boolean, true or false';
-  return `${numberRange(p)} in decimal digits, such as ${p.type === 'number' ? '10 or 0.5' : '10'}`;
+  // The form, and the least value as a reminder; the range in full is said of a value out of it.
+  return `${numberRange({ type: p.type, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}) })} in decimal digits, such as ${p.type === 'number' ? '10 or 0.5' : '10'}`;
 }
 
 /** What a member of schema `s` must be, as a message says it, when it is a number or a boolean. */
@@ -84,13 +86,29 @@ function prepend(route: { preValidation?: preValidationHookHandler | preValidati
   if (check) route.preValidation = [check, ...[route.preValidation ?? []].flat()];
 }
 
-/** From now on, every route registered whose query string takes integers refuses one not written in decimal digits (400 PARAM_INVALID). */
+/** Whether decimal digits `v` are within `p`'s range, compared as written (exactly, however many digits). */
+function inRange(p: ScalarMember, v: string): boolean {
+  const n = BigInt(v.trim());
+  return (p.minimum === undefined || n >= BigInt(p.minimum)) && (p.maximum === undefined || n <= BigInt(p.maximum));
+}
+
+/**
+ * From now on, every route registered whose query string takes integers refuses one not written in
+ * decimal digits, or out of its range, with 400 PARAM_INVALID quoting the text sent: the schema's
+ * coercion would have turned 184467440737095517 into 184467440737095520, and digits too many for a
+ * double into Infinity, which the schema's bounds let through. A parameter without a maximum (a
+ * page size, served as its largest when over it) takes any number of digits, Infinity included.
+ */
 export function installDecimalQueryNumbers(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     // An array (the parameter given twice) is the schema's to refuse, and schemaFault's to explain.
     prepend(route, checkOf(scalarMembers(route.schema?.querystring, ['integer']), (request) => request.query,
-      (p, v) => typeof v !== 'string' || isDecimal(p, v),
-      (p, v) => new AppError('PARAM_INVALID', `Invalid query parameter '${p.name}' must be ${expected(p)}; got ${quoteText(String(v))}.`)));
+      (p, v) => typeof v !== 'string' || (isDecimal(p, v) && inRange(p, v)),
+      (p, v) => {
+        const sent = String(v);
+        const must = isDecimal(p, sent) ? numberRange(p) : expected(p);
+        return new AppError('PARAM_INVALID', `Invalid query parameter '${p.name}' must be ${must}; got ${quoteText(sent)}.`);
+      }));
   });
 }
 

@@ -5,7 +5,7 @@
 
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ObjectDef, RecordRow } from '../schema/types.js';
-import { GET_PAGE_SIZE, type Page, type PageQuery } from '../service/service.js';
+import { GET_PAGE_SIZE, type HistoryQuery, type Page, type PageQuery } from '../service/service.js';
 import { etagOfText, ifNoneMatchMatches } from '../service/etags.js';
 import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
@@ -22,6 +22,17 @@ const pageQuery = {
     // The maximum keeps the row offset an exact integer the database accepts (1e20 made SQLite fail with a 500).
     pagenumber: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Page to return; 1 is the first.' },
     ...tokenQuery,
+  },
+} as const;
+
+const historyQuery = {
+  type: 'object',
+  properties: {
+    ...pageQuery.properties,
+    before: {
+      type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Only the entries numbered below this `sequence`: send the last entry\'s `sequence` of a page (with pagenumber 1) for the next one, which writes made meanwhile do not shift.',
+    },
   },
 } as const;
 
@@ -126,7 +137,7 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
   // Its 200 says the GET's length and sends nothing. Not in the OpenAPI (as no HEAD is).
   app.head<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id', { schema: getRecordSchema }, getRecord);
 
-  app.get<{ Params: IdParams; Querystring: PageQuery }>('/api/record/:obj/:id/history', {
+  app.get<{ Params: IdParams; Querystring: HistoryQuery }>('/api/record/:obj/:id/history', {
     schema: {
       operationId: 'getRecordHistory',
       summary: 'A record\'s history: its change-log entries, newest first',
@@ -134,7 +145,7 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       tags: ['records'],
       security: tokenSecurity,
       params: recordParams,
-      querystring: pageQuery,
+      querystring: historyQuery,
       response: { 200: envelopeOf(historyPayload, 'One page of the record\'s entries, newest first.'), ...commonErrors },
     },
   }, async (request) => {

@@ -115,7 +115,8 @@ const pageQuery = {
   properties: {
     ...tokenQuery,
     pagesize: { type: 'integer', minimum: 1, description: `Deliveries per page (default ${DELIVERY_PAGE.default}; larger than ${DELIVERY_PAGE.max} is served as ${DELIVERY_PAGE.max}).` },
-    pagenumber: { type: 'integer', minimum: 1, description: 'The page, from 1 (default 1).' },
+    // As the records' pages: a larger number is not counted exactly (and Infinity, its digits too many, no row offset).
+    pagenumber: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The page, from 1 (default 1).' },
     state: { type: 'string', enum: [...DELIVERY_STATES], description: 'Only the deliveries in this state (default: all); pages count those only.' },
   },
 } as const;

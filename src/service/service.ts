@@ -38,6 +38,11 @@ export interface PageQuery {
   readonly pagenumber?: number;
 }
 
+/** A page of a record's history: of the entries numbered below `before` only, when given (a stable page through writes). */
+export interface HistoryQuery extends PageQuery {
+  readonly before?: number;
+}
+
 /** The page served: the size (at most GET_PAGE_SIZE) and the number. */
 export interface Page {
   readonly size: number;
@@ -84,22 +89,20 @@ function checkId(obj: ObjectDef, id: unknown): string {
 
 const notFound = (obj: ObjectDef, id: string): AppError => errorOf('RECORD_NOT_FOUND', obj.systemName, id);
 
+/** GET /api/changes?objecttype= of an object whose records are never written, so never logged (crmuser). */
+const notLogged = (obj: ObjectDef): AppError => new AppError('PARAM_INVALID',
+  `Invalid query parameter 'objecttype': ${obj.systemName} (${obj.objectType}) records are not in the change log, so its feed would never have an entry. `
+  + 'They mirror the organization\'s users, which are changed through the control plane, not written as records. '
+  + `To follow the users, read GET /api/record/${obj.systemName} again (a user's change updates its record's modifiedon); to follow the other objects, leave 'objecttype' out.`);
+
 /** A file id as sent, lowercase; 400 when it is not a UUID (as record ids). */
 function fileIdOf(raw: string): string {
   if (!isUuid(raw)) throw new AppError('PARAM_INVALID', `${quoteText(raw)} is not a valid file id: file ids are RFC 4122 UUIDs, as the reply to an upload and the list of a record's files give them.`);
   return raw.toLowerCase();
 }
 
-/** Ajv coerces '1e400' to Infinity and skips minimum/maximum on non-finite numbers: refused here. */
-function checkFinite<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>): void {
-  for (const name of names) {
-    const v: unknown = query[name];
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${String(name)}' must be integer.`);
-  }
-}
-
+/** The page asked for; its numbers were checked as sent (whole, in range: query-numbers.ts). */
 function pageOf(query: PageQuery): Page {
-  checkFinite(query, ['pagesize', 'pagenumber']);
   return { size: Math.min(query.pagesize ?? GET_PAGE_SIZE, GET_PAGE_SIZE), number: query.pagenumber ?? 1 };
 }
 
@@ -298,14 +301,16 @@ export class Service {
    * A record's history, newest first, a page at a time (the page as a GET list's); the fields hidden
    * from the caller left out. A deleted record's too; 404 when the id names no record and has none.
    */
-  async history(identity: TokenIdentity, ref: string, rawId: string, query: PageQuery): Promise<{ obj: ObjectDef; id: string; page: Page; entries: ShownEntry[]; isLastPage: boolean }> {
+  async history(identity: TokenIdentity, ref: string, rawId: string, query: HistoryQuery): Promise<{ obj: ObjectDef; id: string; page: Page; entries: ShownEntry[]; isLastPage: boolean }> {
     const { records, obj, access } = await this.target(identity, ref, 'read');
     const id = checkId(obj, rawId);
     const page = pageOf(query);
     await this.pruner.run(identity.org.id, records);
-    const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size });
-    // Past the last page, an id with entries is an empty page, one with neither entries nor a record 404 (as on page 1).
-    if (found.length === 0 && !(await records.get(obj, id)) && (page.number === 1 || (await records.history(obj.objectType, id, { limit: 1, offset: 0 })).length === 0)) {
+    const before = query.before === undefined ? {} : { before: query.before };
+    const found = await records.history(obj.objectType, id, { limit: page.size + 1, offset: (page.number - 1) * page.size, ...before });
+    // Past the last page (or the oldest entry), an id with entries is an empty page, one with neither entries nor a record 404 (as on page 1).
+    const first = page.number === 1 && query.before === undefined;
+    if (found.length === 0 && !(await records.get(obj, id)) && (first || (await records.history(obj.objectType, id, { limit: 1, offset: 0 })).length === 0)) {
       throw notFound(obj, id);
     }
     const { hidden } = access.fields(obj);
@@ -325,8 +330,9 @@ export class Service {
     if (query.objecttype !== undefined) {
       only = schema.resolve(query.objecttype);
       access.require(only, 'read');
+      // Its feed would be empty for ever, and a client following it would wait for ever.
+      if (only.readOnly) throw notLogged(only);
     }
-    checkFinite(query, ['pagesize']);
     const limit = Math.min(query.pagesize ?? FEED_PAGE_SIZE, FEED_PAGE_MAX);
     await this.pruner.run(identity.org.id, records);
     const cursor = query.since === undefined || query.since === 'now' ? undefined : decodeCursor(identity.org.id, query.since);

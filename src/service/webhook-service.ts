@@ -4,7 +4,6 @@
 
 import type { TokenIdentity } from '../auth/identity.js';
 import { accessOf } from '../auth/permissions.js';
-import { AppError, quote } from '../errors.js';
 import type { OrgSchema } from '../schema/org-schema.js';
 import type { OrgRecords } from '../store/types.js';
 import { defineWebhook, DELIVERY_PAGE, redeliver, requireWebhook, rotateWebhookSecret, sendTestEvent, webhookSummary, type WebhookSummary } from '../webhooks/webhook-admin.js';
@@ -87,10 +86,6 @@ export class WebhookService {
   async deliveries(identity: TokenIdentity, id: string, query: DeliveryPageQuery): Promise<{ deliveries: Delivery[]; pageSize: number; pageNumber: number; isLastPage: boolean }> {
     const { records } = await this.open(identity);
     const hook = await requireWebhook(records.webhooks, id);
-    for (const name of ['pagesize', 'pagenumber'] as const) {
-      const v = query[name];
-      if (v !== undefined && !Number.isFinite(v)) throw new AppError('PARAM_INVALID', `Invalid query parameter '${name}': a whole number; got ${quote(v)}.`);
-    }
     const pageSize = Math.min(query.pagesize ?? DELIVERY_PAGE.default, DELIVERY_PAGE.max);
     const pageNumber = query.pagenumber ?? 1;
     const rows = await records.webhooks.deliveries(hook.id, { limit: pageSize + 1, offset: (pageNumber - 1) * pageSize, ...(query.state ? { state: query.state } : {}) });

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ChangedFields, ChangeEntry, ChangeLogState, ChangeOperation, FieldChange } from '../schema/changes.js';
 import type { RecordRow } from '../schema/types.js';
 import type { CompiledSql } from './record-sql.js';
-import type { ChangePage, ChangeRequest } from './types.js';
+import type { ChangePage, ChangeRequest, HistoryRequest } from './types.js';
 import { CHANGE_LOG_TABLE, CHANGES_TABLE, step, type RecordWriter, type Steps } from './record-writes.js';
 
 /**
@@ -72,10 +72,11 @@ export function feedSql(k: Kysely<any>, request: ChangeRequest, upper: number): 
   return q.orderBy('seq').limit(request.limit).compile();
 }
 
-/** A record's entries, newest first. */
-export function historySql(k: Kysely<any>, objectType: number, recordId: string, page: { limit: number; offset: number }): CompiledSql {
-  return k.selectFrom(CHANGES_TABLE).select(ENTRY_COLUMNS).where('object_type', '=', objectType).where('record_id', '=', recordId.toLowerCase())
-    .orderBy('seq', 'desc').limit(page.limit).offset(page.offset).compile();
+/** A record's entries, newest first; those numbered below `page.before` only, when given. */
+export function historySql(k: Kysely<any>, objectType: number, recordId: string, page: HistoryRequest): CompiledSql {
+  let q = k.selectFrom(CHANGES_TABLE).select(ENTRY_COLUMNS).where('object_type', '=', objectType).where('record_id', '=', recordId.toLowerCase());
+  if (page.before !== undefined) q = q.where('seq', '<', page.before);
+  return q.orderBy('seq', 'desc').limit(page.limit).offset(page.offset).compile();
 }
 
 export function entryOf(row: RecordRow): ChangeEntry {

@@ -33,6 +33,11 @@ export interface PageRequest {
   readonly offset: number;
 }
 
+/** A page of a record's history: of the entries numbered below `before` only, when given (docs/history.md). */
+export interface HistoryRequest extends PageRequest {
+  readonly before?: number;
+}
+
 /**
  * Checks the record as it is before a write changes it (If-Match): called in the write's transaction
  * with the record as GET returns it; an AppError it throws refuses the write, which changes nothing.
@@ -150,8 +155,8 @@ export interface OrgRecords {
    * FEED_SPAN numbers past `after`.
    */
   changes(request: ChangeRequest): Promise<ChangePage>;
-  /** A record's entries, newest first (a deleted record's too), `page.limit` at most after skipping `page.offset`. */
-  history(objectType: number, recordId: string, page: PageRequest): Promise<ChangeEntry[]>;
+  /** A record's entries, newest first (a deleted record's too; those numbered below `page.before` only, when given), `page.limit` at most after skipping `page.offset`. */
+  history(objectType: number, recordId: string, page: HistoryRequest): Promise<ChangeEntry[]>;
   /**
    * Removes the oldest entries made before `before` (a stored datetime), stopping at the first one
    * made at or after it, and raises `floor` past them; returns how many went. In batches, each its

@@ -224,15 +224,51 @@ describe('the start on PostgreSQL', { skip: needsPostgres }, () => {
   });
 });
 
-test('a HOST that does not resolve is refused naming HOST and what it takes, not with the resolver\'s message alone', async () => {
-  const dir = tempDir('orchard-host-');
-  try {
-    await assert.rejects(startServer(loadConfig({}, { dataDir: dir, port: 0, logLevel: 'silent', host: 'orchard-test.invalid' }), () => {}), (err: Error & { code?: string }) => {
-      assert.equal(err.code, 'CONFIG_INVALID');
-      assert.match(err.message, /^HOST 'orchard-test\.invalid' does not resolve to an address \(getaddrinfo (ENOTFOUND|EAI_AGAIN) orchard-test\.invalid\), so Orchard did not start\. HOST must be an IP address of this machine to listen on/);
-      return true;
-    });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+describe('a HOST the server cannot listen on', () => {
+  // 192.0.2.1 is TEST-NET-1 (RFC 5737): an address, of no machine here.
+  const refusals = [
+    { host: 'orchard-test.invalid', message: /^HOST 'orchard-test\.invalid' does not resolve to an address \(getaddrinfo (ENOTFOUND|EAI_AGAIN) orchard-test\.invalid\), so Orchard did not start\. HOST must be an IP address of this machine to listen on/ },
+    { host: '192.0.2.1', message: /^HOST '192\.0\.2\.1' is not an address of this machine \(listen EADDRNOTAVAIL.*\), so Orchard did not start\. HOST must be an IP address of this machine/ },
+  ];
+  const refused = (host: string, message: RegExp) => (err: Error & { code?: string }) => {
+    assert.equal(err.code, 'CONFIG_INVALID', `${host}: ${err.message}`);
+    assert.match(err.message, message);
+    return true;
+  };
+
+  test('is refused naming HOST and what it takes, not with the resolver\'s message alone, before anything is written to the data directory', async () => {
+    const parent = tempDir('orchard-host-');
+    try {
+      for (const { host, message } of refusals) {
+        // A data directory not made yet is not made; one that exists is left empty.
+        const fresh = `${parent}/fresh-${host}`;
+        await assert.rejects(startServer(loadConfig({}, { dataDir: fresh, port: 0, logLevel: 'silent', host }), () => {}), refused(host, message));
+        assert.equal(fs.existsSync(fresh), false, `${host}: ${fresh} was made`);
+        const empty = tempDir('orchard-host-empty-');
+        await assert.rejects(startServer(loadConfig({}, { dataDir: empty, port: 0, logLevel: 'silent', host }), () => {}), refused(host, message));
+        assert.deepEqual(fs.readdirSync(empty), [], `${host}: left in the data directory`);
+        fs.rmSync(empty, { recursive: true, force: true });
+      }
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test('is refused before PostgreSQL is written to: no schema is made', { skip: needsPostgres }, async () => {
+    const schema = uniqueName('badhost');
+    const dir = tempDir('orchard-host-pg-');
+    const pool = createPool(DATABASE_URL!, { max: 1 });
+    try {
+      for (const { host, message } of refusals) {
+        await assert.rejects(startServer(loadConfig({}, { dataDir: dir, port: 0, logLevel: 'silent', host, databaseUrl: DATABASE_URL!, databaseSchema: schema }), () => {}), refused(host, message));
+      }
+      const { rows } = await pool.query('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [schema]);
+      assert.deepEqual(rows, []);
+      assert.deepEqual(fs.readdirSync(dir), [], 'nor anything in the data directory');
+    } finally {
+      await dropSchemas(pool, schema);
+      await pool.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

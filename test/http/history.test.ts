@@ -109,6 +109,51 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([caughtUp.body.data.Entries, caughtUp.body.data.HasMore, caughtUp.body.data.Cursor], [[], false, after.cursor]);
     });
 
+    test('a record\'s history paged with before=<sequence> is stable while writes land; by page number it shifts', async () => {
+      const id = await create({ accountname: 'Stable' });
+      for (const n of [1, 2, 3, 4]) await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: `S${n}` } });
+      const history = async (q: string) => {
+        const res = await ctx.request({ method: 'GET', url: `/api/record/account/${id}/history${q}` });
+        return { status: res.statusCode, code: res.headers['x-error-code'], body: json(res) };
+      };
+      const all = (await history('')).body.data.Entries.map((e: any) => e.sequence as number);
+      assert.equal(all.length, 5);
+      const first = (await history('?pagesize=2')).body.data;
+      assert.deepEqual(first.Entries.map((e: any) => e.sequence), all.slice(0, 2));
+      // A write lands between the client's pages.
+      await ctx.request({ method: 'PUT', url: `/api/record/account/${id}`, payload: { accountnumber: 'S5' } });
+      const byNumber = (await history('?pagesize=2&pagenumber=2')).body.data.Entries.map((e: any) => e.sequence);
+      assert.deepEqual(byNumber, [all[1], all[2]], 'by page number the last entry of page 1 shows again');
+      const last = first.Entries.at(-1).sequence;
+      const second = (await history(`?pagesize=2&before=${last}`)).body.data;
+      assert.deepEqual([second.Entries.map((e: any) => e.sequence), second.IsLastPage, second.Page_Number], [all.slice(2, 4), false, 1]);
+      const third = (await history(`?pagesize=2&before=${second.Entries.at(-1).sequence}`)).body.data;
+      assert.deepEqual([third.Entries.map((e: any) => e.operation), third.IsLastPage], [['create'], true]);
+      assert.deepEqual((await history(`?pagesize=1&pagenumber=2&before=${last}`)).body.data.Entries.map((e: any) => e.sequence), [all[3]], 'pagenumber counts within before');
+      const older = await history('?before=1');
+      assert.deepEqual([older.status, older.body.data.Entries, older.body.data.IsLastPage], [200, [], true], 'before the oldest: an empty page of an id with entries');
+      const none = await ctx.request({ method: 'GET', url: `/api/record/account/3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f/history?before=${last}` });
+      assert.deepEqual([none.statusCode, none.headers['x-error-code']], [404, 'RECORD_NOT_FOUND']);
+      for (const [bad, said] of [['abc', "'abc'"], ['0', "'0'"], ['1e3', "'1e3'"], ['9007199254740992', "'9007199254740992'"]] as const) {
+        const refused = await history(`?before=${bad}`);
+        assert.deepEqual([refused.status, refused.code], [400, 'PARAM_INVALID'], bad);
+        assert.match(refused.body.Message, new RegExp(`^Invalid query parameter 'before' must be a whole number .*; got ${said}\\.$`), bad);
+      }
+    });
+
+    test('the feed of crmuser, whose records are never logged, is refused with what to use instead rather than empty for ever', async () => {
+      for (const ref of ['crmuser', '9', 'CrmUser']) {
+        const res = await feed(`?objecttype=${ref}`);
+        assert.deepEqual([res.status, res.code, Object.keys(res.body)], [400, 'PARAM_INVALID', ['Message']], ref);
+        assert.equal(res.body.Message, 'Invalid query parameter \'objecttype\': crmuser (9) records are not in the change log, so its feed would never have an entry. '
+          + 'They mirror the organization\'s users, which are changed through the control plane, not written as records. '
+          + 'To follow the users, read GET /api/record/crmuser again (a user\'s change updates its record\'s modifiedon); to follow the other objects, leave \'objecttype\' out.');
+      }
+      const withCursor = await feed(`?objecttype=crmuser&since=${(await feed('?since=now')).body.data.Cursor}`);
+      assert.equal(withCursor.code, 'PARAM_INVALID', 'with a cursor too');
+      assert.equal((await feed('?objecttype=account')).status, 200, 'another read-write object\'s feed is served');
+    });
+
     test('a cursor that is not one or is another organization\'s, and one into a log restored or pruned, are refused with what to do', async () => {
       const bad = await feed('?since=abc');
       assert.deepEqual([bad.status, bad.code, Object.keys(bad.body)], [400, 'CHANGES_CURSOR_INVALID', ['Message']]);

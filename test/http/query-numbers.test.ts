@@ -12,18 +12,18 @@ import { testContext, type TestContext } from '../helpers.js';
 const KEY = 'k'.repeat(32);
 const bearer = { authorization: `Bearer ${KEY}` };
 
-interface Parameter { in: string; name: string; schema?: { type?: string } }
+interface Parameter { in: string; name: string; schema?: { type?: string; maximum?: number } }
 type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
 /** Every GET (or other) operation's query parameters (of `type` only, when given), with a URL that reaches its route. */
-function queryParameters(doc: Document, type?: string): Array<{ method: string; path: string; url: string; name: string }> {
-  const out: Array<{ method: string; path: string; url: string; name: string }> = [];
+function queryParameters(doc: Document, type?: string): Array<{ method: string; path: string; url: string; name: string; maximum?: number }> {
+  const out: Array<{ method: string; path: string; url: string; name: string; maximum?: number }> = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       for (const p of op.parameters ?? []) {
         if (p.in !== 'query' || (type !== undefined && p.schema?.type !== type)) continue;
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => (/^(obj|ot)$/.test(name) ? 'account' : '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60'));
-        out.push({ method: method.toUpperCase(), path, url, name: p.name });
+        out.push({ method: method.toUpperCase(), path, url, name: p.name, ...(p.schema?.maximum !== undefined ? { maximum: p.schema.maximum } : {}) });
       }
     }
   }
@@ -32,7 +32,7 @@ function queryParameters(doc: Document, type?: string): Array<{ method: string; 
 
 describe('integer query parameters', () => {
   let ctx: TestContext;
-  let found: Array<{ method: string; path: string; url: string; name: string; control: boolean }>;
+  let found: Array<{ method: string; path: string; url: string; name: string; maximum?: number; control: boolean }>;
   before(async () => {
     ctx = await testContext({ config: { adminKey: KEY } });
     const service = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as Document;
@@ -68,6 +68,28 @@ describe('integer query parameters', () => {
       }
     });
   }
+
+  test('out of range, quotes the text sent, not the number coercion made of it, trimmed when long, on every route', async () => {
+    const nines = '9'.repeat(400);
+    // Read as a double, 184467440737095517 is 184467440737095520: the message showed that. Too many
+    // digits for a double are Infinity, which the schema's bounds let through.
+    const below: Array<[string, string]> = [['-184467440737095517', "'-184467440737095517'"], [`-${nines}`, `'-${'9'.repeat(59)}…'`], ['0'.repeat(70), `'${'0'.repeat(60)}…'`]];
+    const above: Array<[string, string]> = [['184467440737095517', "'184467440737095517'"], ['9007199254740992', "'9007199254740992'"], [nines, `'${'9'.repeat(60)}…'`]];
+    const bounded = found.filter((p) => p.maximum !== undefined);
+    for (const expected of ['GET /api/record/{obj} pagenumber', 'GET /api/record/{obj}/{id}/history pagenumber', 'GET /api/webhooks/{id}/deliveries pagenumber']) {
+      assert.ok(bounded.some((p) => `${p.method} ${p.path} ${p.name}` === expected), `${expected} has a maximum`);
+    }
+    for (const p of found) {
+      for (const [sent, quoted] of [...below, ...(p.maximum !== undefined ? above : [])]) {
+        const res = await ctx.request({ method: p.method as 'GET', url: `${p.url}?${p.name}=${sent}`, ...(p.control ? { token: null, headers: bearer } : {}) });
+        const where = `${p.method} ${p.url} ${p.name}=${sent.slice(0, 20)}: ${res.body}`;
+        assert.deepEqual([res.statusCode, res.headers['x-error-code']], [400, 'PARAM_INVALID'], where);
+        const message: string = p.control ? res.json().error.message : res.json().Message;
+        const range = p.maximum !== undefined ? `from 1 to ${p.maximum}` : 'of at least 1';
+        assert.equal(message, `Invalid query parameter '${p.name}' must be a whole number ${range}; got ${quoted}.`, where);
+      }
+    }
+  });
 
   test('serves decimal digits as before, leading zeros and all', async () => {
     for (const r of ['A', 'B', 'C']) await ctx.request({ method: 'POST', url: '/api/record/account', payload: { accountname: r } });

@@ -647,7 +647,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only this object's entries (system name or number); every object you may read when absent.
+                 * @description Only this object's entries (system name or number); every object you may read when absent. Not crmuser, whose records are never logged (400).
                  * @example account
                  */
                 objecttype?: string;
@@ -709,7 +709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `since` is not a cursor of this server (CHANGES_CURSOR_INVALID), or pagesize is not a whole number ≥ 1. */
+            /** @description Invalid request: `since` is not a cursor of this server (CHANGES_CURSOR_INVALID), pagesize is not a whole number ≥ 1, or objecttype is crmuser, whose records are never logged (PARAM_INVALID). */
             400: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -2528,6 +2528,8 @@ export interface operations {
     getRecordHistory: {
         parameters: {
             query?: {
+                /** @description Only the entries numbered below this `sequence`: send the last entry's `sequence` of a page (with pagenumber 1) for the next one, which writes made meanwhile do not shift. */
+                before?: number;
                 /** @description Page to return; 1 is the first. */
                 pagenumber?: number;
                 /** @description Records per page; default 50; larger values are served as 50. */

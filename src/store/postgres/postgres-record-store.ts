@@ -23,7 +23,7 @@ import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-or
 import { appendWithDeliveries, DeliveryWatchers, outboxOf, readActiveHooks, type ActiveHooks, type OutboxExec } from '../webhook-outbox.js';
 import type { ActiveHook, WebhookOutbox } from '../../webhooks/webhook-types.js';
 import { noOrganization } from '../control-errors.js';
-import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
+import type { ChangePage, ChangeRequest, HistoryRequest, MirroredUser, OrgRecords, PageRequest, RecordCheck, RecordStore, RecordStoreStats, SnapshotInfo } from '../types.js';
 import { connect, inTransaction, migrateSchema, prepared, qi, release, run, translate, type Pool, type PoolClient, type Prepared } from './pg-db.js';
 import { emptyStandardTables, existingSnapshot, followRestoredLog, listSnapshotSchemas, replaceTables, snapshotSchema, takeSnapshot } from './postgres-snapshots.js';
 import { randomBytes } from 'node:crypto';
@@ -415,7 +415,7 @@ class PostgresOrgRecords implements OrgRecords {
     }, { mode: 'ISOLATION LEVEL REPEATABLE READ READ ONLY', timeoutMs: this.timeoutMs });
   }
 
-  async history(objectType: number, recordId: string, page: PageRequest): Promise<ChangeEntry[]> {
+  async history(objectType: number, recordId: string, page: HistoryRequest): Promise<ChangeEntry[]> {
     const { sql: text, parameters } = historySql(this.k, objectType, recordId, page);
     return (await run<RecordRow>(this.pool, this.prep(text), parameters)).rows.map(entryOf);
   }

@@ -5,7 +5,7 @@
 import type { ChangeEntry } from '../../schema/changes.js';
 import type { RecordRow } from '../../schema/types.js';
 import { entryOf, feedPage, feedSql, feedUpper, historySql, logStateSql, stateOf } from '../change-log.js';
-import type { ChangePage, ChangeRequest, PageRequest } from '../types.js';
+import type { ChangePage, ChangeRequest, HistoryRequest } from '../types.js';
 import { prepared, type Db } from './sqlite-db.js';
 import { sqliteSql } from './sqlite-sql.js';
 
@@ -22,7 +22,7 @@ export function readChanges(db: Db, request: ChangeRequest): ChangePage {
 }
 
 /** A record's entries, newest first. */
-export function readHistory(db: Db, objectType: number, recordId: string, page: PageRequest): ChangeEntry[] {
+export function readHistory(db: Db, objectType: number, recordId: string, page: HistoryRequest): ChangeEntry[] {
   const { sql, parameters } = historySql(sqliteSql, objectType, recordId, page);
   return (prepared(db, sql).all(...parameters) as RecordRow[]).map(entryOf);
 }

@@ -14,7 +14,7 @@ import { SqlCache } from '../record-sql.js';
 import { noOrganization } from '../control-errors.js';
 import { IDLE_CLOSE_MS, OPEN_ORGANIZATIONS, OpenOrganizations } from '../open-organizations.js';
 import { errorOf } from '../../errors.js';
-import type { ChangePage, ChangeRequest, MirroredUser, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo, StoreLog } from '../types.js';
+import type { ChangePage, ChangeRequest, HistoryRequest, MirroredUser, OrgRecords, RecordCheck, PageRequest, RecordStore, RecordStoreStats, SnapshotInfo, StoreLog } from '../types.js';
 import { alignContents, backupTo, copyContents, fileIdsOf, listSnapshotFiles, removeDbFile, snapshotContentsDir, snapshotDir, snapshotFile, writeEmptyOrgFile } from './sqlite-snapshots.js';
 import { ORG_MIGRATIONS, readSpecTexts, type TableCount } from './sqlite-ddl.js';
 import { PlannerStatistics } from './sqlite-statistics.js';
@@ -135,7 +135,7 @@ class OrgFile implements SqliteWritableOrgFile {
     return readChanges(this.db, request);
   }
 
-  history(objectType: number, recordId: string, page: PageRequest): ChangeEntry[] {
+  history(objectType: number, recordId: string, page: HistoryRequest): ChangeEntry[] {
     return readHistory(this.db, objectType, recordId, page);
   }
 
@@ -250,7 +250,7 @@ class SqliteOrgRecords implements OrgRecords {
     return this.use((f) => f.changes(request));
   }
 
-  history(objectType: number, recordId: string, page: PageRequest): Promise<ChangeEntry[]> {
+  history(objectType: number, recordId: string, page: HistoryRequest): Promise<ChangeEntry[]> {
     return this.use((f) => f.history(objectType, recordId, page));
   }
 
