@@ -231,6 +231,31 @@ describe('what one server keeps in memory on PostgreSQL, when another changes it
     await until(b, '/api/record/customobject1000', tokenId, (status, body) => status === 200 && body.includes('pcfafter'));
   });
 
+  test('writes and reads through a server whose connections prepared the statements of an organization loaded again under its id with a field of another type', async () => {
+    const id = randomUUID();
+    const tokenId = `retyped-${randomUUID()}`;
+    const recordId = randomUUID();
+    const load = (type: string, value: unknown) => loadFixtures({ control: a.stores.control, records: a.stores.records, clock: Date.now }, parseFixtures({
+      version: 1,
+      organizations: [{
+        id, name: 'Retyped', plan: 'enterprise', users: [{ email: 'retyped@example.com', tokens: [tokenId] }],
+        fields: { account: [{ type, fieldName: 'pcfsize', label: 'Size' }] }, records: { account: [{ accountid: recordId, accountname: 'Kept', pcfsize: value }] },
+      }],
+    }));
+    await load('text', 'large');
+    await warm(b, `/api/record/account/${recordId}`, tokenId);
+    const create = (pcfsize: unknown) => b.app.inject({ method: 'POST', url: '/api/record/account', headers: { tokenid: tokenId }, payload: { accountname: 'New', pcfsize } });
+    assert.equal((await create('small')).statusCode, 201);
+    await a.stores.admin.deleteOrganization(id);
+    await load('number', 3);
+    // The same statement texts, on connections that prepared them with a text column.
+    const created = await create(4);
+    assert.equal(created.statusCode, 201, created.body);
+    const read = await get(b, `/api/record/account/${recordId}`, tokenId);
+    assert.equal(read.statusCode, 200, read.body);
+    assert.equal(JSON.parse(read.body).data.Record.pcfsize, 3);
+  });
+
   test('reads everything on every request while its listening connection is lost, and keeps things in memory again once it is back', async () => {
     const lost = await newToken();
     await warm(b, '/api/record/account', lost);

@@ -203,7 +203,10 @@ class PostgresOrgRecords implements OrgRecords {
   private prep(text: string): Prepared {
     let p = this.preparedByText.get(text);
     if (!p) {
-      p = prepared(text);
+      // Named after the definitions too: a connection keeps a statement's parameter and result
+      // types from when it prepared it, and the same text may name a column of another type once
+      // a restore, or an organization made again under its id, changed the table.
+      p = prepared(text, `${this.cachedTable}:${this.cached?.version}`);
       this.preparedByText.set(text, p);
     }
     return p;
