@@ -16,6 +16,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { BOUND_MS, CacheListener, notifyStatement } from '../../src/store/postgres/cache-listener.js';
 import { PostgresRecordStore } from '../../src/store/postgres/postgres-record-store.js';
 import { customFieldSpec, customObjectSpec } from '../../src/schema/custom-definitions.js';
+import { loadFixtures } from '../../src/fixtures/load-fixtures.js';
+import { parseFixtures } from '../../src/fixtures/parse-fixtures.js';
 import { openStores, type Stores } from '../../src/stores.js';
 import { tempDir } from '../helpers.js';
 import { DATABASE_URL, needsPostgres, uniqueName } from '../services.js';
@@ -195,6 +197,63 @@ describe('what one server keeps in memory on PostgreSQL, when another changes it
     } finally {
       await pool.end();
     }
+  });
+
+  test('reads the definitions, and the webhooks, of an organization deleted and loaded again under its id through the other server, its version number the same', async () => {
+    const id = randomUUID();
+    const tokenId = `again-${randomUUID()}`;
+    const deps = { control: a.stores.control, records: a.stores.records, clock: Date.now, allowPrivateWebhooks: true };
+    // Two changes of definitions each, so both loads reach the same version number: an object and a
+    // webhook on it, then the object with one more field and a view.
+    const load = (fields: string[], extra: Record<string, unknown>) => loadFixtures(deps, parseFixtures({
+      version: 1,
+      organizations: [{
+        id, name: 'Loaded again', plan: 'enterprise', users: [{ email: 'again@example.com', tokens: [tokenId] }],
+        objects: [{ name: 'Trial Run', fields: fields.map((f) => ({ type: 'text', fieldName: f, label: f })) }], ...extra,
+      }],
+    }));
+    await load(['pcfbefore'], { webhooks: [{ event: 'created', object: 'customobject1000', url: 'http://127.0.0.1:9/hook' }] });
+    await warm(b, '/api/record/customobject1000', tokenId);
+    const first = await b.app.inject({ method: 'POST', url: '/api/record/customobject1000', headers: { tokenid: tokenId }, payload: { name: 'Before', pcfbefore: 'x' } });
+    assert.equal(first.statusCode, 201, first.body);
+    const orgSchema = `${schema}_org_${id.replace(/-/g, '')}`;
+    const version = async () => (await sql.query<{ v: number }>(`SELECT schema_version AS v FROM "${orgSchema}".orchard_meta`)).rows[0]!.v;
+    const before = await version();
+    await a.stores.admin.deleteOrganization(id);
+    await load(['pcfbefore', 'pcfafter'], { views: { customobject1000: [{ name: 'After' }] } });
+    assert.equal(await version(), before, 'the case this test is for: the new schema reached the old one\'s version number');
+    // The new field is written through B at once (a name B lacks makes it read the definitions again)…
+    const written = await b.app.inject({ method: 'POST', url: '/api/record/customobject1000', headers: { tokenid: tokenId }, payload: { name: 'After', pcfafter: 'y' } });
+    assert.equal(written.statusCode, 201, written.body);
+    // …with no delivery for the webhook of the organization that was deleted.
+    const { rows: [deliveries] } = await sql.query<{ n: string }>(`SELECT count(*) AS n FROM "${orgSchema}".orchard_deliveries`);
+    assert.equal(Number(deliveries!.n), 0, 'a delivery was made for a webhook of the deleted organization');
+    await until(b, '/api/record/customobject1000', tokenId, (status, body) => status === 200 && body.includes('pcfafter'));
+  });
+
+  test('writes and reads through a server whose connections prepared the statements of an organization loaded again under its id with a field of another type', async () => {
+    const id = randomUUID();
+    const tokenId = `retyped-${randomUUID()}`;
+    const recordId = randomUUID();
+    const load = (type: string, value: unknown) => loadFixtures({ control: a.stores.control, records: a.stores.records, clock: Date.now }, parseFixtures({
+      version: 1,
+      organizations: [{
+        id, name: 'Retyped', plan: 'enterprise', users: [{ email: 'retyped@example.com', tokens: [tokenId] }],
+        fields: { account: [{ type, fieldName: 'pcfsize', label: 'Size' }] }, records: { account: [{ accountid: recordId, accountname: 'Kept', pcfsize: value }] },
+      }],
+    }));
+    await load('text', 'large');
+    await warm(b, `/api/record/account/${recordId}`, tokenId);
+    const create = (pcfsize: unknown) => b.app.inject({ method: 'POST', url: '/api/record/account', headers: { tokenid: tokenId }, payload: { accountname: 'New', pcfsize } });
+    assert.equal((await create('small')).statusCode, 201);
+    await a.stores.admin.deleteOrganization(id);
+    await load('number', 3);
+    // The same statement texts, on connections that prepared them with a text column.
+    const created = await create(4);
+    assert.equal(created.statusCode, 201, created.body);
+    const read = await get(b, `/api/record/account/${recordId}`, tokenId);
+    assert.equal(read.statusCode, 200, read.body);
+    assert.equal(JSON.parse(read.body).data.Record.pcfsize, 3);
   });
 
   test('reads everything on every request while its listening connection is lost, and keeps things in memory again once it is back', async () => {

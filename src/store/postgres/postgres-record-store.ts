@@ -104,6 +104,13 @@ class Drops {
 
 class PostgresOrgRecords implements OrgRecords {
   private cached: OrgSchema | undefined;
+  /**
+   * The oid of the orchard_meta table `cached` was read from. A version number is only unique within
+   * one schema: an organization deleted and made again under its id (a fixture loaded anew, by
+   * another process) starts its versions over, and may reach the number kept here with other
+   * definitions. The table's oid tells the new schema from the old.
+   */
+  private cachedTable: number | undefined;
   /** The drop count (Drops.of) when `cached` was read, if it may be used without reading the version again. */
   private keptAt: number | undefined;
   private readonly sqlCache = new SqlCache();
@@ -114,8 +121,8 @@ class PostgresOrgRecords implements OrgRecords {
   /** Named statements of the fixed reads, by SQL text (see prep). */
   private readonly preparedByText = new Map<string, Prepared>();
   private readonly schemaQuery: Prepared;
-  /** The active webhooks as of the schema version last read (the version moves with them). */
-  private hooks: ActiveHooks | undefined;
+  /** The active webhooks as of the definitions last read (their version moves with them), and those definitions. */
+  private hooks: (ActiveHooks & { readonly schema: OrgSchema }) | undefined;
   /**
    * Reads on any pooled connection; changes in a transaction, whose claims lock with SKIP LOCKED;
    * the worker's bookkeeping without waiting for the WAL's flush (synchronous_commit off: a crash
@@ -172,8 +179,9 @@ class PostgresOrgRecords implements OrgRecords {
     private readonly onDeliveries: () => void = () => {}) {
     this.k = postgresSql.withSchema(schemaName);
     this.s = qi(schemaName);
-    this.schemaQuery = prepared(`SELECT m.schema_version AS version,
-        CASE WHEN m.schema_version IS DISTINCT FROM $1 THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
+    this.schemaQuery = prepared(`SELECT m.schema_version AS version, m.tableoid::int8 AS meta_table,
+        CASE WHEN m.schema_version IS DISTINCT FROM $1 OR m.tableoid IS DISTINCT FROM $2::oid
+          THEN (SELECT json_agg(o.spec ORDER BY o.object_type) FROM ${this.s}.orchard_objects o) END AS specs
        FROM ${this.s}.orchard_meta m WHERE m.id = 1`);
   }
 
@@ -195,7 +203,10 @@ class PostgresOrgRecords implements OrgRecords {
   private prep(text: string): Prepared {
     let p = this.preparedByText.get(text);
     if (!p) {
-      p = prepared(text);
+      // Named after the definitions too: a connection keeps a statement's parameter and result
+      // types from when it prepared it, and the same text may name a column of another type once
+      // a restore, or an organization made again under its id, changed the table.
+      p = prepared(text, `${this.cachedTable}:${this.cached?.version}`);
       this.preparedByText.set(text, p);
     }
     return p;
@@ -227,13 +238,15 @@ class PostgresOrgRecords implements OrgRecords {
   private async schemaOn(client?: PoolClient): Promise<OrgSchema> {
     const drops = this.drops.of(this.orgId);
     const trusted = this.cacheListener?.trusted() === true;
-    const values = [this.cached?.version ?? null];
+    const values = [this.cached?.version ?? null, this.cachedTable ?? null];
+    type Row = { version: number; meta_table: string; specs: ObjectSpec[] | null };
     const { rows } = client
-      ? await client.query<{ version: number; specs: ObjectSpec[] | null }>({ ...this.schemaQuery, values })
-      : await run<{ version: number; specs: ObjectSpec[] | null }>(this.pool, this.schemaQuery, values);
-    const { version, specs } = rows[0]!;
+      ? await client.query<Row>({ ...this.schemaQuery, values })
+      : await run<Row>(this.pool, this.schemaQuery, values);
+    const { version, meta_table: metaTable, specs } = rows[0]!;
     if (specs !== null) {
       this.cached = new OrgSchema(specs, version);
+      this.cachedTable = Number(metaTable);
       this.sqlCache.clear();
       this.preparedByText.clear();
     }
@@ -363,7 +376,8 @@ class PostgresOrgRecords implements OrgRecords {
   /** The active webhooks the write path makes deliveries for; read in the write's transaction when the schema version moved. */
   private async activeHooks(client: PoolClient): Promise<readonly ActiveHook[]> {
     const schema = await this.current(client);
-    if (this.hooks?.version !== schema.version) this.hooks = await runAsync(readActiveHooks(this.outboxOn(client), schema));
+    // Keyed by the definitions, not their version's number (see cachedTable).
+    if (this.hooks?.schema !== schema) this.hooks = { ...await runAsync(readActiveHooks(this.outboxOn(client), schema)), schema };
     return this.hooks.hooks;
   }
 
