@@ -332,7 +332,11 @@ export class DeliveryWorker {
     const now = this.deps.clock(orgId);
     for (const d of claimed) {
       const key = hookKey(orgId, d.webhook.id);
-      if (!this.failing.has(key) && d.webhookFailures > 0) this.failing.set(key, { failedProbes: 0, probing: false, nextProbeMs: now });
+      const health = this.failing.get(key);
+      if (health === undefined && d.webhookFailures > 0) this.failing.set(key, { failedProbes: 0, probing: false, nextProbeMs: now });
+      // The store counts no failure of it since: enabled again (which starts the count over), or
+      // answered another process. Without a probe of this process's under way to decide, it is healthy.
+      else if (health !== undefined && d.webhookFailures === 0 && !health.probing) this.failing.delete(key);
       if (this.failing.has(key)) this.hold(held, d);
       else batch.push(d);
     }

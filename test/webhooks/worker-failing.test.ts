@@ -123,3 +123,34 @@ test('a failing webhook that still exists stays failing across sweeps', async ()
   assert.equal(worker.failingWebhooks(), 1);
   await worker.close();
 });
+
+test('a failing webhook whose count of failures the store shows back at 0 (enabled again, or answered another process) is not held by this one\'s memory of it', async () => {
+  const o = outboxes();
+  o.organizations.push('org-a');
+  o.write('org-a', 'down', 1);
+  let answer = TIMEOUT;
+  const sent: string[] = [];
+  const worker = workerOn(o, 2, async (d) => {
+    sent.push(d.id);
+    return answer;
+  });
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 1, 'the failed attempt recorded');
+  await worker.idle();
+  // The next write's delivery is its probe, and fails too: the one after waits for the backoff.
+  o.write('org-a', 'down', 1);
+  worker.nudge('org-a');
+  await until(() => o.finished.length === 2, 'the failed probe recorded');
+  await worker.idle();
+  assert.equal(worker.failingWebhooks(), 1);
+  // Its owner disabled it, mended the receiver and enabled it before any sweep: enabling sets its count to 0.
+  answer = OK;
+  o.failures.set('down', 0);
+  o.write('org-a', 'down', 1);
+  worker.nudge('org-a');
+  await until(() => sent.length === 3, 'the next write\'s delivery sent at once, not held for the next probe');
+  await worker.idle();
+  assert.deepEqual(o.held, []);
+  assert.equal(worker.failingWebhooks(), 0);
+  await worker.close();
+});
