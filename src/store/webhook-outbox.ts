@@ -577,10 +577,18 @@ export function* nextDue(x: OutboxExec): Steps<number | null> {
   return num(row?.due);
 }
 
-/** Delivered and failed deliveries made before `beforeMs`, webhook by webhook (each by its index). */
+/**
+ * Delivered and failed deliveries made before `beforeMs`, webhook by webhook (each by its index);
+ * and deliveries of webhooks that no longer exist. Those are made when, on PostgreSQL, a write that
+ * read its webhooks commits after a delete of one of them: never claimed (a claim joins the
+ * webhook), they would stay pending for ever at the head of the due index. Always pending, so found
+ * by the pending ones' index.
+ */
 export function* pruneDeliveries(x: OutboxExec, beforeMs: number): Steps<number> {
+  let removed = yield* step(x.run(x.k.deleteFrom(`${DELIVERIES_TABLE} as d`).where('d.state', '=', 'pending')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom(`${WEBHOOKS_TABLE} as h`).select(sql.lit(1).as('one')).whereRef('h.id', '=', 'd.webhook_id'))))
+    .compile()));
   const hooks = yield* step(x.rows(x.k.selectFrom(WEBHOOKS_TABLE).select('id').compile()));
-  let removed = 0;
   for (const { id } of hooks) {
     removed += yield* step(x.run(x.k.deleteFrom(DELIVERIES_TABLE).where('webhook_id', '=', String(id)).where('created_ms', '<', beforeMs)
       .where('state', '!=', 'pending').compile()));
