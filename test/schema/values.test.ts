@@ -127,6 +127,8 @@ describe('normalizeValue', () => {
     ['2.5E-1', 0.25],
     ['0e-999', 0],
     ['5e-324', 5e-324],
+    ['12.', 12],
+    ['1.e3', 1000],
     ['', null],
     [null, null],
   ], [
@@ -335,5 +337,19 @@ describe('quoteOutOfRangeNumbers', () => {
     const body = JSON.stringify({ description: 'x'.repeat(20 * 1024 * 1024 - 40), price: 1 }).replace('"price":1', '"price":1e-400');
     const quoted = quoteOutOfRangeNumbers(body);
     assert.equal((JSON.parse(quoted!) as { price: unknown }).price, '1e-400');
+  });
+});
+
+describe('number text of a megabyte', () => {
+  // Digits and one letter: the pattern's two runs of digits (\d+\.?\d*) split them every way,
+  // quadratic (100,000 digits took 13 s; these about 20 minutes, the event loop held); now refused at once.
+  const f = field({ type: 'number' });
+  for (const [what, text] of [['digits', `${'1'.repeat(1_000_000)}x`], ['exponent digits', `1e${'1'.repeat(1_000_000)}x`], ['decimals', `1.${'1'.repeat(1_000_000)}x`]] as const) {
+    test(`refuses ${what} and a letter`, () => {
+      assert.throws(() => normalizeValue(f, text), { name: 'AppError', code: 'FIELD_TYPE', message: /'f' must be a valid Number/ });
+    });
+  }
+  test('takes a megabyte of digits as the number they are', () => {
+    assert.equal(normalizeValue(f, `0.${'0'.repeat(1_000_000)}`), 0);
   });
 });
