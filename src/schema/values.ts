@@ -96,8 +96,12 @@ export function formatDateTime(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
-/** A number written in decimal: digits, an optional point, an optional exponent. */
-const DECIMAL_RE = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
+/**
+ * A number written in decimal: digits, an optional point, an optional exponent. Each run of digits
+ * has one way to match (the digits after a point only after one), so a failing text is refused in
+ * linear time: \d+\.?\d* split a run of digits every way, quadratic on a long one.
+ */
+const DECIMAL_RE = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?\s*$/i;
 
 /**
  * The number `raw` is (a JSON number, or one written in decimal), or undefined. A decimal a double
@@ -123,10 +127,27 @@ export function numberRangeHint(raw: unknown): string | undefined {
   return 'A Number holds 0 and magnitudes from 5e-324 to about 1.8e308; this one is out of that range: send a value within it (0 for zero).';
 }
 
-/** What a number a double cannot hold must have: an exponent of three digits or more, or 300 digits in a row (a cheap test of the whole body). */
-const MAYBE_OUT_OF_RANGE_RE = /\d[eE][-+]?\d{3}|\d{300}/;
-/** A JSON string or a JSON number, in a body already parsed (so every string ends). */
-const STRING_OR_NUMBER_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const MINUS = 0x2d;
+
+/** Where the JSON string whose text starts at `from` (just past its opening quote) ends: past its closing quote. */
+function stringEnd(text: string, from: number): number {
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q === -1) return text.length;
+    // A quote after an odd run of backslashes is escaped.
+    let b = q;
+    while (b > from && text.charCodeAt(b - 1) === BACKSLASH) b--;
+    if ((q - b) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/** Characters of a JSON number after its first: digits, the point, the exponent and its sign. */
+function inNumber(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === MINUS;
+}
 
 /**
  * The body with each number a double cannot hold (past ±1.8e308, or nonzero under 5e-324) written
@@ -134,16 +155,37 @@ const STRING_OR_NUMBER_RE = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/
  * 1e-400 would be stored or compared as 0 unseen; as text, the field's check refuses it with what was
  * sent (docs/api.md § Numbers), and a text field keeps what was sent. For JSON already parsed
  * (a request body, an NDJSON line): on other text it may quote what is no number.
+ * Every body is read once, left to right, strings skipped by indexOf: no regular expression, whose
+ * backtracking took seconds on runs of digits and overflowed the stack on a string of megabytes.
  */
 export function quoteOutOfRangeNumbers(text: string): string | null {
-  if (!MAYBE_OUT_OF_RANGE_RE.test(text)) return null;
-  let changed = false;
-  const quoted = text.replace(STRING_OR_NUMBER_RE, (token) => {
-    if (token.startsWith('"') || decimalValue(token) !== undefined) return token;
-    changed = true;
-    return `"${token}"`;
-  });
-  return changed ? quoted : null;
+  let parts: string[] | null = null;
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i + 1);
+      continue;
+    }
+    if (c !== MINUS && (c < 0x30 || c > 0x39)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let exponent = false;
+    for (i++; i < text.length && inNumber(text.charCodeAt(i)); i++) exponent ||= (text.charCodeAt(i) | 0x20) === 0x65;
+    // Out of range needs an exponent, or 309 integer digits or 324 decimal places without one;
+    // shorter numbers without one are in range, and are not read twice.
+    if (!exponent && i - start < 300) continue;
+    const token = text.slice(start, i);
+    if (decimalValue(token) !== undefined) continue;
+    (parts ??= []).push(text.slice(copied, start), '"', token, '"');
+    copied = i;
+  }
+  if (parts === null) return null;
+  parts.push(text.slice(copied));
+  return parts.join('');
 }
 
 /** JSON.parse, with numbers a double cannot hold kept as their text (quoteOutOfRangeNumbers). */

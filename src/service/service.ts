@@ -63,13 +63,13 @@ export interface Target {
   readonly access: Access;
 }
 
-/** A record written, as the caller may see it, and its ETag: none for a caller that may not read the object (the key alone names no version). */
 /** The conditional header fields of a request on one record, as sent (docs/history.md § ETags). */
 export interface Preconditions {
   readonly ifMatch?: string | undefined;
   readonly ifNoneMatch?: string | undefined;
 }
 
+/** A record written, as the caller may see it, and its ETag: none for a caller that may not read the object (the key alone names no version). */
 export interface Written {
   readonly obj: ObjectDef;
   readonly record: RecordRow;

@@ -250,6 +250,12 @@ for (const store of HTTP_STORES) {
       try {
         const exported = json(await control('GET', `/organizations/${ACME}/fixture`));
         assert.deepEqual(exported.organizations[0].files.map((f: { content: string }) => f.content), [bytes.toString('base64')]);
+        // A file given twice (its id twice) is the file's error, with its path, and nothing is loaded.
+        const [file] = exported.organizations[0].files;
+        const doubled = { ...exported, organizations: [{ ...exported.organizations[0], files: [file, { ...file, filename: 'again.bin' }] }] };
+        const refused = await other.request({ method: 'POST', url: '/_orchard/fixtures', token: null, headers: admin, payload: doubled });
+        assert.equal(refused.statusCode, 400, refused.body);
+        assert.match(refused.body, /organizations\[0\]\.files\[1\]\.id: files\[0\] has the id/);
         const loaded = await other.request({ method: 'POST', url: '/_orchard/fixtures', token: null, headers: admin, payload: exported });
         assert.equal(loaded.statusCode, 200, loaded.body);
         const list = (c: TestContext) => c.request({ method: 'GET', url: `/api/v2/record/account/${globex}/files`, token: TOKEN }).then((r) => json(r).data);

@@ -53,6 +53,16 @@ for (const store of HTTP_STORES) {
       assert.deepEqual([smallest.json().data.Record.price, smallest.json().data.Record.description], [0, '1e-400'], 'a text field keeps the text sent');
     });
 
+    test('a body of 16 MB holding one long string and a number out of range is read, and refused for its values, not as JSON', async () => {
+      // Read by a regular expression, the string overflowed the stack (RangeError), and the body was
+      // answered 'not valid JSON' (BODY_INVALID) though it was.
+      const body = `{"productname": "Long", "description": "${'x'.repeat(16 * 1024 * 1024)}", "price": 1e-400}`;
+      const res = await ctx.request({ method: 'POST', url: '/api/record/product', ...raw(body) });
+      assert.equal(res.statusCode, 400, res.body.slice(0, 300));
+      assert.notEqual(res.headers['x-error-code'], 'BODY_INVALID', res.body.slice(0, 300));
+      assert.match(res.body, /'description' is 16777216 characters long|'price' must be a valid Number/);
+    });
+
     test('a filter\'s number is refused in a v1 query and a v3 query, not compared as 0', async () => {
       for (const value of ['1e-400', '1e400']) {
         refused(await ctx.request({ method: 'POST', url: '/api/query', payload: { objecttype: 14, query: `price = ${value}` } }), `v1 query ${value}`);

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeField, type FieldSpec } from '../../src/schema/build-object.js';
 import type { FieldDef, FieldValue } from '../../src/schema/types.js';
-import { formatDateTime, isUuid, normalizeValue, parseDateTime } from '../../src/schema/values.js';
+import { formatDateTime, isUuid, normalizeValue, parseDateTime, quoteOutOfRangeNumbers } from '../../src/schema/values.js';
 
 type Valid = readonly [input: unknown, expected: FieldValue];
 type Invalid = readonly [input: unknown, code: string, message: RegExp];
@@ -127,6 +127,8 @@ describe('normalizeValue', () => {
     ['2.5E-1', 0.25],
     ['0e-999', 0],
     ['5e-324', 5e-324],
+    ['12.', 12],
+    ['1.e3', 1000],
     ['', null],
     [null, null],
   ], [
@@ -310,4 +312,44 @@ describe('isUuid', () => {
       assert.equal(isUuid(input), expected);
     });
   }
+});
+
+describe('quoteOutOfRangeNumbers', () => {
+  test('quotes an underflow whose exponent has two digits (250 decimal places and e-80 is 1e-331)', () => {
+    const tiny = `0.${'0'.repeat(250)}1e-80`;
+    assert.equal(JSON.parse(tiny), 0, 'JSON.parse makes it 0');
+    assert.equal(quoteOutOfRangeNumbers(`{"price": ${tiny}}`), `{"price": "${tiny}"}`);
+    // In range however long: kept as the number it is.
+    assert.equal(quoteOutOfRangeNumbers(`{"price": 1${'0'.repeat(250)}, "cost": 0.${'0'.repeat(250)}1e-20}`), null);
+  });
+
+  test('quotes only numbers, not what strings hold, escaped quotes and backslashes included', () => {
+    // A string holding escaped quotes and ending in an escaped backslash, a key and a string like numbers.
+    const text = JSON.stringify({ a: 'say "1e-400" \\', '1e400': ['\\\\', 0] });
+    const body = text.replace(/0\]/, '-1E+400, 5e-324, 1e-400]');
+    assert.equal(quoteOutOfRangeNumbers(body), text.replace(/0\]/, '"-1E+400", 5e-324, "1e-400"]'));
+    assert.deepEqual(JSON.parse(quoteOutOfRangeNumbers(body)!), { a: 'say "1e-400" \\', '1e400': ['\\\\', '-1E+400', 5e-324, '1e-400'] });
+    assert.equal(quoteOutOfRangeNumbers('{"a": "1e-400", "b": [1e300, -0, 0e-999]}'), null);
+  });
+
+  test('reads a body of 20 MB (the body limit) holding one long string', () => {
+    // A regular expression matching the string overflowed the stack here (RangeError, a 500).
+    const body = JSON.stringify({ description: 'x'.repeat(20 * 1024 * 1024 - 40), price: 1 }).replace('"price":1', '"price":1e-400');
+    const quoted = quoteOutOfRangeNumbers(body);
+    assert.equal((JSON.parse(quoted!) as { price: unknown }).price, '1e-400');
+  });
+});
+
+describe('number text of a megabyte', () => {
+  // Digits and one letter: the pattern's two runs of digits (\d+\.?\d*) split them every way,
+  // quadratic (100,000 digits took 13 s; these about 20 minutes, the event loop held); now refused at once.
+  const f = field({ type: 'number' });
+  for (const [what, text] of [['digits', `${'1'.repeat(1_000_000)}x`], ['exponent digits', `1e${'1'.repeat(1_000_000)}x`], ['decimals', `1.${'1'.repeat(1_000_000)}x`]] as const) {
+    test(`refuses ${what} and a letter`, () => {
+      assert.throws(() => normalizeValue(f, text), { name: 'AppError', code: 'FIELD_TYPE', message: /'f' must be a valid Number/ });
+    });
+  }
+  test('takes a megabyte of digits as the number they are', () => {
+    assert.equal(normalizeValue(f, `0.${'0'.repeat(1_000_000)}`), 0);
+  });
 });
