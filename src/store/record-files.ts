@@ -21,6 +21,12 @@ export function filesOfRecord(k: Kysely<any>, obj: ObjectDef, recordId: string):
     .orderBy('createdon').orderBy('id').compile();
 }
 
+/** The files on every record of an object, by record, then as filesOfRecord orders them (the record index's order). */
+export function filesOfObject(k: Kysely<any>, obj: ObjectDef): CompiledSql {
+  return k.selectFrom(FILES_TABLE).select(COLUMNS).where('object_type', '=', obj.objectType)
+    .orderBy('record_id').orderBy('createdon').orderBy('id').compile();
+}
+
 /** One file on a record, with `content` when the store keeps it in the table. */
 export function fileOfRecord(k: Kysely<any>, obj: ObjectDef, recordId: string, fileId: string, withContent: boolean): CompiledSql {
   return k.selectFrom(FILES_TABLE).select([...COLUMNS, ...(withContent ? ['content'] : [])])

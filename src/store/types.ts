@@ -172,6 +172,8 @@ export interface OrgRecords {
   attachFile(obj: ObjectDef, file: AttachedFile, content: Buffer): Promise<boolean>;
   /** The files on a record, oldest first (ties by file id); null when no record has that id. */
   files(obj: ObjectDef, recordId: string): Promise<AttachedFile[] | null>;
+  /** The files on all the object's records, by record id, each record's as files orders them: one read, for an export. */
+  objectFiles(obj: ObjectDef): Promise<AttachedFile[]>;
   /** One file on a record and its content; null when the record has no file of that id. */
   fileContent(obj: ObjectDef, recordId: string, fileId: string): Promise<{ file: AttachedFile; content: Buffer } | null>;
   /** Removes a file from a record; false when the record has no file of that id. */

@@ -11,7 +11,7 @@ import type { GroupedPlan } from '../../query/group-plan.js';
 import type { QueryPlan } from '../../query/plan.js';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import { selectGroupPage } from '../group-sql.js';
-import { deleteFiles, deleteFilesOfRecord, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
+import { deleteFiles, deleteFilesOfRecord, fileOfRecord, filesOfObject, filesOfRecord, insertFileRow } from '../record-files.js';
 import { ROW, selectListPage, selectRecords, selectScanPage, SqlCache, trimPage, type CompiledSql } from '../record-sql.js';
 import {
   ChangeBuffer, deleteRecord, eachItem, fieldAddition, insertRecord, runAsync, updateRecord, upsertUserStatement, viewsChange, withChangeLog,
@@ -451,6 +451,11 @@ class PostgresOrgRecords implements OrgRecords {
   async files(obj: ObjectDef, recordId: string): Promise<AttachedFile[] | null> {
     if (!(await this.get(obj, recordId))) return null;
     const { sql, parameters } = filesOfRecord(this.k, obj, recordId);
+    return (await run<AttachedFile>(this.pool, sql, parameters)).rows;
+  }
+
+  async objectFiles(obj: ObjectDef): Promise<AttachedFile[]> {
+    const { sql, parameters } = filesOfObject(this.k, obj);
     return (await run<AttachedFile>(this.pool, sql, parameters)).rows;
   }
 

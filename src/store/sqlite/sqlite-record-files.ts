@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { AttachedFile } from '../../schema/attached-files.js';
 import type { ObjectDef } from '../../schema/types.js';
-import { deleteFiles, fileOfRecord, filesOfRecord, insertFileRow } from '../record-files.js';
+import { deleteFiles, fileOfRecord, filesOfObject, filesOfRecord, insertFileRow } from '../record-files.js';
 import { step, type RecordWriter, type Steps } from '../record-writes.js';
 import { readRecord, type SqliteOrgFile } from './sqlite-record-reads.js';
 import { prepared, type Db } from './sqlite-db.js';
@@ -79,6 +79,11 @@ export class SqliteRecordFiles {
   list(obj: ObjectDef, recordId: string): AttachedFile[] | null {
     if (!readRecord(this.db, this.org, obj, recordId)) return null;
     const { sql, parameters } = filesOfRecord(sqliteSql, obj, recordId);
+    return prepared(this.db, sql).all(...parameters) as AttachedFile[];
+  }
+
+  listObject(obj: ObjectDef): AttachedFile[] {
+    const { sql, parameters } = filesOfObject(sqliteSql, obj);
     return prepared(this.db, sql).all(...parameters) as AttachedFile[];
   }
 

@@ -266,6 +266,10 @@ class SqliteOrgRecords implements OrgRecords {
     return this.use((f) => f.files.list(obj, recordId));
   }
 
+  objectFiles(obj: ObjectDef): Promise<AttachedFile[]> {
+    return this.use((f) => f.files.listObject(obj));
+  }
+
   fileContent(obj: ObjectDef, recordId: string, fileId: string): Promise<{ file: AttachedFile; content: Buffer } | null> {
     return this.use((f) => f.files.content(obj, recordId, fileId));
   }
