@@ -198,7 +198,8 @@ export function parseJsonNumbersInRange(text: string): unknown {
 /** Rounds to `p` decimal places, halves away from zero, as people round money (1.005 → 1.01, -0.125 → -0.13), on the decimal text (decimal.ts). */
 export function roundTo(n: number, p: number): number {
   const exact = new DecimalSum();
-  exact.add(n);
+  // Given the places: a value already within them (most are) takes the sum's scaled path, not its decimal text.
+  exact.add(n, p);
   // Never null: one finite value rounded stays within the doubles.
   return exact.value(p)!;
 }
