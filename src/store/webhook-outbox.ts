@@ -648,30 +648,24 @@ export interface OutboxRunners {
 
 /** One organization's WebhookOutbox from the outbox's steps, run as the store runs them. */
 export function outboxOf({ read, change, keep, keepOne = keep, made }: OutboxRunners): WebhookOutbox {
+  /** `change`, then the worker told when `madeDue` says its result made a delivery due. */
+  const changeMaking = async <T>(steps: (x: OutboxExec) => Steps<T>, madeDue: (result: T) => boolean): Promise<T> => {
+    const result = await change(steps);
+    if (madeDue(result)) made?.();
+    return result;
+  };
   return {
     list: () => read(listWebhooks),
     get: (id) => read((x) => getWebhook(x, id)),
     add: (spec, max, previous) => change((x) => addWebhook(x, spec, max, previous)),
     remove: (id) => change((x) => removeWebhook(x, id)),
-    enable: async (id) => {
-      const enabled = await change((x) => enableWebhook(x, id));
-      // Its deliveries retried while it was disabled are due now: the worker is told, as after a write.
-      if (enabled) made?.();
-      return enabled;
-    },
+    // Its deliveries retried while it was disabled are due now: the worker is told, as after a write.
+    enable: (id) => changeMaking((x) => enableWebhook(x, id), (enabled) => enabled !== null),
     rotateSecret: (id, secret, previousUntilMs) => change((x) => rotateSecret(x, id, secret, previousUntilMs)),
     forgetExpiredSecrets: (nowMs) => change((x) => forgetExpiredSecrets(x, nowMs)),
     deliveries: (webhookId, page) => read((x) => listDeliveries(x, webhookId, page)),
-    redeliver: async (webhookId, deliveryId, nowMs) => {
-      const sent = await change((x) => redeliver(x, webhookId, deliveryId, nowMs));
-      if (sent?.redelivered) made?.();
-      return sent;
-    },
-    addTest: async (webhookId, delivery) => {
-      const added = await change((x) => addTestDelivery(x, webhookId, delivery));
-      if (added && 'delivery' in added) made?.();
-      return added;
-    },
+    redeliver: (webhookId, deliveryId, nowMs) => changeMaking((x) => redeliver(x, webhookId, deliveryId, nowMs), (sent) => sent?.redelivered === true),
+    addTest: (webhookId, delivery) => changeMaking((x) => addTestDelivery(x, webhookId, delivery), (added) => added !== null && 'delivery' in added),
     claim: (request) => keepOne((x) => claimDeliveries(x, request)),
     finish: (results, policy) => (finishesInOne(results) ? keepOne : keep)((x) => finishDeliveries(x, results, policy)),
     postpone: (deliveries, untilMs) => keep((x) => postponeDeliveries(x, deliveries, untilMs)),
