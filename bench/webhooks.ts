@@ -96,6 +96,18 @@ async function walPosition(): Promise<number> {
   }
 }
 
+/** `run` on a connection whose search path is the organization's schema (stores.ts: `<control schema>_org_<id without dashes>`). */
+async function inOrgSchema<T>(schema: string, orgId: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${schema}_org_${orgId.replace(/-/g, '')}`);
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Each delivery's id and `written_ms` (the real time of its write, just before the commit), from the organization's store. */
 async function writtenTimes(dataDir: string, orgId: string, schema: string | undefined): Promise<Map<string, number>> {
   const query = 'SELECT id, written_ms FROM orchard_deliveries';
@@ -107,16 +119,26 @@ async function writtenTimes(dataDir: string, orgId: string, schema: string | und
       db.close();
     }
   }
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    // The schema of an organization's records (stores.ts: `<control schema>_org_<id without dashes>`).
-    await client.query(`SET search_path TO ${schema}_org_${orgId.replace(/-/g, '')}`);
+  return inOrgSchema(schema, orgId, async (client) => {
     const { rows } = await client.query<{ id: string; written_ms: string }>(query);
     return new Map(rows.map((d) => [d.id, Number(d.written_ms)]));
-  } finally {
-    await client.end();
-  }
+  });
+}
+
+/**
+ * PostgreSQL: the updates of the deliveries' rows (a claim's lease, an attempt's outcome) and how many
+ * were HOT (the new version on the same page, no index entry written), read once the server stopped
+ * and its sessions' statistics were flushed; and the rows' mean size on disk with their payload's
+ * (each update writes the whole row again, the payload with it while it is stored inline).
+ */
+async function deliveryRows(schema: string, orgId: string): Promise<{ updates: number; hot: number; rowBytes: number; payloadBytes: number }> {
+  return inOrgSchema(schema, orgId, async (client) => {
+    const { rows: [stats] } = await client.query<{ upd: string; hot: string }>(
+      "SELECT n_tup_upd::text AS upd, n_tup_hot_upd::text AS hot FROM pg_stat_user_tables WHERE relid = 'orchard_deliveries'::regclass");
+    const { rows: [size] } = await client.query<{ row: string | null; payload: string | null }>(
+      'SELECT avg(pg_column_size(d.*))::text AS row, avg(pg_column_size(d.payload))::text AS payload FROM orchard_deliveries d');
+    return { updates: Number(stats?.upd ?? 0), hot: Number(stats?.hot ?? 0), rowBytes: Number(size?.row ?? 0), payloadBytes: Number(size?.payload ?? 0) };
+  });
 }
 
 /**
@@ -485,6 +507,7 @@ async function main(): Promise<void> {
       await orchard.stop();
 
       const written = await writtenTimes(dataDir, on.org.id, schema);
+      const rowStats = schema ? await deliveryRows(schema, on.org.id) : undefined;
       const missing = [...written.keys()].filter((id) => !arrivals.some(([a]) => a === id)).length;
       if (missing > 0) exit = 1;
       const latencies = (from: number, to: number) => arrivals.map(([id, at]) => ({ at, w: written.get(id) })).filter((x) => x.w !== undefined && x.w >= from && x.w < to).map((x) => x.at - x.w!);
@@ -500,6 +523,7 @@ async function main(): Promise<void> {
       console.log(`main thread's CPU per write: off ${median(mainCpu.off).toFixed(0)} µs, on ${median(mainCpu.on).toFixed(0)} µs: ${ratiosText(mainCpu)}`);
       if (schema) console.log(`database's CPU per write (PostgreSQL's processes): off ${median(dbCpu.off).toFixed(0)} µs, on ${median(dbCpu.on).toFixed(0)} µs: ${ratiosText(dbCpu)}`);
       if (schema) console.log(`WAL per write: off ${median(walPerWrite.off).toFixed(1)} KiB, on ${median(walPerWrite.on).toFixed(1)} KiB: ${ratiosText(walPerWrite)}`);
+      if (rowStats) console.log(`deliveries' rows: ${rowStats.rowBytes.toFixed(0)} bytes on disk (payload ${rowStats.payloadBytes.toFixed(0)}); updates ${rowStats.updates}, of them HOT ${rowStats.hot} (${rowStats.updates ? ((100 * rowStats.hot) / rowStats.updates).toFixed(0) : 0} %)`);
       console.log(`receiver's CPU per write of an "on" round (the benchmark's own, on the same cores): ${median(receiverCpu).toFixed(0)} µs`);
       console.log(`backlog after an "on" round delivered within ${median(drains)} ms (median)`);
       console.log(`commit → receiver, idle (${idle.length} writes one at a time): median ${median(idle).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
