@@ -1,6 +1,6 @@
-// The v2 routes clients of the public service call (docs/compat.md), as a plugin: create and update replying
-// `{success, record, _id}` without the data envelope, custom objects through object 58, and custom
-// fields through /api/v2/system-field.
+// The v2 routes clients of the public service call (docs/compat.md), as a plugin: create and update
+// replying `{success, record, _id}` without the data envelope, delete replying `{success, _id}`,
+// custom objects through object 58, and custom fields through /api/v2/system-field.
 
 import type { FastifyPluginAsync } from 'fastify';
 import { FIRST_CUSTOM_OBJECT, type ObjectDef } from '../schema/types.js';
@@ -101,6 +101,33 @@ export const v2Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
     const { obj, record, etag } = await service.update(request.identity, request.params.ot, request.params.id, request.body, conditionsOf(request.headers));
     if (etag !== undefined) reply.header('etag', etag);
     return { success: true, _id: record[obj.keyField], record };
+  });
+
+  // The service's own JavaScript SDK deletes through this path (docs/compat.md, v2 writes).
+  app.delete<{ Params: OtParams & { id: string } }>('/api/v2/record/:ot/:id', {
+    schema: {
+      operationId: 'deleteRecordV2',
+      summary: 'Delete a record (v2 reply)',
+      tags: ['v2'],
+      security: tokenSecurity,
+      description: 'With If-Match, only if the record is still the version its ETag names (else 412).',
+      params: { type: 'object', properties: { ot: objParam, id: idParam }, required: ['ot', 'id'] },
+      querystring: query,
+      headers: preconditionHeaders,
+      response: {
+        200: {
+          type: 'object',
+          description: 'Deleted: the id of the record deleted.',
+          properties: { success: { type: 'boolean' }, _id: { type: 'string' } },
+          required: ['success', '_id'],
+        },
+        ...errors,
+        412: writeConditionError,
+      },
+    },
+  }, async (request) => {
+    const id = await service.delete(request.identity, request.params.ot, request.params.id, conditionsOf(request.headers));
+    return { success: true, _id: id };
   });
 
   app.post<{ Params: OtParams & { type: string } }>('/api/v2/system-field/:ot/:type', {

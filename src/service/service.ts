@@ -289,12 +289,16 @@ export class Service {
     return written(target, record);
   }
 
-  /** Deletes a record; 404 when no record has the id, whatever the `conditions` (see preconditions). */
-  async delete(identity: TokenIdentity, ref: string, rawId: string, conditions: Preconditions = {}): Promise<void> {
+  /**
+   * Deletes a record and answers its id as stored (lowercase; the v2 reply names it); 404 when no
+   * record has the id, whatever the `conditions` (see preconditions).
+   */
+  async delete(identity: TokenIdentity, ref: string, rawId: string, conditions: Preconditions = {}): Promise<string> {
     const target = await this.target(identity, ref, 'delete');
     const id = checkId(target.obj, rawId);
     if (!(await target.records.delete(target.obj, id, this.author(identity), this.preconditions(target, id, conditions)))) throw notFound(target.obj, id);
     this.pruner.soon(identity.org.id, target.records);
+    return id;
   }
 
   /**

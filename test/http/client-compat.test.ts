@@ -215,6 +215,22 @@ describe('a client written for the public service', () => {
     assert.deepEqual(got.body.data.Records, [got.body.data.Record]);
   });
 
+  // The service's own JavaScript SDK (github.com/powerlink/powerlink-api, src/PowerlinkAPI.ts) joins
+  // its base URL `…/api/v2/` with `/record/…`, and deletes with DELETE and no body or content type.
+  test('creates, updates and deletes through /api/v2//record/{ot}/{id}, as the service\'s own SDK does', async () => {
+    const created = await call('POST', '/api/v2//record/1', { accountname: 'SDK Delete' });
+    assert.equal(created.status, 200);
+    const id = created.body._id as string;
+    assert.equal((await call('PUT', `/api/v2//record/1/${id}`, { telephone1: '777' })).body.record.telephone1, '777');
+    const deleted = await fetch(`${base}/api/v2//record/1/${id.toUpperCase()}`, { method: 'DELETE', headers: { tokenid: ctx.token } });
+    assert.equal(deleted.status, 200);
+    assert.deepEqual(await deleted.json(), { success: true, _id: id });
+    assert.equal((await call('GET', `/api/record/account/${id}`)).status, 404);
+    const again = await fetch(`${base}/api/v2//record/1/${id}`, { method: 'DELETE', headers: { tokenid: ctx.token } });
+    assert.equal(again.status, 404);
+    assert.equal(typeof ((await again.json()) as { Message?: unknown }).Message, 'string');
+  });
+
   test('writes filters as clients do: bare codes, quoted strings and dates, is-null with a dummy operand, keywords in any case', async () => {
     const { status, body } = await call('POST', '/api/query', {
       objecttype: 1, fields: 'accountname', page_size: 500,

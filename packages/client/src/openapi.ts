@@ -250,7 +250,11 @@ export interface paths {
          */
         put: operations["updateRecordV2"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a record (v2 reply)
+         * @description With If-Match, only if the record is still the version its ETag names (else 412).
+         */
+        delete: operations["deleteRecordV2"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3500,6 +3504,188 @@ export interface operations {
                         record: {
                             [key: string]: unknown;
                         };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            400: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description No API token, or the token is unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The organization's plan does not include this object or action; the Message names the plan to upgrade to. */
+            402: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The role of the token's user may not do this to this object, or a field sent is hidden or read-only for it, or the object is read-only through the API; the Message names what to grant. */
+            403: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Unknown object, or no record has that id. */
+            404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
+            412: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description Over the organization's minute limit or daily cap (without a valid token: the client address's minute limit); Retry-After says when to retry. */
+            429: {
+                headers: {
+                    /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
+                    "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The server failed; the Message names the request id to report. */
+            500: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The database cannot be reached (PostgreSQL), or another process held the organization's records for writing longer than a write waits (SQLite, e.g. orchard seed); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: 5 when the database cannot be reached (STORE_UNAVAILABLE), 1 when another process held the records for writing (STORE_BUSY). */
+                    "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteRecordV2: {
+        parameters: {
+            query?: {
+                /** @description The API token, for clients that cannot send the tokenid header. */
+                tokenid?: string;
+            };
+            header?: {
+                /**
+                 * @description Write only if the record is still this version: its ETag from a GET (or *: any version). Otherwise 412 RECORD_CHANGED and nothing is written. A role that may not read the object may send only * (else 403).
+                 * @example "q7yJd2WZ4m1fQm3lB0xk9A"
+                 */
+                "if-match"?: string;
+                /**
+                 * @description Write only if the record is no longer this version (its ETag, weak comparison), or with *: only if no record has the id. Otherwise 412 RECORD_MATCHES and nothing is written. Evaluated after If-Match.
+                 * @example *
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Record id: an RFC 4122 UUID.
+                 * @example 3f2b8c1e-5d4a-4b6f-9e2d-7a1c0b9d8e6f
+                 */
+                id: string;
+                /**
+                 * @description Object system name in any case (account) or number (1).
+                 * @example account
+                 */
+                ot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the record deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
                         success: boolean;
                     };
                 };
