@@ -128,6 +128,7 @@ export const errorCatalogue = {
   BACKUP_UNSUPPORTED: { status: 400, summary: 'orchard backup and restore serve the embedded (SQLite) store; on PostgreSQL use pg_dump and pg_restore.' },
   RESTORE_TARGET_IN_USE: { status: 409, summary: 'orchard restore: a server or another orchard command has the data directory\'s databases open.' },
   RESTORE_TARGET_NOT_EMPTY: { status: 409, summary: 'orchard restore: the data directory already holds Orchard data and --force was not given.' },
+  RESTORE_INCOMPLETE: { status: 409, summary: 'The data directory holds a restore that did not finish (orchard restore was stopped or failed midway); nothing opens it until orchard restore is run again to the end.' },
   // The commands that drop an organization's data (docs/operations.md § Confirming what cannot be undone)
   CONFIRMATION_REQUIRED: { status: 400, summary: 'orchard org delete, org reset or snapshot restore without --yes, and standard input is not a terminal to ask on; nothing was changed.' },
   CONFIRMATION_MISMATCH: { status: 400, summary: 'orchard org delete, org reset or snapshot restore at a terminal: the answer typed was neither the organization\'s name nor its id; nothing was changed.' },

@@ -15,7 +15,7 @@ import { CLOSE_WITHIN_MS, dropSchemasOf, openPostgresControl } from './store/pos
 export { CLOSE_WITHIN_MS };
 import { CacheListener, type ListenerLog } from './store/postgres/cache-listener.js';
 import { PostgresRecordStore } from './store/postgres/postgres-record-store.js';
-import { backupSqlite, holdsSqliteData, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
+import { backupSqlite, holdsSqliteData, refuseHalfRestored, restoreSqlite, type BackupManifest, type BackupProgress } from './store/sqlite/sqlite-backup.js';
 import { SqliteControlStore } from './store/sqlite/sqlite-control-store.js';
 import { SqliteNoticeLedger } from './store/sqlite/sqlite-notice-ledger.js';
 import { SqliteRateLimitStore } from './store/sqlite/sqlite-rate-limit-store.js';
@@ -105,6 +105,7 @@ export function openStores(config: Config, options: OpenStoresOptions = {}): Sto
       },
     };
   }
+  refuseHalfRestored(config.dataDir);
   if (options.existing && !holdsSqliteData(config.dataDir)) {
     throw new AppError('DATA_DIR_EMPTY', `${path.resolve(config.dataDir)} holds no Orchard data (no control.db). Run the command where the server was started, or give its data directory with --data-dir or DATA_DIR (on PostgreSQL, DATABASE_URL); orchard org create or orchard serve starts one here.`);
   }

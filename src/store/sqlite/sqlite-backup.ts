@@ -130,6 +130,33 @@ async function copyDatabase(from: string, to: string): Promise<void> {
   }
 }
 
+/**
+ * Written into the data directory before a restore replaces anything and removed once it has put
+ * every file in place: a restore stopped midway (killed, a disk full) leaves the directory part the
+ * backup's, part what it held, and this file says so to every later opening of it.
+ */
+export const RESTORING = 'orchard-restoring.json';
+
+/**
+ * Refuses a data directory a restore did not finish (RESTORE_INCOMPLETE): a server or a command
+ * opening it would serve organizations half restored, their records of one time and their users,
+ * tokens, files or snapshots of another. Running the restore again finishes it.
+ */
+export function refuseHalfRestored(dataDir: string): void {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dataDir, RESTORING), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  let from = '<the backup>';
+  try {
+    from = String((JSON.parse(text) as { from: unknown }).from);
+  } catch { /* written but not whole: the restore stopped as it began */ }
+  throw new AppError('RESTORE_INCOMPLETE', `${path.resolve(dataDir)} holds a restore from ${from} that did not finish: its databases are part the backup's, part what the directory held before, so nothing opens it. Run orchard restore --from ${from} again (--force is not needed) to finish it, then start the server.`);
+}
+
 /** Whether `dataDir` holds Orchard's data: its control database, made with the first organization or start. */
 export function holdsSqliteData(dataDir: string): boolean {
   return fs.existsSync(path.join(dataDir, 'control.db'));
@@ -164,6 +191,7 @@ function refuseInside(dir: string, dataDir: string, option: '--to' | '--from'): 
 }
 
 export async function backupSqlite(dataDir: string, toDir: string, progress?: BackupProgress): Promise<BackupManifest> {
+  refuseHalfRestored(dataDir);
   if (!holdsSqliteData(dataDir)) {
     throw new AppError('BACKUP_SOURCE_EMPTY', `${dataDir} holds no Orchard data (no control.db). Point --data-dir or DATA_DIR at the server's data directory.`);
   }
@@ -297,10 +325,17 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   if (busy.length > 0) {
     throw new AppError('RESTORE_TARGET_IN_USE', `${dataDir} is in use: ${busy.slice(0, 3).join(', ')}${busy.length > 3 ? ', …' : ''} open in another process. Stop the server and any orchard command on it, then restore.`);
   }
-  if (present.length > 0 && !options.force) {
+  // A restore that did not finish left the directory neither the old state nor the backup's: this
+  // one replaces it whole, as --force would.
+  const marker = path.join(dataDir, RESTORING);
+  const unfinished = fs.existsSync(marker);
+  if (present.length > 0 && !options.force && !unfinished) {
     throw new AppError('RESTORE_TARGET_NOT_EMPTY', `${dataDir} already holds Orchard data (${present.length} databases). Restore into an empty directory, or add --force to replace it with the backup.`);
   }
   fs.mkdirSync(path.join(dataDir, 'orgs'), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // Before anything is replaced, on disk: a restore stopped from here on leaves it, and every later
+  // opening of the directory is refused until a restore runs to the end (refuseHalfRestored).
+  writeSynced(marker, JSON.stringify({ from: fromDir, backupStartedAt: manifest.startedAt, restoreStartedAt: new Date().toISOString() }) + '\n');
   const removeDb = (file: string) => ['', '-wal', '-shm'].forEach((s) => fs.rmSync(file + s, { force: true }));
   for (const rel of present) if (!manifest.files.includes(rel)) removeDb(path.join(dataDir, rel));
   for (const rel of manifest.files) {
@@ -320,5 +355,19 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
     fs.mkdirSync(path.dirname(path.join(dataDir, rel)), { recursive: true });
     fs.copyFileSync(path.join(fromDir, rel), path.join(dataDir, rel));
   }
+  fs.rmSync(marker);
   return manifest;
+}
+
+/** Writes `text` to `file` beside it, synced, and renames it into place: the file is whole once seen. */
+function writeSynced(file: string, text: string): void {
+  const next = `${file}.next`;
+  const fd = fs.openSync(next, 'w', PRIVATE_FILE_MODE);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(next, file);
 }

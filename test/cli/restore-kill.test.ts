@@ -1,0 +1,83 @@
+// `orchard restore --force` killed with SIGKILL midway (docs/operations.md § Backups): the data
+// directory is then part the backup's, part what it held, so a server or a command opening it is
+// refused (RESTORE_INCOMPLETE) rather than serving organizations half restored; the same restore
+// run again, without --force, finishes it, and every organization is the backup's.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { isAppError } from '../../src/errors.js';
+import { openStores, type Stores } from '../../src/stores.js';
+import { namedAccount } from '../store/count-fixtures.js';
+import { TEST_AUTHOR, tempDir } from '../helpers.js';
+import { BIN, childEnv, fails, ok } from './cli-runner.js';
+
+/** Organizations in the backup: enough files that the restore is still writing them when killed. */
+const ORGS = 8;
+
+async function accountNames(stores: Stores, orgId: string): Promise<string[]> {
+  const records = await stores.records.org(orgId);
+  const account = (await records.schema()).resolve('account');
+  return (await records.scan(account, null, 10_000)).map((r) => r.accountname as string).sort();
+}
+
+test('a restore killed midway leaves a directory nothing opens until the restore is run again, which ends with the backup whole', { timeout: 60_000 }, async () => {
+  const dir = tempDir('orchard-restore-kill-');
+  const backupDir = path.join(tempDir('orchard-restore-kill-backup-'), 'b');
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent' });
+  try {
+    let stores = openStores(config);
+    const orgIds: string[] = [];
+    for (let i = 0; i < ORGS; i++) {
+      const { org } = await stores.admin.createOrganization({ name: `Org ${i}`, plan: 'enterprise', email: `o${i}@example.com`, minuteLimit: null });
+      orgIds.push(org.id);
+      const records = await stores.records.org(org.id);
+      const account = (await records.schema()).resolve('account');
+      for (const n of [1, 2]) await records.create(account, namedAccount(`backed up ${n}`), TEST_AUTHOR);
+    }
+    await stores.close();
+    await ok(dir, ['backup', '--to', backupDir]);
+    // After the backup: a record in every organization and one organization more, which the restore removes.
+    stores = openStores(config);
+    for (const id of orgIds) {
+      const records = await stores.records.org(id);
+      await records.create((await records.schema()).resolve('account'), namedAccount('after the backup'), TEST_AUTHOR);
+    }
+    await stores.admin.createOrganization({ name: 'Later', plan: 'enterprise', email: 'l@example.com', minuteLimit: null });
+    await stores.close();
+
+    // Killed once it has begun putting organizations' files in place (control.db is already the backup's).
+    const child = spawn(process.execPath, [BIN, '--data-dir', dir, '--json', 'restore', '--from', backupDir, '--force'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    let placed = 0;
+    const watcher = fs.watch(path.join(dir, 'orgs'), (_event, name) => {
+      if (String(name).endsWith('.restoring') && ++placed === 2) child.kill('SIGKILL');
+    });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
+    watcher.close();
+    assert.equal(signal, 'SIGKILL', `the restore was killed before it finished (it ended first: ${stderr})`);
+
+    // Refused, by the server's opening of the stores and by every command, naming how to finish it.
+    assert.throws(() => openStores(config), (err: unknown) => isAppError(err) && err.code === 'RESTORE_INCOMPLETE' && err.message.includes(`orchard restore --from ${backupDir}`));
+    await fails(dir, ['org', 'list'], 'RESTORE_INCOMPLETE');
+    await fails(dir, ['backup', '--to', path.join(path.dirname(backupDir), 'c')], 'RESTORE_INCOMPLETE');
+
+    // Run again (no --force: what the directory held is already gone in part), it finishes.
+    const again = await ok(dir, ['restore', '--from', backupDir]);
+    assert.equal(again.organizations, ORGS);
+    stores = openStores(config);
+    try {
+      assert.deepEqual((await stores.control.listOrganizations()).map((o) => o.id).sort(), [...orgIds].sort(), 'the organizations of the backup, and only those');
+      for (const id of orgIds) assert.deepEqual(await accountNames(stores, id), ['backed up 1', 'backed up 2'], `organization ${id} is the backup's`);
+    } finally {
+      await stores.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
+  }
+});
