@@ -117,6 +117,11 @@ export const etagHeader = {
   ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write\'s reply when your role may not read the object.' },
 } as const;
 
+/** The Location of a 201 that made a record (spec: the API URL of the new object). */
+export const locationHeader = {
+  Location: { type: 'string', description: 'The new record\'s API URL: {BASE_URL}/api/record/{system name}/{id}.' },
+} as const;
+
 /** The conditional header fields of a write of one record (PUT, DELETE), RFC 9110 § 13.1. */
 export const preconditionHeaders = {
   type: 'object',

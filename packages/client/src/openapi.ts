@@ -1793,6 +1793,8 @@ export interface operations {
                 headers: {
                     /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
+                    /** @description The new record's API URL: {BASE_URL}/api/record/{system name}/{id}. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2741,13 +2743,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The records: text/csv or application/x-ndjson. */
+            /** @description The records as the format asks: text/csv (a header line, then a line a record) or application/x-ndjson (a JSON object a line); Content-Disposition: attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/x-ndjson": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
@@ -2891,7 +2894,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description What was created, and each refused line. */
             200: {
@@ -7072,6 +7080,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The delivery has not failed (DELIVERY_NOT_FAILED): it is pending, and will be attempted, or delivered. */
+            409: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
