@@ -76,6 +76,7 @@ export const commonErrors = {
   402: errorReply('The organization\'s plan does not include this object or action; the Message names the plan to upgrade to.'),
   403: errorReply('The role of the token\'s user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant.'),
   404: errorReply('Unknown object, or no record has that id.'),
+  408: errorReply('The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT).'),
   413: errorReply('The request body is over 20 MB.'),
   429: errorReply('Over the organization\'s minute limit or daily cap (without a valid token: the client address\'s minute limit); Retry-After says when to retry.', limitRetryHeader),
   500: errorReply('The server failed; the Message names the request id to report.'),

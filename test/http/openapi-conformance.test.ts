@@ -10,6 +10,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { CONTEXT_STORES, testContextOn, type TestContext } from '../helpers.js';
+import { ADMIN_KEY, control } from '../toolkit/control-helpers.js';
 
 interface Schema {
   type?: string; nullable?: boolean; enum?: unknown[]; $ref?: string;
@@ -131,14 +132,16 @@ for (const store of CONTEXT_STORES) {
     let ctx: TestContext;
     let doc: Document;
     let readerToken: string;
-    const driven = new Set<string>();
+    /** The first request that reached each operation (`GET /api/record/{obj}`), for the failures any route can give. */
+    const driven = new Map<string, InjectOptions & { token?: string | null; url: string; method: string }>();
     const problems: string[] = [];
 
     /** Sends the request and files every way its reply differs from the document. */
     async function send(opts: InjectOptions & { token?: string | null; url: string; method: string }): Promise<LightMyRequestResponse> {
       const res = await ctx.request(opts);
       const template = templateOf(doc, opts.url.split('?', 1)[0]!);
-      driven.add(`${opts.method === 'HEAD' ? 'GET' : opts.method} ${template}`);
+      const op = `${opts.method === 'HEAD' ? 'GET' : opts.method} ${template}`;
+      if (!driven.has(op) && opts.token === undefined) driven.set(op, opts);
       const headers = (opts.headers ?? {}) as Record<string, string>;
       const sentType = opts.payload === undefined ? undefined : (headers['content-type'] ?? 'application/json').split(';', 1)[0]!;
       problems.push(...conformance(doc, opts.method, opts.url, res, sentType));
@@ -151,7 +154,7 @@ for (const store of CONTEXT_STORES) {
     }
 
     before(async () => {
-      ctx = await testContextOn(store);
+      ctx = await testContextOn(store, { config: { adminKey: ADMIN_KEY } });
       doc = JSON.parse((await ctx.request({ method: 'GET', url: '/openapi.json', token: null })).body) as Document;
       await ctx.stores.admin.setRole({ orgId: ctx.orgId, role: 'reader', grant: 'contact:read' });
       readerToken = (await ctx.stores.admin.createUser({ orgId: ctx.orgId, email: 'reader@example.com', role: 'reader' } as never)).token as string;
@@ -265,6 +268,8 @@ for (const store of CONTEXT_STORES) {
         await send({ method: 'POST', url: `/api/v3/record/nosuchobject/batch/${kind}`, payload: { data } });
         await unauthorized({ method: 'POST', url: `/api/v3/record/account/batch/${kind}`, payload: { data } });
       }
+      const tooLarge = await send({ method: 'POST', url: '/api/v3/record/account/batch/create', payload: JSON.stringify({ data: [{ accountname: 'x'.repeat(21 * 1024 * 1024) }] }), headers: { 'content-type': 'application/json' } });
+      assert.equal(tooLarge.statusCode, 413);
       await send({ method: 'POST', url: '/api/v3/query', payload: { objectType: 'account', fields: ['accountname'] } });
       await send({ method: 'POST', url: '/api/v3/query', payload: { objectType: 'account', fields: ['nosuchfield'] } });
       await unauthorized({ method: 'POST', url: '/api/v3/query', payload: { objectType: 'account' } });
@@ -312,11 +317,30 @@ for (const store of CONTEXT_STORES) {
       assert.deepEqual(problems.splice(0), []);
     });
 
+    // The failures no request of a client provokes but every route can give (docs/api.md § Statuses):
+    // the server failing (500), the database out of reach (503), the time limit (408). The control
+    // API's fault rules give the real replies (docs/control-api.md § Faults).
+    for (const status of [500, 503, 408]) {
+      test(`every operation answers a documented ${status} when the server fails so`, async () => {
+        await control(ctx, 'POST', '/faults', { orgId: ctx.orgId, status, count: 1_000_000 });
+        try {
+          for (const [op, opts] of driven) {
+            const res = await send(opts);
+            if (op !== 'GET /api/usage') assert.equal(res.statusCode, status, `${op}: ${res.body}`);
+          }
+        } finally {
+          await control(ctx, 'DELETE', `/faults?orgId=${ctx.orgId}`);
+        }
+        assert.deepEqual(problems.splice(0), []);
+      });
+    }
+
     test('every operation of the document was driven, and every route the server has is documented or deliberately left out', () => {
       const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => HTTP_METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
       assert.deepEqual(documented.filter((op) => !driven.has(op)), [], 'operations no request reached');
-      // docs/api.md § The OpenAPI documents: HEAD (as the GET), the probes, the metrics, the console, the docs UI and the document itself.
-      const leftOut = /^(HEAD .*|\w+ \/(live|ready|metrics|openapi\.json)|\w+ \/(console|docs)(\/.*|\*)?)$/;
+      // docs/api.md § The OpenAPI documents: HEAD (as the GET), the probes, the metrics, the console, the docs UI and the document
+      // itself; the control API has a document of its own (/_orchard/openapi.json).
+      const leftOut = /^(HEAD .*|\w+ \/(live|ready|metrics|openapi\.json)|\w+ \/(console|docs)(\/.*|\*)?|\w+ \/_orchard(\/.*)?)$/;
       const registered = routesOf(ctx.app.printRoutes({ commonPrefix: false }));
       const missing = registered.filter((r) => !leftOut.test(r) && !documented.includes(r.replace(/:(\w+)/g, '{$1}')));
       assert.deepEqual(missing, [], 'routes neither documented nor left out on purpose');

@@ -774,6 +774,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The cursor can no longer be followed (CHANGES_CURSOR_EXPIRED): read the records again and follow a new cursor from since=now. */
             410: {
                 headers: {
@@ -951,6 +964,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -1101,6 +1127,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -1299,6 +1338,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -1513,7 +1565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
             408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -1697,6 +1749,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -1864,6 +1929,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2059,6 +2137,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2272,6 +2363,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
             412: {
                 headers: {
@@ -2445,6 +2549,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2665,6 +2782,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -2807,6 +2937,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2977,6 +3120,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -3216,6 +3372,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -3379,6 +3548,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -3566,6 +3748,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -3766,6 +3961,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -3953,6 +4161,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -4099,6 +4320,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -4261,6 +4495,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -4474,6 +4721,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -4635,6 +4895,19 @@ export interface operations {
             };
             /** @description Unknown object, or no view of the object has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -4822,6 +5095,19 @@ export interface operations {
             };
             /** @description Unknown object, or no view of the object has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5031,7 +5317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
             408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -5190,6 +5476,19 @@ export interface operations {
             };
             /** @description Unknown object, or no view of the object has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5429,8 +5728,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description The query did not finish within the time limit and was stopped. */
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
             408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5449,6 +5763,21 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5621,11 +5950,56 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
             /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5790,11 +6164,56 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
             /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5971,11 +6390,56 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
             /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6121,6 +6585,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -6349,6 +6826,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -6538,6 +7028,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -6682,6 +7185,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -6895,6 +7411,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -7080,6 +7609,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -7293,6 +7835,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -7481,6 +8036,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -7683,6 +8251,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The webhook is disabled for failing (WEBHOOK_DISABLED): enable it first. */
             409: {
                 headers: {
@@ -7838,6 +8419,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -8012,6 +8606,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -8160,6 +8767,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -8334,6 +8954,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -8491,6 +9124,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
