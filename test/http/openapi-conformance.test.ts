@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { CONTEXT_STORES, testContextOn, type TestContext } from '../helpers.js';
 import { ADMIN_KEY, control } from '../toolkit/control-helpers.js';
+import { errorCatalogue } from '../../src/errors.js';
 
 interface Schema {
   type?: string; nullable?: boolean; enum?: unknown[]; $ref?: string;
@@ -145,6 +146,10 @@ for (const store of CONTEXT_STORES) {
       const headers = (opts.headers ?? {}) as Record<string, string>;
       const sentType = opts.payload === undefined ? undefined : (headers['content-type'] ?? 'application/json').split(';', 1)[0]!;
       problems.push(...conformance(doc, opts.method, opts.url, res, sentType));
+      // docs/errors.md: the code names its status; docs/api.md § Replies: every reply is one caller's view.
+      const code = res.headers['x-error-code'] as keyof typeof errorCatalogue | undefined;
+      if (code !== undefined && errorCatalogue[code]?.status !== res.statusCode) problems.push(`${opts.method} ${opts.url} → ${res.statusCode}: X-Error-Code ${code} is ${errorCatalogue[code]?.status ?? 'not in docs/errors.md'}`);
+      if (res.headers['cache-control'] !== 'private, no-cache') problems.push(`${opts.method} ${opts.url} → ${res.statusCode}: Cache-Control ${res.headers['cache-control']}`);
       return res;
     }
     /** The request as the token of a user whose role may read contacts and nothing else, and without a token. */
