@@ -115,7 +115,7 @@ export const queryRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
       security: tokenSecurity,
       querystring: { type: 'object', properties: tokenQuery },
       body: { ...queryBody, examples: [{ objecttype: 1, fields: 'accountid,accountname,billingcity', query: "accountname start-with 'A'", sort_by: 'accountname', sort_type: 'asc', page_size: 10, page_number: 1 }] },
-      response: { 200: envelopeOf(queryPayload), ...commonErrors, 408: commonErrors[400] },
+      response: { 200: envelopeOf(queryPayload), ...commonErrors },
     },
   }, async (request) => {
     const { plan, rows, isLastPage } = await service.query(request.identity, request.body ?? {}, request.work);

@@ -11,7 +11,7 @@ import type { RouteFamilyOptions } from './app-deps.js';
 import { JSON_TYPE, ok, okRecordPageText } from './envelope.js';
 import { errorReplies, v1ErrorBody } from './error-handler.js';
 import {
-  changedError, conditionsOf, writeConditionError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, preconditionHeaders, newRecordBody, objParam, recordParams, recordSchema,
+  changedError, conditionsOf, writeConditionError, changeEntrySchema, changesBody, commonErrors, envelopeOf, etagHeader, forbiddenError, locationHeader, preconditionHeaders, newRecordBody, objParam, recordParams, recordSchema,
   tokenQuery, tokenSecurity,
 } from './schemas.js';
 
@@ -163,7 +163,7 @@ export const recordsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: { type: 'object', properties: tokenQuery },
       body: newRecordBody,
-      response: { 201: { ...envelopeOf(recordPayload, 'Created; Location names the new record, ETag its version.'), headers: etagHeader }, ...commonErrors, 403: forbiddenError },
+      response: { 201: { ...envelopeOf(recordPayload, 'Created; Location names the new record, ETag its version.'), headers: { ...locationHeader, ...etagHeader } }, ...commonErrors, 403: forbiddenError },
     },
   }, async (request, reply) => {
     const { obj, record, etag } = await service.create(request.identity, request.params.obj, request.body);

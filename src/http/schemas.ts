@@ -76,6 +76,7 @@ export const commonErrors = {
   402: errorReply('The organization\'s plan does not include this object or action; the Message names the plan to upgrade to.'),
   403: errorReply('The role of the token\'s user lacks the permission on this object, or a field asked for is hidden from it; the Message names what to grant.'),
   404: errorReply('Unknown object, or no record has that id.'),
+  408: errorReply('The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT).'),
   413: errorReply('The request body is over 20 MB.'),
   429: errorReply('Over the organization\'s minute limit or daily cap (without a valid token: the client address\'s minute limit); Retry-After says when to retry.', limitRetryHeader),
   500: errorReply('The server failed; the Message names the request id to report.'),
@@ -115,6 +116,11 @@ export const changeEntrySchema = {
 /** The header fields of conditional requests on one record (docs/history.md § ETags). */
 export const etagHeader = {
   ETag: { type: 'string', description: 'The record\'s strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write\'s reply when your role may not read the object.' },
+} as const;
+
+/** The Location of a 201 that made a record (spec: the API URL of the new object). */
+export const locationHeader = {
+  Location: { type: 'string', description: 'The new record\'s API URL: {BASE_URL}/api/record/{system name}/{id}.' },
 } as const;
 
 /** The conditional header fields of a write of one record (PUT, DELETE), RFC 9110 § 13.1. */

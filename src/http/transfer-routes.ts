@@ -63,7 +63,13 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: formatQuery,
-      response: { 200: { description: 'The records: text/csv or application/x-ndjson.', type: 'string' }, ...commonErrors },
+      response: {
+        200: {
+          description: 'The records as the format asks: text/csv (a header line, then a line a record) or application/x-ndjson (a JSON object a line); Content-Disposition: attachment.',
+          content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+        },
+        ...commonErrors,
+      },
     },
   }, async (request, reply) => {
     const format = request.query.format ?? 'csv';
@@ -91,6 +97,11 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
       security: tokenSecurity,
       params: { type: 'object', properties: { obj: objParam }, required: ['obj'] },
       querystring: formatQuery,
+      // Read as it arrives (the parser above); the document shows the two formats it takes.
+      documentedBody: {
+        description: 'The file: CSV with a header line of field names, or NDJSON, a JSON object of field names to values a line.',
+        content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+      },
       response: {
         200: envelopeOf({
           type: 'object',

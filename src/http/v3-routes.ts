@@ -24,7 +24,10 @@ const v3Errors = {
   402: v3Error("The organization's plan does not include this object or batch requests."),
   403: v3Error("The role of the token's user may not do this."),
   404: v3Error('Unknown object.'),
+  408: v3Error('The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT).'),
+  413: v3Error('The request body is over 20 MB.'),
   429: v3Error('Over the minute limit or the daily cap; Retry-After says when to retry.', limitRetryHeader),
+  500: v3Error('The server failed; the message names the request id to report.'),
   503: v3Error('The database cannot be reached, or another process held the records for writing too long; retry after Retry-After.', unavailableRetryHeader),
 } as const;
 
@@ -190,7 +193,6 @@ export const v3Routes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { se
           required: ['data', 'isLastPage', 'pageNumber', 'pageSize', 'message'],
         },
         ...v3Errors,
-        408: v3Error('The query did not finish within the time limit and was stopped.'),
       },
     },
   }, async (request) => {

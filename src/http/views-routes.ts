@@ -110,7 +110,7 @@ export const viewsRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
       operationId: 'runView',
       summary: "A page of a view's records, in the query payload of /api/query",
       tags: ['views'], security: tokenSecurity, params: viewParams, querystring: query, body: runBody,
-      response: { 200: envelopeOf(viewPage), ...errors, 408: commonErrors[400] },
+      response: { 200: envelopeOf(viewPage), ...errors },
     },
   }, async (request) => {
     const { view, plan, rows, isLastPage } = await service.runView(request.identity, request.params.ot, request.params.viewId, request.body, request.work);

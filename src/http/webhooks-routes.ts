@@ -234,7 +234,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       operationId: 'retryWebhookDelivery',
       summary: 'Send a failed delivery again: pending, due now, its attempts counted from 0 (admin role); 404 DELIVERY_NOT_FOUND, 409 DELIVERY_NOT_FAILED',
       tags: ['webhooks'], security: tokenSecurity, params: deliveryParams, querystring: query,
-      response: { 200: envelopeOf(deliverySchema), ...errors },
+      response: { 200: envelopeOf(deliverySchema), ...errors, 409: errorReply('The delivery has not failed (DELIVERY_NOT_FAILED): it is pending, and will be attempted, or delivered.') },
     },
   }, async (request) => ok(await webhooks.retry(request.identity, request.params.id, request.params.deliveryId)));
 };

@@ -778,6 +778,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The cursor can no longer be followed (CHANGES_CURSOR_EXPIRED): read the records again and follow a new cursor from since=now. */
             410: {
                 headers: {
@@ -955,6 +968,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -1105,6 +1131,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -1303,6 +1342,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -1517,7 +1569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
             408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -1701,6 +1753,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -1797,6 +1862,8 @@ export interface operations {
                 headers: {
                     /** @description The record's strong entity tag as the caller sees it: send it back in If-Match (PUT, DELETE, GET) or If-None-Match (GET: 304; PUT, DELETE: 412). Absent from a write's reply when your role may not read the object. */
                     ETag?: string;
+                    /** @description The new record's API URL: {BASE_URL}/api/record/{system name}/{id}. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1866,6 +1933,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2061,6 +2141,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2274,6 +2367,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
             412: {
                 headers: {
@@ -2447,6 +2553,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2667,6 +2786,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -2745,13 +2877,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The records: text/csv or application/x-ndjson. */
+            /** @description The records as the format asks: text/csv (a header line, then a line a record) or application/x-ndjson (a JSON object a line); Content-Disposition: attachment. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/x-ndjson": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
@@ -2808,6 +2941,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -2895,7 +3041,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description What was created, and each refused line. */
             200: {
@@ -2973,6 +3124,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -3212,6 +3376,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -3375,6 +3552,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -3562,6 +3752,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -3944,6 +4147,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -4131,6 +4347,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -4277,6 +4506,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -4439,6 +4681,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -4652,6 +4907,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -4813,6 +5081,19 @@ export interface operations {
             };
             /** @description Unknown object, or no view of the object has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5000,6 +5281,19 @@ export interface operations {
             };
             /** @description Unknown object, or no view of the object has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5209,7 +5503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
             408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
@@ -5368,6 +5662,19 @@ export interface operations {
             };
             /** @description Unknown object, or no view of the object has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5607,8 +5914,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description The query did not finish within the time limit and was stopped. */
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
             408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -5627,6 +5949,21 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5799,11 +6136,56 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
             /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -5968,11 +6350,56 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
             /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6149,11 +6576,56 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The request body is over 20 MB. */
+            413: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
             /** @description Over the minute limit or the daily cap; Retry-After says when to retry. */
             429: {
                 headers: {
                     /** @description Seconds until the refused window has room again: until the oldest request of the last 60 s leaves it, or until 00:00 UTC for the daily cap. */
                     "Retry-After"?: number;
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        status: number;
+                    };
+                };
+            };
+            /** @description The server failed; the message names the request id to report. */
+            500: {
+                headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
                     [name: string]: unknown;
@@ -6299,6 +6771,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -6527,6 +7012,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -6716,6 +7214,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -6860,6 +7371,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -7073,6 +7597,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -7269,6 +7806,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The delivery has not failed (DELIVERY_NOT_FAILED): it is pending, and will be attempted, or delivered. */
+            409: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -7447,6 +8010,19 @@ export interface operations {
             };
             /** @description The organization has no webhook with that id (or, on create, the object is unknown). */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -7657,6 +8233,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -7848,6 +8437,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The webhook is disabled for failing (WEBHOOK_DISABLED): enable it first. */
             409: {
                 headers: {
@@ -8003,6 +8605,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -8177,6 +8792,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -8325,6 +8953,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
@@ -8499,6 +9140,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description The request body is over 20 MB. */
             413: {
                 headers: {
@@ -8656,6 +9310,19 @@ export interface operations {
             };
             /** @description Unknown object, or no record has that id. */
             404: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
                 headers: {
                     /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
                     "X-Error-Code"?: string;
