@@ -266,6 +266,11 @@ for (const store of CONTEXT_STORES) {
       await send({ method: 'POST', url: `/api/v2/views/account/${UNKNOWN_ID}` });
       await send({ method: 'DELETE', url: `/api/v2/views/account/${viewId}` });
       await send({ method: 'DELETE', url: `/api/v2/views/account/${UNKNOWN_ID}` });
+      const doomed = (await send({ method: 'POST', url: '/api/v2/record/account', payload: { accountname: 'V2 deleted' } })).json()._id as string;
+      await send({ method: 'DELETE', url: `/api/v2/record/account/${doomed}`, headers: { 'if-match': '"stale"' } });
+      await unauthorized({ method: 'DELETE', url: `/api/v2/record/account/${doomed}` });
+      await send({ method: 'DELETE', url: `/api/v2/record/account/${doomed}` });
+      await send({ method: 'DELETE', url: `/api/v2/record/account/${doomed}` });
       for (const kind of ['create', 'update', 'delete']) {
         const data = kind === 'create' ? [{ accountname: 'B' }, 'not a record'] : kind === 'update' ? [{ id, record: { telephone1: '4' } }] : [id];
         await send({ method: 'POST', url: `/api/v3/record/account/batch/${kind}`, payload: { data } });

@@ -3958,6 +3958,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not finish within the time limit (REQUEST_TIMEOUT_MS, 30 s by default) and its work was stopped (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    /** @description The error code (docs/errors.md), such as FIELD_UNKNOWN: stable, unlike the message. */
+                    "X-Error-Code"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                    };
+                };
+            };
             /** @description If-Match names an ETag the record no longer has: it changed since it was read (RECORD_CHANGED); GET it again and retry with its new ETag. Or If-None-Match names the ETag it has, or is * and the record exists (RECORD_MATCHES). */
             412: {
                 headers: {
