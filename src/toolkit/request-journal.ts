@@ -279,11 +279,23 @@ export type OutboxMessage = UsageNoticeMessage | WebhookDisabledMessage | Webhoo
 /** Messages kept per organization. */
 export const OUTBOX_SIZE = 100;
 
+/** How long a deleted organization's messages are told apart from those of one loaded again under its id: past the longest attempt (WEBHOOK_TIMEOUT_MS at most). */
+const DELETED_KEPT_MS = 10 * 60_000;
+
 /** The messages sent per organization, the last OUTBOX_SIZE of each. */
 export class Outbox {
   private readonly orgs = new Map<string, Ring<OutboxMessage>>();
+  /** Organizations deleted lately, with when (real time, ms): a message of a sending begun before is the deleted one's. */
+  private readonly deleted = new Map<string, number>();
 
-  record(orgId: string, message: OutboxMessage): void {
+  /**
+   * Keeps `message`; `startedMs` (real time) is when its sending began: one begun before the
+   * organization was deleted (a webhook attempt under way then) is the deleted organization's, and
+   * not kept for one loaded again since under its id.
+   */
+  record(orgId: string, message: OutboxMessage, startedMs?: number): void {
+    const deletedMs = this.deleted.get(orgId);
+    if (deletedMs !== undefined && startedMs !== undefined && startedMs <= deletedMs) return;
     let ring = this.orgs.get(orgId);
     if (!ring) this.orgs.set(orgId, (ring = new Ring(OUTBOX_SIZE)));
     ring.push(message);
@@ -297,5 +309,12 @@ export class Outbox {
   clear(orgId?: string): void {
     if (orgId === undefined) this.orgs.clear();
     else this.orgs.delete(orgId);
+  }
+
+  /** The organization was deleted at `nowMs` (real time): its messages go, and those of sendings under way then are not kept. */
+  forget(orgId: string, nowMs: number = Date.now()): void {
+    this.orgs.delete(orgId);
+    for (const [id, at] of this.deleted) if (at < nowMs - DELETED_KEPT_MS) this.deleted.delete(id);
+    this.deleted.set(orgId, nowMs);
   }
 }

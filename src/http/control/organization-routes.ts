@@ -98,7 +98,7 @@ export const organizationRoutes: FastifyPluginAsync<ControlRouteOptions> = async
     toolkit.clocks.real(org.id);
     toolkit.faults.clear(org.id);
     toolkit.journal.clear(org.id);
-    toolkit.outbox.clear(org.id);
+    toolkit.outbox.forget(org.id);
     return { id: org.id, name: org.name, deleted: true };
   });
 };
