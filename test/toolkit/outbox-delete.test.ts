@@ -1,7 +1,8 @@
-// An organization deleted while one of its webhook deliveries is under way (docs/control-api.md:
-// deleting it forgets its outbox, so one loaded again under its id starts without one): the
-// attempt ends after the delete, and its message belongs to the organization that is gone, not to
-// the one loaded since under the same id. On SQLite, and on PostgreSQL when DATABASE_URL is set.
+// An organization deleted while one of its webhook deliveries, or one of its requests, is under way
+// (docs/control-api.md: deleting it forgets its outbox and journal, so one loaded again under its id
+// starts without them): the attempt or request ends after the delete, and what it leaves belongs to
+// the organization that is gone, not to the one loaded since under the same id. On SQLite, and on
+// PostgreSQL when DATABASE_URL is set.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,6 +53,26 @@ for (const [store, config] of stores) {
       } finally {
         await orchard.close();
         await receiver.close();
+      }
+    });
+
+    test('a request under way at the delete is not in the journal of the organization loaded again under its id', async () => {
+      const fixture = { organizations: [{ id: ORG_ID, name: 'Deleted mid-request', plan: 'enterprise', users: [{ email: 'qa@deleted.example', tokens: [TOKEN] }] }] };
+      const orchard = await startOrchard({ config: { ...config, journalSize: 10 } as object, fixtures: fixture });
+      try {
+        // The request waits on a fault rule's latency, its token already taken, while the organization goes and comes back.
+        await orchard.control.addFaultRule({ orgId: ORG_ID, methods: ['GET'], latencyMs: 1_000 });
+        const slow = fetch(`${orchard.url}/api/record/account`, { headers: { tokenid: TOKEN } });
+        const deadline = Date.now() + 5_000;
+        while ((await orchard.control.listFaultRules())[0]?.matched !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        await orchard.control.call('DELETE', `organizations/${ORG_ID}`);
+        await orchard.control.call('POST', 'fixtures', fixture);
+        await (await slow).arrayBuffer();
+        assert.deepEqual((await orchard.control.listJournal(ORG_ID)).map((e) => e.path), [], 'the old organization\'s request is not the new one\'s');
+        assert.equal((await fetch(`${orchard.url}/api/record/account?pagesize=1`, { headers: { tokenid: TOKEN } })).status, 200);
+        assert.deepEqual((await orchard.control.listJournal(ORG_ID)).map((e) => e.path), ['/api/record/account?pagesize=1'.split('?')[0]]);
+      } finally {
+        await orchard.close();
       }
     });
   });
