@@ -92,12 +92,12 @@ function installWebhookWorker(app: FastifyInstance, deps: AppDeps, clocks: Clock
       await mailer.send({ ...message, date: new Date(clocks.now(orgId)) });
       toolkit.outbox.record(orgId, { kind: 'webhook-disabled', at: new Date(clocks.now(orgId)).toISOString(), ...message, webhookId: hook.id });
     },
-    onAttempt(orgId, d, outcome, atMs) {
+    onAttempt(orgId, d, outcome, atMs, startedMs) {
       metrics?.webhookAttempt(outcome, Date.now() - d.writtenMs);
       toolkit.outbox.record(orgId, {
         kind: 'webhook-delivery', at: new Date(atMs).toISOString(), to: maskedUrl(d.webhook.url), subject: typeOf(d.payload), text: d.payload,
         webhookId: d.webhook.id, deliveryId: d.id, attempt: d.attempts + 1, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
-      });
+      }, startedMs);
     },
     onDisabled: () => metrics?.webhookDisabled(),
     log: app.log,

@@ -207,7 +207,7 @@ export function installJournal(scope: FastifyInstance, journal: RequestJournal, 
       durationMs: reply.elapsedTime,
       truncated: body.cut || entry.cut,
       secrets: request.routeOptions.config.journalSecrets,
-    });
+    }, Date.now() - reply.elapsedTime);
   };
   scope.addHook('onResponse', (request, reply, done) => {
     record(request, reply, reply.statusCode);

@@ -204,15 +204,41 @@ function matches(entry: JournalEntry, f: JournalFilter, since: number, until: nu
   return at >= since && at < until;
 }
 
+/** How long a deleted organization is told apart from one loaded again under its id: past the longest request or webhook attempt still under way at the delete. */
+const DELETED_KEPT_MS = 10 * 60_000;
+
+/**
+ * Organizations deleted lately, with when (real time, ms). A request or a webhook attempt begun
+ * before the delete and ended after it is the deleted organization's: what it leaves (a journal
+ * entry, an outbox message) is not kept for one loaded again since under the same id.
+ */
+class DeletedOrganizations {
+  private readonly at = new Map<string, number>();
+
+  add(orgId: string, nowMs: number): void {
+    for (const [id, at] of this.at) if (at < nowMs - DELETED_KEPT_MS) this.at.delete(id);
+    this.at.set(orgId, nowMs);
+  }
+
+  /** Whether something of `orgId` begun at `startedMs` (real time) began before the organization was deleted. */
+  before(orgId: string, startedMs: number | undefined): boolean {
+    if (this.at.size === 0 || startedMs === undefined) return false;
+    const deletedMs = this.at.get(orgId);
+    return deletedMs !== undefined && startedMs <= deletedMs;
+  }
+}
+
 /** Per-organization rings of entries; `size` 0 keeps nothing (the server then does not record at all). */
 export class RequestJournal {
   private readonly orgs = new Map<string, Ring<RawJournalEntry>>();
+  private readonly deleted = new DeletedOrganizations();
 
   /** `mask`: how a secret is shown (the tokens, and the secrets of each entry's route). */
   constructor(readonly size: number, readonly bodyLimit: number, private readonly mask: Mask) {}
 
-  record(orgId: string, entry: RawJournalEntry): void {
-    if (this.size === 0) return;
+  /** Keeps `entry`; `startedMs` (real time) is when its request arrived: one that arrived before the organization was deleted is not kept. */
+  record(orgId: string, entry: RawJournalEntry, startedMs?: number): void {
+    if (this.size === 0 || this.deleted.before(orgId, startedMs)) return;
     let ring = this.orgs.get(orgId);
     if (!ring) this.orgs.set(orgId, (ring = new Ring(this.size)));
     ring.push(entry);
@@ -230,6 +256,11 @@ export class RequestJournal {
   clear(orgId?: string): void {
     if (orgId === undefined) this.orgs.clear();
     else this.orgs.delete(orgId);
+  }
+  /** The organization was deleted at `nowMs` (real time): its entries go, and those of requests under way then are not kept. */
+  forget(orgId: string, nowMs: number = Date.now()): void {
+    this.orgs.delete(orgId);
+    this.deleted.add(orgId, nowMs);
   }
 }
 
@@ -282,8 +313,15 @@ export const OUTBOX_SIZE = 100;
 /** The messages sent per organization, the last OUTBOX_SIZE of each. */
 export class Outbox {
   private readonly orgs = new Map<string, Ring<OutboxMessage>>();
+  private readonly deleted = new DeletedOrganizations();
 
-  record(orgId: string, message: OutboxMessage): void {
+  /**
+   * Keeps `message`; `startedMs` (real time) is when its sending began: one begun before the
+   * organization was deleted (a webhook attempt under way then) is the deleted organization's, and
+   * not kept for one loaded again since under its id.
+   */
+  record(orgId: string, message: OutboxMessage, startedMs?: number): void {
+    if (this.deleted.before(orgId, startedMs)) return;
     let ring = this.orgs.get(orgId);
     if (!ring) this.orgs.set(orgId, (ring = new Ring(OUTBOX_SIZE)));
     ring.push(message);
@@ -297,5 +335,11 @@ export class Outbox {
   clear(orgId?: string): void {
     if (orgId === undefined) this.orgs.clear();
     else this.orgs.delete(orgId);
+  }
+
+  /** The organization was deleted at `nowMs` (real time): its messages go, and those of sendings under way then are not kept. */
+  forget(orgId: string, nowMs: number = Date.now()): void {
+    this.orgs.delete(orgId);
+    this.deleted.add(orgId, nowMs);
   }
 }

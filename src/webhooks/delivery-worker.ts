@@ -42,8 +42,8 @@ export interface DeliveryWorkerDeps {
   readonly settings: WebhookSettings;
   /** Sends the notice that `webhook` was disabled to the organization's primary user; rejects when it was not sent. */
   notifyDisabled(orgId: string, webhook: Webhook): Promise<void>;
-  /** Told each attempt (the control API's outbox). */
-  onAttempt?(orgId: string, delivery: ClaimedDelivery, outcome: SendOutcome, atMs: number): void;
+  /** Told each attempt (the control API's outbox): `atMs` when it ended (organization's clock), `startedMs` when it began (real time). */
+  onAttempt?(orgId: string, delivery: ClaimedDelivery, outcome: SendOutcome, atMs: number, startedMs: number): void;
   /** Told each webhook this process disabled for failing too long (the metrics). */
   onDisabled?(orgId: string, webhook: Webhook): void;
   readonly log: WorkerLog;
@@ -294,7 +294,8 @@ export class DeliveryWorker {
       if (this.deps.realNow() + this.deps.settings.timeoutMs > lease) return LAPSED;
       // Keyed only when some webhook is failing or this attempt fails: the healthy path stays as it was.
       if (inBatch && this.failing.size > 0 && this.failing.has(hookKey(orgId, d.webhook.id))) return HELD;
-      const outcome = await this.deps.sender.send(d, Math.floor(this.deps.realNow() / 1000));
+      const startedMs = this.deps.realNow();
+      const outcome = await this.deps.sender.send(d, Math.floor(startedMs / 1000));
       const atMs = this.deps.clock(orgId);
       if (inBatch && (!outcome.ok || this.failing.size > 0)) {
         const key = hookKey(orgId, d.webhook.id);
@@ -308,7 +309,7 @@ export class DeliveryWorker {
       const attempts = d.attempts + 1;
       const last = !outcome.ok && attempts >= this.deps.settings.maxAttempts;
       const retryAtMs = outcome.ok || last ? null : atMs + retryDelay(this.deps.settings, attempts);
-      this.deps.onAttempt?.(orgId, d, outcome, atMs);
+      this.deps.onAttempt?.(orgId, d, outcome, atMs, startedMs);
       const result: AttemptResult = { row: d.row, id: d.id, webhookId: d.webhook.id, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs, response: outcome.response, atMs, retryAtMs };
       if (!last) return result;
       // Its first attempt ended no later than the delays before its retries: a webhook failing since then has failed each of them.

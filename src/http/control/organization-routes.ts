@@ -97,8 +97,8 @@ export const organizationRoutes: FastifyPluginAsync<ControlRouteOptions> = async
     // same id, which would otherwise start on the old clock, under the old rules (a count half used).
     toolkit.clocks.real(org.id);
     toolkit.faults.clear(org.id);
-    toolkit.journal.clear(org.id);
-    toolkit.outbox.clear(org.id);
+    toolkit.journal.forget(org.id);
+    toolkit.outbox.forget(org.id);
     return { id: org.id, name: org.name, deleted: true };
   });
 };
