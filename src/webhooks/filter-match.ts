@@ -51,30 +51,108 @@ const TOP = '\u{10FFFF}';
 /** Folds A–Z only, as SQLite's LIKE and ILIKE under "C" do. */
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-/** LIKE: `%` any run of characters, `_` one character (a code point), nothing else special. */
-export function likeMatch(value: string, pattern: string): boolean {
-  const v = Array.from(asciiLower(value));
-  const p = Array.from(asciiLower(pattern));
-  let i = 0;
-  let j = 0;
-  let star = -1;
-  let mark = 0;
-  while (i < v.length) {
-    if (j < p.length && (p[j] === '_' || (p[j] !== '%' && p[j] === v[i]))) {
-      i++;
-      j++;
-    } else if (j < p.length && p[j] === '%') {
-      star = j++;
-      mark = i;
-    } else if (star >= 0) {
-      j = star + 1;
-      i = ++mark;
-    } else {
-      return false;
-    }
+const WILD = 0x5f; // `_`
+
+const codePoints = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
+
+/** Whether `seg` (code points, `_` any one) matches `v` at `at`. */
+function matchesAt(v: readonly number[], at: number, seg: readonly number[]): boolean {
+  for (let j = 0; j < seg.length; j++) if (seg[j] !== WILD && seg[j] !== v[at + j]) return false;
+  return true;
+}
+
+/** The leftmost `at` in [from, end − seg.length] where `seg` matches `v`, or −1. */
+type SegmentSearch = (v: readonly number[], from: number, end: number) => number;
+
+/** Knuth–Morris–Pratt for a segment without `_`: each code point of the value read once. */
+function literalSearch(seg: readonly number[]): SegmentSearch {
+  const back = new Int32Array(seg.length);
+  for (let i = 1, k = 0; i < seg.length; i++) {
+    while (k > 0 && seg[i] !== seg[k]) k = back[k - 1]!;
+    if (seg[i] === seg[k]) k++;
+    back[i] = k;
   }
-  while (j < p.length && p[j] === '%') j++;
-  return j === p.length;
+  return (v, from, end) => {
+    for (let t = from, k = 0; t < end; t++) {
+      while (k > 0 && v[t] !== seg[k]) k = back[k - 1]!;
+      if (v[t] === seg[k] && ++k === seg.length) return t - seg.length + 1;
+    }
+    return -1;
+  };
+}
+
+/**
+ * Shift-And for a segment with `_`: bit j of the state says the segment's first j + 1 code points
+ * match ending here; a code point of the value costs one pass over ⌈length / 32⌉ words.
+ */
+function wildcardSearch(seg: readonly number[]): SegmentSearch {
+  const words = Math.ceil(seg.length / 32);
+  const any = new Uint32Array(words);
+  seg.forEach((c, j) => { if (c === WILD) any[j >>> 5]! |= 1 << (j & 31); });
+  const masks = new Map<number, Uint32Array>();
+  seg.forEach((c, j) => {
+    if (c === WILD) return;
+    let m = masks.get(c);
+    if (!m) masks.set(c, (m = Uint32Array.from(any)));
+    m[j >>> 5]! |= 1 << (j & 31);
+  });
+  const top = words - 1;
+  const last = 1 << ((seg.length - 1) & 31);
+  return (v, from, end) => {
+    const state = new Uint32Array(words);
+    for (let t = from; t < end; t++) {
+      const mask = masks.get(v[t]!) ?? any;
+      let carry = 1;
+      for (let w = 0; w < words; w++) {
+        const d = state[w]!;
+        state[w] = ((d << 1) | carry) & mask[w]!;
+        carry = d >>> 31;
+      }
+      if (state[top]! & last) return t - seg.length + 1;
+    }
+    return -1;
+  };
+}
+
+/** A LIKE pattern split at `%`, its segments ready to search. */
+interface LikePattern {
+  readonly segments: readonly (readonly number[])[];
+  readonly searches: readonly SegmentSearch[];
+}
+
+function compileLike(pattern: string): LikePattern {
+  const segments = asciiLower(pattern).split('%').map(codePoints);
+  return { segments, searches: segments.map((seg) => (seg.includes(WILD) ? wildcardSearch(seg) : literalSearch(seg))) };
+}
+
+/**
+ * LIKE: `%` any run of characters, `_` one code point, nothing else special. The first and last
+ * segments are anchored and those between are taken leftmost in turn, which finds a match whenever
+ * there is one; so a value is read about once per segment, where a backtracking match could cost
+ * value × pattern (a 4,000-character filter on a 200,000-character value held a write 4.5 s).
+ */
+function likeMatches(value: string, like: LikePattern): boolean {
+  const v = codePoints(asciiLower(value));
+  const { segments, searches } = like;
+  const first = segments[0]!;
+  if (segments.length === 1) return v.length === first.length && matchesAt(v, 0, first);
+  const last = segments[segments.length - 1]!;
+  const end = v.length - last.length;
+  if (first.length > end || !matchesAt(v, 0, first) || !matchesAt(v, end, last)) return false;
+  let at = first.length;
+  for (let i = 1; i < segments.length - 1; i++) {
+    const seg = segments[i]!;
+    if (seg.length === 0) continue;
+    const found = searches[i]!(v, at, end);
+    if (found < 0) return false;
+    at = found + seg.length;
+  }
+  return true;
+}
+
+/** LIKE of one value against one pattern (likeMatches; a webhook's conditions keep theirs compiled). */
+export function likeMatch(value: string, pattern: string): boolean {
+  return likeMatches(value, compileLike(pattern));
 }
 
 /** The prefix a pattern asks for when it is one (text, then a single `%` at the end): then a range, as the stores compile it. */
@@ -93,6 +171,14 @@ function compare(a: FieldValue, b: string | number, op: string): boolean {
     case '<=': return c <= 0;
     default: return c >= 0;
   }
+}
+
+/** A condition's pattern compiled once: a webhook's filter is planned once and run on every write. */
+const compiledLikes = new WeakMap<PlanCondition, LikePattern>();
+function compiledLike(c: PlanCondition, pattern: string): LikePattern {
+  let like = compiledLikes.get(c);
+  if (!like) compiledLikes.set(c, (like = compileLike(pattern)));
+  return like;
 }
 
 function holds(c: PlanCondition, row: RecordRow): boolean {
@@ -116,7 +202,7 @@ function holds(c: PlanCondition, row: RecordRow): boolean {
       const v = String(fold(raw));
       const pattern = String(fold(c.pattern));
       const head = plainPrefix(pattern);
-      const found = head === undefined ? likeMatch(v, pattern) : compareCodePoints(v, head) >= 0 && compareCodePoints(v, head + TOP) < 0;
+      const found = head === undefined ? likeMatches(v, compiledLike(c, pattern)) : compareCodePoints(v, head) >= 0 && compareCodePoints(v, head + TOP) < 0;
       return c.negate ? !found : found;
     }
   }
