@@ -158,7 +158,7 @@ export const filesRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, {
       security: tokenSecurity,
       params: fileParams,
       querystring: query,
-      response: { 200: { description: 'The file\'s content.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...commonErrors },
+      response: { 200: { description: 'The file\'s content, in the content type it was uploaded with.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, ...commonErrors },
     },
   }, async (request, reply) => {
     const { file, content } = await service.fileContent(request.identity, request.params.ot, request.params.id, request.params.fileId);

@@ -104,8 +104,8 @@ export function conformance(doc: Document, method: string, url: string, res: Lig
     return problems;
   }
   if (Object.keys(content).length === 0) return [...problems, `${where}: a ${type} body, but the document has no content for ${res.statusCode}`];
-  // application/octet-stream stands for any file's own type (the download keeps the type it was sent with).
-  const media = content[type] ?? content['application/octet-stream'] ?? content['*/*'];
+  // */* is a file's own type (a download keeps the type it was uploaded with).
+  const media = content[type] ?? content['*/*'];
   if (!media) return [...problems, `${where}: ${type} is not documented (documented: ${Object.keys(content).join(', ')})`];
   if (type === 'application/json') {
     problems.push(...violations(doc, media.schema, res.json()).map((v) => `${where}: ${v}`));

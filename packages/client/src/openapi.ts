@@ -4456,13 +4456,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file's content. */
+            /** @description The file's content, in the content type it was uploaded with. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Invalid request: a malformed id, parameter or body, an unknown field or a value of the wrong type. */
