@@ -7,12 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noRole, noUser, rethrowAs } from '../control-errors.js';
 import { ADMIN_ROLE } from '../../auth/permissions.js';
-import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
+import type { ControlStore, FixtureLoadState, NewToken, RoleDeletion, UserDeletion } from '../types.js';
+import { loaderMark } from '../fixture-loader.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';
-import { inTransaction, prepared, qi, schemaRunner, type Pool, type PoolClient, type Prepared, type SchemaRunner } from './pg-db.js';
+import { connect, inTransaction, prepared, qi, release, schemaRunner, translate, type Pool, type PoolClient, type Prepared, type SchemaRunner } from './pg-db.js';
 import { CONTROL_CHANGED, type CacheListener } from './cache-listener.js';
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: Date }
@@ -103,12 +104,50 @@ export class PostgresControlStore implements ControlStore {
     }
   };
 
-  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; fixtureLoad?: boolean }): Promise<Organization> {
     const org: Organization = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: null, createdAt: nowIso() };
-    await this.write(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)`,
-      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt])
+    await this.write(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at, fixture_loader) VALUES ($1, $2, $3, $4, NULL, $5, $6)`,
+      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt, input.fixtureLoad ? loaderMark() : null])
       .catch(rethrowAs({ [UNIQUE_VIOLATION]: () => idTaken('organization', org.id) }));
     return org;
+  }
+
+  /** Every loader holds the lock while it loads, so a mark found by the holder is one no process will finish. */
+  async fixtureLoad(orgId: string): Promise<FixtureLoadState> {
+    if (!isId(orgId)) return 'none';
+    const { rows } = await this.sql<{ fixture_loader: string | null }>(`SELECT fixture_loader FROM ${this.t.orgs} WHERE id = $1`, [orgId]);
+    return rows[0]?.fixture_loader ? 'abandoned' : 'none';
+  }
+
+  async finishFixtureLoad(orgId: string): Promise<void> {
+    if (isId(orgId)) await this.write(`UPDATE ${this.t.orgs} SET fixture_loader = NULL WHERE id = $1 AND fixture_loader IS NOT NULL`, [orgId]);
+  }
+
+  /**
+   * A session advisory lock on a connection of its own, held until the release (or the end of the
+   * connection: a killed loader's lock goes with it). Keyed by the control schema and the id, in the
+   * two-key space that the migrations' one-key locks never use.
+   */
+  async lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
+    await this.sql('SELECT 1');
+    const client = await connect(this.pool);
+    const key = [`${this.schema} fixtures`, orgId];
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', key);
+    } catch (err) {
+      release(client, true);
+      return translate(err);
+    }
+    return async () => {
+      let broken = false;
+      try {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', key);
+      } catch {
+        // A connection whose unlock failed is closed, which releases its lock.
+        broken = true;
+      }
+      release(client, broken);
+    };
   }
 
   async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {
