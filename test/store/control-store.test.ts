@@ -95,6 +95,19 @@ for (const kind of CONTROL_KINDS) {
         assert.equal(second, true);
       });
 
+      test('holds the locks of many organizations loaded at once without taking every connection their loads need', async () => {
+        await Promise.all(Array.from({ length: 24 }, async () => {
+          const id = randomUUID();
+          const release = await server.lockFixtureLoad(id);
+          try {
+            assert.equal(await server.getOrganization(id), null);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          } finally {
+            await release();
+          }
+        }));
+      });
+
       test('creates an organization with its primary user and a token in one call, or nothing of them', async () => {
         const hash = hashToken(newToken());
         const { org, user } = await server.createOrganizationWithUser({

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noRole, noUser, rethrowAs } from '../control-errors.js';
 import { ADMIN_ROLE } from '../../auth/permissions.js';
 import type { ControlStore, FixtureLoadState, NewToken, RoleDeletion, UserDeletion } from '../types.js';
-import { loaderMark } from '../fixture-loader.js';
+import { KeyedLock, loaderMark, Slots } from '../fixture-loader.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -52,6 +52,10 @@ export class PostgresControlStore implements ControlStore {
   private readonly identities = new Map<string, TokenIdentity>();
   /** Counts the times the identities were dropped: a read that began before a drop must not be kept. */
   private generation = 0;
+  /** Fixtures loads of this process holding a lock (and so a connection) at once; the others wait for a turn. */
+  private readonly fixtureSlots: Slots;
+  /** Fixtures loads of this process, one at a time per organization, before the advisory lock. */
+  private readonly fixtureLocks = new KeyedLock();
 
   /**
    * A store on `schema` through `pool`; the schema is created and migrated on first use (and again
@@ -61,6 +65,8 @@ export class PostgresControlStore implements ControlStore {
   /** `changes`: the listener that lets identities be kept in memory (none: every call reads them). */
   constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA, private readonly changes?: CacheListener) {
     this.sql = schemaRunner(pool, schema, CONTROL_MIGRATIONS);
+    // Half the pool at most (10 connections by default), so the loads holding them still write.
+    this.fixtureSlots = new Slots(Math.max(1, Math.floor((pool.options?.max ?? 10) / 2)));
     // Every notice of a control change drops them all: such changes are rare, touches do not notify.
     changes?.subscribe((payload) => {
       if (payload === null || payload === CONTROL_CHANGED) this.forget();
@@ -130,23 +136,33 @@ export class PostgresControlStore implements ControlStore {
    */
   async lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
     await this.sql('SELECT 1');
-    const client = await connect(this.pool);
+    // Loads of this process wait for one another here, on no connection; those holding a connection
+    // each never take the whole pool, which their writes need too.
+    const ours = await this.fixtureLocks.acquire(orgId);
+    const slot = await this.fixtureSlots.take();
     const key = [`${this.schema} fixtures`, orgId];
+    let client: PoolClient | undefined;
     try {
+      client = await connect(this.pool);
       await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', key);
     } catch (err) {
-      release(client, true);
+      if (client) release(client, true);
+      slot();
+      await ours();
       return translate(err);
     }
+    const held = client;
     return async () => {
       let broken = false;
       try {
-        await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', key);
+        await held.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', key);
       } catch {
         // A connection whose unlock failed is closed, which releases its lock.
         broken = true;
       }
-      release(client, broken);
+      release(held, broken);
+      slot();
+      await ours();
     };
   }
 
