@@ -492,7 +492,7 @@ export function buildCli(env: NodeJS.ProcessEnv = process.env, output: CliOutput
       const { out } = ctx();
       readFixturesFile(o.file);
       const organizations = await server(o).loadFixtures(fixturesText(fs.readFileSync(o.file, 'utf8'), o.file));
-      print(out, { organizations }, organizations.map((f) => `${f.name} (${f.id}): ${f.status === 'created' ? `loaded, ${f.records} records` : 'exists already, left as it is'}`).join('\n'));
+      print(out, { organizations }, organizations.map((f) => `${f.name} (${f.id}): ${f.status === 'created' ? `loaded, ${f.records} records` : f.status === 'reloaded' ? `an earlier load never finished: removed and loaded again, ${f.records} records` : 'exists already, left as it is'}`).join('\n'));
     });
 
   org.command('delete')

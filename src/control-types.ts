@@ -28,7 +28,7 @@ export interface SnapshotSummary {
 export interface LoadedOrganizationSummary {
   readonly id: string;
   readonly name: string;
-  readonly status: 'created' | 'existing';
+  readonly status: 'created' | 'existing' | 'reloaded';
   readonly records: number;
   readonly users: ReadonlyArray<{ readonly id: string; readonly email: string; readonly role: string; readonly tokens: readonly string[] }>;
 }

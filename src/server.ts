@@ -152,7 +152,7 @@ export async function startServer(
   try {
     await reachable(config, stores);
     const fixtures = options.fixtures ? await loadFixtures({ control: stores.control, records: stores.records, clock: Date.now, allowPrivateWebhooks: config.webhooks.allowPrivate }, options.fixtures) : null;
-    for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : 'exists already: left as it is'}.`);
+    for (const o of fixtures ?? []) announce(`Fixture organization "${o.name}" (${o.id}) ${o.status === 'created' ? `loaded with ${o.records} records` : o.status === 'reloaded' ? `was left half loaded by a load that never finished: removed and loaded again with ${o.records} records` : 'exists already: left as it is'}.`);
     const logger = options.logger ?? loggerOptions({ level: config.logLevel, format: config.logFormat, ...(options.logStream ? { stream: options.logStream } : {}) });
     app = await buildApp({ ...stores, config, clock: Date.now, logger });
     stores.logTo(app.log);

@@ -295,9 +295,30 @@ export interface NewToken {
 export type UserDeletion = 'deleted' | 'absent' | 'primary';
 export type RoleDeletion = 'deleted' | 'absent' | { heldBy: ReadonlyArray<{ id: string; email: string }> };
 
+/** See ControlStore.fixtureLoad. */
+export type FixtureLoadState = 'none' | 'live' | 'abandoned';
+
 export interface ControlStore {
-  /** `id` (a lowercase UUID) chooses the id (fixtures); an id taken is PARAM_INVALID. */
-  createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization>;
+  /**
+   * `id` (a lowercase UUID) chooses the id (fixtures); an id taken is PARAM_INVALID. With
+   * `fixtureLoad`, the organization is made marked as being loaded from fixtures, by this process,
+   * in the same statement: the mark stays until finishFixtureLoad (docs/fixtures.md).
+   */
+  createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; fixtureLoad?: boolean }): Promise<Organization>;
+  /**
+   * The fixtures load of the organization: `none` when it carries no mark (the load finished, or
+   * no load made it), `live` when a process that may still be loading it made the mark, `abandoned`
+   * when its load can never finish (its process is gone). Asked while holding lockFixtureLoad.
+   */
+  fixtureLoad(orgId: string): Promise<FixtureLoadState>;
+  /** Takes the organization's mark away: its load finished. */
+  finishFixtureLoad(orgId: string): Promise<void>;
+  /**
+   * Held for the whole of a fixtures load of the organization, released by the function returned:
+   * across processes on PostgreSQL (an advisory lock), within this process on SQLite, where
+   * fixtureLoad tells a live loader of another process by its pid.
+   */
+  lockFixtureLoad(orgId: string): Promise<() => Promise<void>>;
   /**
    * An organization with its first user (its primary user) holding a first token, in one
    * transaction: a failure leaves none of them, so a call that failed can be made again.

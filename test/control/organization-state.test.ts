@@ -150,6 +150,17 @@ for (const store of HTTP_STORES) {
       assert.equal((await api('POST', '/api/record/account', { accountname: 'After' })).statusCode, 201);
     });
 
+    test('the export of a live organization no load made (no fixture state), loaded on its own server, leaves it as it is', async () => {
+      assert.equal((await api('POST', '/api/record/account', { accountname: 'Live' })).statusCode, 201);
+      const before = await accounts();
+      const exported = json(await control('GET', `/organizations/${ctx.orgId}/fixture`));
+      const loaded = await control('POST', '/fixtures', exported);
+      assert.equal(loaded.statusCode, 200, loaded.body);
+      assert.deepEqual(json(loaded).organizations.map((o: { id: string; status: string }) => [o.id, o.status]), [[ctx.orgId, 'existing']]);
+      assert.deepEqual(await accounts(), before);
+      assert.equal((await api('POST', '/api/record/account', { accountname: 'Still served' })).statusCode, 201, 'its token still works');
+    });
+
     test('fixtures load: tokens of fixed value, definitions, records with their system fields and lookups both ways; reset returns to it', async () => {
       const loaded = await control('POST', '/fixtures', FIXTURE);
       assert.equal(loaded.statusCode, 200, loaded.body);

@@ -66,6 +66,48 @@ for (const kind of CONTROL_KINDS) {
     });
 
     describe('organizations', () => {
+      test('marks an organization a fixtures load makes until the load finishes; a mark its loader left is abandoned', async () => {
+        const loading = await server.createOrganization({ name: 'Loading', plan: 'free', minuteLimit: null, fixtureLoad: true });
+        const plain = await server.createOrganization({ name: 'Plain', plan: 'free', minuteLimit: null });
+        // Asked by the holder of the load lock: no load of this process is under way, so the mark is one no one will finish.
+        assert.equal(await cli.fixtureLoad(loading.id), 'abandoned');
+        assert.equal(await cli.fixtureLoad(plain.id), 'none');
+        assert.equal(await cli.fixtureLoad(ABSENT), 'none');
+        await server.finishFixtureLoad(loading.id);
+        assert.equal(await cli.fixtureLoad(loading.id), 'none');
+        assert.equal(JSON.stringify(await cli.getOrganization(loading.id)), JSON.stringify(loading), 'the mark is no part of the organization');
+      });
+
+      test('lets one fixtures load of an organization hold its lock at a time', async () => {
+        const [a, b] = [randomUUID(), randomUUID()];
+        const releaseFirst = await server.lockFixtureLoad(a);
+        let second = false;
+        const waiting = server.lockFixtureLoad(a).then((release) => {
+          second = true;
+          return release;
+        });
+        // Another organization's lock is not held up.
+        await (await server.lockFixtureLoad(b))();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.equal(second, false, 'the second load waits for the first');
+        await releaseFirst();
+        await (await waiting)();
+        assert.equal(second, true);
+      });
+
+      test('holds the locks of many organizations loaded at once without taking every connection their loads need', async () => {
+        await Promise.all(Array.from({ length: 24 }, async () => {
+          const id = randomUUID();
+          const release = await server.lockFixtureLoad(id);
+          try {
+            assert.equal(await server.getOrganization(id), null);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          } finally {
+            await release();
+          }
+        }));
+      });
+
       test('creates an organization with its primary user and a token in one call, or nothing of them', async () => {
         const hash = hashToken(newToken());
         const { org, user } = await server.createOrganizationWithUser({
@@ -680,15 +722,16 @@ describe('the sqlite control store alone', () => {
       const org = await first.createOrganization({ name: 'Kept', plan: 'standard', minuteLimit: null });
       await first.close();
       const db = new Database(path.join(old, 'control.db'));
-      // Back to version 1: without roles, nor migration 3's columns, nor migration 4's.
+      // Back to version 1: without roles, nor migration 3's columns, nor migration 4's or 5's.
       db.exec(`DROP TABLE roles; DROP INDEX ix_tokens_id; DROP INDEX ix_users_org;
         ALTER TABLE tokens DROP COLUMN id; ALTER TABLE tokens DROP COLUMN last4; ALTER TABLE users DROP COLUMN disabled_at;
-        ALTER TABLE organizations DROP COLUMN webhooks;`);
+        ALTER TABLE organizations DROP COLUMN webhooks; ALTER TABLE organizations DROP COLUMN fixture_loader;`);
       db.pragma('user_version = 1');
       db.close();
       const again = new SqliteControlStore(old);
       try {
         assert.equal((await again.getOrganization(org.id))?.name, 'Kept');
+        assert.equal(await again.fixtureLoad(org.id), 'none', 'an organization there before the fixtures mark carries none');
         await again.setRole({ orgId: org.id, name: 'sales', grants: {} });
         assert.deepEqual((await again.getRole(org.id, 'sales'))?.grants, {});
       } finally {

@@ -34,7 +34,7 @@ const loadedSchema = {
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
-    status: { type: 'string', enum: ['created', 'existing'] },
+    status: { type: 'string', enum: ['created', 'existing', 'reloaded'] },
     records: { type: 'integer', description: 'Records loaded (0 for an organization left as it was).' },
     users: {
       type: 'array',

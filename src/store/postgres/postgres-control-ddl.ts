@@ -107,6 +107,11 @@ export const CONTROL_MIGRATIONS: readonly PgMigration[] = [
   async (client) => {
     await client.query('ALTER TABLE notices ADD COLUMN leased_at timestamptz');
   },
+  // 7: the mark of an organization a fixtures load is making (control.db's migration 5); none once
+  // the load finished. Loaders of one organization take turns on an advisory lock (docs/fixtures.md).
+  async (client) => {
+    await client.query('ALTER TABLE organizations ADD COLUMN fixture_loader text');
+  },
 ];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -7,12 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { emailTaken, idTaken, noOrganization, noRole, noUser, rethrowAs } from '../control-errors.js';
 import { ADMIN_ROLE } from '../../auth/permissions.js';
-import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
+import type { ControlStore, FixtureLoadState, NewToken, RoleDeletion, UserDeletion } from '../types.js';
+import { KeyedLock, loaderMark, Slots } from '../fixture-loader.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
 import { CONTROL_MIGRATIONS, DEFAULT_CONTROL_SCHEMA, iso, isoOrNull, isId } from './postgres-control-ddl.js';
-import { inTransaction, prepared, qi, schemaRunner, type Pool, type PoolClient, type Prepared, type SchemaRunner } from './pg-db.js';
+import { connect, inTransaction, prepared, qi, release, schemaRunner, translate, type Pool, type PoolClient, type Prepared, type SchemaRunner } from './pg-db.js';
 import { CONTROL_CHANGED, type CacheListener } from './cache-listener.js';
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: Date }
@@ -51,6 +52,10 @@ export class PostgresControlStore implements ControlStore {
   private readonly identities = new Map<string, TokenIdentity>();
   /** Counts the times the identities were dropped: a read that began before a drop must not be kept. */
   private generation = 0;
+  /** Fixtures loads of this process holding a lock (and so a connection) at once; the others wait for a turn. */
+  private readonly fixtureSlots: Slots;
+  /** Fixtures loads of this process, one at a time per organization, before the advisory lock. */
+  private readonly fixtureLocks = new KeyedLock();
 
   /**
    * A store on `schema` through `pool`; the schema is created and migrated on first use (and again
@@ -60,6 +65,8 @@ export class PostgresControlStore implements ControlStore {
   /** `changes`: the listener that lets identities be kept in memory (none: every call reads them). */
   constructor(readonly pool: Pool, readonly schema: string = DEFAULT_CONTROL_SCHEMA, private readonly changes?: CacheListener) {
     this.sql = schemaRunner(pool, schema, CONTROL_MIGRATIONS);
+    // Half the pool at most (10 connections by default), so the loads holding them still write.
+    this.fixtureSlots = new Slots(Math.max(1, Math.floor((pool.options?.max ?? 10) / 2)));
     // Every notice of a control change drops them all: such changes are rare, touches do not notify.
     changes?.subscribe((payload) => {
       if (payload === null || payload === CONTROL_CHANGED) this.forget();
@@ -103,12 +110,60 @@ export class PostgresControlStore implements ControlStore {
     }
   };
 
-  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; fixtureLoad?: boolean }): Promise<Organization> {
     const org: Organization = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minuteLimit: input.minuteLimit, primaryUserId: null, createdAt: nowIso() };
-    await this.write(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at) VALUES ($1, $2, $3, $4, NULL, $5)`,
-      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt])
+    await this.write(`INSERT INTO ${this.t.orgs} (id, name, plan, minute_limit, primary_user_id, created_at, fixture_loader) VALUES ($1, $2, $3, $4, NULL, $5, $6)`,
+      [org.id, org.name, org.plan, org.minuteLimit, org.createdAt, input.fixtureLoad ? loaderMark() : null])
       .catch(rethrowAs({ [UNIQUE_VIOLATION]: () => idTaken('organization', org.id) }));
     return org;
+  }
+
+  /** Every loader holds the lock while it loads, so a mark found by the holder is one no process will finish. */
+  async fixtureLoad(orgId: string): Promise<FixtureLoadState> {
+    if (!isId(orgId)) return 'none';
+    const { rows } = await this.sql<{ fixture_loader: string | null }>(`SELECT fixture_loader FROM ${this.t.orgs} WHERE id = $1`, [orgId]);
+    return rows[0]?.fixture_loader ? 'abandoned' : 'none';
+  }
+
+  async finishFixtureLoad(orgId: string): Promise<void> {
+    if (isId(orgId)) await this.write(`UPDATE ${this.t.orgs} SET fixture_loader = NULL WHERE id = $1 AND fixture_loader IS NOT NULL`, [orgId]);
+  }
+
+  /**
+   * A session advisory lock on a connection of its own, held until the release (or the end of the
+   * connection: a killed loader's lock goes with it). Keyed by the control schema and the id, in the
+   * two-key space that the migrations' one-key locks never use.
+   */
+  async lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
+    await this.sql('SELECT 1');
+    // Loads of this process wait for one another here, on no connection; those holding a connection
+    // each never take the whole pool, which their writes need too.
+    const ours = await this.fixtureLocks.acquire(orgId);
+    const slot = await this.fixtureSlots.take();
+    const key = [`${this.schema} fixtures`, orgId];
+    let client: PoolClient | undefined;
+    try {
+      client = await connect(this.pool);
+      await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', key);
+    } catch (err) {
+      if (client) release(client, true);
+      slot();
+      await ours();
+      return translate(err);
+    }
+    const held = client;
+    return async () => {
+      let broken = false;
+      try {
+        await held.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', key);
+      } catch {
+        // A connection whose unlock failed is closed, which releases its lock.
+        broken = true;
+      }
+      release(held, broken);
+      slot();
+      await ours();
+    };
   }
 
   async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {

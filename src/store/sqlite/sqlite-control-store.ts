@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { emailTaken, idTaken, noOrganization, noRole, noUser, rethrowAs } from '../control-errors.js';
 import { ADMIN_ROLE } from '../../auth/permissions.js';
-import type { ControlStore, NewToken, RoleDeletion, UserDeletion } from '../types.js';
+import type { ControlStore, FixtureLoadState, NewToken, RoleDeletion, UserDeletion } from '../types.js';
+import { KeyedLock, loaderMark, markState } from '../fixture-loader.js';
 import type { ObjectGrant, RoleDefinition } from '../../auth/roles.js';
 import type { Organization, TokenIdentity, TokenInfo, User } from '../../auth/identity.js';
 import type { PlanName } from '../../auth/plans.js';
@@ -75,6 +76,11 @@ const CONTROL_MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec('ALTER TABLE organizations ADD COLUMN webhooks INTEGER NOT NULL DEFAULT 0');
   },
+  // 5: the mark of an organization a fixtures load is making, naming its process (fixture-loader.ts);
+  // none once the load finished (docs/fixtures.md).
+  (db) => {
+    db.exec('ALTER TABLE organizations ADD COLUMN fixture_loader TEXT');
+  },
 ];
 
 interface OrgRow { id: string; name: string; plan: string; minute_limit: number | null; primary_user_id: string | null; created_at: string }
@@ -114,6 +120,8 @@ export class SqliteControlStore implements ControlStore {
   /** Token uses not yet written: digest → ISO time (see touchToken). */
   private readonly touches = new Map<string, string>();
   private touchTimer: NodeJS.Timeout | undefined;
+  /** Fixtures loads of this process, one at a time per organization (lockFixtureLoad). */
+  private readonly fixtureLocks = new KeyedLock();
 
   constructor(dataDir: string) {
     // Owner-only when Orchard makes it: control.db holds token digests, organizations' files webhook secrets (docs/operations.md).
@@ -124,9 +132,22 @@ export class SqliteControlStore implements ControlStore {
     migrate(this.db, CONTROL_MIGRATIONS);
   }
 
-  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }): Promise<Organization> {
+  async createOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; fixtureLoad?: boolean }): Promise<Organization> {
     this.identities.clear();
-    return toOrg(this.insertOrganization(input, null));
+    return toOrg(this.insertOrganization(input, null, input.fixtureLoad ? loaderMark() : null));
+  }
+
+  async fixtureLoad(orgId: string): Promise<FixtureLoadState> {
+    const row = prepared(this.db, 'SELECT fixture_loader FROM organizations WHERE id = ?').get(orgId) as { fixture_loader: string | null } | undefined;
+    return markState(row?.fixture_loader ?? null);
+  }
+
+  async finishFixtureLoad(orgId: string): Promise<void> {
+    prepared(this.db, 'UPDATE organizations SET fixture_loader = NULL WHERE id = ?').run(orgId);
+  }
+
+  lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
+    return this.fixtureLocks.acquire(orgId);
   }
 
   async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {
@@ -139,10 +160,11 @@ export class SqliteControlStore implements ControlStore {
     }).immediate();
   }
 
-  private insertOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }, primaryUserId: string | null): OrgRow {
+  private insertOrganization(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null }, primaryUserId: string | null, fixtureLoader: string | null = null): OrgRow {
     const row: OrgRow = { id: input.id ?? randomUUID(), name: input.name, plan: input.plan, minute_limit: input.minuteLimit, primary_user_id: primaryUserId, created_at: nowIso() };
     try {
-      prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at)').run(row);
+      prepared(this.db, 'INSERT INTO organizations (id, name, plan, minute_limit, primary_user_id, created_at, fixture_loader) VALUES (@id, @name, @plan, @minute_limit, @primary_user_id, @created_at, @fixture_loader)')
+        .run({ ...row, fixture_loader: fixtureLoader });
     } catch (err) {
       rethrowAs({ SQLITE_CONSTRAINT_PRIMARYKEY: () => idTaken('organization', row.id) })(err);
     }
