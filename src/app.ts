@@ -363,7 +363,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(v3Routes, { ...families, prefix: '/api/v3' });
     await api.register(viewsRoutes, families);
     await api.register(accountRoutes, { ...families, limits, movedNow: clocks.movedNow });
-    await api.register(webhooksRoutes, { webhooks });
+    await api.register(webhooksRoutes, { webhooks, baseUrl: deps.config.baseUrl });
   });
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {

@@ -138,7 +138,12 @@ const SECRET_REPLY: readonly string[][] = [['data', 'secret']];
 const createSecrets = { journalSecrets: { body: [['headers'], ['secret']], reply: SECRET_REPLY } };
 const rotateSecrets = { journalSecrets: { body: [['secret']], reply: SECRET_REPLY } };
 
-export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = async (app, { webhooks }) => {
+/** The Location of a 201 that made a webhook (RFC 9110 § 15.3.2), as a record's create names the record. */
+const webhookLocation = {
+  Location: { type: 'string', description: 'The new webhook\'s API URL: {BASE_URL}/api/webhooks/{id}.' },
+} as const;
+
+export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService; baseUrl: string | undefined }> = async (app, { webhooks, baseUrl }) => {
   errorReplies(app, v1ErrorBody);
 
   app.get('/api/webhooks', {
@@ -155,12 +160,13 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhookService }> = 
       tags: ['webhooks'], security: tokenSecurity, querystring: query,
       // Checked by the service, whose messages say what to fix; the document shows the members typed.
       body: { type: 'object', additionalProperties: true }, documentedBody: createBody,
-      response: { 201: envelopeOf(createdSchema, 'Made: the webhook with its secret.'), ...errors },
+      response: { 201: { ...envelopeOf(createdSchema, 'Made: the webhook with its secret; Location names it.'), headers: webhookLocation }, ...errors },
     },
     config: createSecrets,
   }, async (request, reply) => {
     const { webhook, secret } = await webhooks.create(request.identity, request.body);
-    return reply.code(201).send(ok({ ...webhook, secret }));
+    const base = baseUrl ?? `${request.protocol}://${request.host}`;
+    return reply.code(201).header('location', `${base}/api/webhooks/${webhook.id}`).send(ok({ ...webhook, secret }));
   });
 
   app.get<{ Params: IdParams }>('/api/webhooks/:id', {

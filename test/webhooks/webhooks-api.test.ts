@@ -31,9 +31,11 @@ for (const store of HTTP_STORES) {
     });
 
     const hooks = () => ctx.request({ method: 'GET', url: '/api/webhooks' });
+    let madeAt: unknown;
     const make = async (body: object) => {
       const res = await ctx.request({ method: 'POST', url: '/api/webhooks', payload: body });
       assert.equal(res.statusCode, 201, res.body);
+      madeAt = res.headers.location;
       return res.json().data as { id: string; secret: string };
     };
     const remove = async (id: string) => assert.equal((await ctx.request({ method: 'DELETE', url: `/api/webhooks/${id}` })).statusCode, 200);
@@ -46,6 +48,7 @@ for (const store of HTTP_STORES) {
         headers: ['X-Api-Key: k-1', 'Authorization: Bearer sk_live_0123456789abcdef', 'X-Fifteen: 123456789012345', 'X-Sixteen: 1234567890123456'],
       });
       assert.match(made.secret, /^whsec_/);
+      assert.equal(madeAt, `http://orchard.test/api/webhooks/${made.id}`, 'Location names the webhook made');
       // The mark alone up to 15 characters; from 16, the mark and the last four.
       const masked = { 'X-Api-Key': '****', Authorization: '****cdef', 'X-Fifteen': '****', 'X-Sixteen': '****3456' };
       assert.deepEqual({ ...made, id: undefined, secret: undefined, createdAt: undefined }, {

@@ -6910,9 +6910,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Made: the webhook with its secret. */
+            /** @description Made: the webhook with its secret; Location names it. */
             201: {
                 headers: {
+                    /** @description The new webhook's API URL: {BASE_URL}/api/webhooks/{id}. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
