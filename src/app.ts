@@ -339,8 +339,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Without Redis the limits count in memory (docs/limits.md): the process still serves.
   if (limits) checks.push({ name: deps.config.redisUrl ? 'redis' : 'counters', check: () => limits.store.ping(), optional: deps.config.redisUrl !== undefined });
   installHealthRoutes(app, checks);
-  // A reset or restore of an organization (control API) waits for its requests under way, and
-  // its requests wait for it: none sees part of the old state and part of the new.
+  // A reset, restore or delete of an organization (control API) waits for its requests under way,
+  // and its requests wait for it: none sees part of the old state and part of the new, and none
+  // admitted for a deleted organization reaches one loaded again under its id.
   const gate = new OrgGate();
   const service = gatedService(new Service(timed), gate, deps.records);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
@@ -368,7 +369,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
     const state = new OrganizationState({
-      control: deps.control, records: deps.records, clock: clocks.now, exclusive: (orgId, work) => gate.exclusive(orgId, work),
+      control: deps.control, records: deps.records, clock: clocks.now, exclusive: (orgId, work) => gate.exclusive(orgId, work), retire: (org) => gate.retire(org),
       allowPrivateWebhooks: deps.config.webhooks.allowPrivate,
     });
     await app.register(controlApi, {

@@ -1,10 +1,13 @@
 // Keeps a request of an organization and a change of its whole state (reset, restore, a fixture
 // loaded over it) apart within this process: requests share the organization, such a change takes
 // it alone, after the requests under way end and before those that arrive meanwhile start. So no
-// request sees part of the old state and part of the new (docs/control-api.md).
+// request sees part of the old state and part of the new (docs/control-api.md). A delete of the
+// organization takes it alone too, and retires the incarnation it deletes: a request admitted for
+// it (its token resolved before the delete) that calls the service afterwards fails rather than
+// reaching the organization loaded again since under the same id.
 
-import type { TokenIdentity } from '../auth/identity.js';
-import { isAppError, type ErrorCode } from '../errors.js';
+import type { Organization, TokenIdentity } from '../auth/identity.js';
+import { AppError, isAppError, type ErrorCode } from '../errors.js';
 import { DefinitionsChanged, type RecordStore } from '../store/types.js';
 import type { Service } from './service.js';
 
@@ -17,8 +20,24 @@ interface OrgState {
   drained: (() => void) | null;
 }
 
+/** An organization's incarnation: its id, and when this one was made (an id deleted and made again is a new one). */
+export type Incarnation = Pick<Organization, 'id' | 'createdAt'>;
+
+/**
+ * How long a deleted incarnation is remembered: past the longest a request admitted for it can
+ * still be under way (a fault rule's latency and REQUEST_TIMEOUT_MS are at most an hour each).
+ */
+const RETIRED_KEPT_MS = 2 * 3_600_000;
+
+/** What a request admitted for an organization deleted since fails with, before it reads or writes anything. */
+export function organizationDeleted(org: Incarnation): AppError {
+  return new AppError('TOKEN_INVALID', `The organization ${org.id} this token was of was deleted while the request was under way (an organization loaded since under the same id is another one): nothing was read or written. Send the request again with a token of an organization that exists.`);
+}
+
 export class OrgGate {
   private readonly orgs = new Map<string, OrgState>();
+  /** The incarnations deleted lately, by organization id: when each was made (createdAt), and when deleted (real time, ms). */
+  private readonly retired = new Map<string, Array<{ createdAt: string; atMs: number }>>();
 
   private state(orgId: string): OrgState {
     let s = this.orgs.get(orgId);
@@ -38,9 +57,32 @@ export class OrgGate {
     if (s.active === 0 && s.exclusive === null && this.orgs.get(orgId) === s) this.orgs.delete(orgId);
   }
 
-  /** Runs a request of the organization; it waits first while a change of the organization is under way. */
-  async shared<T>(orgId: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * The incarnation `org` was deleted: requests admitted for it fail from now on (shared). Called
+   * within `exclusive` of its id, so that none of them is under way then, and those waiting start
+   * after it.
+   */
+  retire(org: Incarnation, nowMs: number = Date.now()): void {
+    for (const [id, list] of this.retired) {
+      const kept = list.filter((r) => r.atMs >= nowMs - RETIRED_KEPT_MS);
+      if (kept.length === 0) this.retired.delete(id);
+      else if (kept.length < list.length) this.retired.set(id, kept);
+    }
+    this.retired.set(org.id, [...(this.retired.get(org.id) ?? []), { createdAt: org.createdAt, atMs: nowMs }]);
+  }
+
+  private isRetired(org: Incarnation): boolean {
+    return this.retired.get(org.id)?.some((r) => r.createdAt === org.createdAt) ?? false;
+  }
+
+  /**
+   * Runs a request of the organization; it waits first while a change of the organization is under
+   * way, then fails (TOKEN_INVALID) if the incarnation it was admitted for has been deleted since.
+   */
+  async shared<T>(org: Incarnation, work: () => Promise<T>): Promise<T> {
+    const orgId = org.id;
     for (let change = this.changeOf(orgId); change; change = this.changeOf(orgId)) await change;
+    if (this.isRetired(org)) throw organizationDeleted(org);
     const s = this.state(orgId);
     s.active++;
     try {
@@ -93,9 +135,9 @@ function member(service: Service, property: PropertyKey, wrap: (method: Method) 
 }
 
 /** The organization of a Service call: each takes the caller's identity first (service.ts). */
-const orgOf = (args: unknown[]): string | undefined => {
-  const orgId = (args[0] as TokenIdentity | undefined)?.org?.id;
-  return typeof orgId === 'string' ? orgId : undefined;
+const orgOf = (args: unknown[]): Incarnation | undefined => {
+  const org = (args[0] as TokenIdentity | undefined)?.org;
+  return typeof org?.id === 'string' ? org : undefined;
 };
 
 /**
@@ -115,9 +157,9 @@ function retriedService(service: Service, records: Pick<RecordStore, 'org'>): Se
   return new Proxy(service, {
     // `whole` runs many calls and writes between them: each is retried, never the whole.
     get: (target, property) => member(target, property, (method) => (property === 'whole' ? method : (...args: unknown[]) => {
-      const orgId = orgOf(args);
+      const org = orgOf(args);
       const call = () => method(...args) as Promise<unknown>;
-      return orgId === undefined ? call() : call().catch((err: unknown) => again(orgId, err, call));
+      return org === undefined ? call() : call().catch((err: unknown) => again(org.id, err, call));
     })),
   });
 }
@@ -132,10 +174,10 @@ export function gatedService(service: Service, gate: OrgGate, records: Pick<Reco
   const retried = retriedService(service, records);
   return new Proxy(retried, {
     get: (target, property) => member(target, property, (method) => (...args: unknown[]) => {
-      const orgId = orgOf(args);
-      if (orgId === undefined) return method(...args);
-      if (property === 'whole') return gate.shared(orgId, () => (args[1] as (s: Service) => Promise<unknown>)(retried));
-      return gate.shared(orgId, () => method(...args) as Promise<unknown>);
+      const org = orgOf(args);
+      if (org === undefined) return method(...args);
+      if (property === 'whole') return gate.shared(org, () => (args[1] as (s: Service) => Promise<unknown>)(retried));
+      return gate.shared(org, () => method(...args) as Promise<unknown>);
     }),
   });
 }
