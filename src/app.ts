@@ -347,7 +347,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
   const worker = installWebhookWorker(app, deps, clocks, toolkit, metrics);
   app.decorate('webhooks', worker);
-  const webhooks = new WebhookService(timed);
+  // Gated too: a webhook made, deleted or enabled through the API is a write of the organization.
+  const webhooks = gatedService(new WebhookService(timed), gate, deps.records);
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks) : authHook(auth));

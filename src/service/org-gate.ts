@@ -127,14 +127,14 @@ type Method = (...a: unknown[]) => unknown;
  * synchronous step (checking a row of an import: nothing to wait for, and it must stay synchronous)
  * bound as it is, any other member as it is.
  */
-function member(service: Service, property: PropertyKey, wrap: (method: Method) => Method): unknown {
+function member(service: object, property: PropertyKey, wrap: (method: Method) => Method): unknown {
   const value = Reflect.get(service, property) as unknown;
   if (typeof value !== 'function') return value;
   const method = (value as Method).bind(service);
   return SYNCHRONOUS.has(property) ? method : wrap(method);
 }
 
-/** The organization of a Service call: each takes the caller's identity first (service.ts). */
+/** The organization of a Service or WebhookService call: each takes the caller's identity first (service.ts). */
 const orgOf = (args: unknown[]): Incarnation | undefined => {
   const org = (args[0] as TokenIdentity | undefined)?.org;
   return typeof org?.id === 'string' ? org : undefined;
@@ -148,7 +148,7 @@ const orgOf = (args: unknown[]): Incarnation | undefined => {
  * another process just added is used at once, and a restore made by another process never fails a
  * request. Such failures happen before anything is written, or roll back what was.
  */
-function retriedService(service: Service, records: Pick<RecordStore, 'org'>): Service {
+function retriedService<S extends object>(service: S, records: Pick<RecordStore, 'org'>): S {
   const again = async (orgId: string, err: unknown, call: () => Promise<unknown>): Promise<unknown> => {
     const stale = err instanceof DefinitionsChanged || (isAppError(err) && UNKNOWN_NAME.has(err.code));
     if (!stale || !(await (await records.org(orgId)).refreshSchema())) throw err;
@@ -170,13 +170,13 @@ function retriedService(service: Service, records: Pick<RecordStore, 'org'>): Se
  * service retried but not gated: a call of the gated one inside would wait for a change that waits
  * for the work to end.
  */
-export function gatedService(service: Service, gate: OrgGate, records: Pick<RecordStore, 'org'>): Service {
+export function gatedService<S extends object>(service: S, gate: OrgGate, records: Pick<RecordStore, 'org'>): S {
   const retried = retriedService(service, records);
   return new Proxy(retried, {
     get: (target, property) => member(target, property, (method) => (...args: unknown[]) => {
       const org = orgOf(args);
       if (org === undefined) return method(...args);
-      if (property === 'whole') return gate.shared(org, () => (args[1] as (s: Service) => Promise<unknown>)(retried));
+      if (property === 'whole') return gate.shared(org, () => (args[1] as (s: S) => Promise<unknown>)(retried));
       return gate.shared(org, () => method(...args) as Promise<unknown>);
     }),
   });

@@ -61,6 +61,26 @@ for (const [store, config] of stores) {
       }
     });
 
+    test('a slow webhook create fails TOKEN_INVALID and makes no webhook in the organization loaded since', async () => {
+      const receiver = await startReceiver();
+      const orchard = await startOrchard({ config: { ...config, webhooks: { allowPrivate: true } } as object, fixtures: fixture(receiver.url) });
+      try {
+        await orchard.control.addFaultRule({ orgId: ORG_ID, methods: ['POST'], latencyMs: 800 });
+        const slow = call(orchard.url, '/api/webhooks', { method: 'POST', body: JSON.stringify({ event: 'deleted', object: 'account', url: `${receiver.url}/old` }) });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await orchard.control.call('DELETE', `organizations/${ORG_ID}`);
+        await orchard.control.call('POST', 'fixtures', fixture(receiver.url));
+        const res = await slow;
+        assert.equal(res.status, 401, await res.text());
+        assert.equal(res.headers.get('x-error-code'), 'TOKEN_INVALID');
+        const hooks = await (await call(orchard.url, '/api/webhooks')).json() as { data: Array<{ event: string }> };
+        assert.deepEqual(hooks.data.map((h) => h.event), ['created'], 'only the fixture\'s webhook');
+      } finally {
+        await orchard.close();
+        await receiver.close();
+      }
+    });
+
     test('a delete with no request in flight: the token is refused, the fixture loads again and serves', async () => {
       const receiver = await startReceiver();
       const orchard = await startOrchard({ config: { ...config, webhooks: { allowPrivate: true } } as object, fixtures: fixture(receiver.url) });
