@@ -342,7 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A reset, restore or delete of an organization (control API) waits for its requests under way,
   // and its requests wait for it: none sees part of the old state and part of the new, and none
   // admitted for a deleted organization reaches one loaded again under its id.
-  const gate = new OrgGate();
+  const gate = new OrgGate((org) => deps.control.isCurrent(org));
   const service = gatedService(new Service(timed), gate, deps.records);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
   const worker = installWebhookWorker(app, deps, clocks, toolkit, metrics);

@@ -35,6 +35,12 @@ export function organizationDeleted(org: Incarnation): AppError {
 }
 
 export class OrgGate {
+  /**
+   * `isCurrent` (ControlStore.isCurrent): whether an incarnation is still its id's, asked once a
+   * request is let in, for a delete this gate did not see (another process's); none asks nothing more.
+   */
+  constructor(private readonly isCurrent?: (org: Incarnation) => Promise<boolean>) {}
+
   private readonly orgs = new Map<string, OrgState>();
   /** The incarnations deleted lately, by organization id: when each was made (createdAt), and when deleted (real time, ms). */
   private readonly retired = new Map<string, Array<{ createdAt: string; atMs: number }>>();
@@ -77,7 +83,8 @@ export class OrgGate {
 
   /**
    * Runs a request of the organization; it waits first while a change of the organization is under
-   * way, then fails (TOKEN_INVALID) if the incarnation it was admitted for has been deleted since.
+   * way, then fails (TOKEN_INVALID) if the incarnation it was admitted for has been deleted since:
+   * by this process (retire), or by another as the control store says (isCurrent).
    */
   async shared<T>(org: Incarnation, work: () => Promise<T>): Promise<T> {
     const orgId = org.id;
@@ -86,6 +93,8 @@ export class OrgGate {
     const s = this.state(orgId);
     s.active++;
     try {
+      // Asked once the request counts as under way, so that a change of this process waits for it.
+      if (this.isCurrent && !(await this.isCurrent(org))) throw organizationDeleted(org);
       return await work();
     } finally {
       s.active--;
