@@ -370,7 +370,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Without ADMIN_KEY there is no control API: its paths are unknown routes like any other.
   if (deps.config.adminKey !== undefined) {
     const state = new OrganizationState({
-      control: deps.control, records: deps.records, clock: clocks.now, exclusive: (orgId, work) => gate.exclusive(orgId, work), retire: (org) => gate.retire(org),
+      control: deps.control, records: deps.records, clock: clocks.now, exclusive: (orgId, work) => gate.exclusive(orgId, work),
       allowPrivateWebhooks: deps.config.webhooks.allowPrivate,
     });
     await app.register(controlApi, {

@@ -337,13 +337,11 @@ export class AdminService {
 
   /**
    * Removes the organization: its users, tokens and roles first (its tokens are refused from the
-   * next request, on every process), then its records (file or schema). `gone` is told of it
-   * between the two (the server's gate then fails the requests admitted for it, service/org-gate.ts).
+   * next request, on every process), then its records (file or schema).
    */
-  async deleteOrganization(id: string, gone: (org: Organization) => void = () => {}): Promise<Organization> {
+  async deleteOrganization(id: string): Promise<Organization> {
     const org = await this.control.getOrganization(id);
     if (!org || !(await this.control.deleteOrganization(id))) throw noOrganization(id);
-    gone(org);
     await this.records.dropOrg(id);
     return org;
   }

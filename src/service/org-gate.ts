@@ -2,9 +2,9 @@
 // loaded over it) apart within this process: requests share the organization, such a change takes
 // it alone, after the requests under way end and before those that arrive meanwhile start. So no
 // request sees part of the old state and part of the new (docs/control-api.md). A delete of the
-// organization takes it alone too, and retires the incarnation it deletes: a request admitted for
-// it (its token resolved before the delete) that calls the service afterwards fails rather than
-// reaching the organization loaded again since under the same id.
+// organization takes it alone too; a request admitted for the organization it deleted (its token
+// resolved before the delete, by this process or another) that calls the service afterwards fails
+// rather than reach one loaded again since under the same id: the control store says so (isCurrent).
 
 import type { Organization, TokenIdentity } from '../auth/identity.js';
 import { AppError, isAppError, type ErrorCode } from '../errors.js';
@@ -23,12 +23,6 @@ interface OrgState {
 /** An organization's incarnation: its id, and when this one was made (an id deleted and made again is a new one). */
 export type Incarnation = Pick<Organization, 'id' | 'createdAt'>;
 
-/**
- * How long a deleted incarnation is remembered: past the longest a request admitted for it can
- * still be under way (a fault rule's latency and REQUEST_TIMEOUT_MS are at most an hour each).
- */
-const RETIRED_KEPT_MS = 2 * 3_600_000;
-
 /** What a request admitted for an organization deleted since fails with, before it reads or writes anything. */
 export function organizationDeleted(org: Incarnation): AppError {
   return new AppError('TOKEN_INVALID', `The organization ${org.id} this token was of was deleted while the request was under way (an organization loaded since under the same id is another one): nothing was read or written. Send the request again with a token of an organization that exists.`);
@@ -36,14 +30,12 @@ export function organizationDeleted(org: Incarnation): AppError {
 
 export class OrgGate {
   /**
-   * `isCurrent` (ControlStore.isCurrent): whether an incarnation is still its id's, asked once a
-   * request is let in, for a delete this gate did not see (another process's); none asks nothing more.
+   * `isCurrent` (ControlStore.isCurrent): whether an incarnation is still its id's, asked as each
+   * request is let in; without it (a gate of a test), nothing is asked.
    */
   constructor(private readonly isCurrent?: (org: Incarnation) => Promise<boolean>) {}
 
   private readonly orgs = new Map<string, OrgState>();
-  /** The incarnations deleted lately, by organization id: when each was made (createdAt), and when deleted (real time, ms). */
-  private readonly retired = new Map<string, Array<{ createdAt: string; atMs: number }>>();
 
   private state(orgId: string): OrgState {
     let s = this.orgs.get(orgId);
@@ -64,36 +56,17 @@ export class OrgGate {
   }
 
   /**
-   * The incarnation `org` was deleted: requests admitted for it fail from now on (shared). Called
-   * within `exclusive` of its id, so that none of them is under way then, and those waiting start
-   * after it.
-   */
-  retire(org: Incarnation, nowMs: number = Date.now()): void {
-    for (const [id, list] of this.retired) {
-      const kept = list.filter((r) => r.atMs >= nowMs - RETIRED_KEPT_MS);
-      if (kept.length === 0) this.retired.delete(id);
-      else if (kept.length < list.length) this.retired.set(id, kept);
-    }
-    this.retired.set(org.id, [...(this.retired.get(org.id) ?? []), { createdAt: org.createdAt, atMs: nowMs }]);
-  }
-
-  private isRetired(org: Incarnation): boolean {
-    return this.retired.get(org.id)?.some((r) => r.createdAt === org.createdAt) ?? false;
-  }
-
-  /**
    * Runs a request of the organization; it waits first while a change of the organization is under
-   * way, then fails (TOKEN_INVALID) if the incarnation it was admitted for has been deleted since:
-   * by this process (retire), or by another as the control store says (isCurrent).
+   * way, then fails (TOKEN_INVALID) if the incarnation it was admitted for has been deleted since,
+   * by this process or another (isCurrent).
    */
   async shared<T>(org: Incarnation, work: () => Promise<T>): Promise<T> {
     const orgId = org.id;
     for (let change = this.changeOf(orgId); change; change = this.changeOf(orgId)) await change;
-    if (this.isRetired(org)) throw organizationDeleted(org);
     const s = this.state(orgId);
     s.active++;
     try {
-      // Asked once the request counts as under way, so that a change of this process waits for it.
+      // Asked once the request counts as under way, so that a change (a delete) of this process waits for it.
       if (this.isCurrent && !(await this.isCurrent(org))) throw organizationDeleted(org);
       return await work();
     } finally {

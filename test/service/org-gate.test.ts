@@ -61,18 +61,29 @@ test('two changes of one organization run one after the other; a failed one rele
   assert.equal(await gate.shared(A, async () => 'after'), 'after');
 });
 
-test('a request admitted for an incarnation retired under the exclusive fails; one of the incarnation made since, and other organizations, go on', async () => {
-  const gate = new OrgGate();
+test('a request whose incarnation is no longer current fails before its work, counted as under way (a change waits for the question); others go on', async () => {
+  const current = new Set([`${A.id} ${A.createdAt}`, `${B.id} ${B.createdAt}`]);
+  const asked = latch();
+  const answer = latch();
+  const gate = new OrgGate(async (org) => {
+    asked.open();
+    await answer.promise;
+    return current.has(`${org.id} ${org.createdAt}`);
+  });
   const log: string[] = [];
-  const deleting = latch();
-  const del = gate.exclusive('a', async () => { await deleting.promise; gate.retire(A); log.push('deleted'); });
-  // Admitted for the old incarnation before the delete, reaching the gate while it runs.
+  // Admitted for the old incarnation; its question is under way when the delete comes.
   const old = gate.shared(A, async () => log.push('old wrote'));
-  deleting.open();
-  await del;
+  await asked.promise;
+  const del = gate.exclusive('a', async () => log.push('deleted'));
+  await tick();
+  assert.deepEqual([...log], [], 'the delete waits for the request asking');
+  current.delete(`${A.id} ${A.createdAt}`);
+  answer.open();
   await assert.rejects(old, (err: { code?: string; message?: string }) => err.code === 'TOKEN_INVALID' && /deleted while the request was under way/.test(err.message ?? ''));
+  await del;
   await assert.rejects(gate.shared(A, async () => log.push('old again')), { code: 'TOKEN_INVALID' });
   const again = { id: 'a', createdAt: '2026-01-01T00:00:01.000Z' };
+  current.add(`${again.id} ${again.createdAt}`);
   assert.equal(await gate.shared(again, async () => 'new'), 'new');
   assert.equal(await gate.shared(B, async () => 'other'), 'other');
   assert.deepEqual(log, ['deleted']);
