@@ -339,14 +339,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Without Redis the limits count in memory (docs/limits.md): the process still serves.
   if (limits) checks.push({ name: deps.config.redisUrl ? 'redis' : 'counters', check: () => limits.store.ping(), optional: deps.config.redisUrl !== undefined });
   installHealthRoutes(app, checks);
-  // A reset or restore of an organization (control API) waits for its requests under way, and
-  // its requests wait for it: none sees part of the old state and part of the new.
-  const gate = new OrgGate();
+  // A reset, restore or delete of an organization (control API) waits for its requests under way,
+  // and its requests wait for it: none sees part of the old state and part of the new, and none
+  // admitted for a deleted organization reaches one loaded again under its id.
+  const gate = new OrgGate((org) => deps.control.isCurrent(org));
   const service = gatedService(new Service(timed), gate, deps.records);
   const families: RouteFamilyOptions = { service, baseUrl: deps.config.baseUrl };
   const worker = installWebhookWorker(app, deps, clocks, toolkit, metrics);
   app.decorate('webhooks', worker);
-  const webhooks = new WebhookService(timed);
+  // Gated too: a webhook made, deleted or enabled through the API is a write of the organization.
+  const webhooks = gatedService(new WebhookService(timed), gate, deps.records);
   // The route families share the token check and the limits; each answers its errors in its shape.
   await app.register(async (api) => {
     api.addHook('onRequest', limits ? limitedAuthHook(authHook(auth), limits, clocks) : authHook(auth));

@@ -47,7 +47,7 @@ export const errorCatalogue = {
   WEBHOOK_TARGET_FORBIDDEN: { status: 400, summary: 'A webhook\'s URL is, or resolves to, an address that is not public (loopback, private, link-local, unique-local, …) and WEBHOOK_ALLOW_PRIVATE is not set.' },
   // 401
   TOKEN_MISSING: { status: 401, summary: 'No tokenid header or query parameter was sent.' },
-  TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked, or its user is disabled (the message says which).' },
+  TOKEN_INVALID: { status: 401, summary: 'The token is unknown or revoked, or its user is disabled, or its organization was deleted while the request was under way (the message says which).' },
   ADMIN_KEY_MISSING: { status: 401, summary: 'A control API call (/_orchard/) came without Authorization: Bearer <ADMIN_KEY>.' },
   ADMIN_KEY_INVALID: { status: 401, summary: 'A control API call (/_orchard/) sent a key that is not the server\'s ADMIN_KEY.' },
   // 402

@@ -327,6 +327,13 @@ export interface ControlStore {
   /** Makes a user of the organization its primary user; throws when the organization does not exist or the user is not one of its users. */
   setPrimaryUser(orgId: string, userId: string): Promise<void>;
   getOrganization(id: string): Promise<Organization | null>;
+  /**
+   * Whether `org` (the organization of an identity this store resolved) is still the organization of
+   * its id: false once it was deleted, by any process, and when one made since under the same id
+   * (another createdAt) has its place. Answered without a read while the identity it came with is
+   * still kept (no control change since, PostgreSQL's listener vouching); read otherwise.
+   */
+  isCurrent(org: Pick<Organization, 'id' | 'createdAt'>): Promise<boolean>;
   /** Changes the plan and/or the minute limit (null: the default); null when no such organization. Takes effect on the next request. */
   updateOrganization(id: string, changes: { plan?: PlanName; minuteLimit?: number | null }): Promise<Organization | null>;
   /** Every organization, oldest first (ties by id). */

@@ -376,6 +376,27 @@ for (const kind of CONTROL_KINDS) {
         // The organization can be made again from nothing: no row of it is left behind.
         await cli.setRole({ orgId: kept.org.id, name: 'sales', grants: SALES });
       });
+
+      test('isCurrent: the organization of a resolved identity is current until the other connection deletes it; one made again under its id is another', async () => {
+        const { org, user, hash } = await orgWithToken(cli);
+        const identity = (await server.resolveToken(hash))!;
+        assert.equal(await server.isCurrent(identity.org), true);
+        assert.equal(await server.isCurrent({ id: org.id, createdAt: '2000-01-01T00:00:00.000Z' }), false, 'another createdAt');
+        assert.equal(await server.isCurrent({ id: ABSENT, createdAt: org.createdAt }), false);
+        assert.equal(await server.isCurrent({ id: 'not-an-id', createdAt: org.createdAt }), false);
+        assert.equal(await cli.deleteOrganization(org.id), true);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        const again = await cli.createOrganization({ id: org.id, name: 'O', plan: 'free', minuteLimit: null });
+        await cli.createUser({ id: user.id, orgId: org.id, email: user.email, fullname: user.fullname, role: user.role });
+        await cli.addToken(user.id, hash);
+        // PostgreSQL's server store hears of the other connection's change within the listener's bound.
+        const deadline = Date.now() + 3_000;
+        while (await server.isCurrent(identity.org) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(await server.isCurrent(identity.org), false, 'the deleted one is no longer current');
+        const now = (await server.resolveToken(hash))!;
+        assert.equal(now.org.createdAt, again.createdAt);
+        assert.equal(await server.isCurrent(now.org), true);
+      });
     });
 
     describe('roles', () => {

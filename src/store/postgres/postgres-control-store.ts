@@ -56,6 +56,8 @@ export class PostgresControlStore implements ControlStore {
   private readonly fixtureSlots: Slots;
   /** Fixtures loads of this process, one at a time per organization, before the advisory lock. */
   private readonly fixtureLocks = new KeyedLock();
+  /** The organizations of the identities kept since they were last dropped: still current, with no read (isCurrent). */
+  private keptOrgs = new WeakSet<object>();
 
   /**
    * A store on `schema` through `pool`; the schema is created and migrated on first use (and again
@@ -88,6 +90,7 @@ export class PostgresControlStore implements ControlStore {
   /** Drops the identities kept. */
   private forget(): void {
     this.identities.clear();
+    this.keptOrgs = new WeakSet();
     this.generation++;
   }
 
@@ -405,8 +408,16 @@ export class PostgresControlStore implements ControlStore {
     if (identity && cache && generation === this.generation) {
       if (this.identities.size >= MAX_IDENTITIES) this.identities.clear();
       this.identities.set(tokenHash, identity);
+      this.keptOrgs.add(identity.org);
     }
     return identity;
+  }
+
+  async isCurrent(org: Pick<Organization, 'id' | 'createdAt'>): Promise<boolean> {
+    if (this.changes?.trusted() === true && this.keptOrgs.has(org)) return true;
+    if (!isId(org.id)) return false;
+    const { rows } = await this.sql<{ created_at: Date }>(`SELECT created_at FROM ${this.t.orgs} WHERE id = $1`, [org.id]);
+    return rows[0] !== undefined && iso(rows[0].created_at) === org.createdAt;
   }
 
   private async readIdentity(tokenHash: string): Promise<TokenIdentity | null> {

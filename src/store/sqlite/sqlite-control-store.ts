@@ -366,6 +366,12 @@ export class SqliteControlStore implements ControlStore {
     }).immediate();
   }
 
+  /** One primary-key read (a file of this process): another process's delete is seen at once. */
+  async isCurrent(org: Pick<Organization, 'id' | 'createdAt'>): Promise<boolean> {
+    const createdAt = prepared(this.db, 'SELECT created_at FROM organizations WHERE id = ?').pluck().get(org.id) as string | undefined;
+    return createdAt === org.createdAt;
+  }
+
   async resolveToken(tokenHash: string): Promise<TokenIdentity | null> {
     const version = prepared(this.db, 'PRAGMA data_version').pluck().get() as number;
     if (version !== this.dataVersion) {
