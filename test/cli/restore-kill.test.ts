@@ -5,12 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { isAppError } from '../../src/errors.js';
-import { openStores, type Stores } from '../../src/stores.js';
+import { backupData, openStores, restoreData, type Stores } from '../../src/stores.js';
+import { MANIFEST } from '../../src/store/sqlite/sqlite-backup.js';
 import { namedAccount } from '../store/count-fixtures.js';
 import { TEST_AUTHOR, tempDir } from '../helpers.js';
 import { BIN, childEnv, fails, ok } from './cli-runner.js';
@@ -76,6 +78,33 @@ test('a restore killed midway leaves a directory nothing opens until the restore
     } finally {
       await stores.close();
     }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
+  }
+});
+
+test('a restore stopped midway names its backup by an absolute path, so that the way out it gives works from any directory', async () => {
+  const dir = tempDir('orchard-restore-relative-');
+  const backupDir = path.join(tempDir('orchard-restore-relative-backup-'), 'b');
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent' });
+  try {
+    const stores = openStores(config);
+    await stores.admin.createOrganization({ name: 'Org', plan: 'enterprise', email: 'o@example.com', minuteLimit: null });
+    await stores.close();
+    await backupData(config, backupDir);
+    // A file of the backup that cannot be copied (a directory in its place): the restore stops after
+    // replacing the databases, as a killed one does.
+    const manifestFile = path.join(backupDir, MANIFEST);
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { contents?: string[] };
+    const unreadable = `files/${randomUUID()}/${randomUUID()}`;
+    fs.mkdirSync(path.join(backupDir, unreadable), { recursive: true });
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, contents: [...(manifest.contents ?? []), unreadable] }));
+    // --from as typed at a shell, relative to where the restore ran; the server may start elsewhere.
+    const relative = path.relative(process.cwd(), backupDir);
+    assert.notEqual(relative, backupDir);
+    await assert.rejects(restoreData(config, relative, { force: true }));
+    assert.throws(() => openStores(config), (err: unknown) => isAppError(err) && err.code === 'RESTORE_INCOMPLETE' && err.message.includes(`orchard restore --from ${backupDir} again`));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });

@@ -335,7 +335,9 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   fs.mkdirSync(path.join(dataDir, 'orgs'), { recursive: true, mode: PRIVATE_DIR_MODE });
   // Before anything is replaced, on disk: a restore stopped from here on leaves it, and every later
   // opening of the directory is refused until a restore runs to the end (refuseHalfRestored).
-  writeSynced(marker, JSON.stringify({ from: fromDir, backupStartedAt: manifest.startedAt, restoreStartedAt: new Date().toISOString() }) + '\n');
+  // The backup by its absolute path: the message that names it is read wherever the server or a
+  // command starts, not where this restore ran.
+  writeSynced(marker, JSON.stringify({ from: path.resolve(fromDir), backupStartedAt: manifest.startedAt, restoreStartedAt: new Date().toISOString() }) + '\n');
   const removeDb = (file: string) => ['', '-wal', '-shm'].forEach((s) => fs.rmSync(file + s, { force: true }));
   for (const rel of present) if (!manifest.files.includes(rel)) removeDb(path.join(dataDir, rel));
   for (const rel of manifest.files) {
