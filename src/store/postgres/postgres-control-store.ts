@@ -130,9 +130,11 @@ export class PostgresControlStore implements ControlStore {
   }
 
   /**
-   * A session advisory lock on a connection of its own, held until the release (or the end of the
-   * connection: a killed loader's lock goes with it). Keyed by the control schema and the id, in the
-   * two-key space that the migrations' one-key locks never use.
+   * An advisory lock in a transaction of its own on a connection of its own, held until the release
+   * commits it (or the end of the connection: a killed loader's lock goes with it). In a transaction,
+   * as PgBouncer's transaction pooling (docs/operations.md) keeps the server connection for it: a
+   * session lock would be left there for other clients, never unlocked. Keyed by the control schema
+   * and the id, in the two-key space that the migrations' one-key locks never use.
    */
   async lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
     await this.sql('SELECT 1');
@@ -144,7 +146,8 @@ export class PostgresControlStore implements ControlStore {
     let client: PoolClient | undefined;
     try {
       client = await connect(this.pool);
-      await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', key);
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', key);
     } catch (err) {
       if (client) release(client, true);
       slot();
@@ -155,9 +158,9 @@ export class PostgresControlStore implements ControlStore {
     return async () => {
       let broken = false;
       try {
-        await held.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', key);
+        await held.query('COMMIT');
       } catch {
-        // A connection whose unlock failed is closed, which releases its lock.
+        // A connection whose commit failed is closed, which ends its transaction and lock.
         broken = true;
       }
       release(held, broken);
