@@ -774,6 +774,25 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     assert.deepEqual(await holders(), [], 'released');
   });
 
+  test('keeps a fixtures load lock past idle_in_transaction_session_timeout, which would end its transaction (and the lock) while the load writes on other connections', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const url = new URL(DATABASE_URL!);
+    url.searchParams.set('options', '-c idle_in_transaction_session_timeout=1000');
+    const store = new PostgresControlStore(pool(url.href, 4), schema);
+    const orgId = randomUUID();
+    const release = await store.lockFixtureLoad(orgId);
+    const held = async () => (await pool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid::int = hashtext($1) AND objid::int = hashtext($2) AND granted`, [`${schema} fixtures`, orgId])).rows[0]!.n;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      assert.equal(await held(), 1, 'still held, two and a half timeouts on');
+    } finally {
+      await release();
+    }
+    assert.equal(await held(), 0);
+  });
+
   /** A store on a schema of its own with one organization, for the races below. */
   const raceStore = async () => {
     const schema = uniqueName('orchard_ctl');

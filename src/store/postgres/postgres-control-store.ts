@@ -155,7 +155,9 @@ export class PostgresControlStore implements ControlStore {
       return translate(err);
     }
     const held = client;
+    const heartbeat = await this.keepTransaction(held);
     return async () => {
+      clearInterval(heartbeat);
       let broken = false;
       try {
         await held.query('COMMIT');
@@ -167,6 +169,18 @@ export class PostgresControlStore implements ControlStore {
       slot();
       await ours();
     };
+  }
+
+  /**
+   * A statement now and then on the lock's connection, idle in its transaction while the load writes
+   * on others, when the server ends such transactions (idle_in_transaction_session_timeout): ended, it
+   * would take the lock with it mid-load, and another process could remove the organization being loaded.
+   */
+  private async keepTransaction(held: PoolClient): Promise<NodeJS.Timeout | undefined> {
+    const { rows } = await held.query<{ ms: number }>(`SELECT setting::int AS ms FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'`).catch(() => ({ rows: [] as Array<{ ms: number }> }));
+    const ms = rows[0]?.ms ?? 0;
+    if (ms <= 0) return undefined;
+    return setInterval(() => held.query('SELECT 1').catch(() => {}), Math.max(10, Math.floor(ms / 3))).unref();
   }
 
   async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {
