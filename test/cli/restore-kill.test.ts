@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { isAppError } from '../../src/errors.js';
 import { backupData, openStores, restoreData, type Stores } from '../../src/stores.js';
-import { MANIFEST } from '../../src/store/sqlite/sqlite-backup.js';
+import { MANIFEST, RESTORING } from '../../src/store/sqlite/sqlite-backup.js';
 import { namedAccount } from '../store/count-fixtures.js';
 import { TEST_AUTHOR, tempDir } from '../helpers.js';
 import { BIN, childEnv, fails, ok } from './cli-runner.js';
@@ -108,5 +108,48 @@ test('a restore stopped midway names its backup by an absolute path, so that the
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
+  }
+});
+
+test('a restore has every file it put in place on disk before it removes its mark: a machine stopping just after must not find the mark gone and a database empty', async () => {
+  const dir = tempDir('orchard-restore-sync-');
+  const backupDir = path.join(tempDir('orchard-restore-sync-backup-'), 'b');
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent' });
+  const { openSync, fsyncSync, rmSync } = fs;
+  try {
+    const stores = openStores(config);
+    await stores.admin.createOrganization({ name: 'Org', plan: 'enterprise', email: 'o@example.com', minuteLimit: null });
+    await stores.close();
+    const manifest = await backupData(config, backupDir);
+    // Which paths were fsynced by the time the mark is removed.
+    const opened = new Map<number, string>();
+    const synced = new Set<string>();
+    let syncedAtUnmark: Set<string> | undefined;
+    fs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const fd = (openSync as (...a: unknown[]) => number)(p, ...rest);
+      opened.set(fd, path.resolve(String(p)));
+      return fd;
+    }) as typeof fs.openSync;
+    fs.fsyncSync = ((fd: number) => {
+      fsyncSync(fd);
+      synced.add(opened.get(fd) ?? '');
+    }) as typeof fs.fsyncSync;
+    fs.rmSync = ((p: fs.PathLike, options?: fs.RmOptions) => {
+      if (String(p).endsWith(RESTORING)) syncedAtUnmark = new Set(synced);
+      rmSync(p, options);
+    }) as typeof fs.rmSync;
+    try {
+      await restoreData(config, backupDir, { force: true });
+    } finally {
+      Object.assign(fs, { openSync, fsyncSync, rmSync });
+    }
+    assert.ok(syncedAtUnmark, 'the mark was removed');
+    const unsynced = manifest.files.filter((f) => ![path.join(dir, f), `${path.join(dir, f)}.restoring`].some((p) => syncedAtUnmark!.has(p)));
+    assert.deepEqual(unsynced, [], 'every database restored was synced before the mark went');
+    for (const d of [dir, path.join(dir, 'orgs')]) assert.ok(syncedAtUnmark.has(d), `${d} (its renames) synced before the mark went`);
+  } finally {
+    Object.assign(fs, { openSync, fsyncSync, rmSync });
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(path.dirname(backupDir), { recursive: true, force: true });
   }
 });
