@@ -5,12 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { isAppError } from '../../src/errors.js';
-import { openStores, type Stores } from '../../src/stores.js';
+import { backupData, openStores, restoreData, type Stores } from '../../src/stores.js';
+import { MANIFEST, RESTORING } from '../../src/store/sqlite/sqlite-backup.js';
 import { namedAccount } from '../store/count-fixtures.js';
 import { TEST_AUTHOR, tempDir } from '../helpers.js';
 import { BIN, childEnv, fails, ok } from './cli-runner.js';
@@ -79,5 +81,75 @@ test('a restore killed midway leaves a directory nothing opens until the restore
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
+  }
+});
+
+test('a restore stopped midway names its backup by an absolute path, so that the way out it gives works from any directory', async () => {
+  const dir = tempDir('orchard-restore-relative-');
+  const backupDir = path.join(tempDir('orchard-restore-relative-backup-'), 'b');
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent' });
+  try {
+    const stores = openStores(config);
+    await stores.admin.createOrganization({ name: 'Org', plan: 'enterprise', email: 'o@example.com', minuteLimit: null });
+    await stores.close();
+    await backupData(config, backupDir);
+    // A file of the backup that cannot be copied (a directory in its place): the restore stops after
+    // replacing the databases, as a killed one does.
+    const manifestFile = path.join(backupDir, MANIFEST);
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { contents?: string[] };
+    const unreadable = `files/${randomUUID()}/${randomUUID()}`;
+    fs.mkdirSync(path.join(backupDir, unreadable), { recursive: true });
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, contents: [...(manifest.contents ?? []), unreadable] }));
+    // --from as typed at a shell, relative to where the restore ran; the server may start elsewhere.
+    const relative = path.relative(process.cwd(), backupDir);
+    assert.notEqual(relative, backupDir);
+    await assert.rejects(restoreData(config, relative, { force: true }));
+    assert.throws(() => openStores(config), (err: unknown) => isAppError(err) && err.code === 'RESTORE_INCOMPLETE' && err.message.includes(`orchard restore --from ${backupDir} again`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(path.dirname(backupDir), { recursive: true, force: true });
+  }
+});
+
+test('a restore has every file it put in place on disk before it removes its mark: a machine stopping just after must not find the mark gone and a database empty', async () => {
+  const dir = tempDir('orchard-restore-sync-');
+  const backupDir = path.join(tempDir('orchard-restore-sync-backup-'), 'b');
+  const config = loadConfig({}, { dataDir: dir, logLevel: 'silent' });
+  const { openSync, fsyncSync, rmSync } = fs;
+  try {
+    const stores = openStores(config);
+    await stores.admin.createOrganization({ name: 'Org', plan: 'enterprise', email: 'o@example.com', minuteLimit: null });
+    await stores.close();
+    const manifest = await backupData(config, backupDir);
+    // Which paths were fsynced by the time the mark is removed.
+    const opened = new Map<number, string>();
+    const synced = new Set<string>();
+    let syncedAtUnmark: Set<string> | undefined;
+    fs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const fd = (openSync as (...a: unknown[]) => number)(p, ...rest);
+      opened.set(fd, path.resolve(String(p)));
+      return fd;
+    }) as typeof fs.openSync;
+    fs.fsyncSync = ((fd: number) => {
+      fsyncSync(fd);
+      synced.add(opened.get(fd) ?? '');
+    }) as typeof fs.fsyncSync;
+    fs.rmSync = ((p: fs.PathLike, options?: fs.RmOptions) => {
+      if (String(p).endsWith(RESTORING)) syncedAtUnmark = new Set(synced);
+      rmSync(p, options);
+    }) as typeof fs.rmSync;
+    try {
+      await restoreData(config, backupDir, { force: true });
+    } finally {
+      Object.assign(fs, { openSync, fsyncSync, rmSync });
+    }
+    assert.ok(syncedAtUnmark, 'the mark was removed');
+    const unsynced = manifest.files.filter((f) => ![path.join(dir, f), `${path.join(dir, f)}.restoring`].some((p) => syncedAtUnmark!.has(p)));
+    assert.deepEqual(unsynced, [], 'every database restored was synced before the mark went');
+    for (const d of [dir, path.join(dir, 'orgs')]) assert.ok(syncedAtUnmark.has(d), `${d} (its renames) synced before the mark went`);
+  } finally {
+    Object.assign(fs, { openSync, fsyncSync, rmSync });
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(path.dirname(backupDir), { recursive: true, force: true });
   }
 });

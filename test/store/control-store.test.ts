@@ -776,6 +776,44 @@ describe('the postgres control store alone', { skip: needsPostgres }, () => {
     for (const p of pools) await p.end();
     for (const s of schemas) await dropSchema(s);
   });
+  test('holds a fixtures load lock in a transaction of its own: PgBouncer in transaction pooling (docs/operations.md) keeps its server connection, and releases the lock with it', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const store = new PostgresControlStore(pool(DATABASE_URL, 4), schema);
+    const orgId = randomUUID();
+    const release = await store.lockFixtureLoad(orgId);
+    // A session lock taken outside a transaction is left, by a transaction pooler, on a server
+    // connection other clients then use: never released by the unlock, and shared by any client there.
+    const holders = async () => (await pool().query<{ xact: boolean }>(
+      `SELECT a.xact_start IS NOT NULL AS xact FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.classid::int = hashtext($1) AND l.objid::int = hashtext($2) AND l.granted`, [`${schema} fixtures`, orgId])).rows;
+    try {
+      assert.deepEqual(await holders(), [{ xact: true }], 'held by one session, inside a transaction');
+    } finally {
+      await release();
+    }
+    assert.deepEqual(await holders(), [], 'released');
+  });
+
+  test('keeps a fixtures load lock past idle_in_transaction_session_timeout, which would end its transaction (and the lock) while the load writes on other connections', async () => {
+    const schema = uniqueName('orchard_ctl');
+    schemas.push(schema);
+    const url = new URL(DATABASE_URL!);
+    url.searchParams.set('options', '-c idle_in_transaction_session_timeout=1000');
+    const store = new PostgresControlStore(pool(url.href, 4), schema);
+    const orgId = randomUUID();
+    const release = await store.lockFixtureLoad(orgId);
+    const held = async () => (await pool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid::int = hashtext($1) AND objid::int = hashtext($2) AND granted`, [`${schema} fixtures`, orgId])).rows[0]!.n;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      assert.equal(await held(), 1, 'still held, two and a half timeouts on');
+    } finally {
+      await release();
+    }
+    assert.equal(await held(), 0);
+  });
+
   /** A store on a schema of its own with one organization, for the races below. */
   const raceStore = async () => {
     const schema = uniqueName('orchard_ctl');

@@ -133,9 +133,11 @@ export class PostgresControlStore implements ControlStore {
   }
 
   /**
-   * A session advisory lock on a connection of its own, held until the release (or the end of the
-   * connection: a killed loader's lock goes with it). Keyed by the control schema and the id, in the
-   * two-key space that the migrations' one-key locks never use.
+   * An advisory lock in a transaction of its own on a connection of its own, held until the release
+   * commits it (or the end of the connection: a killed loader's lock goes with it). In a transaction,
+   * as PgBouncer's transaction pooling (docs/operations.md) keeps the server connection for it: a
+   * session lock would be left there for other clients, never unlocked. Keyed by the control schema
+   * and the id, in the two-key space that the migrations' one-key locks never use.
    */
   async lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
     await this.sql('SELECT 1');
@@ -147,7 +149,8 @@ export class PostgresControlStore implements ControlStore {
     let client: PoolClient | undefined;
     try {
       client = await connect(this.pool);
-      await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', key);
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', key);
     } catch (err) {
       if (client) release(client, true);
       slot();
@@ -155,18 +158,32 @@ export class PostgresControlStore implements ControlStore {
       return translate(err);
     }
     const held = client;
+    const heartbeat = await this.keepTransaction(held);
     return async () => {
+      clearInterval(heartbeat);
       let broken = false;
       try {
-        await held.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', key);
+        await held.query('COMMIT');
       } catch {
-        // A connection whose unlock failed is closed, which releases its lock.
+        // A connection whose commit failed is closed, which ends its transaction and lock.
         broken = true;
       }
       release(held, broken);
       slot();
       await ours();
     };
+  }
+
+  /**
+   * A statement now and then on the lock's connection, idle in its transaction while the load writes
+   * on others, when the server ends such transactions (idle_in_transaction_session_timeout): ended, it
+   * would take the lock with it mid-load, and another process could remove the organization being loaded.
+   */
+  private async keepTransaction(held: PoolClient): Promise<NodeJS.Timeout | undefined> {
+    const { rows } = await held.query<{ ms: number }>(`SELECT setting::int AS ms FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout'`).catch(() => ({ rows: [] as Array<{ ms: number }> }));
+    const ms = rows[0]?.ms ?? 0;
+    if (ms <= 0) return undefined;
+    return setInterval(() => held.query('SELECT 1').catch(() => {}), Math.max(10, Math.floor(ms / 3))).unref();
   }
 
   async createOrganizationWithUser(input: { id?: string; name: string; plan: PlanName; minuteLimit: number | null; user: { id?: string; email: string; fullname: string; role: string }; token: NewToken }): Promise<{ org: Organization; user: User }> {

@@ -335,13 +335,16 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   fs.mkdirSync(path.join(dataDir, 'orgs'), { recursive: true, mode: PRIVATE_DIR_MODE });
   // Before anything is replaced, on disk: a restore stopped from here on leaves it, and every later
   // opening of the directory is refused until a restore runs to the end (refuseHalfRestored).
-  writeSynced(marker, JSON.stringify({ from: fromDir, backupStartedAt: manifest.startedAt, restoreStartedAt: new Date().toISOString() }) + '\n');
+  // The backup by its absolute path: the message that names it is read wherever the server or a
+  // command starts, not where this restore ran.
+  writeSynced(marker, JSON.stringify({ from: path.resolve(fromDir), backupStartedAt: manifest.startedAt, restoreStartedAt: new Date().toISOString() }) + '\n');
   const removeDb = (file: string) => ['', '-wal', '-shm'].forEach((s) => fs.rmSync(file + s, { force: true }));
   for (const rel of present) if (!manifest.files.includes(rel)) removeDb(path.join(dataDir, rel));
   for (const rel of manifest.files) {
     const target = path.join(dataDir, rel);
     const next = `${target}.restoring`;
     fs.copyFileSync(path.join(fromDir, rel), next);
+    syncPath(next);
     removeDb(target);
     fs.renameSync(next, target);
     if (rel.startsWith('orgs/')) newLogEpoch(target);
@@ -351,12 +354,28 @@ export async function restoreSqlite(fromDir: string, dataDir: string, options: {
   if (manifest.contents !== undefined) fs.rmSync(path.join(dataDir, 'files'), { recursive: true, force: true });
   // Snapshots likewise: the backup's, and none of the directory replaced.
   if (manifest.snapshots !== undefined) fs.rmSync(path.join(dataDir, 'snapshots'), { recursive: true, force: true });
+  const dirs = new Set([dataDir, path.join(dataDir, 'orgs')]);
   for (const rel of [...contents, ...snapshots]) {
     fs.mkdirSync(path.dirname(path.join(dataDir, rel)), { recursive: true });
     fs.copyFileSync(path.join(fromDir, rel), path.join(dataDir, rel));
+    syncPath(path.join(dataDir, rel));
+    dirs.add(path.dirname(path.join(dataDir, rel)));
   }
+  // Every file's content and every rename on disk before the mark goes: a machine stopping just
+  // after could otherwise keep the mark's removal and lose a database's content (found empty).
+  for (const dir of dirs) syncPath(dir);
   fs.rmSync(marker);
   return manifest;
+}
+
+/** Flushes a file's content, or a directory's entries, to disk. */
+function syncPath(file: string): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Writes `text` to `file` beside it, synced, and renames it into place: the file is whole once seen. */
