@@ -145,39 +145,42 @@ function lockKey(schema: string): string {
 
 /**
  * Creates `schema` when missing and brings it to the latest of `migrations` (its version is the
- * count applied, kept in `<schema>.orchard_version`). Each step is atomic; processes starting at
- * once wait on one advisory lock, so a step never runs twice. Returns the version reached.
+ * count applied, kept in `<schema>.orchard_version`). Each step is one transaction that takes the
+ * schema's advisory lock and reads the version again, so processes starting at once take turns and
+ * a step never runs twice. The lock is the transaction's, not the session's: behind a pooler in
+ * transaction mode (PgBouncer), statements outside a transaction may each go to another server
+ * connection, and a session lock taken by one and released by another would stay held for ever.
+ * Returns the version reached.
  */
 export async function migrateSchema(pool: Pool, schema: string, migrations: readonly PgMigration[]): Promise<number> {
   const client = await connect(pool);
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [lockKey(schema)]);
-    try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${qi(schema)}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${qi(schema)}.orchard_version (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`);
-      const res = await client.query(`SELECT version FROM ${qi(schema)}.orchard_version WHERE id = 1`);
-      let version = (res.rows[0]?.version as number | undefined) ?? 0;
-      if (version > migrations.length) {
-        throw new Error(`schema ${schema} is at version ${version}, newer than this Orchard (${migrations.length}); upgrade Orchard`);
-      }
-      for (; version < migrations.length; version++) {
-        await client.query('BEGIN');
-        try {
-          await client.query(`SET LOCAL search_path TO ${qi(schema)}`);
-          await migrations[version]!(client, schema);
-          await client.query(
-            `INSERT INTO ${qi(schema)}.orchard_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
-            [version + 1],
-          );
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK');
-          throw err;
+    for (;;) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey(schema)]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${qi(schema)}`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${qi(schema)}.orchard_version (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`);
+        const res = await client.query(`SELECT version FROM ${qi(schema)}.orchard_version WHERE id = 1`);
+        const version = (res.rows[0]?.version as number | undefined) ?? 0;
+        if (version > migrations.length) {
+          throw new Error(`schema ${schema} is at version ${version}, newer than this Orchard (${migrations.length}); upgrade Orchard`);
         }
+        if (version === migrations.length) {
+          await client.query('COMMIT');
+          return version;
+        }
+        await client.query(`SET LOCAL search_path TO ${qi(schema)}`);
+        await migrations[version]!(client, schema);
+        await client.query(
+          `INSERT INTO ${qi(schema)}.orchard_version (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+          [version + 1],
+        );
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
       }
-      return version;
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [lockKey(schema)]);
     }
   } finally {
     release(client);
