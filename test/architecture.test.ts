@@ -25,6 +25,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'control-types': ['auth', 'toolkit'],
   'control-client': ['control-types'],
   random: [],
+  // A count of holders allowed at once (the worker's attempts, the fixtures loads' connections).
+  slots: [],
   // The hidden file a write whole or not at all goes to first: the CLI's exports, the stores' snapshots.
   'partial-file': [],
   schema: ['errors'],
@@ -36,9 +38,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // contract of its own (webhook-types.ts) that the stores implement.
   // control-client: a webhook is shown as the control API's client reads it (one type for both).
   // auth: a webhook on one object needs a plan that includes it, however it is made (webhook-admin.ts).
-  webhooks: ['errors', 'config', 'control-client', 'schema', 'query', 'auth'],
+  webhooks: ['errors', 'config', 'control-client', 'slots', 'schema', 'query', 'auth'],
   // webhooks: each write makes its deliveries in its own transaction (store/webhook-outbox.ts).
-  store: ['errors', 'config', 'partial-file', 'schema', 'query', 'auth', 'limits', 'webhooks'],
+  store: ['errors', 'config', 'partial-file', 'slots', 'schema', 'query', 'auth', 'limits', 'webhooks'],
   // query: a view defined with the CLI is checked by the query plan, as one defined through the API.
   // webhooks: a webhook made with the CLI or a fixtures file is checked and made as one made through the API.
   admin: ['errors', 'random', 'schema', 'query', 'auth', 'store', 'webhooks'],

@@ -7,6 +7,7 @@
 // attempts under way and records them; pending deliveries wait for the next start.
 
 import type { WebhookConfig } from '../config.js';
+import { Slots } from '../slots.js';
 import type { SendOutcome } from './sender.js';
 import { maskedUrl } from './webhook-admin.js';
 import type { AttemptResult, ClaimedDelivery, DisablePolicy, Webhook, WebhookOutbox } from './webhook-types.js';
@@ -84,8 +85,8 @@ export function retryDelay(settings: Pick<WebhookSettings, 'retryBaseMs' | 'retr
 
 export class DeliveryWorker {
   private readonly orgs = new Map<string, OrgWork>();
-  private readonly waiting: Array<() => void> = [];
-  private active = 0;
+  /** The process's attempts under way at once (settings.concurrency), shared by every organization's batches and probes. */
+  private readonly slots: Slots;
   private closing = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private sweeping: Promise<void> | null = null;
@@ -100,6 +101,7 @@ export class DeliveryWorker {
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { failures: deps.settings.disableFailures, hours: deps.settings.disableHours };
+    this.slots = new Slots(deps.settings.concurrency);
   }
 
   /** Starts the timers and a first sweep (deliveries a previous run left). */
@@ -264,20 +266,6 @@ export class DeliveryWorker {
     return timeoutMs * (Math.ceil(CLAIM_BATCH / concurrency) + 1) + 5_000;
   }
 
-  private async slot(): Promise<void> {
-    if (this.active < this.deps.settings.concurrency) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
-  }
-
   /**
    * One attempt of `d`, in a slot, under the claim's lease, which ends at `lease` (real time). Not
    * made, but HELD: when the worker began to close while it waited for its slot (its claim is
@@ -288,7 +276,7 @@ export class DeliveryWorker {
    * lease, and another worker may have claimed the delivery since; it is left to the next claim.
    */
   private async attempt(orgId: string, d: ClaimedDelivery, inBatch: boolean, lease: number): Promise<AttemptResult | typeof HELD | typeof LAPSED> {
-    await this.slot();
+    const release = await this.slots.take();
     try {
       if (this.closing) return HELD;
       if (this.deps.realNow() + this.deps.settings.timeoutMs > lease) return LAPSED;
@@ -317,7 +305,7 @@ export class DeliveryWorker {
       for (let k = 1; k < attempts; k++) firstMs -= retryDelay(this.deps.settings, k);
       return { ...result, hold: { retryAtMs: atMs + this.deps.settings.retryCapMs, failingSince: firstMs } };
     } finally {
-      this.release();
+      release();
     }
   }
 
