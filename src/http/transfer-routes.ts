@@ -46,6 +46,9 @@ function bounded(body: Readable, limit: number): Readable {
   return body.pipe(counter);
 }
 
+/** The two formats an export answers and an import takes, as the OpenAPI document shows them. */
+const transferTypes = { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } } as const;
+
 export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app, { service }) => {
   errorReplies(app, v1ErrorBody);
   // Every body of these routes is a file read as it arrives, whatever its type says (importFormat decides).
@@ -66,7 +69,7 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
       response: {
         200: {
           description: 'The records as the format asks: text/csv (a header line, then a line a record) or application/x-ndjson (a JSON object a line); Content-Disposition: attachment.',
-          content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+          content: transferTypes,
         },
         ...commonErrors,
       },
@@ -100,7 +103,7 @@ export const transferRoutes: FastifyPluginAsync<RouteFamilyOptions> = async (app
       // Read as it arrives (the parser above); the document shows the two formats it takes.
       documentedBody: {
         description: 'The file: CSV with a header line of field names, or NDJSON, a JSON object of field names to values a line.',
-        content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+        content: transferTypes,
       },
       response: {
         200: envelopeOf({

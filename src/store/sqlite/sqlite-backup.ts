@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../errors.js';
+import { partialFile } from '../../partial-file.js';
 import { newEpoch } from '../change-log.js';
 import { isUuid } from '../../schema/values.js';
 import { openDb, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Db } from './sqlite-db.js';
@@ -378,9 +379,9 @@ function syncPath(file: string): void {
   }
 }
 
-/** Writes `text` to `file` beside it, synced, and renames it into place: the file is whole once seen. */
+/** Writes `text` to `file`'s partial file, synced, and renames it into place: the file is whole once seen. */
 function writeSynced(file: string, text: string): void {
-  const next = `${file}.next`;
+  const next = partialFile(file);
   const fd = fs.openSync(next, 'w', PRIVATE_FILE_MODE);
   try {
     fs.writeSync(fd, text);
