@@ -141,6 +141,7 @@ export class PostgresControlStore implements ControlStore {
    * and the id, in the two-key space that the migrations' one-key locks never use.
    */
   async lockFixtureLoad(orgId: string): Promise<() => Promise<void>> {
+    // Through the schema's runner first: the schema is migrated before the pool's own connection is used.
     await this.sql('SELECT 1');
     // Loads of this process wait for one another here, on no connection; those holding a connection
     // each never take the whole pool, which their writes need too.
